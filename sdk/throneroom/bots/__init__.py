@@ -1,0 +1,50 @@
+"""Bots: decision makers that see only what a seat may see.
+
+A bot gets the game's type, its seat, its own view (a ``throneroom.v1.View``
+envelope) and the legal moves (``throneroom.v1.Move`` envelopes, in the
+server's order) and returns one of those moves. Bots never see hidden state,
+so the same bot plays through a remote server, an embedded one, or a local
+simulation.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+from throneroom.v1 import game_pb2
+
+
+class Bot(Protocol):
+    """Chooses one of the legal moves from the seat's point of view."""
+
+    name: str
+
+    def choose(
+        self,
+        game_type: str,
+        seat: int,
+        view: game_pb2.View,
+        legal_moves: Sequence[game_pb2.Move],
+    ) -> game_pb2.Move: ...
+
+
+class RandomBot:
+    """Picks uniformly among the legal moves (seeded, so games replay)."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._random = random.Random(seed)
+
+    def choose(
+        self,
+        game_type: str,
+        seat: int,
+        view: game_pb2.View,
+        legal_moves: Sequence[game_pb2.Move],
+    ) -> game_pb2.Move:
+        if not legal_moves:
+            raise ValueError(f"seat {seat} has no legal move to choose from")
+        return legal_moves[self._random.randrange(len(legal_moves))]

@@ -1,0 +1,1 @@
+"""Generated protobuf and gRPC modules of the throneroom.v1 contract."""
