@@ -1,0 +1,280 @@
+"""The asyncio client: :class:`AsyncClient` and :class:`AsyncGameHandle`.
+
+The same API as :mod:`throneroom.client` on ``grpc.aio``: every method that
+talks to the server is ``async``, and :meth:`AsyncGameHandle.watch` is an
+async iterator::
+
+    async with AsyncClient() as client:
+        game_id = await client.create_game("nim", seats=2)
+        me = await client.join(game_id)
+        async for update in me.watch():
+            if me.my_turn:
+                await me.play((await me.legal_moves())[0])
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from types import TracebackType
+from typing import TypeVar
+
+import grpc
+from google.protobuf.message import Message
+
+from throneroom._common import (
+    DEFAULT_HEARTBEAT_SECONDS,
+    DEFAULT_TIMEOUT,
+    HandleState,
+    RetryPolicy,
+    VersionGap,
+    WatchCursor,
+    default_address,
+    new_idempotency_key,
+    silence_limit,
+)
+from throneroom.envelopes import OptionValue, unwrap, wrap_move, wrap_options
+from throneroom.errors import StaleVersion, ThroneroomError, Unavailable, from_rpc_error
+from throneroom.v1 import game_pb2, service_pb2, service_pb2_grpc
+
+Response = TypeVar("Response", bound=Message)
+
+__all__ = ["AsyncClient", "AsyncGameHandle"]
+
+
+class AsyncClient:
+    """A connection to a Throneroom server over ``grpc.aio``.
+
+    Arguments as for :class:`throneroom.Client`. Create it inside a running
+    event loop; use ``async with`` or ``await client.close()``.
+    """
+
+    def __init__(
+        self,
+        address: str | None = None,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        retry: RetryPolicy | None = None,
+        channel: grpc.aio.Channel | None = None,
+    ) -> None:
+        self.address = address or default_address()
+        self.timeout = timeout
+        self.retry = retry or RetryPolicy()
+        self._channel = channel if channel is not None else grpc.aio.insecure_channel(self.address)
+        self.stub = service_pb2_grpc.ThroneroomStub(self._channel)
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        await self._channel.close(None)
+
+    def __repr__(self) -> str:
+        return f"<AsyncClient {self.address}>"
+
+    async def call(
+        self,
+        method: Callable[..., Awaitable[Response]],
+        request: Message,
+        *,
+        retry: bool = False,
+    ) -> Response:
+        """Call one unary method of :attr:`stub`, raising typed errors (see ``Client.call``)."""
+        attempt = 0
+        while True:
+            try:
+                return await method(request, timeout=self.timeout)
+            except grpc.RpcError as rpc_error:
+                error = from_rpc_error(rpc_error)
+                if not (retry and isinstance(error, Unavailable)) or attempt >= self.retry.attempts:
+                    raise error from None
+            await asyncio.sleep(self.retry.backoff(attempt))
+            attempt += 1
+
+    async def game_types(self) -> list[service_pb2.GameType]:
+        response = await self.call(
+            self.stub.ListGameTypes, service_pb2.ListGameTypesRequest(), retry=True
+        )
+        return list(response.game_types)
+
+    async def create_game(
+        self,
+        game_type: str,
+        *,
+        seats: int,
+        options: Message | Mapping[str, OptionValue] | None = None,
+        seed: int | None = None,
+    ) -> str:
+        request = service_pb2.CreateGameRequest(
+            options=wrap_options(game_type, options), num_seats=seats
+        )
+        if seed is not None:
+            request.seed = seed
+        response = await self.call(self.stub.CreateGame, request)
+        return response.game_id
+
+    async def join(
+        self, game_id: str, *, seat: int | None = None, name: str = ""
+    ) -> AsyncGameHandle:
+        request = service_pb2.JoinGameRequest(game_id=game_id, display_name=name)
+        if seat is not None:
+            request.seat = seat
+        response = await self.call(self.stub.JoinGame, request)
+        handle = AsyncGameHandle(self, game_id, seat=response.seat, token=response.seat_token)
+        try:
+            await handle.refresh()
+        except ThroneroomError as error:
+            error.handle = handle
+            raise
+        return handle
+
+    async def attach(self, game_id: str, token: str) -> AsyncGameHandle:
+        handle = AsyncGameHandle(self, game_id, seat=None, token=token)
+        await handle.refresh()
+        return handle
+
+    async def spectate(self, game_id: str) -> AsyncGameHandle:
+        handle = AsyncGameHandle(self, game_id, seat=None, token=None)
+        await handle.refresh()
+        return handle
+
+    async def get_game(self, game_id: str, token: str | None = None) -> service_pb2.GameSnapshot:
+        request = service_pb2.GetGameRequest(game_id=game_id, seat_token=token or "")
+        response = await self.call(self.stub.GetGame, request, retry=True)
+        return response.snapshot
+
+    async def history(
+        self,
+        game_id: str,
+        token: str | None = None,
+        *,
+        from_version: int = 0,
+        page_size: int = 0,
+    ) -> list[service_pb2.HistoryEntry]:
+        entries: list[service_pb2.HistoryEntry] = []
+        cursor = from_version
+        while True:
+            request = service_pb2.GetHistoryRequest(
+                game_id=game_id, seat_token=token or "", from_version=cursor, page_size=page_size
+            )
+            response = await self.call(self.stub.GetHistory, request, retry=True)
+            entries.extend(response.entries)
+            if response.next_from_version == 0 or response.next_from_version <= cursor:
+                return entries
+            cursor = response.next_from_version
+
+    async def ping(self) -> None:
+        await self.call(self.stub.Ping, service_pb2.PingRequest(), retry=True)
+
+
+class AsyncGameHandle(HandleState):
+    """The asyncio twin of :class:`throneroom.GameHandle`."""
+
+    def __init__(
+        self, client: AsyncClient, game_id: str, *, seat: int | None, token: str | None
+    ) -> None:
+        self.client = client
+        self._init_state(game_id, seat, token)
+
+    async def refresh(self) -> service_pb2.GameSnapshot:
+        self._snapshot = await self.client.get_game(self.game_id, self.token)
+        if self._seat is None and self._snapshot.HasField("viewer_seat"):
+            self._seat = self._snapshot.viewer_seat
+        return self._snapshot
+
+    async def legal_move_envelopes(self) -> list[game_pb2.Move]:
+        request = service_pb2.ListLegalMovesRequest(
+            game_id=self.game_id, seat_token=self._require_token()
+        )
+        response = await self.client.call(self.client.stub.ListLegalMoves, request, retry=True)
+        if response.version != self.version:
+            await self.refresh()
+        return list(response.moves)
+
+    async def legal_moves(self) -> list[Message]:
+        return [unwrap(move) for move in await self.legal_move_envelopes()]
+
+    async def play(
+        self, move: Message, *, idempotency_key: str | None = None
+    ) -> service_pb2.ApplyMoveResponse:
+        request = service_pb2.ApplyMoveRequest(
+            game_id=self.game_id,
+            seat_token=self._require_token(),
+            expected_version=self.version,
+            move=wrap_move(self.game_type, move),
+            idempotency_key=idempotency_key or new_idempotency_key(),
+        )
+        try:
+            response = await self.client.call(self.client.stub.ApplyMove, request, retry=True)
+        except StaleVersion:
+            try:
+                await self.refresh()
+            except Unavailable:
+                pass  # the caller learns of the stale version all the same
+            raise
+        self._remember(response.snapshot)
+        return response
+
+    async def history(self, *, from_version: int = 0) -> list[service_pb2.HistoryEntry]:
+        return await self.client.history(self.game_id, self.token, from_version=from_version)
+
+    async def watch(
+        self,
+        from_version: int | None = None,
+        *,
+        heartbeat_seconds: int = DEFAULT_HEARTBEAT_SECONDS,
+    ) -> AsyncIterator[service_pb2.GameUpdate]:
+        """Async iterator over the versions after ``from_version`` (see ``GameHandle.watch``)."""
+        cursor = WatchCursor(self.version if from_version is None else from_version)
+        if self.finished and cursor.last_version >= self.version:
+            return
+        stub, policy = self.client.stub, self.client.retry
+        limit = silence_limit(heartbeat_seconds) if heartbeat_seconds > 0 else None
+        failures = 0
+        while True:
+            call = stub.WatchGame(cursor.request(self.game_id, self.token, heartbeat_seconds))
+            reason: ThroneroomError | None = None
+            try:
+                while True:
+                    try:
+                        response = await asyncio.wait_for(call.read(), limit)
+                    except TimeoutError:
+                        reason = Unavailable("the watch stream went silent")
+                        break
+                    if response is grpc.aio.EOF:
+                        break
+                    assert isinstance(response, service_pb2.WatchGameResponse)
+                    failures = 0
+                    if not response.HasField("update") or not cursor.accept(response.update):
+                        continue
+                    self._remember(response.update.snapshot)
+                    yield response.update
+                    if cursor.finished:
+                        return
+            except grpc.RpcError as rpc_error:
+                error = from_rpc_error(rpc_error)
+                if not isinstance(error, Unavailable):
+                    raise error from None
+                reason = error
+            except VersionGap as gap:
+                reason = Unavailable(str(gap))
+            finally:
+                call.cancel()
+            if reason is None:
+                snapshot = await self.client.get_game(self.game_id, self.token)
+                self._remember(snapshot)
+                if snapshot.finished and snapshot.version <= cursor.last_version:
+                    return
+                reason = Unavailable("the watch stream ended before the game finished")
+            if failures >= policy.attempts:
+                raise reason
+            await asyncio.sleep(policy.backoff(failures))
+            failures += 1

@@ -1,0 +1,127 @@
+"""The arena: complete games between bots, played through a server.
+
+Each bot sits in one seat, sees only that seat's view and legal moves, and
+plays through its own handle, exactly as a remote player would::
+
+    from throneroom import Client, RandomBot
+    from throneroom.arena import play_match
+
+    with Client() as client:
+        result = play_match(client, "king_is_dead", [RandomBot(1), RandomBot(2)], seed=7)
+    print(result.winners, result.moves)
+
+With ``client=None`` the match is played on an in-process
+``throneroom_server.embedded.EmbeddedServer`` (the server package must be
+installed; nothing else of the SDK needs it).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from google.protobuf.message import Message
+
+from throneroom.bots import Bot
+from throneroom.client import Client, GameHandle
+from throneroom.envelopes import OptionValue, game_type_of
+from throneroom.errors import ThroneroomError
+from throneroom.v1 import common_pb2
+
+__all__ = ["MatchError", "MatchResult", "embedded_client", "play_match", "random_seed"]
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """How one match went: the game's id and seed, the winning seats, the
+    number of moves (decisions) played and the full outcome."""
+
+    game_id: str
+    seed: int
+    winners: tuple[int, ...]
+    moves: int
+    outcome: common_pb2.Outcome
+
+
+class MatchError(ThroneroomError):
+    """A bot or the game broke the match (no legal move, a bad choice, too long)."""
+
+
+def random_seed() -> int:
+    """A random game seed small enough to read and type back (below 2**32)."""
+    return secrets.randbelow(2**32)
+
+
+@contextmanager
+def embedded_client() -> Iterator[Client]:
+    """A :class:`Client` of a fresh in-process server (fixture games included)."""
+    from throneroom_server.embedded import EmbeddedServer  # noqa: PLC0415 - optional dependency
+
+    with EmbeddedServer(include_fixtures=True) as server, Client(server.address) as client:
+        yield client
+
+
+def play_match(
+    client: Client | None,
+    game_type: str,
+    bots: Sequence[Bot],
+    *,
+    options: Message | Mapping[str, OptionValue] | None = None,
+    seed: int | None = None,
+    max_moves: int | None = None,
+) -> MatchResult:
+    """Play one complete game, seat ``i`` played by ``bots[i]``.
+
+    Creates the game (with ``seed``, random when ``None``; the seed used is in
+    the result), joins every seat, then repeatedly asks the first seat that
+    must act for its move. A simultaneous decision (several seats to act) is
+    collected one seat after another: after each seat's move the version moves
+    on, so the next seat's handle is refreshed first. ``max_moves`` stops a
+    runaway game with :class:`MatchError`.
+    """
+    if client is None:
+        with embedded_client() as own:
+            return play_match(
+                own, game_type, bots, options=options, seed=seed, max_moves=max_moves
+            )
+    if not bots:
+        raise ValueError("a match needs at least one bot")
+    seed = random_seed() if seed is None else seed
+    game_id = client.create_game(game_type, seats=len(bots), options=options, seed=seed)
+    handles: list[GameHandle] = [
+        client.join(game_id, seat=seat, name=getattr(bot, "name", "")) for seat, bot in enumerate(bots)
+    ]
+    snapshot = handles[-1].refresh()
+    moves = 0
+    while not snapshot.finished:
+        if not snapshot.to_act:
+            raise MatchError(f"game {game_id} at version {snapshot.version}: no seat is to act")
+        if max_moves is not None and moves >= max_moves:
+            raise MatchError(f"game {game_id} did not finish within {max_moves} moves")
+        seat = snapshot.to_act[0]
+        handle = handles[seat]
+        if handle.version != snapshot.version:
+            handle.refresh()
+        legal = handle.legal_move_envelopes()
+        if not legal:
+            raise MatchError(
+                f"game {game_id} at version {handle.version}: seat {seat} must act "
+                "but has no legal move"
+            )
+        move = bots[seat].choose(game_type, seat, handle.view_envelope, legal)
+        if game_type_of(move) != game_type or move not in legal:
+            raise MatchError(
+                f"bot {getattr(bots[seat], 'name', '?')!r} in seat {seat} chose a move "
+                "that is not among its legal moves"
+            )
+        snapshot = handle.play(move).snapshot
+        moves += 1
+    return MatchResult(
+        game_id=game_id,
+        seed=seed,
+        winners=tuple(snapshot.outcome.winners),
+        moves=moves,
+        outcome=snapshot.outcome,
+    )

@@ -1,0 +1,392 @@
+"""``throneroom``: play and inspect games on a Throneroom server from a shell.
+
+    throneroom games
+    throneroom new nim --seats 2 --option pile=7 --seed 42
+    throneroom join GAME_ID --name ada              # prints the seat and its token
+    throneroom show GAME_ID [--token T]
+    throneroom moves GAME_ID --token T              # numbered legal moves
+    throneroom play GAME_ID --token T --index 0     # or --move 'take: 2'
+    throneroom watch GAME_ID [--token T] [--from V]
+    throneroom history GAME_ID [--token T]
+    throneroom selfplay king_is_dead --players 3 --games 10 [--seed S]
+
+Global options (before or after the command): ``--server ADDR`` (default
+``$THRONEROOM_SERVER`` or 127.0.0.1:50051) and ``--json`` (machine-readable
+output: one JSON object, or one per line for ``watch`` and ``selfplay``).
+Exit status 0 on success, 1 on an error (one line on stderr), 2 on bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from google.protobuf import json_format
+from google.protobuf.message import Message
+
+from throneroom import __version__
+from throneroom._common import ADDRESS_ENV, default_address
+from throneroom.arena import embedded_client, play_match, random_seed
+from throneroom.bots import RandomBot
+from throneroom.client import Client, GameHandle
+from throneroom.envelopes import (
+    message_class,
+    one_line,
+    parse_option_assignments,
+    parse_text,
+    unwrap,
+    wrap_options,
+)
+from throneroom.errors import ThroneroomError
+from throneroom.v1 import game_pb2, service_pb2
+
+Command = Callable[[argparse.Namespace], None]
+
+
+class UsageError(Exception):
+    """A command line that names something impossible (reported in one line)."""
+
+
+# -- output ----------------------------------------------------------------
+
+
+def _as_dict(message: Message) -> dict[str, Any]:
+    return json_format.MessageToDict(message, preserving_proto_field_name=True)
+
+
+def _emit_json(value: object) -> None:
+    print(json.dumps(value, sort_keys=True), flush=True)
+
+
+def _events_text(events: Sequence[game_pb2.Event]) -> str:
+    return "; ".join(one_line(unwrap(e)) for e in events if e.WhichOneof("game")) or "-"
+
+
+def _outcome_text(outcome: Any) -> str:
+    winners = ", ".join(str(w) for w in outcome.winners) or "none"
+    text = f"winners: {winners}"
+    if outcome.termination:
+        text += f" ({outcome.termination})"
+    if outcome.summary:
+        text += f": {outcome.summary}"
+    return text
+
+
+def _snapshot_text(snapshot: service_pb2.GameSnapshot) -> str:
+    seats = ", ".join(
+        f"{s.seat} {s.display_name or '(taken)'}" if s.taken else f"{s.seat} (free)"
+        for s in snapshot.seats
+    )
+    viewer = f"seat {snapshot.viewer_seat}" if snapshot.HasField("viewer_seat") else "spectator"
+    lines = [
+        f"game {snapshot.game_id} ({snapshot.game_type}) version {snapshot.version}",
+        f"viewer: {viewer}",
+        f"seats: {seats}",
+    ]
+    if snapshot.finished:
+        lines.append(f"finished: {_outcome_text(snapshot.outcome)}")
+    elif not snapshot.started:
+        lines.append("waiting for every seat to be taken")
+    else:
+        lines.append("to act: " + ", ".join(str(s) for s in snapshot.to_act))
+    if snapshot.view.WhichOneof("game"):
+        lines.append("view:")
+        view_text = str(unwrap(snapshot.view)).rstrip("\n")
+        lines.extend("  " + line for line in view_text.splitlines())
+    return "\n".join(lines)
+
+
+def _entry_line(version: int, seat: int, events: Sequence[game_pb2.Event]) -> str:
+    return f"v{version} seat {seat}: {_events_text(events)}"
+
+
+# -- commands --------------------------------------------------------------
+
+
+@contextmanager
+def _client(args: argparse.Namespace) -> Iterator[Client]:
+    with Client(args.server or default_address()) as client:
+        yield client
+
+
+def _handle(client: Client, game_id: str, token: str | None) -> GameHandle:
+    return client.attach(game_id, token) if token else client.spectate(game_id)
+
+
+def _options(game_type: str, assignments: list[str]) -> game_pb2.GameOptions:
+    try:
+        message_class(game_pb2.GameOptions, game_type)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    return wrap_options(game_type, parse_option_assignments(assignments))
+
+
+def cmd_games(args: argparse.Namespace) -> None:
+    with _client(args) as client:
+        types = client.game_types()
+    if args.json:
+        _emit_json({"game_types": [_as_dict(t) for t in types]})
+        return
+    for t in types:
+        traits = [
+            *(["hidden information"] if t.hidden_information else []),
+            *(["simultaneous decisions"] if t.simultaneous_decisions else []),
+        ]
+        extra = f"  [{', '.join(traits)}]" if traits else ""
+        print(f"{t.name}  {t.title}  {t.min_seats}-{t.max_seats} seats{extra}")
+        for option in t.options:
+            print(f"    --option {option.name}={option.default_value}  {option.description}")
+
+
+def cmd_new(args: argparse.Namespace) -> None:
+    options = _options(args.game, args.option)
+    with _client(args) as client:
+        game_id = client.create_game(
+            args.game, seats=args.seats, options=unwrap(options), seed=args.seed
+        )
+    if args.json:
+        _emit_json({"game_id": game_id, "game_type": args.game, "seats": args.seats})
+    else:
+        print(game_id)
+
+
+def cmd_join(args: argparse.Namespace) -> None:
+    with _client(args) as client:
+        handle = client.join(args.game_id, seat=args.seat, name=args.name)
+    if args.json:
+        _emit_json({"game_id": args.game_id, "seat": handle.seat, "token": handle.token})
+    else:
+        print(f"seat {handle.seat} token {handle.token}")
+
+
+def cmd_show(args: argparse.Namespace) -> None:
+    with _client(args) as client:
+        snapshot = _handle(client, args.game_id, args.token).snapshot
+    if args.json:
+        _emit_json(_as_dict(snapshot))
+    else:
+        print(_snapshot_text(snapshot))
+
+
+def cmd_moves(args: argparse.Namespace) -> None:
+    with _client(args) as client:
+        handle = client.attach(args.game_id, args.token)
+        moves = handle.legal_moves()
+    if args.json:
+        _emit_json(
+            {
+                "version": handle.version,
+                "seat": handle.seat,
+                "moves": [_as_dict(m) for m in moves],
+            }
+        )
+        return
+    if not moves:
+        state = "the game is over" if handle.finished else "it is not this seat's turn"
+        print(f"no legal moves at version {handle.version}: {state}")
+    for index, move in enumerate(moves):
+        print(f"{index}  {one_line(move)}")
+
+
+def cmd_play(args: argparse.Namespace) -> None:
+    with _client(args) as client:
+        handle = client.attach(args.game_id, args.token)
+        move: Message
+        if args.index is not None:
+            legal = handle.legal_moves()
+            if not 0 <= args.index < len(legal):
+                span = f"0-{len(legal) - 1}" if legal else "none: not this seat's turn"
+                raise UsageError(f"move index {args.index} is not a legal move number ({span})")
+            move = legal[args.index]
+        else:
+            try:
+                move = parse_text(message_class(game_pb2.Move, handle.game_type), args.move)
+            except ValueError as error:
+                raise UsageError(str(error)) from None
+        response = handle.play(move)
+    if args.json:
+        _emit_json(_as_dict(response))
+        return
+    print(f"played {one_line(move) or '(empty move)'}: now version {response.version}")
+    for event in response.events:
+        print(f"  {one_line(unwrap(event))}")
+    if handle.finished:
+        print(f"finished: {_outcome_text(response.snapshot.outcome)}")
+    else:
+        print("to act: " + ", ".join(str(s) for s in handle.to_act))
+
+
+def cmd_watch(args: argparse.Namespace) -> None:
+    with _client(args) as client:
+        handle = _handle(client, args.game_id, args.token)
+        for update in handle.watch(args.from_version):
+            if args.json:
+                _emit_json(_as_dict(update))
+            else:
+                print(_entry_line(update.version, update.seat, update.events), flush=True)
+        if handle.finished and not args.json:
+            print(f"finished: {_outcome_text(handle.snapshot.outcome)}", flush=True)
+
+
+def cmd_history(args: argparse.Namespace) -> None:
+    with _client(args) as client:
+        entries = client.history(args.game_id, args.token)
+    if args.json:
+        _emit_json({"entries": [_as_dict(e) for e in entries]})
+        return
+    for entry in entries:
+        print(_entry_line(entry.version, entry.seat, entry.events))
+
+
+def cmd_selfplay(args: argparse.Namespace) -> None:
+    if args.players < 1 or args.games < 0:
+        raise UsageError("selfplay needs --players >= 1 and --games >= 0")
+    options = unwrap(_options(args.game, args.option))
+    explicit = args.server is not None or bool(os.environ.get(ADDRESS_ENV))
+    base = args.seed if args.seed is not None else random_seed()
+    if args.seed is None and not args.json:
+        print(f"seeds from {base} (pass --seed {base} to replay)")
+    with _client(args) if explicit else embedded_client() as client:
+        for i in range(args.games):
+            seed = base + i
+            bots = [RandomBot(seed=seed * 1000 + seat) for seat in range(args.players)]
+            result = play_match(client, args.game, bots, options=options, seed=seed)
+            if args.json:
+                _emit_json(
+                    {
+                        "game": i,
+                        "game_id": result.game_id,
+                        "seed": result.seed,
+                        "winners": list(result.winners),
+                        "moves": result.moves,
+                        "termination": result.outcome.termination,
+                    }
+                )
+            else:
+                winners = ",".join(str(w) for w in result.winners) or "none"
+                print(
+                    f"game {i} seed {result.seed}: winners {winners} "
+                    f"({result.outcome.termination or 'no reason given'}) "
+                    f"in {result.moves} moves [{result.game_id}]",
+                    flush=True,
+                )
+
+
+# -- the parser ------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``throneroom`` argument parser (global options work before or after the command)."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--server",
+        metavar="ADDR",
+        default=argparse.SUPPRESS,
+        help=f"server address (default ${ADDRESS_ENV} or 127.0.0.1:50051)",
+    )
+    common.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="machine-readable output"
+    )
+    parser = argparse.ArgumentParser(
+        prog="throneroom",
+        description="Play and inspect games on a Throneroom server.",
+        parents=[common],
+    )
+    parser.set_defaults(server=None, json=False)
+    parser.add_argument("--version", action="version", version=f"throneroom {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, func: Command, help_text: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, parents=[common], help=help_text, description=help_text)
+        sub.set_defaults(func=func)
+        return sub
+
+    def option_flag(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "--option",
+            action="append",
+            default=[],
+            metavar="NAME=VALUE",
+            help="set a field of the game's options message (repeatable)",
+        )
+
+    command("games", cmd_games, "list the game types the server plays")
+
+    new = command("new", cmd_new, "create a game and print its id")
+    new.add_argument("game", metavar="GAME")
+    new.add_argument("--seats", type=int, required=True)
+    option_flag(new)
+    new.add_argument("--seed", type=int, help="seed of the game's random generator")
+
+    join = command("join", cmd_join, "take a seat and print it with its secret token")
+    join.add_argument("game_id", metavar="GAME_ID")
+    join.add_argument("--seat", type=int, help="this seat (default: the next free one)")
+    join.add_argument("--name", default="", help="display name")
+
+    show = command("show", cmd_show, "show the game as a seat (with --token) or a spectator")
+    show.add_argument("game_id", metavar="GAME_ID")
+    show.add_argument("--token")
+
+    moves = command("moves", cmd_moves, "list the seat's legal moves, numbered")
+    moves.add_argument("game_id", metavar="GAME_ID")
+    moves.add_argument("--token", required=True)
+
+    play = command("play", cmd_play, "play one move for the seat")
+    play.add_argument("game_id", metavar="GAME_ID")
+    play.add_argument("--token", required=True)
+    which = play.add_mutually_exclusive_group(required=True)
+    which.add_argument("--index", type=int, help="number of a move listed by `moves`")
+    which.add_argument("--move", metavar="TEXT", help="the game's move message in text format")
+
+    watch = command("watch", cmd_watch, "follow the game until it finishes")
+    watch.add_argument("game_id", metavar="GAME_ID")
+    watch.add_argument("--token")
+    watch.add_argument(
+        "--from",
+        dest="from_version",
+        type=int,
+        metavar="V",
+        help="replay every version after V first (default: only new ones)",
+    )
+
+    history = command("history", cmd_history, "print every version's events")
+    history.add_argument("game_id", metavar="GAME_ID")
+    history.add_argument("--token")
+
+    selfplay = command(
+        "selfplay",
+        cmd_selfplay,
+        "play complete games between random bots (on an in-process server "
+        f"unless --server or ${ADDRESS_ENV} is given)",
+    )
+    selfplay.add_argument("game", metavar="GAME")
+    selfplay.add_argument("--players", type=int, required=True)
+    selfplay.add_argument("--games", type=int, default=1)
+    selfplay.add_argument("--seed", type=int, help="seed of the first game (game i uses S+i)")
+    option_flag(selfplay)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    func: Command = args.func
+    try:
+        func(args)
+    except (ThroneroomError, UsageError, ValueError) as error:
+        print(f"throneroom {args.command}: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,370 @@
+"""The synchronous client: :class:`Client` and its per-game :class:`GameHandle`.
+
+::
+
+    with Client("127.0.0.1:50051") as client:
+        game_id = client.create_game("nim", seats=2, options={"pile": 7})
+        me = client.join(game_id, name="ada")
+        ...
+        for update in me.watch():
+            if me.my_turn:
+                me.play(me.legal_moves()[0])
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from types import TracebackType
+from typing import Any, TypeVar
+
+import grpc
+from google.protobuf.message import Message
+
+from throneroom._common import (
+    DEFAULT_HEARTBEAT_SECONDS,
+    DEFAULT_TIMEOUT,
+    HandleState,
+    RetryPolicy,
+    VersionGap,
+    WatchCursor,
+    default_address,
+    new_idempotency_key,
+    silence_limit,
+)
+from throneroom.envelopes import OptionValue, unwrap, wrap_move, wrap_options
+from throneroom.errors import StaleVersion, ThroneroomError, Unavailable, from_rpc_error
+from throneroom.v1 import game_pb2, service_pb2, service_pb2_grpc
+
+Request = TypeVar("Request", bound=Message)
+Response = TypeVar("Response", bound=Message)
+
+__all__ = ["Client", "GameHandle"]
+
+
+class Client:
+    """A connection to a Throneroom server (``grpc.insecure_channel``).
+
+    ``address`` defaults to ``$THRONEROOM_SERVER`` or ``127.0.0.1:50051``.
+    ``timeout`` bounds each unary request in seconds (``None``: no deadline);
+    ``retry`` says how transient failures are retried. ``stub`` is the raw
+    generated ``ThroneroomStub`` for anything this layer does not cover.
+    Use it as a context manager, or call :meth:`close`.
+    """
+
+    def __init__(
+        self,
+        address: str | None = None,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        retry: RetryPolicy | None = None,
+        channel: grpc.Channel | None = None,
+    ) -> None:
+        self.address = address or default_address()
+        self.timeout = timeout
+        self.retry = retry or RetryPolicy()
+        self._channel = channel if channel is not None else grpc.insecure_channel(self.address)
+        self.stub = service_pb2_grpc.ThroneroomStub(self._channel)
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the channel; handles of this client stop working."""
+        self._channel.close()
+
+    def __repr__(self) -> str:
+        return f"<Client {self.address}>"
+
+    # -- plumbing ---------------------------------------------------------
+
+    def call(
+        self,
+        method: Callable[..., Response],
+        request: Message,
+        *,
+        retry: bool = False,
+    ) -> Response:
+        """Call one unary method of :attr:`stub`, raising typed errors.
+
+        With ``retry`` (only for idempotent requests), UNAVAILABLE is retried
+        with the *same* request as the retry policy says.
+        """
+        attempt = 0
+        while True:
+            try:
+                return method(request, timeout=self.timeout)
+            except grpc.RpcError as rpc_error:
+                error = from_rpc_error(rpc_error)
+                if not (retry and isinstance(error, Unavailable)) or attempt >= self.retry.attempts:
+                    raise error from None
+            time.sleep(self.retry.backoff(attempt))
+            attempt += 1
+
+    # -- the service ------------------------------------------------------
+
+    def game_types(self) -> list[service_pb2.GameType]:
+        """The game types this server plays (name, seats, options and defaults)."""
+        response = self.call(
+            self.stub.ListGameTypes, service_pb2.ListGameTypesRequest(), retry=True
+        )
+        return list(response.game_types)
+
+    def create_game(
+        self,
+        game_type: str,
+        *,
+        seats: int,
+        options: Message | Mapping[str, OptionValue] | None = None,
+        seed: int | None = None,
+    ) -> str:
+        """Create a game with ``seats`` empty seats and return its id.
+
+        ``options`` is the game's options message (e.g. ``NimOptions(pile=7)``),
+        a mapping of its fields (``{"pile": 7}``) or ``None`` for the defaults.
+        ``seed`` fixes the game's random generator (random when ``None``).
+        """
+        request = service_pb2.CreateGameRequest(
+            options=wrap_options(game_type, options), num_seats=seats
+        )
+        if seed is not None:
+            request.seed = seed
+        return self.call(self.stub.CreateGame, request).game_id
+
+    def join(self, game_id: str, *, seat: int | None = None, name: str = "") -> GameHandle:
+        """Take a seat (the next free one unless ``seat`` is given).
+
+        The returned handle holds the seat's secret token (``handle.token``),
+        which the server shows only this once: keep it to :meth:`attach` later.
+        If reading the first snapshot fails after the seat was taken, the
+        error raised carries the handle in ``error.handle``.
+        """
+        request = service_pb2.JoinGameRequest(game_id=game_id, display_name=name)
+        if seat is not None:
+            request.seat = seat
+        response = self.call(self.stub.JoinGame, request)
+        handle = GameHandle(self, game_id, seat=response.seat, token=response.seat_token)
+        try:
+            handle.refresh()
+        except ThroneroomError as error:
+            error.handle = handle
+            raise
+        return handle
+
+    def attach(self, game_id: str, token: str) -> GameHandle:
+        """A handle for a seat already taken, from its token."""
+        handle = GameHandle(self, game_id, seat=None, token=token)
+        handle.refresh()
+        return handle
+
+    def spectate(self, game_id: str) -> GameHandle:
+        """A spectator's handle: it sees only public information and cannot play."""
+        handle = GameHandle(self, game_id, seat=None, token=None)
+        handle.refresh()
+        return handle
+
+    def get_game(self, game_id: str, token: str | None = None) -> service_pb2.GameSnapshot:
+        """The game as a seat (with its token) or a spectator sees it now."""
+        request = service_pb2.GetGameRequest(game_id=game_id, seat_token=token or "")
+        return self.call(self.stub.GetGame, request, retry=True).snapshot
+
+    def history(
+        self,
+        game_id: str,
+        token: str | None = None,
+        *,
+        from_version: int = 0,
+        page_size: int = 0,
+    ) -> list[service_pb2.HistoryEntry]:
+        """Every version after ``from_version`` with the events the viewer may see.
+
+        Reads all pages (``page_size`` entries per request; 0 = server default).
+        """
+        entries: list[service_pb2.HistoryEntry] = []
+        cursor = from_version
+        while True:
+            request = service_pb2.GetHistoryRequest(
+                game_id=game_id, seat_token=token or "", from_version=cursor, page_size=page_size
+            )
+            response = self.call(self.stub.GetHistory, request, retry=True)
+            entries.extend(response.entries)
+            if response.next_from_version == 0 or response.next_from_version <= cursor:
+                return entries
+            cursor = response.next_from_version
+
+    def ping(self) -> None:
+        """Round trip to the server (raises :class:`Unavailable` if unreachable)."""
+        self.call(self.stub.Ping, service_pb2.PingRequest(), retry=True)
+
+
+class _Watchdog:
+    """Calls ``on_silence`` once if ``kick`` is not called for ``limit`` seconds."""
+
+    def __init__(self, limit: float, on_silence: Callable[[], Any]) -> None:
+        self._limit = limit
+        self._on_silence = on_silence
+        self._deadline = time.monotonic() + limit
+        self._stopped = threading.Event()
+        self.fired = False
+        self._thread = threading.Thread(target=self._run, name="throneroom-watchdog", daemon=True)
+        self._thread.start()
+
+    def kick(self) -> None:
+        self._deadline = time.monotonic() + self._limit
+
+    def stop(self) -> None:
+        self._stopped.set()
+
+    def _run(self) -> None:
+        while not self._stopped.wait(max(0.05, self._deadline - time.monotonic())):
+            if time.monotonic() >= self._deadline:
+                self.fired = True
+                self._on_silence()
+                return
+
+
+class GameHandle(HandleState):
+    """One viewer's handle on one game: a seat (with its token) or a spectator.
+
+    The read-only properties (``snapshot``, ``view``, ``version``, ``to_act``,
+    ``my_turn``, ``finished``, ``outcome`` ...) show the last snapshot seen;
+    :meth:`refresh`, :meth:`play` and :meth:`watch` keep it current.
+    """
+
+    def __init__(self, client: Client, game_id: str, *, seat: int | None, token: str | None):
+        self.client = client
+        self._init_state(game_id, seat, token)
+
+    def refresh(self) -> service_pb2.GameSnapshot:
+        """Read the game's current snapshot from the server."""
+        self._snapshot = self.client.get_game(self.game_id, self.token)
+        if self._seat is None and self._snapshot.HasField("viewer_seat"):
+            self._seat = self._snapshot.viewer_seat
+        return self._snapshot
+
+    def legal_move_envelopes(self) -> list[game_pb2.Move]:
+        """This seat's legal moves now, as ``Move`` envelopes, in the server's order.
+
+        If the game has moved on since the last snapshot, the handle is
+        refreshed so that :meth:`play` chooses at the version these moves are for.
+        """
+        request = service_pb2.ListLegalMovesRequest(
+            game_id=self.game_id, seat_token=self._require_token()
+        )
+        response = self.client.call(self.client.stub.ListLegalMoves, request, retry=True)
+        if response.version != self.version:
+            self.refresh()
+        return list(response.moves)
+
+    def legal_moves(self) -> list[Message]:
+        """This seat's legal moves now, as the game's own move messages (e.g. ``NimMove``)."""
+        return [unwrap(move) for move in self.legal_move_envelopes()]
+
+    def play(
+        self, move: Message, *, idempotency_key: str | None = None
+    ) -> service_pb2.ApplyMoveResponse:
+        """Apply one decision for this seat, chosen at the handle's version.
+
+        ``move`` is the game's move message or a ``Move`` envelope. The request
+        carries ``expected_version`` = :attr:`version` and a fresh idempotency
+        key (or ``idempotency_key``); transient failures are retried with that
+        same key, so the move is applied at most once. If the game moved on,
+        the handle is refreshed and :class:`StaleVersion` raised: choose again.
+        """
+        request = service_pb2.ApplyMoveRequest(
+            game_id=self.game_id,
+            seat_token=self._require_token(),
+            expected_version=self.version,
+            move=wrap_move(self.game_type, move),
+            idempotency_key=idempotency_key or new_idempotency_key(),
+        )
+        try:
+            response = self.client.call(self.client.stub.ApplyMove, request, retry=True)
+        except StaleVersion:
+            try:
+                self.refresh()
+            except Unavailable:
+                pass  # the caller learns of the stale version all the same
+            raise
+        self._remember(response.snapshot)
+        return response
+
+    def history(self, *, from_version: int = 0) -> list[service_pb2.HistoryEntry]:
+        """The versions after ``from_version`` with the events this viewer may see."""
+        return self.client.history(self.game_id, self.token, from_version=from_version)
+
+    def watch(
+        self,
+        from_version: int | None = None,
+        *,
+        heartbeat_seconds: int = DEFAULT_HEARTBEAT_SECONDS,
+    ) -> Iterator[service_pb2.GameUpdate]:
+        """Every version after ``from_version`` (default: the handle's), then new ones.
+
+        Each version is yielded exactly once and in order, even across lost
+        connections: on UNAVAILABLE, an early end of the stream, a skipped
+        version or ``3 * heartbeat_seconds + 2`` seconds of silence, it
+        reconnects from the last version seen. The handle's snapshot follows
+        the updates. The iterator ends after the update that finishes the
+        game (at once if the game is already finished at ``from_version``).
+        """
+        cursor = WatchCursor(self.version if from_version is None else from_version)
+        if self.finished and cursor.last_version >= self.version:
+            return
+        stub, policy = self.client.stub, self.client.retry
+        failures = 0
+        while True:
+            call = stub.WatchGame(cursor.request(self.game_id, self.token, heartbeat_seconds))
+            watchdog = (
+                _Watchdog(silence_limit(heartbeat_seconds), call.cancel)
+                if heartbeat_seconds > 0
+                else None
+            )
+            reason: ThroneroomError | None = None
+            try:
+                for response in call:
+                    if watchdog is not None:
+                        watchdog.kick()
+                    failures = 0
+                    if not response.HasField("update") or not cursor.accept(response.update):
+                        continue
+                    self._remember(response.update.snapshot)
+                    yield response.update
+                    if cursor.finished:
+                        return
+            except grpc.RpcError as rpc_error:
+                error = from_rpc_error(rpc_error)
+                if watchdog is not None and watchdog.fired:
+                    reason = Unavailable("the watch stream went silent")
+                elif isinstance(error, Unavailable):
+                    reason = error
+                else:
+                    raise error from None
+            except VersionGap as gap:
+                reason = Unavailable(str(gap))
+            finally:
+                if watchdog is not None:
+                    watchdog.stop()
+                call.cancel()
+            if reason is None:
+                # The server ended the stream before the game finished: it may
+                # be shutting down, or the game may have finished at a version
+                # already seen. Only the snapshot tells.
+                snapshot = self.client.get_game(self.game_id, self.token)
+                self._remember(snapshot)
+                if snapshot.finished and snapshot.version <= cursor.last_version:
+                    return
+                reason = Unavailable("the watch stream ended before the game finished")
+            if failures >= policy.attempts:
+                raise reason
+            time.sleep(policy.backoff(failures))
+            failures += 1

@@ -1,0 +1,229 @@
+"""Typed exceptions for every error the Throneroom service returns.
+
+The service attaches a ``google.rpc.ErrorInfo`` (domain ``"throneroom"``) to
+each error status, with a machine-readable reason code (see the header of
+``proto/throneroom/v1/service.proto``). :func:`from_rpc_error` turns a gRPC
+error into the most specific exception below, chosen by reason first and by
+status code when the reason is unknown or missing (for example when the
+channel itself could not reach the server)::
+
+    ThroneroomError
+    ├── InvalidArgument            INVALID_ARGUMENT
+    │   ├── InvalidMove            INVALID_MOVE
+    │   ├── InvalidOptions         INVALID_OPTIONS
+    │   └── UnknownGameType        UNKNOWN_GAME_TYPE
+    ├── IllegalMove                FAILED_PRECONDITION (ILLEGAL_MOVE)
+    │   ├── NotYourTurn            NOT_YOUR_TURN
+    │   ├── GameFinished           GAME_FINISHED
+    │   ├── GameNotStarted         GAME_NOT_STARTED
+    │   ├── SeatTaken              SEAT_TAKEN
+    │   └── GameFull               GAME_FULL
+    ├── StaleVersion               ABORTED (STALE_VERSION, .current_version)
+    ├── Unauthenticated            UNAUTHENTICATED
+    ├── PermissionDenied           PERMISSION_DENIED
+    ├── GameNotFound               NOT_FOUND
+    └── Unavailable                UNAVAILABLE
+
+Any other status (``DEADLINE_EXCEEDED``, ``INTERNAL`` ...) becomes a plain
+:class:`ThroneroomError` carrying its code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, cast
+
+import grpc
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+
+ERROR_DOMAIN = "throneroom"
+
+
+class ThroneroomError(Exception):
+    """Base of every error the SDK raises for a failed request.
+
+    ``code`` is the gRPC status code (``None`` for an error detected on the
+    client before any request), ``reason`` the service's reason code (``""``
+    when the status carried none), ``message`` the English sentence and
+    ``metadata`` the ErrorInfo metadata.
+    """
+
+    default_code: grpc.StatusCode | None = None
+    #: Set by ``join()`` when the seat was taken but its first snapshot could
+    #: not be read: the seat's handle (with its token), so the seat is not lost.
+    handle: Any = None
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: grpc.StatusCode | None = None,
+        reason: str = "",
+        metadata: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code if code is not None else self.default_code
+        self.reason = reason
+        self.metadata: dict[str, str] = dict(metadata or {})
+
+    def __str__(self) -> str:
+        return f"{self.reason}: {self.message}" if self.reason else self.message
+
+    def __repr__(self) -> str:
+        code = self.code.name if self.code is not None else None
+        return f"{type(self).__name__}({self.message!r}, code={code}, reason={self.reason!r})"
+
+
+class InvalidArgument(ThroneroomError):
+    """The request is malformed (INVALID_ARGUMENT)."""
+
+    default_code = grpc.StatusCode.INVALID_ARGUMENT
+
+
+class InvalidMove(InvalidArgument):
+    """The move message is malformed: empty, wrong game, fields out of range."""
+
+
+class InvalidOptions(InvalidArgument):
+    """The game options or seat count are not valid for the game type."""
+
+
+class UnknownGameType(InvalidArgument):
+    """The server does not play this game type."""
+
+
+class IllegalMove(ThroneroomError):
+    """Well-formed, but not allowed in the game's current state (FAILED_PRECONDITION)."""
+
+    default_code = grpc.StatusCode.FAILED_PRECONDITION
+
+
+class NotYourTurn(IllegalMove):
+    """The seat is not among the seats that must act now."""
+
+
+class GameFinished(IllegalMove):
+    """The game is over; it accepts no more moves."""
+
+
+class GameNotStarted(IllegalMove):
+    """Moves are accepted only once every seat is taken."""
+
+
+class SeatTaken(IllegalMove):
+    """The requested seat already has a player."""
+
+
+class GameFull(IllegalMove):
+    """Every seat of the game is taken."""
+
+
+class StaleVersion(ThroneroomError):
+    """The move was chosen at an older version (ABORTED); nothing was applied."""
+
+    default_code = grpc.StatusCode.ABORTED
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: grpc.StatusCode | None = None,
+        reason: str = "",
+        metadata: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(message, code=code, reason=reason, metadata=metadata)
+        raw = self.metadata.get("current_version", "")
+        #: The game's version when the move was rejected (-1 if the server did not say).
+        self.current_version: int = int(raw) if raw.isdigit() else -1
+
+
+class Unauthenticated(ThroneroomError):
+    """The request needs a seat token and carried none."""
+
+    default_code = grpc.StatusCode.UNAUTHENTICATED
+
+
+class PermissionDenied(ThroneroomError):
+    """The seat token is not valid for this game."""
+
+    default_code = grpc.StatusCode.PERMISSION_DENIED
+
+
+class GameNotFound(ThroneroomError):
+    """No game has this id."""
+
+    default_code = grpc.StatusCode.NOT_FOUND
+
+
+class Unavailable(ThroneroomError):
+    """The server or its store cannot be reached right now; retrying may help."""
+
+    default_code = grpc.StatusCode.UNAVAILABLE
+
+
+_BY_REASON: Mapping[str, type[ThroneroomError]] = {
+    "MALFORMED_REQUEST": InvalidArgument,
+    "IDEMPOTENCY_KEY_REUSED": InvalidArgument,
+    "INVALID_MOVE": InvalidMove,
+    "INVALID_OPTIONS": InvalidOptions,
+    "UNKNOWN_GAME_TYPE": UnknownGameType,
+    "ILLEGAL_MOVE": IllegalMove,
+    "NOT_YOUR_TURN": NotYourTurn,
+    "GAME_FINISHED": GameFinished,
+    "GAME_NOT_STARTED": GameNotStarted,
+    "SEAT_TAKEN": SeatTaken,
+    "GAME_FULL": GameFull,
+    "STALE_VERSION": StaleVersion,
+    "SEAT_TOKEN_REQUIRED": Unauthenticated,
+    "SEAT_TOKEN_INVALID": PermissionDenied,
+    "GAME_NOT_FOUND": GameNotFound,
+    "STORE_UNAVAILABLE": Unavailable,
+    "SHUTTING_DOWN": Unavailable,
+}
+
+_BY_CODE: Mapping[grpc.StatusCode, type[ThroneroomError]] = {
+    grpc.StatusCode.INVALID_ARGUMENT: InvalidArgument,
+    grpc.StatusCode.FAILED_PRECONDITION: IllegalMove,
+    grpc.StatusCode.ABORTED: StaleVersion,
+    grpc.StatusCode.UNAUTHENTICATED: Unauthenticated,
+    grpc.StatusCode.PERMISSION_DENIED: PermissionDenied,
+    grpc.StatusCode.NOT_FOUND: GameNotFound,
+    grpc.StatusCode.UNAVAILABLE: Unavailable,
+}
+
+
+def _error_info(error: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:
+    """The ErrorInfo detail of the status, if the server attached one."""
+    try:
+        # Works for sync errors and for grpc.aio's AioRpcError alike: both
+        # expose code(), details() and trailing_metadata() synchronously.
+        status = rpc_status.from_call(cast(grpc.Call, error))
+    except (ValueError, TypeError, AttributeError):
+        return None
+    if status is None:
+        return None
+    for detail in status.details:
+        info = error_details_pb2.ErrorInfo()
+        if detail.Is(info.DESCRIPTOR) and detail.Unpack(info):
+            return info
+    return None
+
+
+def from_rpc_error(error: grpc.RpcError) -> ThroneroomError:
+    """The typed exception for a failed gRPC call (sync or ``grpc.aio``)."""
+    try:
+        code: grpc.StatusCode | None = error.code()
+        message = error.details() or ""
+    except (AttributeError, TypeError):  # an RpcError that is not a Call
+        code, message = None, str(error)
+    info = _error_info(error)
+    reason = info.reason if info is not None and info.domain == ERROR_DOMAIN else ""
+    metadata = dict(info.metadata) if info is not None else {}
+    cls = _BY_REASON.get(reason)
+    if cls is None or (code is not None and cls.default_code not in (None, code)):
+        cls = _BY_CODE.get(code, ThroneroomError) if code is not None else ThroneroomError
+    if not message:
+        message = code.name.lower().replace("_", " ") if code is not None else "request failed"
+    return cls(message, code=code, reason=reason, metadata=metadata)

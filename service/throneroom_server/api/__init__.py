@@ -1,0 +1,1 @@
+"""Transports: the gRPC servicer, its error mapping and interceptors."""

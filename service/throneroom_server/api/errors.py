@@ -1,0 +1,41 @@
+"""AppError -> gRPC status with a google.rpc.ErrorInfo detail."""
+
+from __future__ import annotations
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+from throneroom_server.errors import AppError, ErrorKind
+
+ERROR_DOMAIN = "throneroom"
+
+_CODES: dict[ErrorKind, tuple[grpc.StatusCode, int]] = {
+    ErrorKind.INVALID_ARGUMENT: (grpc.StatusCode.INVALID_ARGUMENT, code_pb2.INVALID_ARGUMENT),
+    ErrorKind.FAILED_PRECONDITION: (
+        grpc.StatusCode.FAILED_PRECONDITION,
+        code_pb2.FAILED_PRECONDITION,
+    ),
+    ErrorKind.ABORTED: (grpc.StatusCode.ABORTED, code_pb2.ABORTED),
+    ErrorKind.UNAUTHENTICATED: (grpc.StatusCode.UNAUTHENTICATED, code_pb2.UNAUTHENTICATED),
+    ErrorKind.PERMISSION_DENIED: (grpc.StatusCode.PERMISSION_DENIED, code_pb2.PERMISSION_DENIED),
+    ErrorKind.NOT_FOUND: (grpc.StatusCode.NOT_FOUND, code_pb2.NOT_FOUND),
+    ErrorKind.UNAVAILABLE: (grpc.StatusCode.UNAVAILABLE, code_pb2.UNAVAILABLE),
+}
+
+
+def grpc_code(kind: ErrorKind) -> grpc.StatusCode:
+    return _CODES[kind][0]
+
+
+def to_status(error: AppError) -> grpc.Status:
+    info = error_details_pb2.ErrorInfo(
+        reason=error.reason, domain=ERROR_DOMAIN, metadata=error.metadata
+    )
+    detail = any_pb2.Any()
+    detail.Pack(info)
+    status = status_pb2.Status(
+        code=_CODES[error.kind][1], message=error.message, details=[detail]
+    )
+    return rpc_status.to_status(status)

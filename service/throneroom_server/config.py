@@ -1,0 +1,83 @@
+"""Configuration from environment variables, overridable by command-line flags."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Config:
+    listen: str = "127.0.0.1:50051"
+    redis_url: str | None = None
+    log_format: str = "console"  # "console" (development) or "json" (production)
+    log_level: str = "info"
+    max_message_bytes: int = 4 * 1024 * 1024
+    heartbeat_seconds: float = 15.0
+    shutdown_grace_seconds: float = 10.0
+    fixture_games: bool = False
+    access_log: bool = True
+
+    @property
+    def store_name(self) -> str:
+        return "redis" if self.redis_url else "memory"
+
+
+ENV = {
+    "listen": "THRONEROOM_LISTEN",
+    "redis_url": "REDIS_URL",
+    "log_format": "THRONEROOM_LOG_FORMAT",
+    "log_level": "THRONEROOM_LOG_LEVEL",
+    "max_message_bytes": "THRONEROOM_MAX_MESSAGE_BYTES",
+    "heartbeat_seconds": "THRONEROOM_HEARTBEAT_SECONDS",
+    "shutdown_grace_seconds": "THRONEROOM_SHUTDOWN_GRACE_SECONDS",
+    "fixture_games": "THRONEROOM_FIXTURE_GAMES",
+    "access_log": "THRONEROOM_ACCESS_LOG",
+}
+
+
+def _bool(text: str) -> bool:
+    return text.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def load_config(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None) -> Config:
+    env = os.environ if env is None else env
+    defaults = Config()
+    parser = argparse.ArgumentParser(
+        prog="throneroom-server",
+        description="Throneroom game-state service (gRPC). Flags override environment variables.",
+    )
+    parser.add_argument("--listen", help=f"host:port to listen on ({ENV['listen']})")
+    parser.add_argument("--redis-url", help=f"Redis URL; in-memory store when unset ({ENV['redis_url']})")
+    parser.add_argument("--log-format", choices=["console", "json"], help=ENV["log_format"])
+    parser.add_argument("--log-level", choices=["debug", "info", "warning", "error"], help=ENV["log_level"])
+    parser.add_argument("--max-message-bytes", type=int, help=ENV["max_message_bytes"])
+    parser.add_argument("--heartbeat-seconds", type=float, help=ENV["heartbeat_seconds"])
+    parser.add_argument("--shutdown-grace-seconds", type=float, help=ENV["shutdown_grace_seconds"])
+    parser.add_argument("--fixture-games", action="store_true", default=None, help=ENV["fixture_games"])
+    ns = parser.parse_args(argv)
+
+    def pick(name: str, cast: type, default: object) -> object:
+        flag = getattr(ns, name, None)
+        if flag is not None:
+            return flag
+        raw = env.get(ENV[name])
+        if raw is None or raw == "":
+            return default
+        return _bool(raw) if cast is bool else cast(raw)
+
+    return Config(
+        listen=str(pick("listen", str, defaults.listen)),
+        redis_url=pick("redis_url", str, None),  # type: ignore[arg-type]
+        log_format=str(pick("log_format", str, defaults.log_format)),
+        log_level=str(pick("log_level", str, defaults.log_level)),
+        max_message_bytes=int(pick("max_message_bytes", int, defaults.max_message_bytes)),  # type: ignore[call-overload]
+        heartbeat_seconds=float(pick("heartbeat_seconds", float, defaults.heartbeat_seconds)),  # type: ignore[arg-type]
+        shutdown_grace_seconds=float(
+            pick("shutdown_grace_seconds", float, defaults.shutdown_grace_seconds)  # type: ignore[arg-type]
+        ),
+        fixture_games=bool(pick("fixture_games", bool, defaults.fixture_games)),
+        access_log=bool(pick("access_log", bool, defaults.access_log)),
+    )

@@ -1,0 +1,62 @@
+"""Application errors: a kind (mapped to a gRPC status by the transport), a
+stable machine-readable reason, an English sentence and optional metadata."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+
+
+class ErrorKind(enum.Enum):
+    INVALID_ARGUMENT = "INVALID_ARGUMENT"
+    FAILED_PRECONDITION = "FAILED_PRECONDITION"
+    ABORTED = "ABORTED"
+    UNAUTHENTICATED = "UNAUTHENTICATED"
+    PERMISSION_DENIED = "PERMISSION_DENIED"
+    NOT_FOUND = "NOT_FOUND"
+    UNAVAILABLE = "UNAVAILABLE"
+
+
+class AppError(Exception):
+    def __init__(
+        self,
+        kind: ErrorKind,
+        reason: str,
+        message: str,
+        metadata: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.reason = reason
+        self.message = message
+        self.metadata = dict(metadata or {})
+
+    def __repr__(self) -> str:
+        return f"AppError({self.kind.value}, {self.reason}, {self.message!r})"
+
+
+def invalid(reason: str, message: str) -> AppError:
+    return AppError(ErrorKind.INVALID_ARGUMENT, reason, message)
+
+
+def precondition(reason: str, message: str) -> AppError:
+    return AppError(ErrorKind.FAILED_PRECONDITION, reason, message)
+
+
+def game_not_found(game_id: str) -> AppError:
+    return AppError(ErrorKind.NOT_FOUND, "GAME_NOT_FOUND", f"no game with id {game_id!r}")
+
+
+def stale_version(expected: int, current: int) -> AppError:
+    return AppError(
+        ErrorKind.ABORTED,
+        "STALE_VERSION",
+        f"the move was chosen at version {expected} but the game is at version {current}",
+        {"current_version": str(current)},
+    )
+
+
+def store_unavailable(detail: str) -> AppError:
+    return AppError(
+        ErrorKind.UNAVAILABLE, "STORE_UNAVAILABLE", f"the game store is unreachable: {detail}"
+    )

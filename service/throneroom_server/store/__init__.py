@@ -1,0 +1,31 @@
+"""Game storage: the Store protocol and its Redis and in-memory implementations."""
+
+from throneroom_server.store.base import (
+    Committed,
+    CommitResult,
+    Duplicate,
+    GameAlreadyExists,
+    GameFull,
+    LoadedGame,
+    SeatTaken,
+    Stale,
+    Store,
+    StoreError,
+    StoreGameNotFound,
+    StoreUnavailable,
+)
+
+__all__ = [
+    "CommitResult",
+    "Committed",
+    "Duplicate",
+    "GameAlreadyExists",
+    "GameFull",
+    "LoadedGame",
+    "SeatTaken",
+    "Stale",
+    "Store",
+    "StoreError",
+    "StoreGameNotFound",
+    "StoreUnavailable",
+]

@@ -1,0 +1,132 @@
+"""The Store protocol: what the app layer needs from a game store.
+
+A game is kept as:
+* its meta (immutable after creation) and seats (each claimed once);
+* its current version and current state (version 0 = the initial state);
+* one entry per committed move (``StoredEntry``: seat, move, events, state
+  after the move), readable by version and waitable, so any replica can serve
+  history and watchers;
+* its idempotency keys, each mapped to the version its move created.
+
+``commit`` is the one write on the move path and is atomic: check the
+expected version, write the state, append the entry, record the idempotency
+key, bump the version -- all or nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from throneroom.v1 import game_pb2, storage_pb2
+
+MAX_SEATS = 8
+"""Every game plays with at most this many seats (King's Life: 8)."""
+
+
+class StoreError(Exception):
+    """Base of the store's errors."""
+
+
+class StoreUnavailable(StoreError):
+    """The backing store cannot be reached."""
+
+
+class StoreGameNotFound(StoreError):
+    """No game with this id."""
+
+
+class GameAlreadyExists(StoreError):
+    """A game with this id exists already (ids are random; practically never)."""
+
+
+class SeatTaken(StoreError):
+    """The requested seat has been claimed already."""
+
+
+class GameFull(StoreError):
+    """Every seat has been claimed."""
+
+
+@dataclass(frozen=True)
+class LoadedGame:
+    game_id: str
+    meta: storage_pb2.StoredGameMeta
+    version: int
+    state: game_pb2.GameState
+    seats: Mapping[int, storage_pb2.StoredSeat]
+    idempotent_version: int | None
+    """The version created by the move with the requested idempotency key, if
+    that key was used already."""
+
+
+@dataclass(frozen=True)
+class Committed:
+    version: int
+
+
+@dataclass(frozen=True)
+class Stale:
+    current_version: int
+
+
+@dataclass(frozen=True)
+class Duplicate:
+    """The idempotency key was recorded meanwhile (a concurrent retry)."""
+
+    version: int
+
+
+CommitResult = Committed | Stale | Duplicate
+
+
+class Store(Protocol):
+    async def create_game(
+        self, game_id: str, meta: storage_pb2.StoredGameMeta, state: game_pb2.GameState
+    ) -> None:
+        """Store a new game at version 0. Raises GameAlreadyExists."""
+        ...
+
+    async def load(self, game_id: str, *, idempotency_key: str = "") -> LoadedGame:
+        """The game's current version, state, meta and seats (one round trip).
+        Raises StoreGameNotFound."""
+        ...
+
+    async def claim_seat(
+        self, game_id: str, seat: int | None, num_seats: int, record: storage_pb2.StoredSeat
+    ) -> int:
+        """Atomically claim ``seat`` (or the lowest free seat when None).
+        Raises StoreGameNotFound, SeatTaken or GameFull."""
+        ...
+
+    async def commit(
+        self,
+        game_id: str,
+        expected_version: int,
+        state: game_pb2.GameState,
+        entry: storage_pb2.StoredEntry,
+        idempotency_key: str,
+    ) -> CommitResult:
+        """Atomically: if the version is ``expected_version`` and the key is new,
+        write ``state``, append ``entry`` (whose version must be
+        expected_version + 1), record the key and bump the version."""
+        ...
+
+    async def read_entries(
+        self, game_id: str, after_version: int, limit: int
+    ) -> Sequence[storage_pb2.StoredEntry]:
+        """Up to ``limit`` entries with version > after_version, oldest first."""
+        ...
+
+    async def wait_entries(
+        self, game_id: str, after_version: int, timeout: float, limit: int = 100
+    ) -> Sequence[storage_pb2.StoredEntry]:
+        """Like read_entries, but waits up to ``timeout`` seconds for at least one."""
+        ...
+
+    async def ping(self) -> None:
+        """Raise StoreUnavailable if the store cannot be reached."""
+        ...
+
+    async def close(self) -> None: ...

@@ -1,0 +1,36 @@
+-- commit.lua: apply one move to a game atomically.
+--
+-- KEYS[1]  the game's hash   {g:<id>}:game   (fields: meta, state, version,
+--                                             seat:<n>, idem:<key>)
+-- KEYS[2]  the game's stream {g:<id>}:log    (one entry per version, ID "<version>-0")
+-- ARGV[1]  expected current version (decimal)
+-- ARGV[2]  the new state (serialized GameState)
+-- ARGV[3]  the entry (serialized StoredEntry) to append
+-- ARGV[4]  idempotency field ("idem:<key>"), or "" for none
+--
+-- Returns {status, version}:
+--   {"OK", new_version}        committed
+--   {"STALE", current_version} the version moved on; nothing written
+--   {"DUPLICATE", version}     the idempotency key was used by `version`; nothing written
+--   {"NOT_FOUND", 0}           no such game
+local current = redis.call('HGET', KEYS[1], 'version')
+if not current then
+  return {'NOT_FOUND', 0}
+end
+if ARGV[4] ~= '' then
+  local seen = redis.call('HGET', KEYS[1], ARGV[4])
+  if seen then
+    return {'DUPLICATE', tonumber(seen)}
+  end
+end
+if current ~= ARGV[1] then
+  return {'STALE', tonumber(current)}
+end
+local new_version = tonumber(current) + 1
+if ARGV[4] ~= '' then
+  redis.call('HSET', KEYS[1], 'version', new_version, 'state', ARGV[2], ARGV[4], new_version)
+else
+  redis.call('HSET', KEYS[1], 'version', new_version, 'state', ARGV[2])
+end
+redis.call('XADD', KEYS[2], new_version .. '-0', 'e', ARGV[3])
+return {'OK', new_version}

@@ -1,0 +1,12 @@
+-- create_game.lua: store a new game at version 0 unless the id is taken.
+--
+-- KEYS[1]  the game's hash {g:<id>}:game
+-- ARGV[1]  meta (serialized StoredGameMeta)
+-- ARGV[2]  initial state (serialized GameState)
+--
+-- Returns 1 when created, 0 when a game with this id exists.
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  return 0
+end
+redis.call('HSET', KEYS[1], 'meta', ARGV[1], 'state', ARGV[2], 'version', 0)
+return 1

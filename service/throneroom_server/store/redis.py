@@ -1,0 +1,199 @@
+"""RedisStore: games in Redis, one hash and one stream per game.
+
+Keys of a game share the hash tag ``{g:<id>}`` so Redis Cluster keeps them
+on one slot (the Lua scripts touch both):
+
+* ``{g:<id>}:game``  hash: ``meta``, ``state``, ``version``, ``seat:<n>``,
+  ``idem:<key>`` (the version a move with that idempotency key created);
+* ``{g:<id>}:log``   stream: one entry per version with ID ``<version>-0``
+  and field ``e`` = the serialized StoredEntry.
+
+Move path: one HMGET (load) + one EVALSHA (commit) = two round trips.
+Scripts are loaded once per client and re-loaded on NOSCRIPT (redis-py's
+Script objects do this). Watchers block on XREAD, so a watcher connected to
+any replica sees every move committed through any other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from importlib import resources
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from throneroom.v1 import game_pb2, storage_pb2
+from throneroom_server.store.base import (
+    MAX_SEATS,
+    Committed,
+    CommitResult,
+    Duplicate,
+    GameAlreadyExists,
+    GameFull,
+    LoadedGame,
+    SeatTaken,
+    Stale,
+    StoreGameNotFound,
+    StoreUnavailable,
+)
+
+_SEAT_FIELDS = [f"seat:{n}" for n in range(MAX_SEATS)]
+
+
+def _lua(name: str) -> str:
+    return resources.files("throneroom_server.store").joinpath("lua", name).read_text()
+
+
+COMMIT_LUA = _lua("commit.lua")
+CLAIM_SEAT_LUA = _lua("claim_seat.lua")
+CREATE_GAME_LUA = _lua("create_game.lua")
+
+
+def game_key(game_id: str) -> str:
+    return f"{{g:{game_id}}}:game"
+
+
+def log_key(game_id: str) -> str:
+    return f"{{g:{game_id}}}:log"
+
+
+def _status(raw: Any) -> tuple[str, int]:
+    status, value = raw
+    if isinstance(status, bytes):
+        status = status.decode()
+    return str(status), int(value)
+
+
+class RedisStore:
+    def __init__(self, url: str, *, max_connections: int = 512) -> None:
+        self._redis: aioredis.Redis = aioredis.Redis.from_url(
+            url, max_connections=max_connections, decode_responses=False
+        )
+        self._commit = self._redis.register_script(COMMIT_LUA)
+        self._claim_seat = self._redis.register_script(CLAIM_SEAT_LUA)
+        self._create_game = self._redis.register_script(CREATE_GAME_LUA)
+
+    @property
+    def client(self) -> aioredis.Redis:
+        return self._redis
+
+    async def create_game(
+        self, game_id: str, meta: storage_pb2.StoredGameMeta, state: game_pb2.GameState
+    ) -> None:
+        created = await self._call(
+            self._create_game,
+            keys=[game_key(game_id)],
+            args=[meta.SerializeToString(), state.SerializeToString(deterministic=True)],
+        )
+        if int(created) != 1:
+            raise GameAlreadyExists(game_id)
+
+    async def load(self, game_id: str, *, idempotency_key: str = "") -> LoadedGame:
+        fields = ["meta", "state", "version", f"idem:{idempotency_key}", *_SEAT_FIELDS]
+        try:
+            values = await self._redis.hmget(game_key(game_id), fields)
+        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        meta_raw, state_raw, version_raw, idem_raw, *seat_raw = values
+        if meta_raw is None or state_raw is None or version_raw is None:
+            raise StoreGameNotFound(game_id)
+        seats = {
+            n: storage_pb2.StoredSeat.FromString(raw)
+            for n, raw in enumerate(seat_raw)
+            if raw is not None
+        }
+        return LoadedGame(
+            game_id=game_id,
+            meta=storage_pb2.StoredGameMeta.FromString(meta_raw),
+            version=int(version_raw),
+            state=game_pb2.GameState.FromString(state_raw),
+            seats=seats,
+            idempotent_version=int(idem_raw) if idempotency_key and idem_raw is not None else None,
+        )
+
+    async def claim_seat(
+        self, game_id: str, seat: int | None, num_seats: int, record: storage_pb2.StoredSeat
+    ) -> int:
+        raw = await self._call(
+            self._claim_seat,
+            keys=[game_key(game_id)],
+            args=[-1 if seat is None else seat, num_seats, record.SerializeToString()],
+        )
+        status, value = _status(raw)
+        if status == "OK":
+            return value
+        if status == "TAKEN":
+            raise SeatTaken(str(value))
+        if status == "FULL":
+            raise GameFull(game_id)
+        raise StoreGameNotFound(game_id)
+
+    async def commit(
+        self,
+        game_id: str,
+        expected_version: int,
+        state: game_pb2.GameState,
+        entry: storage_pb2.StoredEntry,
+        idempotency_key: str,
+    ) -> CommitResult:
+        raw = await self._call(
+            self._commit,
+            keys=[game_key(game_id), log_key(game_id)],
+            args=[
+                str(expected_version),
+                state.SerializeToString(deterministic=True),
+                entry.SerializeToString(deterministic=True),
+                f"idem:{idempotency_key}" if idempotency_key else "",
+            ],
+        )
+        status, value = _status(raw)
+        if status == "OK":
+            return Committed(value)
+        if status == "STALE":
+            return Stale(value)
+        if status == "DUPLICATE":
+            return Duplicate(value)
+        raise StoreGameNotFound(game_id)
+
+    async def read_entries(
+        self, game_id: str, after_version: int, limit: int
+    ) -> Sequence[storage_pb2.StoredEntry]:
+        try:
+            rows = await self._redis.xrange(
+                log_key(game_id), min=f"({after_version}-0", max="+", count=limit
+            )
+        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        return [storage_pb2.StoredEntry.FromString(fields[b"e"]) for _, fields in rows]
+
+    async def wait_entries(
+        self, game_id: str, after_version: int, timeout: float, limit: int = 100
+    ) -> Sequence[storage_pb2.StoredEntry]:
+        key = log_key(game_id)
+        try:
+            reply = await self._redis.xread(
+                {key: f"{after_version}-0"}, count=limit, block=max(1, int(timeout * 1000))
+            )
+        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        entries: list[storage_pb2.StoredEntry] = []
+        for _stream, rows in reply or []:
+            entries.extend(storage_pb2.StoredEntry.FromString(fields[b"e"]) for _, fields in rows)
+        return entries
+
+    async def ping(self) -> None:
+        try:
+            await self._redis.ping()
+        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+
+    async def close(self) -> None:
+        await self._redis.aclose()
+
+    async def _call(self, script: Any, *, keys: list[str], args: list[Any]) -> Any:
+        try:
+            return await script(keys=keys, args=args)
+        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc

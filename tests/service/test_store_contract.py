@@ -1,0 +1,152 @@
+"""One contract, two stores: MemoryStore and RedisStore behave the same."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from throneroom.v1 import game_pb2, nim_pb2, storage_pb2
+from throneroom_server.store import (
+    Committed,
+    Duplicate,
+    GameAlreadyExists,
+    GameFull,
+    SeatTaken,
+    Stale,
+    Store,
+    StoreGameNotFound,
+)
+
+
+def _state(pile: int) -> game_pb2.GameState:
+    return game_pb2.GameState(nim=nim_pb2.NimState(pile=pile, num_seats=2))
+
+
+def _meta(seats: int = 2) -> storage_pb2.StoredGameMeta:
+    return storage_pb2.StoredGameMeta(game_type="nim", num_seats=seats, seed=7)
+
+
+def _entry(version: int, pile: int) -> storage_pb2.StoredEntry:
+    return storage_pb2.StoredEntry(version=version, seat=version % 2, state=_state(pile))
+
+
+async def test_create_and_load(store: Store) -> None:
+    await store.create_game("g1", _meta(), _state(21))
+    loaded = await store.load("g1")
+    assert loaded.version == 0
+    assert loaded.state.nim.pile == 21
+    assert loaded.meta.seed == 7
+    assert loaded.seats == {}
+    assert loaded.idempotent_version is None
+
+
+async def test_create_twice_is_rejected(store: Store) -> None:
+    await store.create_game("g1", _meta(), _state(21))
+    with pytest.raises(GameAlreadyExists):
+        await store.create_game("g1", _meta(), _state(5))
+    assert (await store.load("g1")).state.nim.pile == 21
+
+
+async def test_unknown_game(store: Store) -> None:
+    with pytest.raises(StoreGameNotFound):
+        await store.load("nope")
+    with pytest.raises(StoreGameNotFound):
+        await store.claim_seat("nope", None, 2, storage_pb2.StoredSeat())
+
+
+async def test_claim_seats(store: Store) -> None:
+    await store.create_game("g1", _meta(3), _state(21))
+    rec = storage_pb2.StoredSeat(display_name="a", token_sha256=b"h" * 32)
+    assert await store.claim_seat("g1", 1, 3, rec) == 1
+    with pytest.raises(SeatTaken):
+        await store.claim_seat("g1", 1, 3, rec)
+    assert await store.claim_seat("g1", None, 3, rec) == 0
+    assert await store.claim_seat("g1", None, 3, rec) == 2
+    with pytest.raises(GameFull):
+        await store.claim_seat("g1", None, 3, rec)
+    loaded = await store.load("g1")
+    assert sorted(loaded.seats) == [0, 1, 2]
+    assert loaded.seats[1].display_name == "a"
+
+
+async def test_concurrent_claims_give_distinct_seats(store: Store) -> None:
+    await store.create_game("g1", _meta(4), _state(21))
+    rec = storage_pb2.StoredSeat(display_name="x")
+
+    async def claim() -> int | None:
+        try:
+            return await store.claim_seat("g1", None, 4, rec)
+        except GameFull:
+            return None
+
+    got = await asyncio.gather(*(claim() for _ in range(10)))
+    assert sorted(s for s in got if s is not None) == [0, 1, 2, 3]
+    assert got.count(None) == 6
+
+
+async def test_commit_checks_version_and_appends(store: Store) -> None:
+    await store.create_game("g1", _meta(), _state(21))
+    assert await store.commit("g1", 0, _state(20), _entry(1, 20), "k1") == Committed(1)
+    assert await store.commit("g1", 0, _state(19), _entry(1, 19), "k2") == Stale(1)
+    assert await store.commit("g1", 1, _state(18), _entry(2, 18), "k3") == Committed(2)
+    loaded = await store.load("g1", idempotency_key="k1")
+    assert loaded.version == 2
+    assert loaded.state.nim.pile == 18
+    assert loaded.idempotent_version == 1
+    assert (await store.load("g1", idempotency_key="k2")).idempotent_version is None
+    entries = await store.read_entries("g1", 0, 10)
+    assert [e.version for e in entries] == [1, 2]
+    assert [e.state.nim.pile for e in entries] == [20, 18]
+    assert [e.version for e in await store.read_entries("g1", 1, 10)] == [2]
+    assert [e.version for e in await store.read_entries("g1", 0, 1)] == [1]
+    assert await store.read_entries("g1", 2, 10) == []
+
+
+async def test_commit_with_used_key_is_a_duplicate_and_writes_nothing(store: Store) -> None:
+    await store.create_game("g1", _meta(), _state(21))
+    assert await store.commit("g1", 0, _state(20), _entry(1, 20), "k1") == Committed(1)
+    assert await store.commit("g1", 1, _state(10), _entry(2, 10), "k1") == Duplicate(1)
+    loaded = await store.load("g1")
+    assert loaded.version == 1
+    assert loaded.state.nim.pile == 20
+    assert len(await store.read_entries("g1", 0, 10)) == 1
+
+
+async def test_commit_unknown_game(store: Store) -> None:
+    with pytest.raises(StoreGameNotFound):
+        await store.commit("nope", 0, _state(1), _entry(1, 1), "k")
+
+
+async def test_racing_commits_exactly_one_wins(store: Store) -> None:
+    await store.create_game("g1", _meta(), _state(21))
+    results = await asyncio.gather(
+        *(store.commit("g1", 0, _state(20 - i), _entry(1, 20 - i), f"k{i}") for i in range(8))
+    )
+    assert sum(isinstance(r, Committed) for r in results) == 1
+    assert all(r == Stale(1) for r in results if not isinstance(r, Committed))
+    assert len(await store.read_entries("g1", 0, 10)) == 1
+
+
+async def test_wait_entries_wakes_on_commit(store: Store) -> None:
+    await store.create_game("g1", _meta(), _state(21))
+
+    async def later() -> None:
+        await asyncio.sleep(0.1)
+        await store.commit("g1", 0, _state(20), _entry(1, 20), "k1")
+
+    task = asyncio.create_task(later())
+    entries = await store.wait_entries("g1", 0, timeout=5)
+    await task
+    assert [e.version for e in entries] == [1]
+
+
+async def test_wait_entries_times_out_empty(store: Store) -> None:
+    await store.create_game("g1", _meta(), _state(21))
+    assert await store.wait_entries("g1", 0, timeout=0.1) == []
+
+
+async def test_wait_entries_returns_existing_at_once(store: Store) -> None:
+    await store.create_game("g1", _meta(), _state(21))
+    await store.commit("g1", 0, _state(20), _entry(1, 20), "k1")
+    assert [e.version for e in await store.wait_entries("g1", 0, timeout=5)] == [1]

@@ -1,0 +1,223 @@
+"""Watching (resume, heartbeats, across server processes) and concurrent movers."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+
+import grpc
+import pytest
+
+from tests.service.helpers import Service, new_nim, nim_move, start_service
+from throneroom.v1 import service_pb2, service_pb2_grpc
+from throneroom_server.store.base import Store
+from throneroom_server.store.redis import RedisStore
+
+
+async def _play(stub: service_pb2_grpc.ThroneroomStub, game_id: str, token: str, version: int, take: int) -> int:
+    result = await stub.ApplyMove(
+        service_pb2.ApplyMoveRequest(
+            game_id=game_id, seat_token=token, expected_version=version,
+            move=nim_move(take), idempotency_key=f"v{version}",
+        )
+    )
+    return result.version
+
+
+async def test_watch_streams_every_version_and_resumes(service: Service) -> None:
+    stub = service.stub
+    game_id, players = await new_nim(stub, pile=6)
+    await _play(stub, game_id, players[0].token, 0, 1)
+    await _play(stub, game_id, players[1].token, 1, 1)
+
+    stream = stub.WatchGame(
+        service_pb2.WatchGameRequest(game_id=game_id, seat_token=players[1].token, from_version=0)
+    )
+    seen = []
+    async for item in stream:
+        assert item.WhichOneof("kind") == "update"
+        seen.append(item.update.version)
+        assert item.update.snapshot.version == item.update.version
+        assert item.update.snapshot.viewer_seat == 1
+        if item.update.version == 2:
+            break
+    stream.cancel()
+    assert seen == [1, 2]
+    # Resume from version 1 while the game goes on: 2 again, then the new ones.
+    stream = stub.WatchGame(service_pb2.WatchGameRequest(game_id=game_id, from_version=1))
+    versions: list[int] = []
+
+    async def consume() -> None:
+        async for item in stream:
+            if item.WhichOneof("kind") == "update":
+                versions.append(item.update.version)
+                assert not item.update.snapshot.view.nim.HasField("my_secret")
+
+    task = asyncio.create_task(consume())
+    await asyncio.sleep(0.05)
+    await _play(stub, game_id, players[0].token, 2, 3)
+    await _play(stub, game_id, players[1].token, 3, 1)  # pile 0: finished
+    await asyncio.wait_for(task, 10)  # the stream ends after the finishing update
+    assert versions == [2, 3, 4]
+
+
+async def test_watch_sends_heartbeats_while_idle(store: Store) -> None:
+    svc = await start_service(store, heartbeat_seconds=0.1)
+    try:
+        game_id, _ = await new_nim(svc.stub)
+        stream = svc.stub.WatchGame(
+            service_pb2.WatchGameRequest(game_id=game_id, heartbeat_seconds=0)
+        )
+        kinds = []
+        async for item in stream:
+            kinds.append(item.WhichOneof("kind"))
+            assert item.heartbeat.version == 0
+            if len(kinds) == 2:
+                break
+        stream.cancel()
+        assert kinds == ["heartbeat", "heartbeat"]
+    finally:
+        await svc.channel.close()
+        await svc.running.stop(None)
+
+
+async def test_shutdown_ends_streams_cleanly(store: Store) -> None:
+    svc = await start_service(store, heartbeat_seconds=30)
+    game_id, _ = await new_nim(svc.stub)
+    stream = svc.stub.WatchGame(service_pb2.WatchGameRequest(game_id=game_id))
+
+    async def drain() -> list[str]:
+        return [item.WhichOneof("kind") async for item in stream]
+
+    task = asyncio.create_task(drain())
+    await asyncio.sleep(0.2)
+    await svc.running.stop(5)
+    assert await asyncio.wait_for(task, 10) == []  # ended with OK, no error
+    assert await stream.code() == grpc.StatusCode.OK
+    await svc.channel.close()
+
+
+async def test_many_clients_racing_on_the_same_games(service: Service) -> None:
+    """Versions stay gapless and every acknowledged move is in history exactly once."""
+    stub = service.stub
+    games = [await new_nim(stub, pile=40, seed=n) for n in range(4)]
+    acknowledged: dict[str, list[tuple[int, int]]] = {gid: [] for gid, _ in games}
+
+    async def client(gid: str, seat: int, token: str, rng: random.Random) -> None:
+        while True:
+            snap = (await stub.GetGame(service_pb2.GetGameRequest(game_id=gid))).snapshot
+            if snap.finished:
+                return
+            if seat not in snap.to_act:
+                await asyncio.sleep(0)
+                continue
+            take = rng.randint(1, min(3, snap.view.nim.pile))
+            try:
+                result = await stub.ApplyMove(
+                    service_pb2.ApplyMoveRequest(
+                        game_id=gid, seat_token=token, expected_version=snap.version,
+                        move=nim_move(take), idempotency_key=f"{seat}-{snap.version}-{rng.random()}",
+                    )
+                )
+            except grpc.aio.AioRpcError as err:
+                # Lost races are fine; they must be reported as such.
+                assert err.code() in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION)
+                continue
+            acknowledged[gid].append((result.version, seat))
+
+    rng = random.Random(5)
+    tasks = []
+    for gid, players in games:
+        for player in players:
+            # Three clients per seat compete with each other and with the other seat.
+            for _ in range(3):
+                tasks.append(client(gid, player.seat, player.token, random.Random(rng.random())))
+    await asyncio.wait_for(asyncio.gather(*tasks), 60)
+    for gid, _ in games:
+        history = await stub.GetHistory(service_pb2.GetHistoryRequest(game_id=gid, page_size=1000))
+        versions = [e.version for e in history.entries]
+        assert versions == list(range(1, len(versions) + 1)), "versions have a gap"
+        assert sorted(acknowledged[gid]) == [(e.version, e.seat) for e in history.entries]
+        snap = (await stub.GetGame(service_pb2.GetGameRequest(game_id=gid))).snapshot
+        assert snap.finished and snap.version == len(versions)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def second_server(clean_redis: str) -> AsyncIterator[str]:
+    """Another throneroom-server process on the same Redis."""
+    port = _free_port()
+    env = dict(os.environ, THRONEROOM_FIXTURE_GAMES="1", THRONEROOM_LOG_FORMAT="json")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "throneroom_server.main", "--listen", f"127.0.0.1:{port}", "--redis-url", clean_redis],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            if proc.poll() is not None:
+                raise AssertionError(proc.stderr.read().decode() if proc.stderr else "server died") from None
+            time.sleep(0.1)
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise AssertionError("the server did not stop on SIGTERM") from None
+        assert proc.returncode == 0
+        logs = proc.stderr.read().decode() if proc.stderr else ""
+        assert '"event": "listening"' in logs and '"store": "redis"' in logs
+        assert '"event": "stopped"' in logs
+
+
+async def test_watch_on_another_process_sees_moves(clean_redis: str, second_server: str) -> None:
+    """A watcher on replica B sees the moves made through replica A (shared Redis)."""
+    replica_a = await start_service(RedisStore(clean_redis))
+    channel_b = grpc.aio.insecure_channel(second_server)
+    stub_b = service_pb2_grpc.ThroneroomStub(channel_b)
+    try:
+        game_id, players = await new_nim(replica_a.stub, pile=4)
+        stream = stub_b.WatchGame(
+            service_pb2.WatchGameRequest(game_id=game_id, seat_token=players[0].token, from_version=0)
+        )
+        got: list[int] = []
+
+        async def consume() -> None:
+            async for item in stream:
+                if item.WhichOneof("kind") == "update":
+                    got.append(item.update.version)
+
+        task = asyncio.create_task(consume())
+        await asyncio.sleep(0.2)
+        await _play(replica_a.stub, game_id, players[0].token, 0, 1)
+        await _play(replica_a.stub, game_id, players[1].token, 1, 3)  # finished
+        await asyncio.wait_for(task, 15)
+        assert got == [1, 2]
+        # History and views agree across replicas.
+        history_b = await stub_b.GetHistory(service_pb2.GetHistoryRequest(game_id=game_id))
+        history_a = await replica_a.stub.GetHistory(service_pb2.GetHistoryRequest(game_id=game_id))
+        assert history_a == history_b
+    finally:
+        await channel_b.close()
+        await replica_a.channel.close()
+        await replica_a.running.stop(None)
