@@ -24,7 +24,9 @@ GENERATED = OUT_PACKAGE / "throneroom" / "v1"
 
 
 def _generate(out: Path) -> None:
-    protos = sorted(str(p.relative_to(PROTO_ROOT)) for p in (PROTO_ROOT / "throneroom" / "v1").glob("*.proto"))
+    protos = sorted(
+        str(p.relative_to(PROTO_ROOT)) for p in (PROTO_ROOT / "throneroom" / "v1").glob("*.proto")
+    )
     include = Path(protoc.__file__).resolve().parent / "_proto"
     bindir = Path(sys.executable).parent
     args = [

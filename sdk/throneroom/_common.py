@@ -53,7 +53,7 @@ class RetryPolicy:
     def backoff(self, attempt: int) -> float:
         """Seconds to wait before retry number ``attempt`` (0-based)."""
         delay = min(self.max_backoff, self.initial_backoff * self.multiplier**attempt)
-        return delay * (1.0 + 0.2 * random.random())  # noqa: S311 - jitter, not crypto
+        return delay * (1.0 + 0.2 * random.random())
 
 
 NO_RETRY = RetryPolicy(attempts=0)
@@ -172,7 +172,7 @@ class HandleState:
         )
 
 
-class VersionGap(Exception):
+class VersionGapError(Exception):
     """A watch stream skipped a version: the SDK reconnects from the last one seen."""
 
 
@@ -186,12 +186,12 @@ class WatchCursor:
     def accept(self, update: service_pb2.GameUpdate) -> bool:
         """True if ``update`` is the next version to deliver, False if already seen.
 
-        Raises :class:`VersionGap` if the stream jumped over a version.
+        Raises :class:`VersionGapError` if the stream jumped over a version.
         """
         if update.version <= self.last_version:
             return False
         if update.version != self.last_version + 1:
-            raise VersionGap(
+            raise VersionGapError(
                 f"watch stream jumped from version {self.last_version} to {update.version}"
             )
         self.last_version = update.version

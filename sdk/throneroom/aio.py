@@ -15,6 +15,7 @@ async iterator::
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from types import TracebackType
 from typing import TypeVar
@@ -27,7 +28,7 @@ from throneroom._common import (
     DEFAULT_TIMEOUT,
     HandleState,
     RetryPolicy,
-    VersionGap,
+    VersionGapError,
     WatchCursor,
     default_address,
     new_idempotency_key,
@@ -215,10 +216,8 @@ class AsyncGameHandle(HandleState):
         try:
             response = await self.client.call(self.client.stub.ApplyMove, request, retry=True)
         except StaleVersion:
-            try:
+            with contextlib.suppress(Unavailable):  # StaleVersion is raised all the same
                 await self.refresh()
-            except Unavailable:
-                pass  # the caller learns of the stale version all the same
             raise
         self._remember(response.snapshot)
         return response
@@ -241,17 +240,17 @@ class AsyncGameHandle(HandleState):
         failures = 0
         while True:
             call = stub.WatchGame(cursor.request(self.game_id, self.token, heartbeat_seconds))
+            responses = aiter(call)
             reason: ThroneroomError | None = None
             try:
                 while True:
                     try:
-                        response = await asyncio.wait_for(call.read(), limit)
+                        response = await asyncio.wait_for(anext(responses), limit)
+                    except StopAsyncIteration:
+                        break
                     except TimeoutError:
                         reason = Unavailable("the watch stream went silent")
                         break
-                    if response is grpc.aio.EOF:
-                        break
-                    assert isinstance(response, service_pb2.WatchGameResponse)
                     failures = 0
                     if not response.HasField("update") or not cursor.accept(response.update):
                         continue
@@ -264,7 +263,7 @@ class AsyncGameHandle(HandleState):
                 if not isinstance(error, Unavailable):
                     raise error from None
                 reason = error
-            except VersionGap as gap:
+            except VersionGapError as gap:
                 reason = Unavailable(str(gap))
             finally:
                 call.cancel()

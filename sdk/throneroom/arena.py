@@ -83,15 +83,14 @@ def play_match(
     """
     if client is None:
         with embedded_client() as own:
-            return play_match(
-                own, game_type, bots, options=options, seed=seed, max_moves=max_moves
-            )
+            return play_match(own, game_type, bots, options=options, seed=seed, max_moves=max_moves)
     if not bots:
         raise ValueError("a match needs at least one bot")
     seed = random_seed() if seed is None else seed
     game_id = client.create_game(game_type, seats=len(bots), options=options, seed=seed)
     handles: list[GameHandle] = [
-        client.join(game_id, seat=seat, name=getattr(bot, "name", "")) for seat, bot in enumerate(bots)
+        client.join(game_id, seat=seat, name=getattr(bot, "name", ""))
+        for seat, bot in enumerate(bots)
     ]
     snapshot = handles[-1].refresh()
     moves = 0

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -27,7 +28,7 @@ from throneroom._common import (
     DEFAULT_TIMEOUT,
     HandleState,
     RetryPolicy,
-    VersionGap,
+    VersionGapError,
     WatchCursor,
     default_address,
     new_idempotency_key,
@@ -290,10 +291,8 @@ class GameHandle(HandleState):
         try:
             response = self.client.call(self.client.stub.ApplyMove, request, retry=True)
         except StaleVersion:
-            try:
+            with contextlib.suppress(Unavailable):  # StaleVersion is raised all the same
                 self.refresh()
-            except Unavailable:
-                pass  # the caller learns of the stale version all the same
             raise
         self._remember(response.snapshot)
         return response
@@ -349,12 +348,12 @@ class GameHandle(HandleState):
                     reason = error
                 else:
                     raise error from None
-            except VersionGap as gap:
+            except VersionGapError as gap:
                 reason = Unavailable(str(gap))
             finally:
                 if watchdog is not None:
                     watchdog.stop()
-                call.cancel()
+                call.cancel()  # type: ignore[no-untyped-call, unused-ignore]
             if reason is None:
                 # The server ended the stream before the game finished: it may
                 # be shutting down, or the game may have finished at a version

@@ -16,7 +16,7 @@ so a game type *is* a field name::
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from google.protobuf import descriptor, text_format
 from google.protobuf.message import Message
@@ -40,8 +40,14 @@ def game_type_of(envelope: Message) -> str:
     return envelope.WhichOneof(GAME_ONEOF) or ""
 
 
+def _field_named(message: Message | type[Message], name: str) -> descriptor.FieldDescriptor | None:
+    # The upb backend's descriptors are typed apart from the pure-Python ones.
+    desc = cast(descriptor.Descriptor, message.DESCRIPTOR)
+    return desc.fields_by_name.get(name)
+
+
 def _field(envelope_cls: type[Message], game_type: str) -> descriptor.FieldDescriptor:
-    field = envelope_cls.DESCRIPTOR.fields_by_name.get(game_type)
+    field = _field_named(envelope_cls, game_type)
     if field is None or field.containing_oneof is None:
         known = ", ".join(game_types_of(envelope_cls))
         raise ValueError(f"unknown game type {game_type!r} (this SDK knows: {known})")
@@ -161,7 +167,7 @@ def _scalar(field: descriptor.FieldDescriptor, value: OptionValue) -> OptionValu
         names = ", ".join(v.name for v in enum.values)
         raise ValueError(f"{where} is one of {names}, not {value!r}")
     if field.type in _INT_TYPES:
-        if isinstance(value, bool) or isinstance(value, float):
+        if isinstance(value, bool | float):
             raise ValueError(f"{where} is a whole number, not {value!r}")
         try:
             return int(value, 0) if isinstance(value, str) else int(value)
@@ -187,12 +193,10 @@ def set_option(options: Message, name: str, value: OptionValue) -> None:
     ``ValueError`` with a sentence naming the option.
     """
     head, _, rest = name.partition(".")
-    field = options.DESCRIPTOR.fields_by_name.get(head)
+    field = _field_named(options, head)
     if field is None:
         known = ", ".join(f.name for f in options.DESCRIPTOR.fields) or "none"
-        raise ValueError(
-            f"{options.DESCRIPTOR.name} has no option {head!r} (its options: {known})"
-        )
+        raise ValueError(f"{options.DESCRIPTOR.name} has no option {head!r} (its options: {known})")
     if field.type == descriptor.FieldDescriptor.TYPE_MESSAGE:
         if not rest or field.is_repeated:
             raise ValueError(f"option {head} is a group of options: set {head}.<name>=value")
@@ -201,7 +205,9 @@ def set_option(options: Message, name: str, value: OptionValue) -> None:
     if rest:
         raise ValueError(f"option {head} has no sub-option {rest!r}")
     if field.is_repeated:
-        items = [v for v in str(value).split(",") if v.strip()] if isinstance(value, str) else [value]
+        items = (
+            [v for v in str(value).split(",") if v.strip()] if isinstance(value, str) else [value]
+        )
         container = getattr(options, head)
         del container[:]
         container.extend(_scalar(field, v) for v in items)
@@ -210,7 +216,10 @@ def set_option(options: Message, name: str, value: OptionValue) -> None:
 
 
 def parse_option_assignments(assignments: list[str]) -> dict[str, str]:
-    """``["pile=7", "max_take=2"]`` -> ``{"pile": "7", "max_take": "2"}`` (``ValueError`` if bad)."""
+    """``["pile=7", "max_take=2"]`` -> ``{"pile": "7", "max_take": "2"}``.
+
+    Raises ``ValueError`` for an item without ``=``.
+    """
     result: dict[str, str] = {}
     for item in assignments:
         key, sep, value = item.partition("=")

@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 import grpc
-from google.rpc import error_details_pb2
+from google.rpc import error_details_pb2  # type: ignore[import-untyped, unused-ignore]
 from grpc_status import rpc_status
 
 ERROR_DOMAIN = "throneroom"

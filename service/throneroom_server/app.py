@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import structlog
-
 from throneroom.v1 import game_pb2, service_pb2, storage_pb2
+
 from throneroom_server import tokens
 from throneroom_server.errors import (
     AppError,
@@ -162,11 +162,15 @@ class App:
     async def join_game(self, game_id: str, seat: int | None, display_name: str) -> tuple[int, str]:
         _check_game_id(game_id)
         if len(display_name) > MAX_DISPLAY_NAME:
-            raise invalid("MALFORMED_REQUEST", f"display names have at most {MAX_DISPLAY_NAME} characters")
+            raise invalid(
+                "MALFORMED_REQUEST", f"display names have at most {MAX_DISPLAY_NAME} characters"
+            )
         loaded = await self._load(game_id)
         num_seats = loaded.meta.num_seats
         if seat is not None and not 0 <= seat < num_seats:
-            raise invalid("MALFORMED_REQUEST", f"seat {seat} does not exist in a {num_seats}-seat game")
+            raise invalid(
+                "MALFORMED_REQUEST", f"seat {seat} does not exist in a {num_seats}-seat game"
+            )
         secret = tokens.new_secret()
         record = storage_pb2.StoredSeat(
             display_name=display_name, token_sha256=tokens.secret_hash(secret)
@@ -252,7 +256,11 @@ class App:
         getattr(new_envelope, name).CopyFrom(new_state)
         new_version = loaded.version + 1
         entry = storage_pb2.StoredEntry(
-            version=new_version, seat=seat, move=move, state=new_envelope, request_sha256=request_hash
+            version=new_version,
+            seat=seat,
+            move=move,
+            state=new_envelope,
+            request_sha256=request_hash,
         )
         for event in events:
             getattr(entry.events.add(), name).CopyFrom(event)
@@ -340,14 +348,17 @@ class App:
         self, game_id: str, after: int, timeout: float
     ) -> Sequence[storage_pb2.StoredEntry]:
         """Wait for entries after ``after``, but wake up early on shutdown."""
-        waiter = asyncio.ensure_future(self._store(self.store.wait_entries(game_id, after, timeout)))
+        waiter = asyncio.ensure_future(
+            self._store(self.store.wait_entries(game_id, after, timeout))
+        )
         closing = asyncio.ensure_future(self._closing.wait())
         try:
             done, _ = await asyncio.wait({waiter, closing}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             closing.cancel()
         if waiter in done:
-            return waiter.result()
+            entries: Sequence[storage_pb2.StoredEntry] = waiter.result()
+            return entries
         waiter.cancel()
         return []
 
@@ -375,7 +386,10 @@ class App:
     async def _load(self, game_id: str, *, idempotency_key: str = "") -> LoadedGame:
         _check_game_id(game_id)
         try:
-            return await self._store(self.store.load(game_id, idempotency_key=idempotency_key))
+            loaded: LoadedGame = await self._store(
+                self.store.load(game_id, idempotency_key=idempotency_key)
+            )
+            return loaded
         except StoreGameNotFound as exc:
             raise game_not_found(game_id) from exc
 

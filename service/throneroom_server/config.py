@@ -50,13 +50,19 @@ def load_config(argv: Sequence[str] | None = None, env: Mapping[str, str] | None
         description="Throneroom game-state service (gRPC). Flags override environment variables.",
     )
     parser.add_argument("--listen", help=f"host:port to listen on ({ENV['listen']})")
-    parser.add_argument("--redis-url", help=f"Redis URL; in-memory store when unset ({ENV['redis_url']})")
+    parser.add_argument(
+        "--redis-url", help=f"Redis URL; in-memory store when unset ({ENV['redis_url']})"
+    )
     parser.add_argument("--log-format", choices=["console", "json"], help=ENV["log_format"])
-    parser.add_argument("--log-level", choices=["debug", "info", "warning", "error"], help=ENV["log_level"])
+    parser.add_argument(
+        "--log-level", choices=["debug", "info", "warning", "error"], help=ENV["log_level"]
+    )
     parser.add_argument("--max-message-bytes", type=int, help=ENV["max_message_bytes"])
     parser.add_argument("--heartbeat-seconds", type=float, help=ENV["heartbeat_seconds"])
     parser.add_argument("--shutdown-grace-seconds", type=float, help=ENV["shutdown_grace_seconds"])
-    parser.add_argument("--fixture-games", action="store_true", default=None, help=ENV["fixture_games"])
+    parser.add_argument(
+        "--fixture-games", action="store_true", default=None, help=ENV["fixture_games"]
+    )
     ns = parser.parse_args(argv)
 
     def pick(name: str, cast: type, default: object) -> object:

@@ -36,10 +36,14 @@ class EmbeddedServer:
             configure_logging("console", "warning")
         self._loop = asyncio.new_event_loop()
         self._running: RunningServer | None = None
-        self._thread = threading.Thread(target=self._loop.run_forever, name="throneroom-embedded", daemon=True)
+        self._thread = threading.Thread(
+            target=self._loop.run_forever, name="throneroom-embedded", daemon=True
+        )
         self._thread.start()
         try:
-            self._running = asyncio.run_coroutine_threadsafe(create_server(self._config), self._loop).result(30)
+            self._running = asyncio.run_coroutine_threadsafe(
+                create_server(self._config), self._loop
+            ).result(30)
         except BaseException:
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(5)

@@ -9,10 +9,11 @@ from dataclasses import dataclass
 
 import grpc
 import structlog
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
-
 from throneroom.v1 import service_pb2, service_pb2_grpc
+
 from throneroom_server.api.interceptors import LoggingInterceptor
 from throneroom_server.api.servicer import ThroneroomServicer
 from throneroom_server.app import App, AppConfig
@@ -39,7 +40,7 @@ class RunningServer:
     server: grpc.aio.Server
     port: int
     app: App
-    health: health.aio.HealthServicer
+    health: HealthServicer
     store: Store
 
     async def stop(self, grace: float | None) -> None:
@@ -66,10 +67,14 @@ async def create_server(config: Config, store: Store | None = None) -> RunningSe
     interceptors = [LoggingInterceptor()] if config.access_log else []
     server = grpc.aio.server(interceptors=interceptors, options=options)
     service_pb2_grpc.add_ThroneroomServicer_to_server(ThroneroomServicer(app), server)
-    health_servicer = health.aio.HealthServicer()
+    health_servicer = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
-        (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME),
+        (
+            SERVICE_NAME,
+            health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+            reflection.SERVICE_NAME,
+        ),
         server,
     )
     port = server.add_insecure_port(config.listen)

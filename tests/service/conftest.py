@@ -6,7 +6,6 @@ from collections.abc import AsyncIterator
 
 import pytest
 import redis
-
 from throneroom_server.store.base import Store
 from throneroom_server.store.memory import MemoryStore
 from throneroom_server.store.redis import RedisStore
@@ -34,7 +33,6 @@ async def store(request: pytest.FixtureRequest) -> AsyncIterator[Store]:
         red = RedisStore(url)
         yield red
         await red.close()
-
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 import grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
-
 from throneroom.v1 import game_pb2, nim_pb2, service_pb2, service_pb2_grpc
 from throneroom_server.config import Config
 from throneroom_server.server import RunningServer, create_server

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 import redis
-
 from throneroom.v1 import game_pb2, nim_pb2, storage_pb2
 from throneroom_server.store import Committed, StoreUnavailable
 from throneroom_server.store.redis import RedisStore, game_key, log_key
@@ -16,7 +15,9 @@ def _state(pile: int) -> game_pb2.GameState:
 
 async def test_keys_share_one_hash_tag(clean_redis: str) -> None:
     store = RedisStore(clean_redis)
-    await store.create_game("abc", storage_pb2.StoredGameMeta(game_type="nim", num_seats=2), _state(3))
+    await store.create_game(
+        "abc", storage_pb2.StoredGameMeta(game_type="nim", num_seats=2), _state(3)
+    )
     await store.commit("abc", 0, _state(2), storage_pb2.StoredEntry(version=1), "k")
     client = redis.Redis.from_url(clean_redis)
     keys = sorted(k.decode() for k in client.keys("*"))
@@ -31,7 +32,9 @@ async def test_keys_share_one_hash_tag(clean_redis: str) -> None:
 
 async def test_scripts_reload_after_script_flush(clean_redis: str) -> None:
     store = RedisStore(clean_redis)
-    await store.create_game("g", storage_pb2.StoredGameMeta(game_type="nim", num_seats=2), _state(3))
+    await store.create_game(
+        "g", storage_pb2.StoredGameMeta(game_type="nim", num_seats=2), _state(3)
+    )
     client = redis.Redis.from_url(clean_redis)
     client.script_flush()
     client.close()

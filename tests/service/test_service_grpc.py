@@ -10,9 +10,16 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
-
-from tests.service.helpers import Service, error_info, history_bytes, new_nim, nim_move, snapshot_bytes
 from throneroom.v1 import game_pb2, service_pb2
+
+from tests.service.helpers import (
+    Service,
+    error_info,
+    history_bytes,
+    new_nim,
+    nim_move,
+    snapshot_bytes,
+)
 
 
 async def test_lists_game_types(service: Service) -> None:
@@ -64,19 +71,26 @@ async def test_play_a_game_to_the_end(service: Service) -> None:
 async def test_views_are_redacted_per_seat(service: Service) -> None:
     stub = service.stub
     game_id, players = await new_nim(stub)
-    mine = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id, seat_token=players[0].token))).snapshot
+    mine = (
+        await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id, seat_token=players[0].token))
+    ).snapshot
     spectator = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).snapshot
     assert mine.view.nim.HasField("my_secret")
     assert not spectator.view.nim.HasField("my_secret")
     # A private event reaches only its seat, in the reply, the history and the stream.
     result = await stub.ApplyMove(
         service_pb2.ApplyMoveRequest(
-            game_id=game_id, seat_token=players[0].token, expected_version=0,
-            move=nim_move(1), idempotency_key="a",
+            game_id=game_id,
+            seat_token=players[0].token,
+            expected_version=0,
+            move=nim_move(1),
+            idempotency_key="a",
         )
     )
     assert [e.nim.WhichOneof("kind") for e in result.events] == ["took", "secret_peeked"]
-    seat1 = await stub.GetHistory(service_pb2.GetHistoryRequest(game_id=game_id, seat_token=players[1].token))
+    seat1 = await stub.GetHistory(
+        service_pb2.GetHistoryRequest(game_id=game_id, seat_token=players[1].token)
+    )
     assert [e.nim.WhichOneof("kind") for e in seat1.entries[0].events] == ["took"]
     spect = await stub.GetHistory(service_pb2.GetHistoryRequest(game_id=game_id))
     assert [e.nim.WhichOneof("kind") for e in spect.entries[0].events] == ["took"]
@@ -99,8 +113,11 @@ async def test_join_rules(service: Service) -> None:
     with pytest.raises(grpc.aio.AioRpcError) as early:
         await stub.ApplyMove(
             service_pb2.ApplyMoveRequest(
-                game_id=gid, seat_token=first.seat_token, expected_version=0,
-                move=nim_move(1), idempotency_key="x",
+                game_id=gid,
+                seat_token=first.seat_token,
+                expected_version=0,
+                move=nim_move(1),
+                idempotency_key="x",
             )
         )
     assert error_info(early.value).reason == "GAME_NOT_STARTED"
@@ -113,7 +130,10 @@ async def test_join_rules(service: Service) -> None:
         await stub.JoinGame(service_pb2.JoinGameRequest(game_id=gid, seat=7))
     assert bad_seat.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     snap = (await stub.GetGame(service_pb2.GetGameRequest(game_id=gid))).snapshot
-    assert [(s.seat, s.taken, s.display_name) for s in snap.seats] == [(0, True, ""), (1, True, "Jo")]
+    assert [(s.seat, s.taken, s.display_name) for s in snap.seats] == [
+        (0, True, ""),
+        (1, True, "Jo"),
+    ]
     assert snap.started
 
 
@@ -121,7 +141,10 @@ async def test_create_rejects_bad_requests(service: Service) -> None:
     stub = service.stub
     cases = [
         (service_pb2.CreateGameRequest(num_seats=2), "MALFORMED_REQUEST"),
-        (service_pb2.CreateGameRequest(options=game_pb2.GameOptions(nim={}), num_seats=9), "INVALID_OPTIONS"),
+        (
+            service_pb2.CreateGameRequest(options=game_pb2.GameOptions(nim={}), num_seats=9),
+            "INVALID_OPTIONS",
+        ),
         (
             service_pb2.CreateGameRequest(
                 options=game_pb2.GameOptions(nim={"pile": -3}), num_seats=2
@@ -137,7 +160,9 @@ async def test_create_rejects_bad_requests(service: Service) -> None:
         assert error_info(err.value).domain == "throneroom"
 
 
-def _apply(game_id: str, token: str, version: int, move: game_pb2.Move, key: str = "k") -> service_pb2.ApplyMoveRequest:
+def _apply(
+    game_id: str, token: str, version: int, move: game_pb2.Move, key: str = "k"
+) -> service_pb2.ApplyMoveRequest:
     return service_pb2.ApplyMoveRequest(
         game_id=game_id, seat_token=token, expected_version=version, move=move, idempotency_key=key
     )
@@ -151,14 +176,34 @@ async def test_every_error_path_changes_nothing(service: Service) -> None:
     await stub.ApplyMove(_apply(game_id, players[0].token, 0, nim_move(1), "first"))
     p0, p1 = players[0].token, players[1].token
     cases: list[tuple[service_pb2.ApplyMoveRequest, grpc.StatusCode, str]] = [
-        (_apply(game_id, "", 1, nim_move(1)), grpc.StatusCode.UNAUTHENTICATED, "SEAT_TOKEN_REQUIRED"),
-        (_apply(game_id, "garbage", 1, nim_move(1)), grpc.StatusCode.PERMISSION_DENIED, "SEAT_TOKEN_INVALID"),
-        (_apply(game_id, "1." + "A" * 43, 1, nim_move(1)), grpc.StatusCode.PERMISSION_DENIED, "SEAT_TOKEN_INVALID"),
-        (_apply(game_id, other_players[1].token, 1, nim_move(1)), grpc.StatusCode.PERMISSION_DENIED, "SEAT_TOKEN_INVALID"),
+        (
+            _apply(game_id, "", 1, nim_move(1)),
+            grpc.StatusCode.UNAUTHENTICATED,
+            "SEAT_TOKEN_REQUIRED",
+        ),
+        (
+            _apply(game_id, "garbage", 1, nim_move(1)),
+            grpc.StatusCode.PERMISSION_DENIED,
+            "SEAT_TOKEN_INVALID",
+        ),
+        (
+            _apply(game_id, "1." + "A" * 43, 1, nim_move(1)),
+            grpc.StatusCode.PERMISSION_DENIED,
+            "SEAT_TOKEN_INVALID",
+        ),
+        (
+            _apply(game_id, other_players[1].token, 1, nim_move(1)),
+            grpc.StatusCode.PERMISSION_DENIED,
+            "SEAT_TOKEN_INVALID",
+        ),
         (_apply(game_id, p0, 1, nim_move(1)), grpc.StatusCode.FAILED_PRECONDITION, "NOT_YOUR_TURN"),
         (_apply(game_id, p1, 0, nim_move(1)), grpc.StatusCode.ABORTED, "STALE_VERSION"),
         (_apply(game_id, p1, 5, nim_move(1)), grpc.StatusCode.ABORTED, "STALE_VERSION"),
-        (_apply(game_id, p1, 1, nim_move(3), "big"), grpc.StatusCode.FAILED_PRECONDITION, "ILLEGAL_MOVE"),
+        (
+            _apply(game_id, p1, 1, nim_move(3), "big"),
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "ILLEGAL_MOVE",
+        ),
         (_apply(game_id, p1, 1, nim_move(0)), grpc.StatusCode.INVALID_ARGUMENT, "INVALID_MOVE"),
         (_apply(game_id, p1, 1, game_pb2.Move()), grpc.StatusCode.INVALID_ARGUMENT, "INVALID_MOVE"),
         (
@@ -166,10 +211,22 @@ async def test_every_error_path_changes_nothing(service: Service) -> None:
             grpc.StatusCode.INVALID_ARGUMENT,
             "INVALID_MOVE",
         ),
-        (_apply(game_id, p1, 1, nim_move(1), ""), grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST"),
-        (_apply(game_id, p1, 1, nim_move(1), "k" * 129), grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST"),
+        (
+            _apply(game_id, p1, 1, nim_move(1), ""),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "MALFORMED_REQUEST",
+        ),
+        (
+            _apply(game_id, p1, 1, nim_move(1), "k" * 129),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "MALFORMED_REQUEST",
+        ),
         (_apply("nosuchgame", p1, 1, nim_move(1)), grpc.StatusCode.NOT_FOUND, "GAME_NOT_FOUND"),
-        (_apply("bad id!", p1, 1, nim_move(1)), grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST"),
+        (
+            _apply("bad id!", p1, 1, nim_move(1)),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "MALFORMED_REQUEST",
+        ),
     ]
     for request, code, reason in cases:
         before = (await snapshot_bytes(stub, game_id, p1), await history_bytes(stub, game_id))
@@ -198,7 +255,9 @@ async def test_finished_game_rejects_moves(service: Service) -> None:
     assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert error_info(err.value).reason == "GAME_FINISHED"
     assert await history_bytes(stub, game_id) == before
-    moves = await stub.ListLegalMoves(service_pb2.ListLegalMovesRequest(game_id=game_id, seat_token=players[1].token))
+    moves = await stub.ListLegalMoves(
+        service_pb2.ListLegalMovesRequest(game_id=game_id, seat_token=players[1].token)
+    )
     assert list(moves.moves) == []
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-
 from throneroom.v1 import game_pb2, nim_pb2, storage_pb2
 from throneroom_server.store import (
     Committed,

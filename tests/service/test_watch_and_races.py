@@ -6,26 +6,30 @@ import asyncio
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import AsyncIterator
 
 import grpc
 import pytest
-
-from tests.service.helpers import Service, new_nim, nim_move, start_service
 from throneroom.v1 import service_pb2, service_pb2_grpc
+from throneroom_server.devtools import free_port, wait_for_port
 from throneroom_server.store.base import Store
 from throneroom_server.store.redis import RedisStore
 
+from tests.service.helpers import Service, new_nim, nim_move, start_service
 
-async def _play(stub: service_pb2_grpc.ThroneroomStub, game_id: str, token: str, version: int, take: int) -> int:
+
+async def _play(
+    stub: service_pb2_grpc.ThroneroomStub, game_id: str, token: str, version: int, take: int
+) -> int:
     result = await stub.ApplyMove(
         service_pb2.ApplyMoveRequest(
-            game_id=game_id, seat_token=token, expected_version=version,
-            move=nim_move(take), idempotency_key=f"v{version}",
+            game_id=game_id,
+            seat_token=token,
+            expected_version=version,
+            move=nim_move(take),
+            idempotency_key=f"v{version}",
         )
     )
     return result.version
@@ -122,8 +126,11 @@ async def test_many_clients_racing_on_the_same_games(service: Service) -> None:
             try:
                 result = await stub.ApplyMove(
                     service_pb2.ApplyMoveRequest(
-                        game_id=gid, seat_token=token, expected_version=snap.version,
-                        move=nim_move(take), idempotency_key=f"{seat}-{snap.version}-{rng.random()}",
+                        game_id=gid,
+                        seat_token=token,
+                        expected_version=snap.version,
+                        move=nim_move(take),
+                        idempotency_key=f"{seat}-{snap.version}-{rng.random()}",
                     )
                 )
             except grpc.aio.AioRpcError as err:
@@ -149,32 +156,30 @@ async def test_many_clients_racing_on_the_same_games(service: Service) -> None:
         assert snap.finished and snap.version == len(versions)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture
 def second_server(clean_redis: str) -> AsyncIterator[str]:
     """Another throneroom-server process on the same Redis."""
-    port = _free_port()
+    port = free_port()
     env = dict(os.environ, THRONEROOM_FIXTURE_GAMES="1", THRONEROOM_LOG_FORMAT="json")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "throneroom_server.main", "--listen", f"127.0.0.1:{port}", "--redis-url", clean_redis],
+        [
+            sys.executable,
+            "-m",
+            "throneroom_server.main",
+            "--listen",
+            f"127.0.0.1:{port}",
+            "--redis-url",
+            clean_redis,
+        ],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            if proc.poll() is not None:
-                raise AssertionError(proc.stderr.read().decode() if proc.stderr else "server died") from None
-            time.sleep(0.1)
+    try:
+        wait_for_port(port, proc=proc)  # type: ignore[arg-type]
+    except Exception:
+        proc.kill()
+        raise AssertionError(proc.stderr.read().decode() if proc.stderr else "no server") from None
     try:
         yield f"127.0.0.1:{port}"
     finally:
@@ -198,7 +203,9 @@ async def test_watch_on_another_process_sees_moves(clean_redis: str, second_serv
     try:
         game_id, players = await new_nim(replica_a.stub, pile=4)
         stream = stub_b.WatchGame(
-            service_pb2.WatchGameRequest(game_id=game_id, seat_token=players[0].token, from_version=0)
+            service_pb2.WatchGameRequest(
+                game_id=game_id, seat_token=players[0].token, from_version=0
+            )
         )
         got: list[int] = []
 

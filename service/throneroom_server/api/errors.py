@@ -35,7 +35,5 @@ def to_status(error: AppError) -> grpc.Status:
     )
     detail = any_pb2.Any()
     detail.Pack(info)
-    status = status_pb2.Status(
-        code=_CODES[error.kind][1], message=error.message, details=[detail]
-    )
+    status = status_pb2.Status(code=_CODES[error.kind][1], message=error.message, details=[detail])
     return rpc_status.to_status(status)

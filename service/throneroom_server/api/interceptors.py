@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from typing import Any, TypeAlias
 
 import grpc
 import structlog
@@ -13,32 +13,36 @@ from grpc.aio import ServerInterceptor
 
 log = structlog.get_logger("throneroom.rpc")
 
+Handler: TypeAlias = "grpc.RpcMethodHandler[Any, Any]"
+
 _QUIET = frozenset({"/grpc.health.v1.Health/Check", "/grpc.health.v1.Health/Watch"})
 
 
 def _request_id(details: grpc.HandlerCallDetails) -> str:
-    for key, value in details.invocation_metadata or ():  # type: ignore[attr-defined]
+    for key, value in details.invocation_metadata or ():
         if key == "x-request-id" and isinstance(value, str) and 0 < len(value) <= 128:
             return value
     return uuid.uuid4().hex
 
 
-class LoggingInterceptor(ServerInterceptor):  # type: ignore[misc]
+class LoggingInterceptor(ServerInterceptor):  # type: ignore[type-arg]
     """Binds request_id and method to the log context of each call (game id and
     seat are bound by the servicer and app) and writes one access log line per
     call with its status and duration. Never logs request bodies or tokens."""
 
     async def intercept_service(
         self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Handler]],
         details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler:
+    ) -> Handler:
         handler = await continuation(details)
-        method: str = details.method  # type: ignore[attr-defined]
+        method: str = details.method
         if handler is None or method in _QUIET:
             return handler
+        # grpc-stubs type handlers for the sync server; under grpc.aio the
+        # behaviours are coroutine functions taking an aio context.
         if handler.unary_unary is not None:
-            inner_unary = handler.unary_unary
+            inner_unary: Any = handler.unary_unary
 
             async def unary(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
                 start = _begin(details, method)
@@ -53,7 +57,7 @@ class LoggingInterceptor(ServerInterceptor):  # type: ignore[misc]
                 response_serializer=handler.response_serializer,
             )
         if handler.unary_stream is not None:
-            inner_stream = handler.unary_stream
+            inner_stream: Any = handler.unary_stream
 
             async def stream(
                 request: Any, context: grpc.aio.ServicerContext[Any, Any]

@@ -8,8 +8,8 @@ from typing import Any, TypeVar
 
 import grpc
 import structlog
-
 from throneroom.v1 import service_pb2, service_pb2_grpc
+
 from throneroom_server.api.errors import to_status
 from throneroom_server.app import App
 from throneroom_server.errors import AppError

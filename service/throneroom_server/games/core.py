@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
 from google.protobuf.message import Message
-
 from throneroom.v1 import common_pb2
 
 Seat = int
@@ -37,7 +36,7 @@ OptionsT = TypeVar("OptionsT", bound=Message)
 StateT = TypeVar("StateT", bound=Message)
 MoveT = TypeVar("MoveT", bound=Message)
 EventT = TypeVar("EventT", bound=Message)
-ViewT = TypeVar("ViewT", bound=Message)
+ViewT_co = TypeVar("ViewT_co", bound=Message, covariant=True)
 
 Outcome = common_pb2.Outcome
 
@@ -112,7 +111,7 @@ class GameInfo:
     options: Sequence[OptionSpec] = field(default_factory=tuple)
 
 
-class Game(Protocol, Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
+class Game(Protocol, Generic[OptionsT, StateT, MoveT, EventT, ViewT_co]):
     """A pure, deterministic rules engine (see the module docstring)."""
 
     info: GameInfo
@@ -154,7 +153,7 @@ class Game(Protocol, Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         """The outcome once the game is over, else None."""
         ...
 
-    def view(self, state: StateT, viewer: Viewer) -> ViewT:
+    def view(self, state: StateT, viewer: Viewer) -> ViewT_co:
         """What ``viewer`` may see. The only way state leaves the service."""
         ...
 

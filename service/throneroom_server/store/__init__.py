@@ -1,8 +1,8 @@
 """Game storage: the Store protocol and its Redis and in-memory implementations."""
 
 from throneroom_server.store.base import (
-    Committed,
     CommitResult,
+    Committed,
     Duplicate,
     GameAlreadyExists,
     GameFull,

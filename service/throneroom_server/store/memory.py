@@ -11,9 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from throneroom.v1 import game_pb2, storage_pb2
+
 from throneroom_server.store.base import (
-    Committed,
     CommitResult,
+    Committed,
     Duplicate,
     GameAlreadyExists,
     GameFull,

@@ -23,12 +23,12 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
-
 from throneroom.v1 import game_pb2, storage_pb2
+
 from throneroom_server.store.base import (
     MAX_SEATS,
-    Committed,
     CommitResult,
+    Committed,
     Duplicate,
     GameAlreadyExists,
     GameFull,
@@ -68,16 +68,13 @@ def _status(raw: Any) -> tuple[str, int]:
 
 class RedisStore:
     def __init__(self, url: str, *, max_connections: int = 512) -> None:
-        self._redis: aioredis.Redis = aioredis.Redis.from_url(
+        # decode_responses=False: every reply is bytes (the stubs cannot know).
+        self._redis: Any = aioredis.Redis.from_url(
             url, max_connections=max_connections, decode_responses=False
         )
         self._commit = self._redis.register_script(COMMIT_LUA)
         self._claim_seat = self._redis.register_script(CLAIM_SEAT_LUA)
         self._create_game = self._redis.register_script(CREATE_GAME_LUA)
-
-    @property
-    def client(self) -> aioredis.Redis:
-        return self._redis
 
     async def create_game(
         self, game_id: str, meta: storage_pb2.StoredGameMeta, state: game_pb2.GameState

@@ -1,0 +1,162 @@
+"""The conformance suite's one table: which variants of each game it plays, and how hard.
+
+Every game of ``build_registry(include_fixtures=True)`` is played. A game
+without an entry here is played with its default options at every seat count
+from ``info.min_seats`` to ``info.max_seats``. Options are named by their field
+name on the game's options message and looked up on its descriptor, so an
+entry may name an option before the engine has it: such a variant is left out
+of the playouts (``test_variant_table_is_playable`` reports it).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from google.protobuf.message import Message
+
+from throneroom_server.games.registry import AnyGame, build_registry
+
+OptionValue = bool | int | str
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A seat count and the options (by field name) that differ from the defaults."""
+
+    seats: int
+    options: tuple[tuple[str, OptionValue], ...] = ()
+
+    @property
+    def label(self) -> str:
+        parts = [f"{self.seats}p"]
+        for name, value in self.options:
+            parts.append(name if value is True else f"{name}={value}")
+        return "-".join(parts)
+
+
+@dataclass(frozen=True)
+class GameProfile:
+    """How the suite plays one game."""
+
+    variants: tuple[Variant, ...]
+    examples: int = 3
+    """Hypothesis examples (random playouts) per variant."""
+    deep_rate: float = 0.25
+    """Chance that a step gets the expensive checks (every legal move applied,
+    mutated moves rejected, every viewer's view and hidden-information checks).
+    The first step and the final state always get them."""
+    chance_at_setup: bool | None = None
+    """Whether different seeds deal different initial states (not counting the
+    RNG itself); None means: if the game declares hidden information."""
+    event_only_reveals: frozenset[str] = field(default_factory=frozenset)
+    """Event kinds (the set field of the event's oneof) that legitimately show a
+    viewer something its view does not keep afterwards (e.g. a hand shown and
+    then discarded). The event leak check (9d) leaves them out; see
+    docs/conformance.md. Keep this list short: each entry weakens the check."""
+
+
+def _king_is_dead_variants() -> tuple[Variant, ...]:
+    return tuple(
+        Variant(seats, (("mordred", True),) if mordred else ())
+        for seats in (2, 3, 4)
+        for mordred in (False, True)
+    )
+
+
+PROFILES: Mapping[str, GameProfile] = {
+    "king_is_dead": GameProfile(variants=_king_is_dead_variants(), examples=3, deep_rate=0.2),
+    "kings_life": GameProfile(
+        variants=tuple(Variant(seats) for seats in range(4, 9)), examples=2, deep_rate=0.1
+    ),
+    "nim": GameProfile(variants=tuple(Variant(seats) for seats in (2, 3, 4)), examples=10, deep_rate=1.0),
+}
+
+EXAMPLES_ENV = "THRONEROOM_CONFORMANCE_EXAMPLES"
+"""Set to a number to play that many examples per variant instead (e.g. a long nightly run)."""
+
+
+def profile_for(game: AnyGame) -> GameProfile:
+    profile = PROFILES.get(game.info.name)
+    if profile is None:
+        seats = range(game.info.min_seats, game.info.max_seats + 1)
+        profile = GameProfile(variants=tuple(Variant(n) for n in seats))
+    override = os.environ.get(EXAMPLES_ENV)
+    if override:
+        profile = GameProfile(
+            variants=profile.variants,
+            examples=int(override),
+            deep_rate=profile.deep_rate,
+            chance_at_setup=profile.chance_at_setup,
+            event_only_reveals=profile.event_only_reveals,
+        )
+    return profile
+
+
+def build_options(game: AnyGame, variant: Variant) -> Message | None:
+    """The game's default options with the variant's options set; None when the
+    options message has no field of one of the names."""
+    options: Message = game.default_options()
+    fields = options.DESCRIPTOR.fields_by_name
+    for name, value in variant.options:
+        if name not in fields:
+            return None
+        setattr(options, name, value)
+    return options
+
+
+def variant_problem(game: AnyGame, variant: Variant) -> str | None:
+    """Why the game cannot play this variant of the table, or None if it can."""
+    info = game.info
+    if not info.min_seats <= variant.seats <= info.max_seats:
+        return (
+            f"{info.name} {variant.label}: {variant.seats} seats is outside the declared "
+            f"{info.min_seats}..{info.max_seats}"
+        )
+    if build_options(game, variant) is None:
+        names = ", ".join(name for name, _ in variant.options)
+        options_type = type(game.default_options()).__name__
+        return f"{info.name} {variant.label}: {options_type} has no field named {names}"
+    return None
+
+
+@dataclass(frozen=True)
+class Case:
+    """One (game, variant) the suite plays."""
+
+    name: str
+    game: AnyGame
+    variant: Variant
+    options: Any  # the game's options message
+    profile: GameProfile
+
+    @property
+    def id(self) -> str:
+        return f"{self.name}-{self.variant.label}"
+
+
+def registry() -> Mapping[str, AnyGame]:
+    return build_registry(include_fixtures=True)
+
+
+def conformance_cases() -> list[Case]:
+    """Every playable (game, variant) of every registered game, in registry order."""
+    cases = []
+    for name, game in registry().items():
+        profile = profile_for(game)
+        for variant in profile.variants:
+            options = build_options(game, variant)
+            if options is None or variant_problem(game, variant) is not None:
+                continue
+            cases.append(Case(name, game, variant, options, profile))
+    return cases
+
+
+def first_case_per_game() -> list[Case]:
+    """One case per registered game: its first playable variant."""
+    seen: dict[str, Case] = {}
+    for case in conformance_cases():
+        seen.setdefault(case.name, case)
+    return list(seen.values())
