@@ -259,7 +259,6 @@ class App:
             version=new_version,
             seat=seat,
             move=move,
-            state=new_envelope,
             request_sha256=request_hash,
         )
         for event in events:
@@ -272,7 +271,8 @@ class App:
         if isinstance(result, Duplicate):
             return await self._replay(loaded, viewer, result.version, request_hash)
         assert isinstance(result, Committed)
-        log.info("move_applied", game_id=game_id, seat=seat, version=result.version)
+        # The access log line of this call carries the version (no second line).
+        structlog.contextvars.bind_contextvars(version=result.version)
         return service_pb2.ApplyMoveResponse(
             version=result.version,
             events=self._visible_events(name, game, entry.events, viewer),
@@ -296,7 +296,7 @@ class App:
                 f"this idempotency key was used for a different move (version {version})",
             )
         name, game = self._game_of(loaded)
-        log.info("move_replayed", game_id=loaded.game_id, seat=viewer.seat, version=version)
+        structlog.contextvars.bind_contextvars(version=version, replayed=True)
         return service_pb2.ApplyMoveResponse(
             version=version,
             events=self._visible_events(name, game, entry.events, viewer),

@@ -27,7 +27,8 @@ def _meta(seats: int = 2) -> storage_pb2.StoredGameMeta:
 
 
 def _entry(version: int, pile: int) -> storage_pb2.StoredEntry:
-    return storage_pb2.StoredEntry(version=version, seat=version % 2, state=_state(pile))
+    del pile  # the state is passed to commit() beside the entry
+    return storage_pb2.StoredEntry(version=version, seat=version % 2)
 
 
 async def test_create_and_load(store: Store) -> None:

@@ -105,7 +105,11 @@ class Nim:
         ]
         if new.pile == 0:
             new.outcome.CopyFrom(
-                Outcome(winners=[seat], termination="last_stone", summary=f"seat {seat} took the last stone")
+                Outcome(
+                    winners=[seat],
+                    termination="last_stone",
+                    summary=f"seat {seat} took the last stone",
+                )
             )
         else:
             # Reshuffle the mover's secret so secrets change over the game.
@@ -137,7 +141,9 @@ class Nim:
         assert len(state.secrets) == state.num_seats, "one secret per seat"
         assert state.HasField("outcome") == (state.pile == 0), "over exactly when empty"
 
-    def randomize_hidden(self, state: nim_pb2.NimState, viewer: Viewer, seed: int) -> nim_pb2.NimState:
+    def randomize_hidden(
+        self, state: nim_pb2.NimState, viewer: Viewer, seed: int
+    ) -> nim_pb2.NimState:
         new = nim_pb2.NimState()
         new.CopyFrom(state)
         seed_rng(new.rng, seed)

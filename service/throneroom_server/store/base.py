@@ -24,6 +24,32 @@ from throneroom.v1 import game_pb2, storage_pb2
 MAX_SEATS = 8
 """Every game plays with at most this many seats (King's Life: 8)."""
 
+_ENTRY_STATE_TAG = bytes([(5 << 3) | 2])  # StoredEntry.state: field 5, length-delimited
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        low, n = n & 0x7F, n >> 7
+        if n:
+            out.append(low | 0x80)
+        else:
+            out.append(low)
+            return bytes(out)
+
+
+def entry_bytes(entry: storage_pb2.StoredEntry, state_bytes: bytes) -> bytes:
+    """The serialized StoredEntry with ``state`` set to the already serialized
+    state: protobuf messages concatenate, so the state (the bulk of a move's
+    record, written to the game's hash too) is serialized only once."""
+    assert not entry.HasField("state"), "pass the state separately"
+    return (
+        entry.SerializeToString(deterministic=True)
+        + _ENTRY_STATE_TAG
+        + _varint(len(state_bytes))
+        + state_bytes
+    )
+
 
 class StoreError(Exception):
     """Base of the store's errors."""
@@ -109,8 +135,9 @@ class Store(Protocol):
         idempotency_key: str,
     ) -> CommitResult:
         """Atomically: if the version is ``expected_version`` and the key is new,
-        write ``state``, append ``entry`` (whose version must be
-        expected_version + 1), record the key and bump the version."""
+        write ``state``, append ``entry`` with that state (the entry is passed
+        without it; its version must be expected_version + 1), record the key
+        and bump the version."""
         ...
 
     async def read_entries(

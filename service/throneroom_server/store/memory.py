@@ -22,6 +22,7 @@ from throneroom_server.store.base import (
     SeatTaken,
     Stale,
     StoreGameNotFound,
+    entry_bytes,
 )
 
 
@@ -98,7 +99,7 @@ class MemoryStore:
             return Stale(game.version)
         game.version += 1
         game.state = state.SerializeToString(deterministic=True)
-        game.entries.append(entry.SerializeToString(deterministic=True))
+        game.entries.append(entry_bytes(entry, game.state))
         if idempotency_key:
             game.idempotency[idempotency_key] = game.version
         game.changed.set()

@@ -37,6 +37,7 @@ from throneroom_server.store.base import (
     Stale,
     StoreGameNotFound,
     StoreUnavailable,
+    entry_bytes,
 )
 
 _SEAT_FIELDS = [f"seat:{n}" for n in range(MAX_SEATS)]
@@ -135,13 +136,14 @@ class RedisStore:
         entry: storage_pb2.StoredEntry,
         idempotency_key: str,
     ) -> CommitResult:
+        state_bytes = state.SerializeToString(deterministic=True)
         raw = await self._call(
             self._commit,
             keys=[game_key(game_id), log_key(game_id)],
             args=[
                 str(expected_version),
-                state.SerializeToString(deterministic=True),
-                entry.SerializeToString(deterministic=True),
+                state_bytes,
+                entry_bytes(entry, state_bytes),
                 f"idem:{idempotency_key}" if idempotency_key else "",
             ],
         )

@@ -1,0 +1,301 @@
+"""The action cards: every legal execution of each card's effect, as move keys.
+
+A move key is a tuple of ints, the sort key of ``legal_moves`` (see moves.py):
+
+    (PASS,)                                   pass
+    (PLAY, card)                              play an action card
+    (CROWN, region_a, region_b, crowned)      region_a < region_b
+    (GARRISON, from, to, out1, out2, back)    out1 <= out2, out2 = 0 when one goes
+                                              out, back = 0 when none comes back
+    (AMBASSADOR, region_a, region_b, from_a, from_b)   0 = nothing moves that way
+    (SETTLE, region)
+    (PLACE, region)
+    (SUMMON, region, faction)
+
+Everything here works on plain data (a Board of count tuples, see board.py) so
+that the engine and the 3-player last-card search share one definition of
+what is legal. "As far as possible" (RULES-NOTES): the legal executions of an
+effect are the feasible ones, the undo rule included, that move or place the
+most followers; an effect that can be carried out cannot be declined.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from throneroom_server.games.king_is_dead.board import (
+    COLOURS,
+    FACTIONS,
+    HOMES,
+    NEIGHBOURS,
+    ORDERED_BORDERS,
+    REGIONS,
+    UNRESOLVED,
+    Board,
+    Counts,
+    Faction,
+    Region,
+)
+
+Key = tuple[int, ...]
+
+K_PASS = 0
+K_PLAY = 1
+K_CROWN = 2
+K_GARRISON = 3
+K_AMBASSADOR = 4
+K_SETTLE = 5
+K_PLACE = 6
+K_SUMMON = 7
+
+PASS_KEY: Key = (K_PASS,)
+
+RegionCardInfo = tuple[Region, bool, bool]
+"""A region card by position: (region, face_up, crowned)."""
+
+
+# -- the Crown ---------------------------------------------------------------------
+
+
+def crown_keys(cards: Sequence[RegionCardInfo]) -> list[Key]:
+    """Every swap of two face-up, uncrowned region cards with the crown on either.
+
+    Empty when fewer than two such cards exist (the Crown then does nothing).
+    """
+    free = sorted(region for region, face_up, crowned in cards if face_up and not crowned)
+    keys: list[Key] = []
+    for i, a in enumerate(free):
+        for b in free[i + 1 :]:
+            keys.append((K_CROWN, a, b, a))
+            keys.append((K_CROWN, a, b, b))
+    return keys
+
+
+# -- Garrison and Ambassador ---------------------------------------------------------
+
+
+def _colours_in(counts: Counts) -> list[Faction]:
+    return [f for f in COLOURS if counts[f - 1]]
+
+
+def garrison_max(board: Board) -> int:
+    """The most followers any Garrison execution can move (0: none possible)."""
+    best = 0
+    for a, b in ORDERED_BORDERS:
+        ca = board[a - 1]
+        cb = board[b - 1]
+        if ca is None or cb is None:
+            continue
+        na = ca[0] + ca[1] + ca[2] + ca[3]
+        if na == 0:
+            continue
+        total = (2 if na >= 2 else 1) + (1 if cb[0] + cb[1] + cb[2] + cb[3] else 0)
+        if total > best:
+            best = total
+            if best == 3:
+                break
+    return best
+
+
+def _garrison_keys_at(board: Board, level: int) -> list[Key]:
+    """Every Garrison execution moving exactly ``level`` followers, ascending."""
+    keys: list[Key] = []
+    for a, b in ORDERED_BORDERS:
+        ca = board[a - 1]
+        cb = board[b - 1]
+        if ca is None or cb is None:
+            continue
+        backs_all = _colours_in(cb)
+        for o1 in COLOURS:
+            if not ca[o1 - 1]:
+                continue
+            # one follower out
+            back_n = level - 1
+            if back_n == 0:
+                keys.append((K_GARRISON, a, b, o1, 0, 0))
+            elif back_n == 1:
+                keys.extend((K_GARRISON, a, b, o1, 0, f) for f in backs_all)
+            # two followers out
+            back_n = level - 2
+            if back_n not in (0, 1):
+                continue
+            for o2 in COLOURS[o1 - 1 :]:
+                if o2 == o1:
+                    if ca[o1 - 1] < 2:
+                        continue
+                elif not ca[o2 - 1]:
+                    continue
+                if back_n == 0:
+                    keys.append((K_GARRISON, a, b, o1, o2, 0))
+                else:
+                    keys.extend((K_GARRISON, a, b, o1, o2, f) for f in backs_all)
+    return keys
+
+
+def ambassador_max(board: Board) -> int:
+    """The most followers any Ambassador execution can move (0: none possible)."""
+    open_regions = 0
+    occupied = 0
+    for counts in board:
+        if counts is None:
+            continue
+        open_regions += 1
+        if counts[0] + counts[1] + counts[2] + counts[3]:
+            occupied += 1
+    if occupied >= 2:
+        return 2
+    if occupied == 1 and open_regions >= 2:
+        return 1
+    return 0
+
+
+def _ambassador_keys_at(board: Board, level: int) -> list[Key]:
+    """Every Ambassador execution moving exactly ``level`` followers, ascending."""
+    keys: list[Key] = []
+    options = [
+        (r, [0, *_colours_in(counts)]) for r, counts in zip(REGIONS, board, strict=True) if counts
+    ]
+    for i, (a, from_a) in enumerate(options):
+        for b, from_b in options[i + 1 :]:
+            for fa in from_a:
+                for fb in from_b:
+                    if (fa > 0) + (fb > 0) == level:
+                        keys.append((K_AMBASSADOR, a, b, fa, fb))
+    return keys
+
+
+def mirror_of(key: Key) -> Key:
+    """The exchange that would exactly undo ``key`` (same card, same two regions,
+    the same colours moving back). An Ambassador trading one colour both ways is
+    its own mirror."""
+    if key[0] == K_GARRISON:
+        _, a, b, o1, o2, back = key
+        return (K_GARRISON, b, a, o1, o2, back)
+    _, a, b, fa, fb = key
+    return (K_AMBASSADOR, a, b, fb, fa)
+
+
+def exchange_moved(key: Key) -> int:
+    """Followers an exchange key moves."""
+    if key[0] == K_GARRISON:
+        return 1 + (key[4] > 0) + (key[5] > 0)
+    return (key[3] > 0) + (key[4] > 0)
+
+
+def exchange_keys(card_kind: int, board: Board, forbidden: Key | None) -> list[Key]:
+    """The legal executions of a Garrison (card_kind K_GARRISON) or Ambassador:
+    the feasible ones other than ``forbidden`` (the undo rule's mirror) moving
+    the most followers; empty when nothing at all can be moved."""
+    if card_kind == K_GARRISON:
+        level, keys_at = garrison_max(board), _garrison_keys_at
+    else:
+        level, keys_at = ambassador_max(board), _ambassador_keys_at
+    while level > 0:
+        keys = keys_at(board, level)
+        if forbidden is not None and forbidden in keys:
+            keys.remove(forbidden)
+        if keys:
+            return keys
+        level -= 1
+    return []
+
+
+def exchange_feasible(board: Board, key: Key) -> bool:
+    """Whether the exchange can be carried out on this board at all (regions
+    unresolved and bordering for a Garrison, the followers present)."""
+    if key[0] == K_GARRISON:
+        _, a, b, o1, o2, back = key
+        ca = board[a - 1]
+        cb = board[b - 1]
+        if ca is None or cb is None or b not in NEIGHBOURS[a]:
+            return False
+        need = [0, 0, 0, 0]
+        need[o1 - 1] += 1
+        if o2:
+            need[o2 - 1] += 1
+        if any(n > c for n, c in zip(need, ca, strict=True)):
+            return False
+        return not back or cb[back - 1] > 0
+    _, a, b, fa, fb = key
+    ca = board[a - 1]
+    cb = board[b - 1]
+    if ca is None or cb is None:
+        return False
+    return (not fa or ca[fa - 1] > 0) and (not fb or cb[fb - 1] > 0)
+
+
+def exchange_is_legal(board: Board, key: Key, forbidden: Key | None) -> bool:
+    """``key in exchange_keys(...)``, answered cheaply in the usual case."""
+    if key == forbidden or not exchange_feasible(board, key):
+        return False
+    best = garrison_max(board) if key[0] == K_GARRISON else ambassador_max(board)
+    moved = exchange_moved(key)
+    if moved == best:
+        return True
+    # Only when the undo rule removed every execution of the best size may a
+    # smaller one be legal: settle it by enumeration.
+    return key in exchange_keys(key[0], board, forbidden)
+
+
+# -- Settlers, faction cards and the summon ---------------------------------------------
+
+
+def open_regions(board: Board) -> list[Region]:
+    """The unresolved regions, ascending."""
+    return [r for r, counts in zip(REGIONS, board, strict=True) if counts is not None]
+
+
+def settle_keys(board: Board) -> list[Key]:
+    """Settlers: the pending colour may go to any unresolved region."""
+    return [(K_SETTLE, r) for r in open_regions(board)]
+
+
+def next_settle_colour(supply: Sequence[int], after: Faction) -> Faction:
+    """The next colour Settlers places after ``after`` (0 = start) in the fixed
+    order Scots, Welsh, Romano-British, skipping colours the supply lacks; 0
+    when none is left."""
+    for faction in FACTIONS:
+        if faction > after and supply[faction - 1] > 0:
+            return faction
+    return 0
+
+
+def place_targets(board: Board, controls: Sequence[int], faction: Faction) -> list[Region]:
+    """Faction card targets: unresolved regions bordering a region the faction
+    controls, its unresolved home counting as controlled (so the home itself is
+    a target only when it borders another region the faction controls)."""
+    home = HOMES[faction]
+    controlled = {r for r in REGIONS if controls[r - 1] == faction}
+    if controls[home - 1] == UNRESOLVED:
+        controlled.add(home)
+    return [
+        r
+        for r, counts in zip(REGIONS, board, strict=True)
+        if counts is not None and not NEIGHBOURS[r].isdisjoint(controlled)
+    ]
+
+
+def place_count(
+    board: Board, controls: Sequence[int], supply: Sequence[int], faction: Faction
+) -> int:
+    """How many followers a faction card places: 2, 1 if the supply has only one,
+    0 if the supply has none or no region qualifies."""
+    have = supply[faction - 1]
+    if have <= 0 or not place_targets(board, controls, faction):
+        return 0
+    return min(2, have)
+
+
+def summon_keys(board: Board) -> list[Key]:
+    """Every follower that may be summoned: any non-black follower on the board."""
+    keys: list[Key] = []
+    for r, counts in zip(REGIONS, board, strict=True):
+        if counts is None:
+            continue
+        if counts[0]:
+            keys.append((K_SUMMON, r, 1))
+        if counts[1]:
+            keys.append((K_SUMMON, r, 2))
+        if counts[2]:
+            keys.append((K_SUMMON, r, 3))
+    return keys

@@ -1,0 +1,248 @@
+"""Moves <-> move keys, and the lazy, sorted sequence of legal moves.
+
+Legal moves are enumerated as keys (tuples of ints, see cards.py) and turned
+into KingIsDeadMove messages only when read: a Garrison can have hundreds of
+executions and a caller usually picks one. Every message handed out is a fresh
+object, so callers may keep or change it freely.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
+
+from throneroom.v1 import king_is_dead_pb2 as pb
+from throneroom_server.games.core import InvalidMoveError
+from throneroom_server.games.king_is_dead.board import (
+    CARDS,
+    COLOURS,
+    REGIONS,
+)
+from throneroom_server.games.king_is_dead.cards import (
+    K_AMBASSADOR,
+    K_CROWN,
+    K_GARRISON,
+    K_PASS,
+    K_PLACE,
+    K_PLAY,
+    K_SETTLE,
+    K_SUMMON,
+    Key,
+)
+
+Move = pb.KingIsDeadMove
+_M: Any = pb.KingIsDeadMove
+"""The move class, untyped: keys hold plain ints where the stubs want enum types."""
+
+_KIND_OF_FIELD = {
+    "pass_turn": K_PASS,
+    "play_card": K_PLAY,
+    "crown": K_CROWN,
+    "garrison": K_GARRISON,
+    "ambassador": K_AMBASSADOR,
+    "settle": K_SETTLE,
+    "place": K_PLACE,
+    "summon": K_SUMMON,
+}
+FIELD_OF_KIND = {kind: name for name, kind in _KIND_OF_FIELD.items()}
+
+
+def move_from_key(key: Key) -> Move:
+    """The KingIsDeadMove message of a key (a fresh object)."""
+    move: Move
+    kind = key[0]
+    if kind == K_PASS:
+        move = _M(pass_turn=_M.Pass())
+    elif kind == K_PLAY:
+        move = _M(play_card=_M.PlayCard(card=key[1]))
+    elif kind == K_SUMMON:
+        move = _M(summon=_M.Summon(region=key[1], faction=key[2]))
+    elif kind == K_SETTLE:
+        move = _M(settle=_M.Settle(region=key[1]))
+    elif kind == K_PLACE:
+        move = _M(place=_M.Place(region=key[1]))
+    elif kind == K_CROWN:
+        move = _M(crown=_M.Crown(region_a=key[1], region_b=key[2], crowned=key[3]))
+    elif kind == K_GARRISON:
+        _, a, b, o1, o2, back = key
+        garrison = _M.Garrison(from_region=a, to_region=b, outgoing=(o1, o2) if o2 else (o1,))
+        if back:
+            garrison.returning = back
+        move = _M(garrison=garrison)
+    elif kind == K_AMBASSADOR:
+        _, a, b, fa, fb = key
+        ambassador = _M.Ambassador(region_a=a, region_b=b)
+        if fa:
+            ambassador.from_a = fa
+        if fb:
+            ambassador.from_b = fb
+        move = _M(ambassador=ambassador)
+    else:
+        raise ValueError(f"not a move key: {key!r}")
+    return move
+
+
+def move_key(move: Move) -> Key:
+    """The sort key of a move (lenient: never raises; see ``key_of``)."""
+    name = move.WhichOneof("decision")
+    if name is None:
+        return (-1,)
+    kind = _KIND_OF_FIELD[name]
+    if kind == K_PASS:
+        return (K_PASS,)
+    if kind == K_PLAY:
+        return (K_PLAY, move.play_card.card)
+    if kind == K_SUMMON:
+        return (K_SUMMON, move.summon.region, move.summon.faction)
+    if kind == K_SETTLE:
+        return (K_SETTLE, move.settle.region)
+    if kind == K_PLACE:
+        return (K_PLACE, move.place.region)
+    if kind == K_CROWN:
+        c = move.crown
+        return (K_CROWN, c.region_a, c.region_b, c.crowned)
+    if kind == K_GARRISON:
+        g = move.garrison
+        out = list(g.outgoing)
+        o1 = out[0] if out else 0
+        o2 = out[1] if len(out) > 1 else 0
+        return (K_GARRISON, g.from_region, g.to_region, o1, o2, g.returning, *out[2:])
+    a = move.ambassador
+    return (K_AMBASSADOR, a.region_a, a.region_b, a.from_a, a.from_b)
+
+
+def _region(value: int, what: str) -> int:
+    if value not in REGIONS:
+        raise InvalidMoveError(f"{what} must be a region (REGION_CALEDONIA..), not {value}")
+    return value
+
+
+def _colour(value: int, what: str) -> int:
+    if value not in COLOURS:
+        raise InvalidMoveError(f"{what} must be a follower colour (FACTION_SCOTS..), not {value}")
+    return value
+
+
+def key_of(move: Move) -> Key:
+    """The key of a well-formed move; InvalidMoveError for a malformed one (no
+    decision set, an UNSPECIFIED or unknown enum value, colours not ascending,
+    a region paired with itself...)."""
+    name = move.WhichOneof("decision")
+    if name is None:
+        raise InvalidMoveError(
+            "the move is empty: set one of pass_turn, play_card, crown, garrison, "
+            "ambassador, settle, place, summon"
+        )
+    kind = _KIND_OF_FIELD[name]
+    if kind == K_PASS:
+        return (K_PASS,)
+    if kind == K_PLAY:
+        card = move.play_card.card
+        if card not in CARDS:
+            raise InvalidMoveError(f"play_card.card must be an action card, not {card}")
+        return (K_PLAY, card)
+    if kind == K_SUMMON:
+        s = move.summon
+        return (
+            K_SUMMON,
+            _region(s.region, "summon.region"),
+            _colour(s.faction, "summon.faction"),
+        )
+    if kind == K_SETTLE:
+        return (K_SETTLE, _region(move.settle.region, "settle.region"))
+    if kind == K_PLACE:
+        return (K_PLACE, _region(move.place.region, "place.region"))
+    if kind == K_CROWN:
+        c = move.crown
+        a = _region(c.region_a, "crown.region_a")
+        b = _region(c.region_b, "crown.region_b")
+        crowned = _region(c.crowned, "crown.crowned")
+        if a >= b:
+            raise InvalidMoveError(
+                "crown: region_a must come before region_b (region_a < region_b)"
+            )
+        if crowned not in (a, b):
+            raise InvalidMoveError("crown: the crowned card must be one of the two swapped")
+        return (K_CROWN, a, b, crowned)
+    if kind == K_GARRISON:
+        g = move.garrison
+        a = _region(g.from_region, "garrison.from_region")
+        b = _region(g.to_region, "garrison.to_region")
+        if a == b:
+            raise InvalidMoveError("garrison: from_region and to_region must differ")
+        out = [_colour(f, "garrison.outgoing") for f in g.outgoing]
+        if not 1 <= len(out) <= 2:
+            raise InvalidMoveError(
+                f"garrison: 1 or 2 followers go out of from_region, not {len(out)}"
+            )
+        if out != sorted(out):
+            raise InvalidMoveError("garrison: list the outgoing colours in ascending order")
+        back = _colour(g.returning, "garrison.returning") if g.HasField("returning") else 0
+        return (K_GARRISON, a, b, out[0], out[1] if len(out) == 2 else 0, back)
+    a_msg = move.ambassador
+    a = _region(a_msg.region_a, "ambassador.region_a")
+    b = _region(a_msg.region_b, "ambassador.region_b")
+    if a >= b:
+        raise InvalidMoveError(
+            "ambassador: region_a must come before region_b (region_a < region_b)"
+        )
+    fa = _colour(a_msg.from_a, "ambassador.from_a") if a_msg.HasField("from_a") else 0
+    fb = _colour(a_msg.from_b, "ambassador.from_b") if a_msg.HasField("from_b") else 0
+    if not fa and not fb:
+        raise InvalidMoveError("ambassador: at least one of from_a and from_b must be set")
+    return (K_AMBASSADOR, a, b, fa, fb)
+
+
+class LegalMoves(Sequence[Move]):
+    """The legal moves of a seat, ascending by key; messages built on access."""
+
+    __slots__ = ("_keys",)
+
+    def __init__(self, keys: list[Key]) -> None:
+        self._keys = keys
+
+    @property
+    def keys(self) -> list[Key]:
+        """The keys, ascending (do not modify)."""
+        return self._keys
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    @overload
+    def __getitem__(self, index: int) -> Move: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Move]: ...
+
+    def __getitem__(self, index: int | slice) -> Move | list[Move]:
+        if isinstance(index, slice):
+            return [move_from_key(k) for k in self._keys[index]]
+        return move_from_key(self._keys[index])
+
+    def __iter__(self) -> Iterator[Move]:
+        for key in self._keys:
+            yield move_from_key(key)
+
+    def __contains__(self, move: object) -> bool:
+        if not isinstance(move, Move):
+            return False
+        try:
+            key = key_of(move)
+        except InvalidMoveError:
+            return False
+        return key in self._keys and move_from_key(key) == move
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LegalMoves):
+            return self._keys == other._keys
+        if isinstance(other, (list, tuple)):
+            return len(other) == len(self._keys) and all(
+                a == b for a, b in zip(self, other, strict=True)
+            )
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"LegalMoves({len(self._keys)} moves)"

@@ -1,0 +1,1 @@
+"""The game-agnostic conformance suite: every registered game against the engine contract."""
