@@ -330,6 +330,9 @@ class App:
                     heartbeat=service_pb2.Heartbeat(version=max(last, current))
                 )
                 continue
+            if len(loaded.seats) < loaded.meta.num_seats:
+                # Seats were free when the watch began: show who has joined since.
+                loaded = await self._load(game_id)
             for entry in entries:
                 last = entry.version
                 current = max(current, last)
@@ -355,11 +358,14 @@ class App:
         try:
             done, _ = await asyncio.wait({waiter, closing}, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            closing.cancel()
+            # Also when this call itself is cancelled (client gone, server stopping).
+            for task in (waiter, closing):
+                if not task.done():
+                    task.cancel()
+            await asyncio.gather(waiter, closing, return_exceptions=True)
         if waiter in done:
             entries: Sequence[storage_pb2.StoredEntry] = waiter.result()
             return entries
-        waiter.cancel()
         return []
 
     async def history(
@@ -441,7 +447,8 @@ class App:
             num_seats=loaded.meta.num_seats,
             to_act=list(game.to_act(inner)),
             finished=outcome is not None,
-            started=len(loaded.seats) == loaded.meta.num_seats,
+            # Moves happen only once every seat is taken.
+            started=version > 0 or len(loaded.seats) == loaded.meta.num_seats,
         )
         for seat in range(loaded.meta.num_seats):
             record = loaded.seats.get(seat)
