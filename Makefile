@@ -19,8 +19,8 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP) ## Create .venv and install the packages with their dev tools
 
-run: $(STAMP) ## Start the service (127.0.0.1:50051; in-memory store unless REDIS_URL is set)
-	$(VENV)/bin/throneroom-server
+run: $(STAMP) ## Start the service (gRPC 127.0.0.1:50051, REST 127.0.0.1:8080; in-memory store unless REDIS_URL is set)
+	THRONEROOM_HTTP_LISTEN="$${THRONEROOM_HTTP_LISTEN-127.0.0.1:8080}" $(VENV)/bin/throneroom-server
 
 redis-server: ## Make sure a redis-server binary exists (installs Debian's package as root)
 	@./scripts/ensure-redis.sh

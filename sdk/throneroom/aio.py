@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
 from types import TracebackType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import grpc
 from google.protobuf.message import Message
@@ -230,7 +230,7 @@ class AsyncGameHandle(HandleState):
         from_version: int | None = None,
         *,
         heartbeat_seconds: int = DEFAULT_HEARTBEAT_SECONDS,
-    ) -> AsyncIterator[service_pb2.GameUpdate]:
+    ) -> AsyncGenerator[service_pb2.GameUpdate, None]:
         """Async iterator over the versions after ``from_version`` (see ``GameHandle.watch``)."""
         cursor = WatchCursor(self.version if from_version is None else from_version)
         if self.finished and cursor.last_version >= self.version:
@@ -239,10 +239,11 @@ class AsyncGameHandle(HandleState):
         limit = silence_limit(heartbeat_seconds) if heartbeat_seconds > 0 else None
         failures = 0
         while True:
-            call = stub.WatchGame(cursor.request(self.game_id, self.token, heartbeat_seconds))
-            responses = aiter(call)
+            call: grpc.aio.UnaryStreamCall[Any, service_pb2.WatchGameResponse] | None = None
             reason: ThroneroomError | None = None
             try:
+                call = stub.WatchGame(cursor.request(self.game_id, self.token, heartbeat_seconds))
+                responses = aiter(call)
                 while True:
                     try:
                         response = await asyncio.wait_for(anext(responses), limit)
@@ -266,7 +267,8 @@ class AsyncGameHandle(HandleState):
             except VersionGapError as gap:
                 reason = Unavailable(str(gap))
             finally:
-                call.cancel()
+                if call is not None:
+                    call.cancel()
             if reason is None:
                 snapshot = await self.client.get_game(self.game_id, self.token)
                 self._remember(snapshot)

@@ -19,6 +19,7 @@ Exit status 0 on success, 1 on an error (one line on stderr), 2 on bad usage.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -187,7 +188,12 @@ def cmd_moves(args: argparse.Namespace) -> None:
         )
         return
     if not moves:
-        state = "the game is over" if handle.finished else "it is not this seat's turn"
+        if handle.finished:
+            state = "the game is over"
+        elif not handle.started:
+            state = "waiting for every seat to be taken"
+        else:
+            state = "it is not this seat's turn"
         print(f"no legal moves at version {handle.version}: {state}")
     for index, move in enumerate(moves):
         print(f"{index}  {one_line(move)}")
@@ -282,22 +288,28 @@ def cmd_selfplay(args: argparse.Namespace) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``throneroom`` argument parser (global options work before or after the command)."""
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument(
-        "--server",
-        metavar="ADDR",
-        default=argparse.SUPPRESS,
-        help=f"server address (default ${ADDRESS_ENV} or 127.0.0.1:50051)",
-    )
-    common.add_argument(
-        "--json", action="store_true", default=argparse.SUPPRESS, help="machine-readable output"
-    )
+
+    def global_options(default_server: object, default_json: object) -> argparse.ArgumentParser:
+        options = argparse.ArgumentParser(add_help=False)
+        options.add_argument(
+            "--server",
+            metavar="ADDR",
+            default=default_server,
+            help=f"server address (default ${ADDRESS_ENV} or 127.0.0.1:50051)",
+        )
+        options.add_argument(
+            "--json", action="store_true", default=default_json, help="machine-readable output"
+        )
+        return options
+
+    # The global options are accepted after the command too; there they must
+    # not reset what was given before it, hence SUPPRESS as their default.
+    common = global_options(argparse.SUPPRESS, argparse.SUPPRESS)
     parser = argparse.ArgumentParser(
         prog="throneroom",
         description="Play and inspect games on a Throneroom server.",
-        parents=[common],
+        parents=[global_options(None, False)],
     )
-    parser.set_defaults(server=None, json=False)
     parser.add_argument("--version", action="version", version=f"throneroom {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -365,8 +377,8 @@ def build_parser() -> argparse.ArgumentParser:
         f"unless --server or ${ADDRESS_ENV} is given)",
     )
     selfplay.add_argument("game", metavar="GAME")
-    selfplay.add_argument("--players", type=int, required=True)
-    selfplay.add_argument("--games", type=int, default=1)
+    selfplay.add_argument("--players", type=int, required=True, help="seats, one random bot each")
+    selfplay.add_argument("--games", type=int, default=1, help="games to play (default 1)")
     selfplay.add_argument("--seed", type=int, help="seed of the first game (game i uses S+i)")
     option_flag(selfplay)
     return parser
@@ -384,6 +396,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
+        # The reader went away (`throneroom watch ... | head`): not an error.
+        # Point stdout at /dev/null so that the exit flush does not complain.
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     return 0
 

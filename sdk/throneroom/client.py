@@ -14,9 +14,10 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Generator, Mapping
 from types import TracebackType
 from typing import Any, TypeVar
 
@@ -220,13 +221,18 @@ class _Watchdog:
         self._thread.start()
 
     def kick(self) -> None:
+        """Something arrived: the silence starts again from now."""
         self._deadline = time.monotonic() + self._limit
+
+    def pause(self) -> None:
+        """The consumer holds an update: its own time is not the stream's silence."""
+        self._deadline = math.inf
 
     def stop(self) -> None:
         self._stopped.set()
 
     def _run(self) -> None:
-        while not self._stopped.wait(max(0.05, self._deadline - time.monotonic())):
+        while not self._stopped.wait(min(1.0, max(0.05, self._deadline - time.monotonic()))):
             if time.monotonic() >= self._deadline:
                 self.fired = True
                 self._on_silence()
@@ -306,7 +312,7 @@ class GameHandle(HandleState):
         from_version: int | None = None,
         *,
         heartbeat_seconds: int = DEFAULT_HEARTBEAT_SECONDS,
-    ) -> Iterator[service_pb2.GameUpdate]:
+    ) -> Generator[service_pb2.GameUpdate, None, None]:
         """Every version after ``from_version`` (default: the handle's), then new ones.
 
         Each version is yielded exactly once and in order, even across lost
@@ -322,14 +328,13 @@ class GameHandle(HandleState):
         stub, policy = self.client.stub, self.client.retry
         failures = 0
         while True:
-            call = stub.WatchGame(cursor.request(self.game_id, self.token, heartbeat_seconds))
-            watchdog = (
-                _Watchdog(silence_limit(heartbeat_seconds), call.cancel)
-                if heartbeat_seconds > 0
-                else None
-            )
+            call: grpc.CallIterator[service_pb2.WatchGameResponse] | None = None
+            watchdog: _Watchdog | None = None
             reason: ThroneroomError | None = None
             try:
+                call = stub.WatchGame(cursor.request(self.game_id, self.token, heartbeat_seconds))
+                if heartbeat_seconds > 0:
+                    watchdog = _Watchdog(silence_limit(heartbeat_seconds), call.cancel)
                 for response in call:
                     if watchdog is not None:
                         watchdog.kick()
@@ -337,9 +342,13 @@ class GameHandle(HandleState):
                     if not response.HasField("update") or not cursor.accept(response.update):
                         continue
                     self._remember(response.update.snapshot)
+                    if watchdog is not None:
+                        watchdog.pause()
                     yield response.update
                     if cursor.finished:
                         return
+                    if watchdog is not None:
+                        watchdog.kick()
             except grpc.RpcError as rpc_error:
                 error = from_rpc_error(rpc_error)
                 if watchdog is not None and watchdog.fired:
@@ -353,7 +362,8 @@ class GameHandle(HandleState):
             finally:
                 if watchdog is not None:
                     watchdog.stop()
-                call.cancel()  # type: ignore[no-untyped-call, unused-ignore]
+                if call is not None:
+                    call.cancel()  # type: ignore[no-untyped-call, unused-ignore]
             if reason is None:
                 # The server ended the stream before the game finished: it may
                 # be shutting down, or the game may have finished at a version

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Config:
     listen: str = "127.0.0.1:50051"
+    http_listen: str | None = None  # the REST/JSON face; off when unset
     redis_url: str | None = None
     log_format: str = "console"  # "console" (development) or "json" (production)
     log_level: str = "info"
@@ -27,6 +28,7 @@ class Config:
 
 ENV = {
     "listen": "THRONEROOM_LISTEN",
+    "http_listen": "THRONEROOM_HTTP_LISTEN",
     "redis_url": "REDIS_URL",
     "log_format": "THRONEROOM_LOG_FORMAT",
     "log_level": "THRONEROOM_LOG_LEVEL",
@@ -50,6 +52,10 @@ def load_config(argv: Sequence[str] | None = None, env: Mapping[str, str] | None
         description="Throneroom game-state service (gRPC). Flags override environment variables.",
     )
     parser.add_argument("--listen", help=f"host:port to listen on ({ENV['listen']})")
+    parser.add_argument(
+        "--http-listen",
+        help=f"host:port of the REST/JSON face; off when unset ({ENV['http_listen']})",
+    )
     parser.add_argument(
         "--redis-url", help=f"Redis URL; in-memory store when unset ({ENV['redis_url']})"
     )
@@ -76,6 +82,7 @@ def load_config(argv: Sequence[str] | None = None, env: Mapping[str, str] | None
 
     return Config(
         listen=str(pick("listen", str, defaults.listen)),
+        http_listen=pick("http_listen", str, None),  # type: ignore[arg-type]
         redis_url=pick("redis_url", str, None),  # type: ignore[arg-type]
         log_format=str(pick("log_format", str, defaults.log_format)),
         log_level=str(pick("log_level", str, defaults.log_level)),

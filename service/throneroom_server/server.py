@@ -9,12 +9,14 @@ from dataclasses import dataclass
 
 import grpc
 import structlog
+from aiohttp import web
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 from throneroom.v1 import service_pb2, service_pb2_grpc
 
 from throneroom_server.api.interceptors import LoggingInterceptor
+from throneroom_server.api.rest import start_rest
 from throneroom_server.api.servicer import ThroneroomServicer
 from throneroom_server.app import App, AppConfig
 from throneroom_server.config import Config
@@ -42,12 +44,17 @@ class RunningServer:
     app: App
     health: HealthServicer
     store: Store
+    rest: web.AppRunner | None = None  # the REST/JSON face, when config.http_listen is set
+    http_port: int | None = None
 
     async def stop(self, grace: float | None) -> None:
         """Graceful stop: NOT_SERVING, streams told to end, in-flight calls finish."""
         await self.health.enter_graceful_shutdown()
-        self.app.begin_shutdown()
-        await self.server.stop(grace)
+        self.app.begin_shutdown()  # also turns /healthz to 503 and ends SSE watches
+        stopping = [self.server.stop(grace)]
+        if self.rest is not None:
+            stopping.append(self.rest.cleanup())
+        await asyncio.gather(*stopping)
         await self.store.close()
 
 
@@ -81,9 +88,30 @@ async def create_server(config: Config, store: Store | None = None) -> RunningSe
     if port == 0:
         raise OSError(f"cannot listen on {config.listen}")
     await server.start()
+    rest, http_port = None, None
+    if config.http_listen:
+        try:
+            rest, http_port = await start_rest(
+                app,
+                config.http_listen,
+                access_log=config.access_log,
+                max_body_bytes=config.max_message_bytes,
+                shutdown_timeout=config.shutdown_grace_seconds,
+            )
+        except OSError:
+            await server.stop(None)
+            raise
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return RunningServer(server=server, port=port, app=app, health=health_servicer, store=store)
+    return RunningServer(
+        server=server,
+        port=port,
+        app=app,
+        health=health_servicer,
+        store=store,
+        rest=rest,
+        http_port=http_port,
+    )
 
 
 async def serve(config: Config) -> None:
@@ -91,9 +119,11 @@ async def serve(config: Config) -> None:
     await store.ping()
     running = await create_server(config, store)
     host = config.listen.rsplit(":", 1)[0]
+    http_host = (config.http_listen or "").rsplit(":", 1)[0]
     log.info(
         "listening",
         address=f"{host}:{running.port}",
+        http_address=f"{http_host}:{running.http_port}" if running.rest else None,
         store=config.store_name,
         games=sorted(running.app.games),
     )

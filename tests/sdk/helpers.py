@@ -8,7 +8,7 @@ import contextlib
 import socket
 import struct
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from typing import Any, cast
 
 import grpc
@@ -103,6 +103,46 @@ class StubProxy:
 
     def as_stub(self) -> service_pb2_grpc.ThroneroomStub:
         return cast(service_pb2_grpc.ThroneroomStub, self)
+
+
+class FakeStream:
+    """A server stream as grpc returns it: iterable, and cancellable."""
+
+    def __init__(self, responses: Iterable[Any]) -> None:
+        self._responses = iter(responses)
+        self.cancelled = False
+
+    def __iter__(self) -> Iterator[Any]:
+        return self
+
+    def __next__(self) -> Any:
+        if self.cancelled:
+            raise StopIteration
+        return next(self._responses)
+
+    def cancel(self) -> bool:
+        self.cancelled = True
+        return True
+
+
+class FakeAsyncStream:
+    """A grpc.aio server stream: async-iterable, and cancellable."""
+
+    def __init__(self, responses: AsyncIterator[Any]) -> None:
+        self._responses = responses
+        self.cancelled = False
+
+    def __aiter__(self) -> AsyncIterator[Any]:
+        return self
+
+    async def __anext__(self) -> Any:
+        if self.cancelled:
+            raise StopAsyncIteration
+        return await anext(self._responses)
+
+    def cancel(self) -> bool:
+        self.cancelled = True
+        return True
 
 
 class TcpProxy:

@@ -48,10 +48,10 @@ def test_join_gives_a_handle_with_seat_token_and_snapshot(client: Client) -> Non
 
 
 def test_spectator_sees_no_secret_and_attach_finds_the_seat(client: Client) -> None:
-    game_id, (ada, bo) = _started(client)
+    game_id, (_, bo) = _started(client)
     watcher = client.spectate(game_id)
     assert watcher.seat is None and watcher.is_spectator and watcher.token is None
-    assert not watcher.view.HasField("my_secret")  # type: ignore[attr-defined]
+    assert not watcher.view.HasField("my_secret")
     again = client.attach(game_id, bo.token or "")
     assert again.seat == 1 and again.token == bo.token
     assert again.view.my_secret == bo.view.my_secret  # type: ignore[attr-defined]

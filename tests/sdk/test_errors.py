@@ -163,9 +163,12 @@ def test_invalid_options_and_seat_count(client: Client) -> None:
 
 
 def test_unknown_game_type_on_a_server_without_fixtures() -> None:
-    with EmbeddedServer() as plain, Client(plain.address) as client:
-        with pytest.raises(UnknownGameType) as caught:
-            client.create_game("nim", seats=2)
+    with (
+        EmbeddedServer() as plain,
+        Client(plain.address) as client,
+        pytest.raises(UnknownGameType) as caught,
+    ):
+        client.create_game("nim", seats=2)
     assert "nim" in caught.value.message
 
 
@@ -248,9 +251,7 @@ def test_unauthenticated(client: Client) -> None:
         watcher.play(nim_pb2.NimMove(take=1))
     assert local.value.reason == "SEAT_TOKEN_REQUIRED"
     with pytest.raises(Unauthenticated) as remote:
-        client.call(
-            client.stub.ListLegalMoves, service_pb2.ListLegalMovesRequest(game_id=game_id)
-        )
+        client.call(client.stub.ListLegalMoves, service_pb2.ListLegalMovesRequest(game_id=game_id))
     assert remote.value.code == grpc.StatusCode.UNAUTHENTICATED
     assert remote.value.reason == "SEAT_TOKEN_REQUIRED"
 
@@ -275,7 +276,9 @@ def test_unavailable_after_retries() -> None:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    with Client(f"127.0.0.1:{port}", timeout=2, retry=FAST_RETRY) as client:
-        with pytest.raises(Unavailable) as caught:
-            client.game_types()
+    with (
+        Client(f"127.0.0.1:{port}", timeout=2, retry=FAST_RETRY) as client,
+        pytest.raises(Unavailable) as caught,
+    ):
+        client.game_types()
     assert caught.value.code == grpc.StatusCode.UNAVAILABLE

@@ -1,0 +1,122 @@
+"""The arena: complete games between bots through a real server."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import pytest
+import throneroom_server.server
+from throneroom import Client, RandomBot
+from throneroom.arena import MatchError, MatchResult, play_match
+from throneroom.v1 import game_pb2
+from throneroom_server.embedded import EmbeddedServer
+from throneroom_server.games.registry import AnyGame
+
+from tests.sdk.helpers import SimultaneousNim
+
+
+class RecordingBot(RandomBot):
+    """A random bot that remembers what it was shown."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.calls: list[tuple[int, game_pb2.View, list[game_pb2.Move]]] = []
+
+    def choose(
+        self,
+        game_type: str,
+        seat: int,
+        view: game_pb2.View,
+        legal_moves: Sequence[game_pb2.Move],
+    ) -> game_pb2.Move:
+        self.calls.append((seat, view, list(legal_moves)))
+        return super().choose(game_type, seat, view, legal_moves)
+
+
+def test_a_match_runs_to_the_end(client: Client) -> None:
+    bots = [RecordingBot(1), RecordingBot(2), RecordingBot(3)]
+    result = play_match(client, "nim", bots, options={"pile": 15}, seed=99)
+    assert isinstance(result, MatchResult) and result.seed == 99
+    snapshot = client.get_game(result.game_id)
+    assert snapshot.finished and snapshot.version == result.moves
+    assert result.winners == tuple(snapshot.outcome.winners) and len(result.winners) == 1
+    assert result.outcome.termination == "last_stone"
+    assert sum(len(b.calls) for b in bots) == result.moves
+    for seat, bot in enumerate(bots):
+        for seen_seat, view, moves in bot.calls:
+            # Each bot sees only its own seat's view: its own secret, nobody else's.
+            assert seen_seat == seat and view.nim.HasField("my_secret")
+            assert moves and all(m.WhichOneof("game") == "nim" for m in moves)
+    history = client.history(result.game_id)
+    assert [e.seat for e in history] == [(v - 1) % 3 for v in range(1, result.moves + 1)]
+
+
+def test_same_seed_same_bots_same_game(client: Client) -> None:
+    first = play_match(client, "nim", [RandomBot(7), RandomBot(8)], seed=1234)
+    second = play_match(client, "nim", [RandomBot(7), RandomBot(8)], seed=1234)
+    assert first.game_id != second.game_id
+    assert (first.winners, first.moves) == (second.winners, second.moves)
+    events = [[e.SerializeToString() for e in h.events] for h in client.history(first.game_id)]
+    again = [[e.SerializeToString() for e in h.events] for h in client.history(second.game_id)]
+    assert events == again
+
+
+def test_unset_seed_is_chosen_and_reported(client: Client) -> None:
+    result = play_match(client, "nim", [RandomBot(), RandomBot()])
+    assert 0 <= result.seed < 2**32
+
+
+def test_a_bot_that_cheats_stops_the_match(client: Client) -> None:
+    class Cheater(RandomBot):
+        def choose(
+            self,
+            game_type: str,
+            seat: int,
+            view: game_pb2.View,
+            legal_moves: Sequence[game_pb2.Move],
+        ) -> game_pb2.Move:
+            move = game_pb2.Move()
+            move.nim.take = 99
+            return move
+
+    with pytest.raises(MatchError, match="not among its legal moves"):
+        play_match(client, "nim", [Cheater(), RandomBot()], seed=1)
+
+
+def test_max_moves_stops_a_runaway_game(client: Client) -> None:
+    with pytest.raises(MatchError, match="within 3 moves"):
+        play_match(client, "nim", [RandomBot(1), RandomBot(2)], options={"pile": 50}, max_moves=3)
+
+
+def test_without_a_client_an_embedded_server_is_used() -> None:
+    result = play_match(None, "nim", [RandomBot(1), RandomBot(2)], options={"pile": 5}, seed=3)
+    assert result.moves >= 2 and result.winners
+
+
+@pytest.fixture
+def simultaneous_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[EmbeddedServer]:
+    """A real server whose "nim" is the simultaneous-decision fixture."""
+
+    def registry(*, include_fixtures: bool = False) -> dict[str, AnyGame]:
+        return {"nim": SimultaneousNim()}
+
+    monkeypatch.setattr(throneroom_server.server, "build_registry", registry)
+    with EmbeddedServer(include_fixtures=True) as embedded:
+        yield embedded
+
+
+def test_simultaneous_decisions_are_collected_seat_by_seat(
+    simultaneous_server: EmbeddedServer,
+) -> None:
+    with Client(simultaneous_server.address) as client:
+        bots = [RecordingBot(10 + s) for s in range(3)]
+        result = play_match(client, "nim", bots, options={"pile": 20, "max_take": 3}, seed=5)
+        history = client.history(result.game_id)
+    assert result.moves == len(history) and result.moves % 3 == 0
+    rounds = result.moves // 3
+    # Every round, each of the three seats decided once, at its own version.
+    assert [e.seat for e in history] == [0, 1, 2] * rounds
+    assert all(len(b.calls) == rounds for b in bots)
+    # The choices were revealed together: only the round's last decision has events.
+    assert [len(e.events) for e in history] == [0, 0, 3] * rounds
+    assert result.outcome.termination == "last_round" and result.winners

@@ -1,0 +1,203 @@
+"""watch(): every version exactly once, in order, across lost connections."""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from typing import Any
+
+import pytest
+import throneroom.client
+from throneroom import Client, GameHandle, Unavailable
+from throneroom.v1 import nim_pb2, service_pb2
+from throneroom_server.embedded import EmbeddedServer
+
+from tests.sdk.conftest import FAST_RETRY
+from tests.sdk.helpers import FakeStream, StubProxy, TcpProxy, unavailable, versions
+
+
+def _game(client: Client, pile: int = 12) -> tuple[str, list[GameHandle]]:
+    game_id = client.create_game("nim", seats=2, options={"pile": pile, "max_take": 1}, seed=3)
+    return game_id, [client.join(game_id), client.join(game_id)]
+
+
+def _play_out(
+    handles: list[GameHandle], *, pause: float = 0.0, stop_after: int | None = None
+) -> int:
+    """Both seats take one stone in turn until the game ends; returns moves played."""
+    played = 0
+    while stop_after is None or played < stop_after:
+        mover = handles[0]
+        mover.refresh()
+        if mover.finished:
+            return played
+        mover = handles[mover.to_act[0]]
+        mover.refresh()
+        mover.play(nim_pb2.NimMove(take=1))
+        played += 1
+        if pause:
+            time.sleep(pause)
+    return played
+
+
+def _in_background(target: Any, *args: Any, **kwargs: Any) -> threading.Thread:
+    thread = threading.Thread(target=target, args=args, kwargs=kwargs, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_watch_a_finished_game_from_the_start(client: Client) -> None:
+    game_id, handles = _game(client, pile=6)
+    _play_out(handles)
+    watcher = client.spectate(game_id)
+    updates = list(watcher.watch(0))
+    assert versions(updates) == [1, 2, 3, 4, 5, 6]
+    assert [u.seat for u in updates] == [0, 1, 0, 1, 0, 1]
+    assert updates[-1].snapshot.finished and not updates[0].snapshot.finished
+    assert list(watcher.watch()) == []  # already finished at the handle's version
+    assert versions(watcher.watch(4)) == [5, 6]
+
+
+def test_watch_live_follows_the_handle(client: Client, server: EmbeddedServer) -> None:
+    game_id, handles = _game(client, pile=8)
+    ada = handles[0]
+    with Client(server.address) as other:
+        players = [other.attach(game_id, h.token or "") for h in handles]
+        thread = _in_background(_play_out, players, pause=0.01)
+        seen = []
+        for update in ada.watch():
+            seen.append(update.version)
+            assert ada.version == update.version  # the handle follows the stream
+        thread.join(10)
+    assert seen == list(range(1, 9))
+    assert ada.finished and ada.winners == (1,)
+
+
+def test_watch_resumes_after_the_network_drops(server: EmbeddedServer) -> None:
+    """A real cut of every TCP connection mid-stream: the watch reconnects
+    through the proxy and resumes from the last version it delivered."""
+    proxy = TcpProxy(server.address)
+    try:
+        with (
+            Client(server.address) as player_client,
+            Client(proxy.address, retry=FAST_RETRY) as watch_client,
+        ):
+            game_id, handles = _game(player_client, pile=30)
+            watcher = watch_client.spectate(game_id)
+            stream = watcher.watch(heartbeat_seconds=1)
+            thread = _in_background(_play_out, handles, pause=0.02)
+            seen: list[int] = []
+            for update in stream:
+                seen.append(update.version)
+                if update.version in (5, 17):
+                    proxy.drop_connections()
+            thread.join(10)
+    finally:
+        proxy.close()
+    assert seen == list(range(1, 31))
+    assert proxy.accepted >= 3  # the first connection and one after each cut
+
+
+def test_watch_resumes_when_the_stream_ends_early(client: Client) -> None:
+    game_id, handles = _game(client, pile=6)
+    _play_out(handles)
+    proxy = StubProxy(client.stub)
+    real_watch = client.stub.WatchGame
+
+    def two_at_a_time(request: service_pb2.WatchGameRequest, **kw: Any) -> FakeStream:
+        # A clean end after two updates, as when a server shuts down.
+        return FakeStream(itertools.islice(real_watch(request, **kw), 2))
+
+    proxy.override("WatchGame", two_at_a_time)
+    client.stub = proxy.as_stub()
+    updates = list(client.spectate(game_id).watch(0))
+    assert versions(updates) == [1, 2, 3, 4, 5, 6]
+    assert [r.from_version for r in proxy.calls["WatchGame"]] == [0, 2, 4]
+
+
+def test_watch_drops_repeated_versions_and_refetches_skipped_ones(client: Client) -> None:
+    game_id, handles = _game(client, pile=6)
+    _play_out(handles)
+    proxy = StubProxy(client.stub)
+    real_watch = client.stub.WatchGame
+    attempt = {"n": 0}
+
+    def misbehaving(request: service_pb2.WatchGameRequest, **kw: Any) -> FakeStream:
+        attempt["n"] += 1
+        responses = list(real_watch(service_pb2.WatchGameRequest(game_id=request.game_id), **kw))
+        if attempt["n"] == 1:
+            # Versions 1-3, then 1-2 again (to be dropped), then 5 (skipping 4) and on.
+            return FakeStream(responses[:3] + responses[:2] + responses[4:])
+        return FakeStream(responses)  # from version 0 whatever was asked: 1-3 are repeats
+
+    proxy.override("WatchGame", misbehaving)
+    client.stub = proxy.as_stub()
+    updates = list(client.spectate(game_id).watch(0))
+    assert versions(updates) == [1, 2, 3, 4, 5, 6]
+    assert [r.from_version for r in proxy.calls["WatchGame"]] == [0, 3]
+
+
+def test_watch_gives_up_after_repeated_failures(client: Client) -> None:
+    game_id, _ = _game(client)
+    proxy = StubProxy(client.stub)
+
+    def down(request: Any, **kw: Any) -> Any:
+        raise unavailable()
+
+    proxy.override("WatchGame", down)
+    watcher = client.spectate(game_id)
+    client.stub = proxy.as_stub()
+    with pytest.raises(Unavailable):
+        next(watcher.watch())
+    assert len(proxy.calls["WatchGame"]) == 1 + FAST_RETRY.attempts
+
+
+def test_watch_reconnects_when_the_stream_goes_silent(
+    client: Client, server: EmbeddedServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No message (not even a heartbeat) for too long: presumed dead, reconnected."""
+    monkeypatch.setattr(throneroom.client, "silence_limit", lambda heartbeat: 0.3)
+    game_id, handles = _game(client, pile=2)
+    proxy = StubProxy(client.stub)
+    proxy.record("WatchGame")
+    client.stub = proxy.as_stub()
+    watcher = client.spectate(game_id)
+
+    def play_late() -> None:
+        time.sleep(1.0)
+        with Client(server.address) as other:
+            _play_out([other.attach(game_id, h.token or "") for h in handles])
+
+    thread = _in_background(play_late)
+    # The server's heartbeat (60 s) is far beyond the silence limit (0.3 s).
+    assert versions(watcher.watch(heartbeat_seconds=60)) == [1, 2]
+    thread.join(10)
+    assert len(proxy.calls["WatchGame"]) >= 3
+
+
+def test_closing_the_iterator_cancels_the_stream(client: Client) -> None:
+    game_id, handles = _game(client, pile=4)
+    _play_out(handles, stop_after=2)
+    stream = client.spectate(game_id).watch(0)
+    assert next(stream).version == 1
+    stream.close()  # must not hang or raise
+    with pytest.raises(StopIteration):
+        next(stream)
+
+
+def test_a_slow_consumer_is_not_mistaken_for_silence(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(throneroom.client, "silence_limit", lambda heartbeat: 0.2)
+    game_id, handles = _game(client, pile=3)
+    _play_out(handles)
+    proxy = StubProxy(client.stub)
+    proxy.record("WatchGame")
+    client.stub = proxy.as_stub()
+    seen = []
+    for update in client.spectate(game_id).watch(0, heartbeat_seconds=60):
+        seen.append(update.version)
+        time.sleep(0.4)  # longer than the silence limit, spent by the consumer
+    assert seen == [1, 2, 3]
+    assert len(proxy.calls["WatchGame"]) == 1
