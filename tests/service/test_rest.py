@@ -284,7 +284,6 @@ def test_http_listen_is_configurable() -> None:
 
 async def test_the_server_starts_and_stops_the_rest_face() -> None:
     import aiohttp
-
     from throneroom_server.config import Config
     from throneroom_server.server import create_server
     from throneroom_server.store.memory import MemoryStore
