@@ -6,11 +6,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import cast
 
 from google.protobuf import text_format
 from google.protobuf.descriptor import Descriptor, FieldDescriptor, OneofDescriptor
 from google.protobuf.message import Message
-
 from throneroom.v1 import common_pb2
 
 RNG_STATE = common_pb2.RngState.DESCRIPTOR.full_name
@@ -51,6 +51,10 @@ def varint(value: int) -> bytes:
             return bytes(out)
 
 
+def descriptor_of(message: Message) -> Descriptor:
+    return cast(Descriptor, message.DESCRIPTOR)
+
+
 def is_synthetic_oneof(oneof: OneofDescriptor) -> bool:
     """True for the oneof protoc makes for a proto3 ``optional`` field."""
     return len(oneof.fields) == 1 and oneof.name == "_" + oneof.fields[0].name
@@ -62,10 +66,36 @@ def real_oneofs(descriptor: Descriptor) -> list[OneofDescriptor]:
 
 def kind(message: Message) -> str:
     """The set field of the message's first (real) oneof, e.g. an event's kind; "" if none."""
-    oneofs = real_oneofs(message.DESCRIPTOR)
+    oneofs = real_oneofs(descriptor_of(message))
     if not oneofs:
         return ""
     return message.WhichOneof(oneofs[0].name) or ""
+
+
+def with_unordered_fields_sorted(message: Message, paths: frozenset[str]) -> Message:
+    """A copy of the message whose repeated fields at the given "a.b.field" paths are
+    sorted (scalars by value, messages by their bytes), to compare them as multisets."""
+    copy = type(message)()
+    copy.CopyFrom(message)
+    for path in paths:
+        *parents, name = path.split(".")
+        target = copy
+        for parent in parents:
+            if not target.HasField(parent):
+                break
+            target = getattr(target, parent)
+        else:
+            values = getattr(target, name)
+            if values and isinstance(values[0], Message):
+                kept = sorted(encode(entry) for entry in values)
+                del values[:]
+                for data in kept:
+                    values.add().ParseFromString(data)
+            else:
+                ordered = sorted(values)
+                del values[:]
+                values.extend(ordered)
+    return copy
 
 
 def _is_map(field: FieldDescriptor) -> bool:
@@ -111,7 +141,7 @@ def _submessages(message: Message, field: FieldDescriptor) -> Iterator[Message]:
 def rng_states(message: Message) -> list[Message]:
     """Every RngState inside the message (any depth), by reference."""
     found: list[Message] = []
-    for field in message.DESCRIPTOR.fields:
+    for field in descriptor_of(message).fields:
         if field.message_type is None or not _reaches_rng(field.message_type):
             continue
         for sub in _submessages(message, field):
@@ -137,7 +167,7 @@ def secret_rng_patterns(*messages: Message) -> list[bytes]:
 def without_rng(message: Message) -> bytes:
     """The message's bytes with every RngState inside it reset (to compare states
     apart from their random generators)."""
-    if not _reaches_rng(message.DESCRIPTOR):
+    if not _reaches_rng(descriptor_of(message)):
         return encode(message)
     copy = type(message)()
     copy.CopyFrom(message)
@@ -241,7 +271,7 @@ def _edits(message: Message, path: Path) -> Iterator[tuple[Path, str, Edit, bool
     """(path, description, edit of the message at path, malformed) for every single-field
     change of ``message``."""
     where = ".".join(n if i is None else f"{n}[{i}]" for n, i in path) or "<move>"
-    for oneof in real_oneofs(message.DESCRIPTOR):
+    for oneof in real_oneofs(descriptor_of(message)):
         which = message.WhichOneof(oneof.name)
         if which is not None:
             yield path, f"{where}: oneof {oneof.name} cleared", _clear(oneof.name), False
@@ -249,7 +279,7 @@ def _edits(message: Message, path: Path) -> Iterator[tuple[Path, str, Edit, bool
             if member.name == which:
                 continue
             yield path, f"{where}: oneof {oneof.name} set to {member.name}", _switch(member), False
-    for field in message.DESCRIPTOR.fields:
+    for field in descriptor_of(message).fields:
         if _is_map(field):
             continue  # maps are not mutated (no game move uses one)
         in_real_oneof = field.containing_oneof is not None and not is_synthetic_oneof(
@@ -265,7 +295,8 @@ def _edits(message: Message, path: Path) -> Iterator[tuple[Path, str, Edit, bool
                 yield path, f"{where}: {field.name} cleared", _clear(field.name), False
             yield from _edits(sub, (*path, (field.name, None)))
         else:
-            if in_real_oneof and message.WhichOneof(field.containing_oneof.name) != field.name:
+            container = field.containing_oneof
+            if in_real_oneof and container and message.WhichOneof(container.name) != field.name:
                 continue  # a different member is set: covered by the oneof switch
             current = getattr(message, field.name)
             for value in _scalar_alternatives(field, current):
@@ -296,7 +327,12 @@ def _repeated_edits(
         malformed = field.type == FieldDescriptor.TYPE_ENUM and value == _undeclared_enum_value(
             field
         )
-        yield path, f"{where}: {value!r} added to {field.name}", _append(field.name, value), malformed
+        yield (
+            path,
+            f"{where}: {value!r} added to {field.name}",
+            _append(field.name, value),
+            malformed,
+        )
     for index in range(count):
         for value in _scalar_alternatives(field, values[index]):
             malformed = field.type == FieldDescriptor.TYPE_ENUM and value == (

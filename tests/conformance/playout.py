@@ -26,16 +26,13 @@ variant, the seeds and the moves so far, with a snippet that replays them.
 
 from __future__ import annotations
 
-import difflib
 import random
 import re
 import traceback
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
-from google.protobuf import text_format
 from google.protobuf.message import Message
-
 from throneroom_server.games.core import (
     GameError,
     GameFinishedError,
@@ -54,9 +51,11 @@ from .messages import (
     one_line,
     round_trip_problem,
     secret_rng_patterns,
+    with_unordered_fields_sorted,
     without_rng,
 )
 from .profiles import Case, Variant
+from .report import ConformanceError, Stats, replay_snippet, seat_name, text_diff
 
 EVERY_LEGAL_LIMIT = 12
 """At a deep step, at most this many legal moves per acting seat are applied."""
@@ -67,27 +66,6 @@ POOL_SIZE = 64
 EVENT_WORLDS = 3
 """Worlds drawn per viewer to find one where the mover's move is legal (9d)."""
 SENTENCE = re.compile(r"[A-Za-z]+\W+[A-Za-z]+")
-
-
-class ConformanceError(AssertionError):
-    """A broken engine contract; ``check`` is e.g. "1 purity"."""
-
-    def __init__(self, check: str, message: str) -> None:
-        super().__init__(f"[{check}] {message}")
-        self.check = check
-
-
-@dataclass
-class Stats:
-    """What a playout actually checked (so tests can prove checks are not vacuous)."""
-
-    steps: int = 0
-    deep_steps: int = 0
-    legal_moves_applied: int = 0
-    rejections: int = 0
-    worlds: int = 0
-    worlds_with_hidden_changes: int = 0
-    event_comparisons: int = 0
 
 
 @dataclass
@@ -108,11 +86,11 @@ class Step:
     views: dict[Viewer, Message] = field(default_factory=dict)
 
 
-def seat_name(viewer: Viewer) -> str:
-    return "spectator" if viewer is None else f"seat {viewer}"
-
-
 class Playout:
+    """A game played from ``seed`` with moves chosen by ``random.Random(choice_seed)``,
+    every step checked; ``run()`` returns what was checked or raises ConformanceError.
+    ``stop_after`` ends the playout early (no end-of-game checks)."""
+
     def __init__(
         self,
         game: AnyGame,
@@ -124,6 +102,7 @@ class Playout:
         choice_seed: int,
         deep_rate: float = 1.0,
         event_only_reveals: frozenset[str] = frozenset(),
+        unordered_event_fields: frozenset[str] = frozenset(),
         stop_after: int | None = None,
     ) -> None:
         self.game = game
@@ -135,6 +114,7 @@ class Playout:
         self.choice_seed = choice_seed
         self.deep_rate = deep_rate
         self.event_only_reveals = event_only_reveals
+        self.unordered_event_fields = unordered_event_fields
         self.stop_after = stop_after
         self.chooser = random.Random(choice_seed)
         self.viewers: list[Viewer] = [*range(self.seats), None]
@@ -144,11 +124,13 @@ class Playout:
         self.pool: dict[bytes, Message] = {}
         self.stats = Stats()
         self.where = "setup"
+        self.move_type: type[Message] | None = None
 
     @classmethod
     def of(cls, case: Case, seed: int, choice_seed: int, **kwargs: Any) -> Playout:
         kwargs.setdefault("deep_rate", case.profile.deep_rate)
         kwargs.setdefault("event_only_reveals", case.profile.event_only_reveals)
+        kwargs.setdefault("unordered_event_fields", case.profile.unordered_event_fields)
         return cls(
             case.game,
             name=case.name,
@@ -162,46 +144,16 @@ class Playout:
     # --- reporting ----------------------------------------------------------------------
 
     def fail(self, check: str, problem: str) -> NoReturn:
-        raise ConformanceError(check, f"{problem}\n  at {self.where}\n{self.describe()}")
-
-    def describe(self) -> str:
-        options_text = one_line(self.options)
-        moves = [(seat, one_line(move)) for seat, move in self.moves]
-        move_type = type(self.moves[0][1]) if self.moves else None
-        lines = [
-            f"  game {self.name!r}, variant {self.variant.label}, {self.seats} seats, "
-            f"options {{{options_text}}}, seed {self.seed}, choice seed {self.choice_seed}, "
-            f"after {len(moves)} moves",
-            "  replay:",
-            "    from google.protobuf import text_format",
-            "    from throneroom_server.games.registry import build_registry",
-            f"    from {type(self.options).__module__} import {type(self.options).__name__}",
-        ]
-        if move_type is not None:
-            lines.append(f"    from {move_type.__module__} import {move_type.__name__}")
-        lines += [
-            f"    game = build_registry(include_fixtures=True)[{self.name!r}]",
-            f"    options = text_format.Parse({options_text!r}, {type(self.options).__name__}())",
-            f"    state = game.setup(options, {self.seats}, {self.seed})",
-        ]
-        if move_type is not None:
-            lines += [
-                "    for seat, move in MOVES:",
-                f"        state, events = game.apply(state, seat, "
-                f"text_format.Parse(move, {move_type.__name__}()))",
-            ]
-        lines.append(f"    MOVES = {moves!r}")
-        return "\n".join(lines)
-
-    def _text_diff(self, a: Message, b: Message) -> str:
-        diff = difflib.unified_diff(
-            text_format.MessageToString(a).splitlines(),
-            text_format.MessageToString(b).splitlines(),
-            "expected",
-            "got",
-            lineterm="",
+        replay = replay_snippet(
+            name=self.name,
+            variant=self.variant,
+            options=self.options,
+            seed=self.seed,
+            choice_seed=self.choice_seed,
+            moves=self.moves,
+            move_type=self.move_type,
         )
-        return "\n".join(f"    {line}" for line in list(diff)[:40])
+        raise ConformanceError(check, f"{problem}\n  at {self.where}\n{replay}")
 
     # --- the playout ----------------------------------------------------------------------
 
@@ -217,6 +169,7 @@ class Playout:
 
     def _play(self) -> None:
         state = self._setup()
+        limit = self.game.max_decisions(self.options, self.seats)
         step = 0
         while True:
             self.where = f"version {step}"
@@ -225,7 +178,6 @@ class Playout:
                 break
             if self.stop_after is not None and step >= self.stop_after:
                 return
-            limit = self.game.max_decisions(self.options, self.seats)
             if step >= limit:
                 self.fail(
                     "3 termination",
@@ -269,6 +221,7 @@ class Playout:
         self._check_legal_lists(legal, acting)
         seat = self.chooser.choice(acting)
         move = legal[seat][self.chooser.randrange(len(legal[seat]))]
+        self.move_type = type(move)
         self.where = f"version {len(self.moves)}, seat {seat} moving {one_line(move)}"
         after, events = self._apply_legal(state, before, seat, move, twice=True)
         step = Step(state, before, acting, legal, seat, move, after, events)
@@ -418,16 +371,21 @@ class Playout:
         acting, legal = step.acting, step.legal
         legal_bytes = {seat: {encode(m) for m in legal[seat]} for seat in acting}
         candidates: list[tuple[int, Mutant]] = []
-        bases = [(seat, move) for seat in acting for move in legal[seat]]
-        for seat, base in self.chooser.sample(bases, min(MUTATED_BASES, len(bases))):
-            candidates += [(seat, m) for m in mutants(base, self.chooser, MUTANTS_PER_BASE)]
+        current = [(seat, move) for seat in acting for move in legal[seat]]
+        bases = self.chooser.sample(current, min(MUTATED_BASES, len(current)))
         stale = list(self.pool.values())
+        if stale:
+            bases.append((self.chooser.choice(acting), self.chooser.choice(stale)))
+        for seat, base in bases:
+            candidates += [(seat, m) for m in mutants(base, self.chooser, MUTANTS_PER_BASE)]
         for move in self.chooser.sample(stale, min(STALE_MOVES, len(stale))):
             candidates.append((self.chooser.choice(acting), Mutant(move, "an earlier move", False)))
         for seat, mutant in candidates:
             if encode(mutant.move) in legal_bytes[seat]:
                 continue
-            error = self._expect_rejection(step.state, step.before, seat, mutant.move, "6 rejection")
+            error = self._expect_rejection(
+                step.state, step.before, seat, mutant.move, "6 rejection"
+            )
             if mutant.malformed and not isinstance(error, InvalidMoveError):
                 self.fail(
                     "6 rejection",
@@ -512,7 +470,7 @@ class Playout:
                 f"{name}'s view differs between the state and a state it cannot tell apart "
                 f"(randomize_hidden seed {world_seed}): the view shows hidden information, or "
                 f"randomize_hidden changed something {name} knows\n"
-                f"{self._text_diff(step.views[viewer], seen)}",
+                f"{text_diff(step.views[viewer], seen)}",
             )
         if list(self.game.to_act(world)) != step.acting:
             self.fail("9c leak", f"to_act() changes with what {name} cannot know")
@@ -558,9 +516,8 @@ class Playout:
         if encode(self.game.view(world_after, viewer)) != encode(view_after):
             return  # the move showed the viewer something hidden: its events may differ
         shown = [r for e in world_events if (r := self.game.redact_event(e, viewer)) is not None]
-        reveals = self.event_only_reveals
-        here = [one_line(e) for e in step.redacted[viewer] if kind(e) not in reveals]
-        there = [one_line(e) for e in shown if kind(e) not in reveals]
+        here = self._comparable(step.redacted[viewer])
+        there = self._comparable(shown)
         if here != there:
             self.fail(
                 "9d leak",
@@ -571,6 +528,16 @@ class Playout:
             )
         if here:
             self.stats.event_comparisons += 1
+
+    def _comparable(self, events: list[Message]) -> list[str]:
+        """The events as 9d compares them: event-only reveals left out, unordered
+        fields sorted."""
+        unordered = self.unordered_event_fields
+        return [
+            one_line(with_unordered_fields_sorted(e, unordered) if unordered else e)
+            for e in events
+            if kind(e) not in self.event_only_reveals
+        ]
 
     # --- the end ------------------------------------------------------------------------
 
@@ -593,11 +560,12 @@ class Playout:
         for viewer in self.viewers:
             world = self.game.randomize_hidden(state, viewer, self.chooser.getrandbits(64))
             self._unchanged(state, before, f"randomize_hidden() for {seat_name(viewer)}")
-            if encode(self.game.view(world, viewer)) != encode(views[viewer]):
+            seen = self.game.view(world, viewer)
+            if encode(seen) != encode(views[viewer]):
                 self.fail(
                     "9c leak",
                     f"{seat_name(viewer)}'s final view shows something randomize_hidden "
-                    f"calls hidden\n{self._text_diff(views[viewer], self.game.view(world, viewer))}",
+                    f"calls hidden\n{text_diff(views[viewer], seen)}",
                 )
         stale = list(self.pool.values())
         for seat in range(self.seats):
