@@ -10,6 +10,8 @@ Conventions:
   UNSPECIFIED (or unknown) value is malformed and rejected.
 * Seats are 0-based in clockwise order. "No seat" is -1 in state and views;
   in moves a seat that may be absent is an `optional` field.
+* Lists in moves (cards, positions) are strictly ascending: a move has one
+  spelling, and any other order is malformed.
 * Cards: every physical card has a stable id 1..70 (0 means "no card").
   Ids 1-48 are the activity cards, twelve per activity in Activity order
   (Tourney 1-12, Feast 13-24, Hunt 25-36, Dance 37-48); inside a block the
@@ -576,7 +578,9 @@ class KingsLifeMove(_message.Message):
 
     @_typing.final
     class Exchange(_message.Message):
-        """Tuesday: discard these cards (0 to 3, from the hand) and draw as many."""
+        """Tuesday: discard these cards (0 to 3, from the hand, ascending) and draw
+        as many.
+        """
 
         DESCRIPTOR: _descriptor.Descriptor
 

@@ -1,16 +1,14 @@
-"""King's Life (placeholder until the engine lands)."""
+"""King's Life (4-8 players): the complete rules engine.
 
-from throneroom_server.games.nim import Nim as _Nim
-from throneroom_server.games.core import GameInfo
+Modules, by concept: ``data`` (every number and default, with its reason),
+``table`` (deck, discard, moving cards), ``days`` (the king's will, dealing,
+exchange, mulligan, from one day to the next), ``suggestions`` (initial round,
+turns, passing and support, the Queen window), ``characters`` (plays and card
+effects), ``reckoning`` (programs, the king's choice, the Duke, rewards, final
+score), ``views`` (views, redaction, hidden-world sampling), ``invariants`` and
+``engine`` (the Game protocol).
+"""
 
+from throneroom_server.games.kings_life.engine import KingsLife
 
-class KingsLife(_Nim):
-    info = GameInfo(
-        name="kings_life",
-        title="King's Life",
-        description="",
-        min_seats=2,
-        max_seats=4,
-        hidden_information=True,
-        simultaneous_decisions=False,
-    )
+__all__ = ["KingsLife"]

@@ -89,7 +89,7 @@ DAYS: Final = (
     pb.DAY_FRIDAY,
     pb.DAY_SATURDAY,
 )
-DAY_POINTS: Final = {
+DAY_POINTS: Final[dict[int, int]] = {
     pb.DAY_TUESDAY: 1,
     pb.DAY_WEDNESDAY: 1,
     pb.DAY_THURSDAY: 2,
@@ -98,7 +98,7 @@ DAY_POINTS: Final = {
 }
 """RULES-NOTES default for the day cards' victory points (not in the text)."""
 
-HAND_SIZE: Final = {
+HAND_SIZE: Final[dict[int, int]] = {
     pb.DAY_TUESDAY: 6,
     pb.DAY_WEDNESDAY: 6,
     pb.DAY_THURSDAY: 6,
@@ -107,7 +107,7 @@ HAND_SIZE: Final = {
 }
 """Deal Suggestion Cards: six on Tuesday (dealt), Wednesday and Thursday
 (filled up to), seven on Friday and Saturday."""
-HAND_REDUCTION: Final = {4: 0, 5: 0, 6: 0, 7: 1, 8: 2}
+HAND_REDUCTION: Final[dict[int, int]] = {4: 0, 5: 0, 6: 0, 7: 1, 8: 2}
 """'Number of Players Affects Hand Size': one fewer card with 7 players, two
 fewer with 8."""
 
@@ -132,11 +132,15 @@ ALL_CARDS: Final = tuple(range(1, DECK_SIZE + 1))
 
 
 def _card_table() -> tuple[
-    tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[bool, ...], tuple[bool, ...]
+    tuple[pb.Activity.ValueType, ...],
+    tuple[int, ...],
+    tuple[pb.Character.ValueType, ...],
+    tuple[bool, ...],
+    tuple[bool, ...],
 ]:
-    activity = [0]
+    activity = [pb.ACTIVITY_UNSPECIFIED]
     value = [0]
-    character = [0]
+    character = [pb.CHARACTER_UNSPECIFIED]
     draws = [False]
     sun = [False]
     for act in ACTIVITIES:

@@ -1,0 +1,1 @@
+"""Texts and helpers for each game, for clients."""

@@ -1,0 +1,153 @@
+"""The table: drawing from the deck, the discard pile, moving display cards.
+
+Small helpers every phase uses. They change the (already copied) state in
+place and append the events they cause.
+"""
+
+from __future__ import annotations
+
+from throneroom.v1 import kings_life_pb2 as pb
+
+from throneroom_server.games.kings_life.data import (
+    CARD_ACTIVITY,
+    CARD_CHARACTER,
+    CARD_VALUE,
+    MERCHANT,
+    SORCERER,
+)
+from throneroom_server.games.rng import Rng
+
+State = pb.KingsLifeState
+Event = pb.KingsLifeEvent
+Events = list[pb.KingsLifeEvent]
+
+NO_SEAT = -1
+
+ACTIVITY_NAMES: dict[int, str] = {
+    pb.ACTIVITY_TOURNEY: "Tourney",
+    pb.ACTIVITY_FEAST: "Feast",
+    pb.ACTIVITY_HUNT: "Hunt",
+    pb.ACTIVITY_DANCE: "Dance",
+}
+CHARACTER_NAMES: dict[int, str] = {
+    pb.CHARACTER_DUCHESS: "Duchess",
+    pb.CHARACTER_LITTLE_PRINCE: "Little Prince",
+    pb.CHARACTER_MERCHANT: "Merchant",
+    pb.CHARACTER_PRIEST: "Priest",
+    pb.CHARACTER_PRINCESS: "Princess",
+    pb.CHARACTER_SORCERER: "Sorcerer",
+    pb.CHARACTER_DUKE: "Duke",
+    pb.CHARACTER_QUEEN: "Queen",
+    pb.CHARACTER_ASTROLOGER: "Astrologer",
+    pb.CHARACTER_CHAMBERLAIN: "Chamberlain",
+    pb.CHARACTER_DOG: "Dog",
+    pb.CHARACTER_FOOL: "Fool",
+    pb.CHARACTER_GUARD: "Guard",
+    pb.CHARACTER_JESTER: "Jester",
+    pb.CHARACTER_PEON: "Peon",
+    pb.CHARACTER_RAINY_DAY: "Rainy day",
+    pb.CHARACTER_THIEF: "Thief",
+}
+DAY_NAMES: dict[int, str] = {
+    pb.DAY_TUESDAY: "Tuesday",
+    pb.DAY_WEDNESDAY: "Wednesday",
+    pb.DAY_THURSDAY: "Thursday",
+    pb.DAY_FRIDAY: "Friday",
+    pb.DAY_SATURDAY: "Saturday",
+}
+
+
+def card_name(card: int) -> str:
+    """A card's name for error messages, e.g. 'Hunt 3 (#31)' or 'the Queen (#57)'."""
+    activity = CARD_ACTIVITY[card]
+    if activity:
+        return f"{ACTIVITY_NAMES[activity]} {CARD_VALUE[card]} (#{card})"
+    kind = CARD_CHARACTER[card]
+    if kind == pb.CHARACTER_THIEF:
+        return f"the Thief ({CARD_VALUE[card]}) (#{card})"
+    return f"the {CHARACTER_NAMES[kind]} (#{card})"
+
+
+def day_name(day: int) -> str:
+    return DAY_NAMES.get(day, f"day {day}")
+
+
+def reshuffle_discard(state: State, events: Events) -> None:
+    """Shuffle the whole discard pile into the deck (face-down discards lose
+    their owner's knowledge: they are now somewhere in the deck)."""
+    if not state.discard:
+        return
+    cards = list(state.deck)
+    cards.extend(state.discard)
+    Rng(state.rng).shuffle(cards)
+    del state.discard[:]
+    del state.deck[:]
+    state.deck.extend(cards)
+    for player in state.players:
+        if player.face_down_discards:
+            del player.face_down_discards[:]
+    events.append(Event(deck_reshuffled=Event.DeckReshuffled(deck_size=len(cards))))
+
+
+def draw(
+    state: State, seat: int, count: int, reason: Event.DrawReason.ValueType, events: Events
+) -> list[int]:
+    """``seat`` draws up to ``count`` cards from the top of the deck; when the
+    deck runs out the discard pile is shuffled in (RULES-NOTES: no draw only
+    if both are empty). Emits CardsDrawn (private cards, public count)."""
+    drawn: list[int] = []
+    deck = state.deck
+    while len(drawn) < count:
+        if not deck:
+            reshuffle_discard(state, events)
+            if not deck:
+                break
+        take = min(count - len(drawn), len(deck))
+        drawn.extend(deck[len(deck) - take :][::-1])
+        del deck[len(deck) - take :]
+    if drawn or count:
+        state.players[seat].hand.extend(drawn)
+        events.append(
+            Event(
+                cards_drawn=Event.CardsDrawn(
+                    seat=seat, count=len(drawn), cards=drawn, reason=reason
+                )
+            )
+        )
+    return drawn
+
+
+def leave_hand(player: pb.KingsLifePlayer, card: int) -> None:
+    """Take ``card`` out of a hand (and out of the hand's publicly known cards)."""
+    player.hand.remove(card)
+    if player.revealed and card in player.revealed:
+        player.revealed.remove(card)
+
+
+def attachments_of(state: State, card: int) -> list[int]:
+    """The Merchant / Sorcerer attached to an activity card, if any."""
+    attached = []
+    if state.merchant_on == card:
+        attached.append(MERCHANT)
+    if state.sorcerer_on == card:
+        attached.append(SORCERER)
+    return attached
+
+
+def move_display_card(state: State, from_seat: int, to_seat: int, card: int) -> None:
+    """Move a display card to another display; its Merchant / Sorcerer come
+    along (they are 'swapped or stolen with it')."""
+    source = state.players[from_seat].display
+    target = state.players[to_seat].display
+    source.remove(card)
+    target.append(card)
+    for attached in attachments_of(state, card):
+        source.remove(attached)
+        target.append(attached)
+
+
+def owner_of_display_card(state: State, card: int) -> int:
+    for seat, player in enumerate(state.players):
+        if card in player.display:
+            return seat
+    return NO_SEAT

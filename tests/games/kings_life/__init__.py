@@ -1,0 +1,1 @@
+"""Tests of the King's Life engine, bot and texts."""
