@@ -38,6 +38,7 @@ sys.path[:0] = [str(ROOT / "sdk"), str(ROOT / "service")]
 from throneroom.v1 import game_pb2, nim_pb2, service_pb2, service_pb2_grpc  # noqa: E402
 from throneroom_server.devtools import free_port, throwaway_redis, wait_for_port  # noqa: E402
 
+SERVER_CMD = os.environ.get("BENCH_SERVER_CMD", "-m throneroom_server.main").split()
 TOP_LEVEL = {"hmget", "evalsha", "eval"}
 
 
@@ -227,7 +228,7 @@ def main() -> int:
         port = free_port()
         env = dict(os.environ, THRONEROOM_FIXTURE_GAMES="1", THRONEROOM_LOG_FORMAT="json")
         server = subprocess.Popen(
-            [sys.executable, "-m", "throneroom_server.main", "--listen", f"127.0.0.1:{port}", "--redis-url", url],
+            [sys.executable, *SERVER_CMD, "--listen", f"127.0.0.1:{port}", "--redis-url", url],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
         try:
