@@ -69,11 +69,16 @@ async def timed(
     return len(latencies), latencies
 
 
-def line(name: str, count: int, latencies: list[float], seconds: float, ceiling: float | None) -> float:
+def line(
+    name: str, count: int, latencies: list[float], seconds: float, ceiling: float | None
+) -> float:
     rate = count / seconds
     q = statistics.quantiles(latencies, n=100)
     ratio = f"{rate / ceiling:5.2f}x" if ceiling else "  1.00x"
-    print(f"  {name:<28} {rate:9.0f}/s   p50 {q[49] * 1000:7.2f} ms   p99 {q[98] * 1000:7.2f} ms   {ratio}")
+    print(
+        f"  {name:<28} {rate:9.0f}/s   p50 {q[49] * 1000:7.2f} ms"
+        f"   p99 {q[98] * 1000:7.2f} ms   {ratio}"
+    )
     return rate
 
 
@@ -129,7 +134,8 @@ class KingIsDeadPlayer:
     async def start(self) -> None:
         created = await self.stub.CreateGame(
             service_pb2.CreateGameRequest(
-                options=game_pb2.GameOptions(king_is_dead={}), num_seats=3,
+                options=game_pb2.GameOptions(king_is_dead={}),
+                num_seats=3,
                 seed=self.rng.getrandbits(32),
             )
         )
@@ -144,7 +150,9 @@ class KingIsDeadPlayer:
     async def prepare(self, snapshot: service_pb2.GameSnapshot | None) -> None:
         """Choose the next move (untimed)."""
         if snapshot is None:
-            snapshot = (await self.stub.GetGame(service_pb2.GetGameRequest(game_id=self.game_id))).snapshot
+            snapshot = (
+                await self.stub.GetGame(service_pb2.GetGameRequest(game_id=self.game_id))
+            ).snapshot
         if snapshot.finished:
             self.next = None
             return
@@ -153,8 +161,11 @@ class KingIsDeadPlayer:
             service_pb2.ListLegalMovesRequest(game_id=self.game_id, seat_token=token)
         )
         self.next = service_pb2.ApplyMoveRequest(
-            game_id=self.game_id, seat_token=token, expected_version=self.version,
-            move=self.rng.choice(list(moves.moves)), idempotency_key=f"{self.game_id}-{self.version}",
+            game_id=self.game_id,
+            seat_token=token,
+            expected_version=self.version,
+            move=self.rng.choice(list(moves.moves)),
+            idempotency_key=f"{self.game_id}-{self.version}",
         )
 
 
@@ -162,7 +173,10 @@ async def run(address: str, url: str, seconds: float, concurrency: int) -> None:
     channel = grpc.aio.insecure_channel(address)
     stub = service_pb2_grpc.ThroneroomStub(channel)
     await stub.Ping(service_pb2.PingRequest())
-    print(f"throneroom service benchmark: {concurrency} concurrent clients, {seconds:.0f} s per figure,")
+    print(
+        f"throneroom service benchmark: {concurrency} concurrent clients, "
+        f"{seconds:.0f} s per figure,"
+    )
     print("server and redis-server in their own processes on this machine (2 cores shared).")
 
     async def ping(_: int) -> None:
@@ -185,10 +199,11 @@ async def run(address: str, url: str, seconds: float, concurrency: int) -> None:
     after = diff(commandstats(url), before)
     line("ApplyMove (Nim, service path)", count, lat, seconds, ceiling)
     top = sum(v for k, v in after.items() if k in TOP_LEVEL)
+    per_command = ", ".join(f"{k}={v / count:.2f}" for k, v in sorted(after.items()))
     total = sum(after.values())
     print(
         f"  Redis per ApplyMove: {top / count:.2f} round trips (top-level commands), "
-        f"{total / count:.2f} commands in all  [{', '.join(f'{k}={v / count:.2f}' for k, v in sorted(after.items()))}]"
+        f"{total / count:.2f} commands in all  [{per_command}]"
     )
 
     rng = random.Random(1)
@@ -213,14 +228,17 @@ async def run(address: str, url: str, seconds: float, concurrency: int) -> None:
     count, lat = await timed(concurrency, seconds, kid_move)
     elapsed = time.perf_counter() - t0
     print(
-        f"  ApplyMove (King Is Dead)     {count / elapsed:9.0f}/s   p50 {statistics.median(lat) * 1000:7.2f} ms"
-        f"   (includes choosing the next move: GetGame-free, one ListLegalMoves per move)"
+        f"  ApplyMove (King Is Dead)     {count / elapsed:9.0f}/s"
+        f"   p50 {statistics.median(lat) * 1000:7.2f} ms"
+        "   (includes choosing the next move: one ListLegalMoves per move)"
     )
     await channel.close()
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--concurrency", type=int, default=32)
     ns = parser.parse_args()
@@ -229,7 +247,9 @@ def main() -> int:
         env = dict(os.environ, THRONEROOM_FIXTURE_GAMES="1", THRONEROOM_LOG_FORMAT="json")
         server = subprocess.Popen(
             [sys.executable, *SERVER_CMD, "--listen", f"127.0.0.1:{port}", "--redis-url", url],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         try:
             wait_for_port(port, proc=server)  # type: ignore[arg-type]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from throneroom.v1 import nim_pb2
+
 from throneroom_server.games.core import (
     GameFinishedError,
     GameInfo,
@@ -137,7 +138,7 @@ class Nim:
         return (move.take,)
 
     def check_invariants(self, state: nim_pb2.NimState) -> None:
-        assert 0 <= state.pile, "negative pile"
+        assert state.pile >= 0, "negative pile"
         assert len(state.secrets) == state.num_seats, "one secret per seat"
         assert state.HasField("outcome") == (state.pile == 0), "over exactly when empty"
 
