@@ -16,3 +16,25 @@ def redis_url() -> Iterator[str]:
             yield url
     except RedisServerError as exc:
         pytest.fail(f"cannot start redis-server: {exc}; run `make test`, which installs it")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _test_logging() -> None:
+    """Readable logs on stderr at debug level, as in development, but with no
+    logger caching so ``structlog.testing.capture_logs`` sees every line."""
+    import logging
+    import sys
+
+    import structlog
+
+    structlog.configure(
+        processors=[
+            structlog.contextvars.merge_contextvars,
+            structlog.processors.add_log_level,
+            structlog.processors.format_exc_info,
+            structlog.dev.ConsoleRenderer(colors=False),
+        ],
+        wrapper_class=structlog.make_filtering_bound_logger(logging.DEBUG),
+        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        cache_logger_on_first_use=False,
+    )

@@ -1,16 +1,14 @@
-"""The King Is Dead (placeholder until the engine lands)."""
+"""The King Is Dead (Peer Sylvester, Osprey Games): complete rules for 2-4
+players with the Mordred variant. See docs/rules/king_is_dead.md.
 
-from throneroom_server.games.nim import Nim as _Nim
-from throneroom_server.games.core import GameInfo
+Modules: ``board`` (the map and components as data), ``setup``, ``cards``
+(legal executions of each action card), ``moves`` (keys, messages and the
+lazy legal-move list), ``effects`` and ``struggle`` (carrying out decisions,
+turns, passes, resolution), ``endings`` (control, invasion, Loyalist),
+``lastcard`` (the 3-player last-card rule), ``explain`` (illegal-move
+messages), ``views``, ``invariants`` and ``engine`` (the Game protocol).
+"""
 
+from throneroom_server.games.king_is_dead.engine import KingIsDead
 
-class KingIsDead(_Nim):
-    info = GameInfo(
-        name="king_is_dead",
-        title="The King Is Dead",
-        description="",
-        min_seats=2,
-        max_seats=4,
-        hidden_information=True,
-        simultaneous_decisions=False,
-    )
+__all__ = ["KingIsDead"]

@@ -24,12 +24,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from throneroom_server.games.king_is_dead.board import (
+    AMBASSADOR,
+    CARD_FACTION,
     COLOURS,
+    CROWN,
+    DECIDE_AMBASSADOR,
+    DECIDE_CROWN,
+    DECIDE_GARRISON,
+    DECIDE_PLACE,
+    DECIDE_SETTLE,
     FACTIONS,
+    GARRISON,
     HOMES,
     NEIGHBOURS,
     ORDERED_BORDERS,
     REGIONS,
+    SETTLERS,
     UNRESOLVED,
     Board,
     Counts,
@@ -97,38 +107,46 @@ def garrison_max(board: Board) -> int:
     return best
 
 
+def _pairs_in(counts: Counts) -> list[tuple[int, int]]:
+    """Every two followers that can leave a region: (colour, colour), ascending."""
+    pairs = []
+    for o1 in COLOURS:
+        n = counts[o1 - 1]
+        if not n:
+            continue
+        if n >= 2:
+            pairs.append((o1, o1))
+        pairs.extend((o1, o2) for o2 in COLOURS[o1:] if counts[o2 - 1])
+    return pairs
+
+
 def _garrison_keys_at(board: Board, level: int) -> list[Key]:
     """Every Garrison execution moving exactly ``level`` followers, ascending."""
+    colours: dict[Region, list[Faction]] = {}
+    pairs: dict[Region, list[tuple[int, int]]] = {}
+    for r, counts in zip(REGIONS, board, strict=True):
+        if counts is not None:
+            colours[r] = _colours_in(counts)
+            pairs[r] = _pairs_in(counts)
     keys: list[Key] = []
     for a, b in ORDERED_BORDERS:
-        ca = board[a - 1]
-        cb = board[b - 1]
-        if ca is None or cb is None:
+        if a not in colours or b not in colours:
             continue
-        backs_all = _colours_in(cb)
-        for o1 in COLOURS:
-            if not ca[o1 - 1]:
-                continue
-            # one follower out
-            back_n = level - 1
-            if back_n == 0:
-                keys.append((K_GARRISON, a, b, o1, 0, 0))
-            elif back_n == 1:
-                keys.extend((K_GARRISON, a, b, o1, 0, f) for f in backs_all)
-            # two followers out
-            back_n = level - 2
-            if back_n not in (0, 1):
-                continue
-            for o2 in COLOURS[o1 - 1 :]:
-                if o2 == o1:
-                    if ca[o1 - 1] < 2:
-                        continue
-                elif not ca[o2 - 1]:
-                    continue
-                if back_n == 0:
-                    keys.append((K_GARRISON, a, b, o1, o2, 0))
-                else:
-                    keys.extend((K_GARRISON, a, b, o1, o2, f) for f in backs_all)
+        if level == 3:
+            backs = colours[b]
+            keys.extend((K_GARRISON, a, b, o1, o2, back) for o1, o2 in pairs[a] for back in backs)
+            continue
+        # Partial executions: one out and one back, two out and none back, one out.
+        found: list[Key] = []
+        if level == 2:
+            found.extend(
+                (K_GARRISON, a, b, o1, 0, back) for o1 in colours[a] for back in colours[b]
+            )
+            found.extend((K_GARRISON, a, b, o1, o2, 0) for o1, o2 in pairs[a])
+        elif level == 1:
+            found.extend((K_GARRISON, a, b, o1, 0, 0) for o1 in colours[a])
+        found.sort()
+        keys.extend(found)
     return keys
 
 
@@ -153,14 +171,17 @@ def _ambassador_keys_at(board: Board, level: int) -> list[Key]:
     """Every Ambassador execution moving exactly ``level`` followers, ascending."""
     keys: list[Key] = []
     options = [
-        (r, [0, *_colours_in(counts)]) for r, counts in zip(REGIONS, board, strict=True) if counts
+        (r, _colours_in(counts))
+        for r, counts in zip(REGIONS, board, strict=True)
+        if counts is not None
     ]
     for i, (a, from_a) in enumerate(options):
         for b, from_b in options[i + 1 :]:
-            for fa in from_a:
-                for fb in from_b:
-                    if (fa > 0) + (fb > 0) == level:
-                        keys.append((K_AMBASSADOR, a, b, fa, fb))
+            if level == 2:
+                keys.extend((K_AMBASSADOR, a, b, fa, fb) for fa in from_a for fb in from_b)
+            elif level == 1:
+                keys.extend((K_AMBASSADOR, a, b, 0, fb) for fb in from_b)
+                keys.extend((K_AMBASSADOR, a, b, fa, 0) for fa in from_a)
     return keys
 
 
@@ -198,6 +219,15 @@ def exchange_keys(card_kind: int, board: Board, forbidden: Key | None) -> list[K
             return keys
         level -= 1
     return []
+
+
+def exchange_possible(card_kind: int, board: Board, forbidden: Key | None) -> bool:
+    """``bool(exchange_keys(...))`` without enumerating: any execution of two or
+    more followers has one-follower parts other than the single forbidden key."""
+    best = garrison_max(board) if card_kind == K_GARRISON else ambassador_max(board)
+    if best >= 2:
+        return True
+    return bool(best) and bool(exchange_keys(card_kind, board, forbidden))
 
 
 def exchange_feasible(board: Board, key: Key) -> bool:
@@ -299,3 +329,41 @@ def summon_keys(board: Board) -> list[Key]:
         if counts[2]:
             keys.append((K_SUMMON, r, 3))
     return keys
+
+
+# -- the first decision of a card ------------------------------------------------------
+
+Pending = tuple[int, int, int]
+"""A card's pending decision: (Decision, colour, remaining)."""
+
+
+def first_decision(
+    card: int,
+    board: Board,
+    *,
+    cards: Sequence[RegionCardInfo],
+    supply: Sequence[int],
+    controls: Sequence[int],
+    forbidden: Key | None,
+) -> Pending | None:
+    """The decision a card's effect starts with, or None when the effect cannot
+    be carried out at all (it is skipped and the summon follows)."""
+    if card == CROWN:
+        return (DECIDE_CROWN, 0, 0) if crown_keys(cards) else None
+    if card == GARRISON:
+        return (DECIDE_GARRISON, 0, 0) if exchange_possible(K_GARRISON, board, forbidden) else None
+    if card == AMBASSADOR:
+        if exchange_possible(K_AMBASSADOR, board, forbidden):
+            return (DECIDE_AMBASSADOR, 0, 0)
+        return None
+    if card == SETTLERS:
+        colour = next_settle_colour(supply, 0)
+        return (DECIDE_SETTLE, colour, 0) if colour else None
+    faction = CARD_FACTION[card]
+    count = place_count(board, controls, supply, faction)
+    return (DECIDE_PLACE, faction, count) if count else None
+
+
+def can_summon(board: Board) -> bool:
+    """Whether any follower can be summoned (a non-black one on the board)."""
+    return any(c is not None and (c[0] or c[1] or c[2]) for c in board)

@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
 from throneroom.v1 import king_is_dead_pb2 as pb
+
 from throneroom_server.games.core import InvalidMoveError
 from throneroom_server.games.king_is_dead.board import (
     CARDS,

@@ -1,0 +1,272 @@
+"""Power struggles: turns, passes, resolution, the Mordred banner and the end.
+
+These functions change a state the engine has already copied. Turn order goes
+on clockwise across power struggles (the Phil/Jo/Laura example). A seat with
+no card left passes automatically (a ``forced`` pass event, not a decision);
+once every hand is empty the remaining struggles therefore resolve with no
+further decisions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from throneroom.v1 import king_is_dead_pb2 as pb
+
+from throneroom_server.games.king_is_dead.board import (
+    AMBASSADOR,
+    BANNER,
+    CONTROL_LOYALISTS,
+    DECIDE_SUMMON,
+    GARRISON,
+    NONE,
+    NUM_REGIONS,
+    SAXON_TOKENS_FOR_INVASION,
+    SAXONS,
+    TURN,
+    Board,
+    Counts,
+)
+from throneroom_server.games.king_is_dead.cards import (
+    Key,
+    RegionCardInfo,
+    first_decision,
+    mirror_of,
+)
+from throneroom_server.games.king_is_dead.endings import (
+    CONTROL,
+    INVASION,
+    LOYALIST,
+    decide_ending,
+)
+from throneroom_server.games.king_is_dead.moves import move_key
+
+State = pb.KingIsDeadState
+Event = pb.KingIsDeadEvent
+_E: Any = pb.KingIsDeadEvent
+"""The event class, untyped: events carry plain ints where the stubs want enums."""
+
+COUNT_FIELDS = ("scots", "welsh", "romano_british", "loyalists")
+"""Follower count fields by colour - 1 (RegionState and Followers)."""
+
+
+# -- reading the state as plain data --------------------------------------------------
+
+
+def read_board(state: State) -> Board:
+    return [
+        None if r.control else (r.scots, r.welsh, r.romano_british, r.loyalists)
+        for r in state.regions
+    ]
+
+
+def read_controls(state: State) -> list[int]:
+    return [r.control for r in state.regions]
+
+
+def read_orders(state: State) -> list[int]:
+    return [r.resolved_order for r in state.regions]
+
+
+def read_cards(state: State) -> list[RegionCardInfo]:
+    return [(c.region, c.face_up, c.HasField("crowned_by")) for c in state.region_cards]
+
+
+def read_supply(state: State) -> tuple[int, int, int]:
+    s = state.supply
+    return (s.scots, s.welsh, s.romano_british)
+
+
+def read_courts(state: State) -> list[tuple[int, int, int]]:
+    return [(c.scots, c.welsh, c.romano_british) for c in (s.court for s in state.seats)]
+
+
+def current_position(state: State) -> int:
+    """Index in region_cards of the current power struggle (-1 when none is left)."""
+    for i, card in enumerate(state.region_cards):
+        if card.face_up:
+            return i
+    return -1
+
+
+def current_region(state: State) -> int:
+    pos = current_position(state)
+    return state.region_cards[pos].region if pos >= 0 else 0
+
+
+def forbidden_mirror(state: State, seat: int) -> Key | None:
+    """The undo rule: the mirror of the most recent card play, when that play
+    was another seat's Garrison/Ambassador exchange and no power struggle has
+    been resolved since."""
+    if not state.HasField("last_exchange"):
+        return None
+    last = state.last_exchange
+    if last.seat == seat:
+        return None
+    return mirror_of(move_key(last.exchange))
+
+
+def add_followers(msg: Any, colour: int, n: int) -> None:
+    """Add ``n`` (possibly negative) followers of ``colour`` to a RegionState or
+    Followers message."""
+    name = COUNT_FIELDS[colour - 1]
+    setattr(msg, name, getattr(msg, name) + n)
+
+
+def counts_of(msg: pb.RegionState | pb.Followers) -> Counts:
+    return (msg.scots, msg.welsh, msg.romano_british, msg.loyalists)
+
+
+# -- resolution ----------------------------------------------------------------------
+
+
+def region_winner(counts: Counts) -> int:
+    """RegionControl of a resolved region: the colour with strictly the most
+    followers (Loyalists count), else the Saxons (a tie, or nobody there)."""
+    best = max(counts)
+    if best == 0 or counts.count(best) > 1:
+        return SAXONS
+    return counts.index(best) + 1
+
+
+def resolve_struggle(state: State, events: list[Event]) -> None:
+    """End the current power struggle: turn its card face down, place the
+    control token, return the followers, place the Mordred banner's Loyalist,
+    then check for the end of the game."""
+    pos = current_position(state)
+    card = state.region_cards[pos]
+    card.face_up = False
+    region = card.region
+    reg: Any = state.regions[region - 1]  # enum fields take the plain ints used here
+    counts = counts_of(reg)
+    control = region_winner(counts)
+    order = 1 + sum(1 for r in state.regions if r.control)
+    reg.control = control
+    reg.resolved_order = order
+    reg.scots = reg.welsh = reg.romano_british = reg.loyalists = 0
+    supply = state.supply
+    supply.scots += counts[0]
+    supply.welsh += counts[1]
+    supply.romano_british += counts[2]
+    state.loyalist_pool += counts[3]
+    state.ClearField("last_exchange")
+    state.consecutive_passes = 0
+    resolved = _E.StruggleResolved(
+        region=region,
+        control=control,
+        followers=pb.Followers(
+            scots=counts[0], welsh=counts[1], romano_british=counts[2], loyalists=counts[3]
+        ),
+        order=order,
+    )
+    if state.mordred:
+        target = BANNER[region]
+        target_reg = state.regions[target - 1]
+        if not target_reg.control and state.loyalist_pool > 0:
+            target_reg.loyalists += 1
+            state.loyalist_pool -= 1
+            resolved.banner_region = target
+    saxons = sum(1 for r in state.regions if r.control == SAXONS)
+    resolved.saxon_tokens = saxons
+    events.append(_E(struggle_resolved=resolved))
+    if saxons >= SAXON_TOKENS_FOR_INVASION:
+        finish(state, INVASION, events)
+    elif control == CONTROL_LOYALISTS:
+        finish(state, LOYALIST, events)
+    elif order == NUM_REGIONS:
+        finish(state, CONTROL, events)
+
+
+def finish(state: State, termination: str, events: list[Event]) -> None:
+    ending = decide_ending(
+        termination,
+        read_controls(state),
+        read_orders(state),
+        read_courts(state),
+        [s.last_played for s in state.seats],
+    )
+    outcome = state.outcome
+    outcome.termination = ending.termination
+    outcome.winners.extend(ending.winners)
+    outcome.summary = ending.summary
+    outcome.tiebreaks.extend(ending.tiebreaks)
+    state.pending.Clear()
+    state.pending.decision = NONE
+    events.append(
+        _E(
+            game_ended=_E.GameEnded(
+                termination=ending.termination,
+                winners=ending.winners,
+                ruling_faction=ending.ruling_faction,
+                tiebreaks=ending.tiebreaks,
+                summary=ending.summary,
+            )
+        )
+    )
+
+
+# -- turns -----------------------------------------------------------------------------
+
+
+def record_pass(state: State, seat: int, events: list[Event], *, forced: bool) -> None:
+    state.consecutive_passes += 1
+    events.append(
+        _E(passed=_E.Passed(seat=seat, consecutive_passes=state.consecutive_passes, forced=forced))
+    )
+    if state.consecutive_passes >= state.num_seats:
+        resolve_struggle(state, events)
+
+
+def advance(state: State, seat: int, events: list[Event]) -> None:
+    """Give the turn to the next seat clockwise after ``seat``; seats without
+    cards pass automatically (resolving struggles, perhaps ending the game)."""
+    num_seats = state.num_seats
+    hands = [len(s.hand) for s in state.seats]
+    cur = seat
+    while not state.HasField("outcome"):
+        cur = (cur + 1) % num_seats
+        if hands[cur]:
+            state.to_move = cur
+            pending = state.pending
+            pending.Clear()
+            pending.decision = TURN
+            return
+        record_pass(state, cur, events, forced=True)
+
+
+def start_effect(state: State, seat: int, card: int, events: list[Event]) -> None:
+    """A card has just been played: set up its first decision, or skip the
+    effect (nothing at all can be done) and go on to the summon."""
+    first = first_decision(
+        card,
+        read_board(state),
+        cards=read_cards(state),
+        supply=read_supply(state),
+        controls=read_controls(state),
+        forbidden=forbidden_mirror(state, seat) if card in (GARRISON, AMBASSADOR) else None,
+    )
+    if first is None:
+        if card in (GARRISON, AMBASSADOR):
+            state.ClearField("last_exchange")
+        events.append(_E(effect_skipped=_E.EffectSkipped(seat=seat, card=card)))
+        start_summon(state, seat, card, events)
+        return
+    decision, colour, remaining = first
+    pending: Any = state.pending  # enum fields take the plain ints used here
+    pending.decision = decision
+    pending.card = card
+    pending.colour = colour
+    pending.remaining = remaining
+
+
+def start_summon(state: State, seat: int, card: int, events: list[Event]) -> None:
+    """After a card's effect: the summon decision, or none when no follower can
+    be taken (then the turn ends)."""
+    if any(r.scots or r.welsh or r.romano_british for r in state.regions):
+        pending: Any = state.pending
+        pending.Clear()
+        pending.decision = DECIDE_SUMMON
+        pending.card = card
+        return
+    events.append(_E(summon_skipped=_E.SummonSkipped(seat=seat)))
+    advance(state, seat, events)

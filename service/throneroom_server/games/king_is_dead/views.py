@@ -1,0 +1,101 @@
+"""What a seat or a spectator may see, and states it cannot tell apart.
+
+Everything is public except the cards in each hand (a seat sees its own) and
+the played cards below the top of each pile: "the top card must always be
+visible, but players may not look at the others". The RNG never leaves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from throneroom.v1 import king_is_dead_pb2 as pb
+from throneroom.v1.common_pb2 import RngState
+
+from throneroom_server.games.core import Viewer, check_seat
+from throneroom_server.games.king_is_dead.board import CROWN, HAND, team_of
+from throneroom_server.games.king_is_dead.lastcard import last_card_in_play, resolving_last_card
+from throneroom_server.games.king_is_dead.struggle import current_region
+from throneroom_server.games.rng import Rng, seed_rng
+
+_RESEED = 0x9E3779B97F4A7C15
+
+
+def build_view(state: pb.KingIsDeadState, viewer: Viewer) -> pb.KingIsDeadView:
+    view_class: Any = pb.KingIsDeadView  # enum fields take the plain ints used here
+    view: pb.KingIsDeadView = view_class(
+        num_seats=state.num_seats,
+        mordred=state.mordred,
+        regions=state.regions,
+        region_cards=state.region_cards,
+        current_struggle=current_region(state),
+        supply=state.supply,
+        removed=state.removed,
+        loyalist_pool=state.loyalist_pool,
+        consecutive_passes=state.consecutive_passes,
+        pending=state.pending,
+        cards_played=state.cards_played,
+        last_card_rule=last_card_in_play(state) or resolving_last_card(state),
+    )
+    if viewer is not None:
+        check_seat(state.num_seats, viewer)
+        view.viewer = viewer
+        view.my_hand.extend(state.seats[viewer].hand)
+    for i, s in enumerate(state.seats):
+        view.seats.add(
+            seat=i,
+            court=s.court,
+            cards_left=len(s.hand),
+            played_count=len(s.played),
+            top_card=s.played[-1] if s.played else pb.ACTION_CARD_UNSPECIFIED,
+            has_crown_token=s.has_crown_token,
+            last_played=s.last_played,
+            team=team_of(i, state.num_seats),
+        )
+    if state.HasField("last_exchange"):
+        view.last_exchange.CopyFrom(state.last_exchange)
+    if state.HasField("outcome"):
+        view.outcome.CopyFrom(state.outcome)
+    else:
+        view.to_move = state.to_move
+    return view
+
+
+def _set_cards(cards: Any, values: list[int]) -> None:
+    """Replace the contents of a repeated ActionCard field."""
+    cards[:] = values
+
+
+def randomize_hidden(state: pb.KingIsDeadState, viewer: Viewer, seed: int) -> pb.KingIsDeadState:
+    """Redraw, for every seat but the viewer, the cards below the top of its
+    played pile and its hand from the seat's 8 cards (counts and the top card
+    kept; a seat whose crown token is on a region card keeps its Crown among
+    its played cards), and reseed the RNG."""
+    new = pb.KingIsDeadState()
+    new.CopyFrom(state)
+    scratch = RngState()
+    seed_rng(scratch, seed)
+    rng = Rng(scratch)
+    for seat, s in enumerate(new.seats):
+        if seat == viewer:
+            continue
+        played: list[int] = list(s.played)
+        pool: list[int] = list(HAND)
+        below_count = 0
+        top: list[int] = []
+        if played:
+            top = [played[-1]]
+            pool.remove(played[-1])
+            below_count = len(played) - 1
+        below: list[int] = []
+        if not s.has_crown_token and CROWN not in top:
+            pool.remove(CROWN)
+            below.append(CROWN)
+        rng.shuffle(pool)
+        take = below_count - len(below)
+        below.extend(pool[:take])
+        rng.shuffle(below)
+        _set_cards(s.played, below + top)
+        _set_cards(s.hand, sorted(pool[take:]))
+    seed_rng(new.rng, seed ^ _RESEED)
+    return new

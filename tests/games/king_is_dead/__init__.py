@@ -1,0 +1,1 @@
+"""Tests of The King Is Dead engine, its texts and its bot."""

@@ -1,0 +1,145 @@
+"""Moves: malformed and illegal ones are rejected with a sentence; legal moves
+are sorted, unique, and built lazily (rule 7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from throneroom_server.games.core import (
+    GameFinishedError,
+    IllegalMoveError,
+    InvalidMoveError,
+    NotYourTurnError,
+)
+from throneroom_server.games.king_is_dead.moves import LegalMoves
+
+from .helpers import (
+    AQS,
+    CAL,
+    CROWN,
+    DEVA,
+    EBO,
+    GAME,
+    GARRISON,
+    LON,
+    SETTLERS,
+    M,
+    Move,
+    R,
+    S,
+    W,
+    act,
+    ambassador,
+    build,
+    crown,
+    garrison,
+    legal,
+    pass_,
+    play,
+    settle,
+    summon,
+)
+
+
+def _malformed() -> list[tuple[Move, str]]:
+    bad_returning: Any = garrison(DEVA, EBO, [S, S])
+    bad_returning.garrison.returning = 0  # set, but UNSPECIFIED
+    return [
+        (M(), "the move is empty"),
+        (play(0), "play_card.card must be an action card"),
+        (play(99), "play_card.card must be an action card"),
+        (crown(DEVA, CAL, CAL), "region_a < region_b"),
+        (crown(CAL, DEVA, EBO), "one of the two swapped"),
+        (crown(0, DEVA, DEVA), "crown.region_a must be a region"),
+        (garrison(DEVA, DEVA, [S]), "must differ"),
+        (garrison(DEVA, EBO, []), "1 or 2 followers"),
+        (garrison(DEVA, EBO, [S, S, S]), "1 or 2 followers"),
+        (garrison(DEVA, EBO, [W, S]), "ascending order"),
+        (garrison(DEVA, EBO, [S, 7]), "garrison.outgoing must be a follower colour"),
+        (bad_returning, "garrison.returning must be a follower colour"),
+        (ambassador(CAL, DEVA, None, None), "at least one of from_a and from_b"),
+        (ambassador(DEVA, CAL, S, S), "region_a < region_b"),
+        (settle(0), "settle.region must be a region"),
+        (settle(9), "settle.region must be a region"),
+        (summon(CAL, 0), "summon.faction must be a follower colour"),
+    ]
+
+
+@pytest.mark.parametrize(("move", "message"), _malformed())
+def test_malformed_moves_are_invalid(move: Move, message: str) -> None:
+    state = build(2, board={CAL: (1, 0, 0)})
+    before = state.SerializeToString(deterministic=True)
+    with pytest.raises(InvalidMoveError, match=message):
+        GAME.apply(state, 0, move)
+    assert state.SerializeToString(deterministic=True) == before
+
+
+def test_turn_and_game_over_errors() -> None:
+    state = build(2, board={CAL: (1, 0, 0)})
+    with pytest.raises(NotYourTurnError, match="It is seat 0's turn, not seat 1's"):
+        GAME.apply(state, 1, pass_())
+    with pytest.raises(InvalidMoveError, match="seat 2 does not exist"):
+        GAME.apply(state, 2, pass_())
+    assert list(GAME.legal_moves(state, 1)) == []
+    over = build(2, board={CAL: (1, 0, 0)}, played=[[], []])
+    while not over.HasField("outcome"):
+        over, _ = act(over, pass_())
+    with pytest.raises(GameFinishedError, match="The game is over"):
+        GAME.apply(over, 0, pass_())
+    assert list(GAME.legal_moves(over, 0)) == [] and GAME.outcome(over) is not None
+
+
+def test_card_not_held_and_the_second_settlers() -> None:
+    state = build(2, board={CAL: (1, 0, 0)}, played=[[CROWN], []])
+    with pytest.raises(IllegalMoveError, match="Seat 0 holds no Crown card"):
+        GAME.apply(state, 0, play(CROWN))
+    # Two Settlers: the second one stays playable after the first.
+    state, _ = act(state, play(SETTLERS), settle(CAL), settle(CAL), settle(CAL), summon(CAL, S))
+    state, _ = act(state, pass_())
+    assert state.to_move == 0 and play(SETTLERS) in legal(state)
+    state, _ = act(state, play(SETTLERS), settle(CAL), settle(CAL), settle(CAL), summon(CAL, S))
+    state, _ = act(state, pass_())
+    assert play(SETTLERS) not in legal(state)
+    with pytest.raises(IllegalMoveError, match="Seat 0 holds no Settlers card"):
+        GAME.apply(state, 0, play(SETTLERS))
+
+
+def test_wrong_kind_of_decision() -> None:
+    state = build(2, board={DEVA: (2, 0, 0), EBO: (1, 0, 0)})
+    state, _ = act(state, play(GARRISON))
+    with pytest.raises(IllegalMoveError, match="must choose the Garrison's exchange now"):
+        GAME.apply(state, 0, settle(CAL))
+    with pytest.raises(IllegalMoveError, match="Garrison: Eboracum has 1 blue follower"):
+        GAME.apply(state, 0, garrison(EBO, DEVA, [S, S], S))
+    with pytest.raises(IllegalMoveError, match="Londinium has no yellow follower to send back"):
+        GAME.apply(state, 0, garrison(EBO, LON, [S], R))
+
+
+def test_legal_moves_are_sorted_unique_and_lazy() -> None:
+    state = build(2, board={DEVA: (2, 1, 1, 0), EBO: (1, 2, 0), AQS: (1, 1, 1)})
+    state, _ = act(state, play(GARRISON))
+    moves = GAME.legal_moves(state, 0)
+    assert isinstance(moves, LegalMoves)
+    keys = [GAME.move_key(m) for m in moves]
+    assert keys == sorted(keys) and len(set(keys)) == len(keys)
+    assert len(moves) == len(keys) > 10
+    listed = list(moves)
+    assert moves[0] == listed[0] and moves[-1] == listed[-1]
+    assert moves[1:3] == list(moves)[1:3]
+    assert moves == list(moves) and list(moves) == moves
+    assert moves[0] in moves and pass_() not in moves and "x" not in moves
+    # Each access builds a fresh message: changing one changes nothing else.
+    first: Any = moves[0]
+    first.garrison.from_region = AQS
+    assert moves[0] != first
+    for move in moves:
+        GAME.apply(state, 0, move)  # every legal move applies
+
+
+def test_turn_moves_list_each_distinct_card_once() -> None:
+    state = build(2, board={CAL: (1, 0, 0)}, played=[[GARRISON], []])
+    moves = legal(state)
+    assert moves[0] == pass_()
+    cards = [m.play_card.card for m in moves[1:]]
+    assert cards == [1, 3, 4, 5, 6, 7]  # Settlers once, Garrison played
