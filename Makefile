@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test test-fast lint proto proto-check redis-server bench golden clean
+.PHONY: help install run test test-fast lint proto redis-server bench bots golden clean
 
 help: ## Show this help
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  make %-12s %s\n", $$1, $$2}'
@@ -44,6 +44,10 @@ proto: $(STAMP) ## Regenerate sdk/throneroom/v1 from proto/
 bench: $(STAMP) redis-server ## Run the benchmarks (engine and service) and print their figures
 	$(PY) bench/engine.py
 	$(PY) bench/service.py
+
+bots: $(STAMP) ## Evaluate the heuristic bots against random bots (200 seeded games each)
+	$(PY) scripts/bot_eval.py king_is_dead
+	$(PY) scripts/bot_eval.py kings_life
 
 golden: $(STAMP) ## Rewrite the golden playthrough files after an intended rules change
 	$(PY) -m throneroom_server.games.golden --write

@@ -12,7 +12,7 @@ ending is worked out with the rulebook's winning rules, and the score is
 Cards are a resource: the bot keeps a card when playing it gains less than
 ``card_reserve`` over passing, so that it keeps the last word in later
 power struggles (against RandomBot, 0.3 wins 98% of 2-player games where
-0.08 won 90%: scripts/bot_eval_king_is_dead.py).
+0.08 won 90%: scripts/bot_eval.py king_is_dead).
 """
 
 from __future__ import annotations

@@ -179,4 +179,4 @@ def test_bot_beats_random_in_two_player_games() -> None:
         bots: list[object] = [RandomBot(seed=game * 10 + s) for s in range(2)]
         bots[hero] = KingIsDeadBot(seed=game)
         wins += hero in _play(bots, seed=1000 + game)
-    assert wins >= 13  # the full evaluation: scripts/bot_eval_king_is_dead.py
+    assert wins >= 13  # the full evaluation: scripts/bot_eval.py king_is_dead
