@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test test-fast lint proto redis-server bench bots golden clean
+.PHONY: help install run test lint proto redis-server bench bots golden clean
 
 help: ## Show this help
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  make %-12s %s\n", $$1, $$2}'
@@ -28,9 +28,6 @@ redis-server: ## Make sure a redis-server binary exists (installs Debian's packa
 test: $(STAMP) redis-server ## Install, start a throwaway redis-server, run the whole test suite
 	$(PY) scripts/gen_proto.py --check
 	$(PY) -m pytest -q
-
-test-fast: $(STAMP) ## Run the tests without the slow playouts
-	$(PY) -m pytest -q -m "not slow"
 
 lint: $(STAMP) ## ruff, mypy --strict and the generated-code freshness check
 	$(PY) scripts/gen_proto.py --check
