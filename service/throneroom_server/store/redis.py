@@ -8,10 +8,11 @@ on one slot (the Lua scripts touch both):
 * ``{g:<id>}:log``   stream: one entry per version with ID ``<version>-0``
   and field ``e`` = the serialized StoredEntry.
 
-Move path: one HMGET (load) + one EVALSHA (commit) = two round trips.
-Scripts are loaded once per client and re-loaded on NOSCRIPT (redis-py's
-Script objects do this). Watchers block on XREAD, so a watcher connected to
-any replica sees every move committed through any other.
+Move path: one HMGET (load) + one EVALSHA (commit) = two round trips, both
+on one multiplexed connection (``multiplex.py``) for speed; everything else
+uses redis-py. Scripts are loaded once and re-loaded on NOSCRIPT. Watchers
+block on XREAD, so a watcher connected to any replica sees every move
+committed through any other.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from importlib import resources
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis.asyncio.connection import parse_url
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from throneroom.v1 import game_pb2, storage_pb2
 
@@ -39,6 +42,7 @@ from throneroom_server.store.base import (
     StoreUnavailable,
     entry_bytes,
 )
+from throneroom_server.store.multiplex import MultiplexedConnection
 
 _SEAT_FIELDS = [f"seat:{n}" for n in range(MAX_SEATS)]
 
@@ -50,6 +54,21 @@ def _lua(name: str) -> str:
 COMMIT_LUA = _lua("commit.lua")
 CLAIM_SEAT_LUA = _lua("claim_seat.lua")
 CREATE_GAME_LUA = _lua("create_game.lua")
+
+
+def _hot_path(url: str) -> MultiplexedConnection | None:
+    """The multiplexed connection for plain TCP URLs (TLS and unix sockets
+    use redis-py for every command)."""
+    if not url.startswith("redis://"):
+        return None
+    kwargs = parse_url(url)
+    return MultiplexedConnection(
+        str(kwargs.get("host", "localhost")),
+        int(kwargs.get("port", 6379)),
+        db=int(kwargs.get("db", 0)),
+        username=kwargs.get("username"),
+        password=kwargs.get("password"),
+    )
 
 
 def game_key(game_id: str) -> str:
@@ -76,6 +95,7 @@ class RedisStore:
         self._commit = self._redis.register_script(COMMIT_LUA)
         self._claim_seat = self._redis.register_script(CLAIM_SEAT_LUA)
         self._create_game = self._redis.register_script(CREATE_GAME_LUA)
+        self._hot = _hot_path(url)
 
     async def create_game(
         self, game_id: str, meta: storage_pb2.StoredGameMeta, state: game_pb2.GameState
@@ -91,7 +111,10 @@ class RedisStore:
     async def load(self, game_id: str, *, idempotency_key: str = "") -> LoadedGame:
         fields = ["meta", "state", "version", f"idem:{idempotency_key}", *_SEAT_FIELDS]
         try:
-            values = await self._redis.hmget(game_key(game_id), fields)
+            if self._hot is not None:
+                values = await self._hot.execute("HMGET", game_key(game_id), *fields)
+            else:
+                values = await self._redis.hmget(game_key(game_id), fields)
         except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
         meta_raw, state_raw, version_raw, idem_raw, *seat_raw = values
@@ -137,16 +160,17 @@ class RedisStore:
         idempotency_key: str,
     ) -> CommitResult:
         state_bytes = state.SerializeToString(deterministic=True)
-        raw = await self._call(
-            self._commit,
-            keys=[game_key(game_id), log_key(game_id)],
-            args=[
-                str(expected_version),
-                state_bytes,
-                entry_bytes(entry, state_bytes),
-                f"idem:{idempotency_key}" if idempotency_key else "",
-            ],
-        )
+        keys = [game_key(game_id), log_key(game_id)]
+        args = [
+            str(expected_version),
+            state_bytes,
+            entry_bytes(entry, state_bytes),
+            f"idem:{idempotency_key}" if idempotency_key else "",
+        ]
+        if self._hot is not None:
+            raw = await self._commit_hot(keys, args)
+        else:
+            raw = await self._call(self._commit, keys=keys, args=args)
         status, value = _status(raw)
         if status == "OK":
             return Committed(value)
@@ -189,7 +213,23 @@ class RedisStore:
             raise StoreUnavailable(str(exc)) from exc
 
     async def close(self) -> None:
+        if self._hot is not None:
+            self._hot.close()
         await self._redis.aclose()
+
+    async def _commit_hot(self, keys: list[str], args: list[Any]) -> Any:
+        assert self._hot is not None
+        command = ("EVALSHA", self._commit.sha, len(keys), *keys, *args)
+        try:
+            try:
+                return await self._hot.execute(*command)
+            except NoScriptError:
+                # Redis restarted or its scripts were flushed. NOSCRIPT is
+                # answered before anything runs: load the script and retry.
+                await self._redis.script_load(COMMIT_LUA)
+                return await self._hot.execute(*command)
+        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
 
     async def _call(self, script: Any, *, keys: list[str], args: list[Any]) -> Any:
         try:
