@@ -22,6 +22,7 @@ most followers; an effect that can be carried out cannot be declined.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from throneroom_server.games.king_is_dead.board import (
     AMBASSADOR,
@@ -120,31 +121,40 @@ def _pairs_in(counts: Counts) -> list[tuple[int, int]]:
     return pairs
 
 
+Exits = tuple[tuple[Faction, ...], tuple[tuple[int, int], ...]]
+"""What can leave a region: its colours, and its pairs of followers (_pairs_in)."""
+
+
+@lru_cache(maxsize=4096)
+def _exits(counts: Counts) -> Exits:
+    return tuple(_colours_in(counts)), tuple(_pairs_in(counts))
+
+
 def _garrison_keys_at(board: Board, level: int) -> list[Key]:
     """Every Garrison execution moving exactly ``level`` followers, ascending."""
-    colours: dict[Region, list[Faction]] = {}
-    pairs: dict[Region, list[tuple[int, int]]] = {}
-    for r, counts in zip(REGIONS, board, strict=True):
-        if counts is not None:
-            colours[r] = _colours_in(counts)
-            pairs[r] = _pairs_in(counts)
+    exits = [None if counts is None else _exits(counts) for counts in board]
+    if level == 3:
+        return [
+            (K_GARRISON, a, b, o1, o2, back)
+            for a, b in ORDERED_BORDERS
+            if (at_a := exits[a - 1]) is not None and (at_b := exits[b - 1]) is not None
+            for o1, o2 in at_a[1]
+            for back in at_b[0]
+        ]
     keys: list[Key] = []
     for a, b in ORDERED_BORDERS:
-        if a not in colours or b not in colours:
+        at_a = exits[a - 1]
+        at_b = exits[b - 1]
+        if at_a is None or at_b is None:
             continue
-        if level == 3:
-            backs = colours[b]
-            keys.extend((K_GARRISON, a, b, o1, o2, back) for o1, o2 in pairs[a] for back in backs)
-            continue
+        colours_a, pairs_a = at_a
         # Partial executions: one out and one back, two out and none back, one out.
         found: list[Key] = []
         if level == 2:
-            found.extend(
-                (K_GARRISON, a, b, o1, 0, back) for o1 in colours[a] for back in colours[b]
-            )
-            found.extend((K_GARRISON, a, b, o1, o2, 0) for o1, o2 in pairs[a])
+            found.extend((K_GARRISON, a, b, o1, 0, back) for o1 in colours_a for back in at_b[0])
+            found.extend((K_GARRISON, a, b, o1, o2, 0) for o1, o2 in pairs_a)
         elif level == 1:
-            found.extend((K_GARRISON, a, b, o1, 0, 0) for o1 in colours[a])
+            found.extend((K_GARRISON, a, b, o1, 0, 0) for o1 in colours_a)
         found.sort()
         keys.extend(found)
     return keys
@@ -169,17 +179,23 @@ def ambassador_max(board: Board) -> int:
 
 def _ambassador_keys_at(board: Board, level: int) -> list[Key]:
     """Every Ambassador execution moving exactly ``level`` followers, ascending."""
-    keys: list[Key] = []
     options = [
-        (r, _colours_in(counts))
+        (r, _exits(counts)[0])
         for r, counts in zip(REGIONS, board, strict=True)
         if counts is not None
     ]
-    for i, (a, from_a) in enumerate(options):
-        for b, from_b in options[i + 1 :]:
-            if level == 2:
-                keys.extend((K_AMBASSADOR, a, b, fa, fb) for fa in from_a for fb in from_b)
-            elif level == 1:
+    if level == 2:
+        return [
+            (K_AMBASSADOR, a, b, fa, fb)
+            for i, (a, from_a) in enumerate(options)
+            for b, from_b in options[i + 1 :]
+            for fa in from_a
+            for fb in from_b
+        ]
+    keys: list[Key] = []
+    if level == 1:
+        for i, (a, from_a) in enumerate(options):
+            for b, from_b in options[i + 1 :]:
                 keys.extend((K_AMBASSADOR, a, b, 0, fb) for fb in from_b)
                 keys.extend((K_AMBASSADOR, a, b, fa, 0) for fa in from_a)
     return keys
@@ -337,6 +353,35 @@ Pending = tuple[int, int, int]
 """A card's pending decision: (Decision, colour, remaining)."""
 
 
+def crown_decision(cards: Sequence[RegionCardInfo]) -> Pending | None:
+    """The Crown's first decision (None: fewer than two cards to swap)."""
+    return (DECIDE_CROWN, 0, 0) if crown_keys(cards) else None
+
+
+def exchange_decision(card: int, board: Board, forbidden: Key | None) -> Pending | None:
+    """A Garrison's or an Ambassador's first decision (None: nothing can move)."""
+    if card == GARRISON:
+        return (DECIDE_GARRISON, 0, 0) if exchange_possible(K_GARRISON, board, forbidden) else None
+    if exchange_possible(K_AMBASSADOR, board, forbidden):
+        return (DECIDE_AMBASSADOR, 0, 0)
+    return None
+
+
+def settlers_decision(supply: Sequence[int]) -> Pending | None:
+    """The Settlers' first decision (None: the supply is empty)."""
+    colour = next_settle_colour(supply, 0)
+    return (DECIDE_SETTLE, colour, 0) if colour else None
+
+
+def faction_decision(
+    card: int, board: Board, controls: Sequence[int], supply: Sequence[int]
+) -> Pending | None:
+    """A faction card's first decision (None: nothing to place, or nowhere)."""
+    faction = CARD_FACTION[card]
+    count = place_count(board, controls, supply, faction)
+    return (DECIDE_PLACE, faction, count) if count else None
+
+
 def first_decision(
     card: int,
     board: Board,
@@ -349,19 +394,12 @@ def first_decision(
     """The decision a card's effect starts with, or None when the effect cannot
     be carried out at all (it is skipped and the summon follows)."""
     if card == CROWN:
-        return (DECIDE_CROWN, 0, 0) if crown_keys(cards) else None
-    if card == GARRISON:
-        return (DECIDE_GARRISON, 0, 0) if exchange_possible(K_GARRISON, board, forbidden) else None
-    if card == AMBASSADOR:
-        if exchange_possible(K_AMBASSADOR, board, forbidden):
-            return (DECIDE_AMBASSADOR, 0, 0)
-        return None
+        return crown_decision(cards)
+    if card in (GARRISON, AMBASSADOR):
+        return exchange_decision(card, board, forbidden)
     if card == SETTLERS:
-        colour = next_settle_colour(supply, 0)
-        return (DECIDE_SETTLE, colour, 0) if colour else None
-    faction = CARD_FACTION[card]
-    count = place_count(board, controls, supply, faction)
-    return (DECIDE_PLACE, faction, count) if count else None
+        return settlers_decision(supply)
+    return faction_decision(card, board, controls, supply)
 
 
 def can_summon(board: Board) -> bool:

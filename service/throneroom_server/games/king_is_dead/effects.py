@@ -18,11 +18,11 @@ from throneroom_server.games.king_is_dead.cards import (
 )
 from throneroom_server.games.king_is_dead.moves import move_from_key
 from throneroom_server.games.king_is_dead.struggle import (
-    _E,
     Event,
     State,
     add_followers,
     advance,
+    new_event,
     read_supply,
     start_effect,
     start_summon,
@@ -44,7 +44,11 @@ def play_card(state: State, seat: int, card: int, events: list[Event]) -> None:
         # Any card played lifts the undo rule (an exchange card keeps it for its
         # own execution and then replaces it).
         state.ClearField("last_exchange")
-    events.append(_E(card_played=_E.CardPlayed(seat=seat, card=card, cards_left=len(hand))))
+    event, played = new_event("card_played")
+    played.seat = seat
+    played.card = card
+    played.cards_left = len(hand)
+    events.append(event)
     start_effect(state, seat, card, events)
 
 
@@ -57,22 +61,23 @@ def carry_out(state: State, seat: int, key: Key, events: list[Event]) -> None:
         _, region, faction = key
         add_followers(state.regions[region - 1], faction, -1)
         add_followers(state.seats[seat].court, faction, 1)
-        events.append(
-            _E(follower_summoned=_E.FollowerSummoned(seat=seat, region=region, faction=faction))
-        )
+        event, summoned = new_event("follower_summoned")
+        summoned.seat = seat
+        summoned.region = region
+        summoned.faction = faction
+        events.append(event)
         advance(state, seat, events)
     elif kind in (K_SETTLE, K_PLACE):
         region = key[1]
         colour = pending.colour
         add_followers(state.regions[region - 1], colour, 1)
         add_followers(state.supply, colour, -1)
-        events.append(
-            _E(
-                follower_placed=_E.FollowerPlaced(
-                    seat=seat, card=card, region=region, faction=colour
-                )
-            )
-        )
+        event, placed = new_event("follower_placed")
+        placed.seat = seat
+        placed.card = card
+        placed.region = region
+        placed.faction = colour
+        events.append(event)
         if kind == K_SETTLE:
             following = next_settle_colour(read_supply(state), colour)
             if following:
@@ -107,18 +112,14 @@ def _crown(state: State, seat: int, key: Key, events: list[Event]) -> None:
     cards[pos_b].region = a
     cards[pos_b if crowned == a else pos_a].crowned_by = seat
     state.seats[seat].has_crown_token = False
-    events.append(
-        _E(
-            crown_placed=_E.CrownPlaced(
-                seat=seat,
-                region_a=a,
-                region_b=b,
-                crowned=crowned,
-                position_a=pos_b + 1,
-                position_b=pos_a + 1,
-            )
-        )
-    )
+    event, placed = new_event("crown_placed")
+    placed.seat = seat
+    placed.region_a = a
+    placed.region_b = b
+    placed.crowned = crowned
+    placed.position_a = pos_b + 1
+    placed.position_b = pos_a + 1
+    events.append(event)
 
 
 def _exchange(state: State, seat: int, key: Key, card: int, events: list[Event]) -> None:
@@ -139,22 +140,15 @@ def _exchange(state: State, seat: int, key: Key, card: int, events: list[Event])
     for colour in coming:
         add_followers(reg_b, colour, -1)
         add_followers(reg_a, colour, 1)
-    if going:
-        events.append(
-            _E(
-                followers_moved=_E.FollowersMoved(
-                    seat=seat, card=card, from_region=a, to_region=b, followers=going
-                )
-            )
-        )
-    if coming:
-        events.append(
-            _E(
-                followers_moved=_E.FollowersMoved(
-                    seat=seat, card=card, from_region=b, to_region=a, followers=coming
-                )
-            )
-        )
+    for from_region, to_region, followers in ((a, b, going), (b, a, coming)):
+        if followers:
+            event, moved = new_event("followers_moved")
+            moved.seat = seat
+            moved.card = card
+            moved.from_region = from_region
+            moved.to_region = to_region
+            moved.followers.extend(followers)
+            events.append(event)
     last = state.last_exchange
     last.seat = seat
     last.exchange.CopyFrom(move_from_key(key))

@@ -2,8 +2,9 @@
 
 Pure functions over plain data (controls and resolution order per region,
 courts, the order of each seat's last card play), shared by the engine and the
-3-player last-card search (which calls ``winners`` thousands of times, hence
-the plain tuples). Readings (RULES-NOTES and docs/rules/king_is_dead.md):
+3-player last-card search (which asks ``ranked_seat_wins`` once it knows the
+ranking's first and second factions, hence the plain tuples). Readings
+(RULES-NOTES and docs/rules/king_is_dead.md):
 
 * The faction in power has the most regions; a tie goes to the tied faction
   that won a power struggle most recently. The "second" faction is ranked the
@@ -116,42 +117,73 @@ def _decide(
     courts: Sequence[Court],
     last_played: Sequence[int],
 ) -> _Decision:
-    num_seats = len(courts)
     tiebreaks: list[str] = []
     if termination == INVASION:
-        if num_seats == TEAM_SEATS:
-            units: list[list[int]] = [[0, 2], [1, 3]]
-        else:
-            units = [[s] for s in range(num_seats)]
-        sets = [min(sum(courts[s][f] for s in unit) for f in range(3)) for unit in units]
-        latest = [max(last_played[s] for s in unit) for unit in units]
-        tied = _best(range(len(units)), sets)
-        if len(tied) > 1:
-            tiebreaks.append(TB_LAST_CARD_PLAYED)
-            tied = _last_player_wins(tied, latest)
-        seats = sorted(s for i in tied for s in units[i])
+        seats = _invaders(courts, last_played, tiebreaks)
         return _Decision(seats, tuple(seats), [], tiebreaks)
     ranks = faction_ranking(controls, orders)
-    everyone = range(num_seats)
-    if not ranks:
+    if len(ranks) > 1 and ranks[1][0] == ranks[0][0]:
+        tiebreaks.append(TB_FACTION_RECENCY)
+    tied = _rulers(
+        termination,
+        first=ranks[0][2] if ranks else 0,
+        second=ranks[1][2] if len(ranks) > 1 else 0,
+        courts=courts,
+        last_played=last_played,
+        tiebreaks=tiebreaks,
+        second_recency=len(ranks) > 2 and ranks[2][0] == ranks[1][0],
+    )
+    return _Decision(tied, _with_teammates(tied, len(courts)), ranks, tiebreaks)
+
+
+def _invaders(
+    courts: Sequence[Court], last_played: Sequence[int], tiebreaks: list[str]
+) -> list[int]:
+    """The winning seats of an invasion (teammates pooled)."""
+    num_seats = len(courts)
+    if num_seats == TEAM_SEATS:
+        units: list[list[int]] = [[0, 2], [1, 3]]
+    else:
+        units = [[s] for s in range(num_seats)]
+    sets = [min(sum(courts[s][f] for s in unit) for f in range(3)) for unit in units]
+    latest = [max(last_played[s] for s in unit) for unit in units]
+    tied = _best(range(len(units)), sets)
+    if len(tied) > 1:
+        tiebreaks.append(TB_LAST_CARD_PLAYED)
+        tied = _last_player_wins(tied, latest)
+    return sorted(s for i in tied for s in units[i])
+
+
+def _rulers(
+    termination: str,
+    *,
+    first: int,
+    second: int,
+    courts: Sequence[Court],
+    last_played: Sequence[int],
+    tiebreaks: list[str],
+    second_recency: bool,
+) -> list[int]:
+    """The ruling seat(s) of a control or Loyalist ending, before teammates,
+    given the ranking's first and second factions (0: none): nothing else of
+    the ranking decides. ``second_recency``: the second faction was told from
+    the third by recency (for the tie-break names only)."""
+    everyone = range(len(courts))
+    if not first:
         # Only after a Loyalist win: no faction controls a region.
         tiebreaks.append(TB_COURT_TOTAL)
         tied = _best(everyone, [c[0] + c[1] + c[2] for c in courts])
         if len(tied) > 1:
             tiebreaks.append(TB_LAST_CARD_PLAYED)
             tied = _last_player_wins(tied, last_played)
-        return _Decision(tied, _with_teammates(tied, num_seats), ranks, tiebreaks)
-    if len(ranks) > 1 and ranks[1][0] == ranks[0][0]:
-        tiebreaks.append(TB_FACTION_RECENCY)
-    f1 = ranks[0][2]
-    tied = _best(everyone, [c[f1 - 1] for c in courts])
+        return tied
+    tied = _best(everyone, [c[first - 1] for c in courts])
     if len(tied) > 1:
-        if len(ranks) > 1:
+        if second:
             tiebreaks.append(TB_SECOND_FACTION)
-            if len(ranks) > 2 and ranks[2][0] == ranks[1][0]:
+            if second_recency:
                 tiebreaks.append(TB_SECOND_FACTION_RECENCY)
-            f2 = ranks[1][2]
-            tied = _best(tied, [c[f2 - 1] for c in courts])
+            tied = _best(tied, [c[second - 1] for c in courts])
             if len(tied) > 1:
                 tiebreaks.append(TB_LAST_CARD_PLAYED)
                 tied = _last_player_loses(tied, last_played)
@@ -164,7 +196,33 @@ def _decide(
         else:
             tiebreaks.append(TB_LAST_CARD_PLAYED)
             tied = _last_player_loses(tied, last_played)
-    return _Decision(tied, _with_teammates(tied, num_seats), ranks, tiebreaks)
+    return tied
+
+
+def ranked_seat_wins(
+    seat: int,
+    termination: str,
+    *,
+    first: int,
+    second: int,
+    courts: Sequence[Court],
+    last_played: Sequence[int],
+) -> bool:
+    """``seat in winners(...)`` once the ranking's first and second factions
+    (0: none; ignored by an invasion) are known: the rest of the ranking, and
+    which regions were won when, do not matter."""
+    if termination == INVASION:
+        return seat in _invaders(courts, last_played, [])
+    rulers = _rulers(
+        termination,
+        first=first,
+        second=second,
+        courts=courts,
+        last_played=last_played,
+        tiebreaks=[],
+        second_recency=False,
+    )
+    return seat in _with_teammates(rulers, len(courts))
 
 
 def winners(
@@ -176,32 +234,6 @@ def winners(
 ) -> tuple[int, ...]:
     """The winning seats (see the module docstring)."""
     return _decide(termination, controls, orders, courts, last_played).winners
-
-
-def seat_wins(
-    seat: int,
-    termination: str,
-    *,
-    controls: Sequence[int],
-    orders: Sequence[int],
-    courts: Sequence[Court],
-    last_played: Sequence[int],
-) -> bool:
-    """``seat in winners(...)``, answered early when another seat has strictly
-    more of what decides the game (without teams: a teammate could win)."""
-    if len(courts) != TEAM_SEATS:
-        if termination == INVASION:
-            mine = min(courts[seat][:3])
-            if any(min(c[:3]) > mine for c in courts):
-                return False
-        else:
-            ranks = faction_ranking(controls, orders)
-            if ranks:
-                f1 = ranks[0][2] - 1
-                mine = courts[seat][f1]
-                if any(c[f1] > mine for c in courts):
-                    return False
-    return seat in _decide(termination, controls, orders, courts, last_played).winners
 
 
 def _seats(seats: Sequence[int]) -> str:

@@ -17,12 +17,14 @@ from throneroom_server.games.king_is_dead.board import (
     AMBASSADOR,
     BANNER,
     CONTROL_LOYALISTS,
+    CROWN,
     DECIDE_SUMMON,
     GARRISON,
     NONE,
     NUM_REGIONS,
     SAXON_TOKENS_FOR_INVASION,
     SAXONS,
+    SETTLERS,
     TURN,
     Board,
     Counts,
@@ -30,8 +32,11 @@ from throneroom_server.games.king_is_dead.board import (
 from throneroom_server.games.king_is_dead.cards import (
     Key,
     RegionCardInfo,
-    first_decision,
+    crown_decision,
+    exchange_decision,
+    faction_decision,
     mirror_of,
+    settlers_decision,
 )
 from throneroom_server.games.king_is_dead.endings import (
     CONTROL,
@@ -48,6 +53,16 @@ _E: Any = pb.KingIsDeadEvent
 
 COUNT_FIELDS = ("scots", "welsh", "romano_british", "loyalists")
 """Follower count fields by colour - 1 (RegionState and Followers)."""
+
+
+def new_event(kind: str) -> tuple[Event, Any]:
+    """A fresh event of ``kind`` (set, even while all its fields are defaults)
+    and its body, to fill in field by field: quicker than building the nested
+    messages with keyword arguments, and the same message."""
+    event = _E()
+    body = getattr(event, kind)
+    body.SetInParent()
+    return event, body
 
 
 # -- reading the state as plain data --------------------------------------------------
@@ -151,14 +166,13 @@ def resolve_struggle(state: State, events: list[Event]) -> None:
     state.loyalist_pool += counts[3]
     state.ClearField("last_exchange")
     state.consecutive_passes = 0
-    resolved = _E.StruggleResolved(
-        region=region,
-        control=control,
-        followers=pb.Followers(
-            scots=counts[0], welsh=counts[1], romano_british=counts[2], loyalists=counts[3]
-        ),
-        order=order,
-    )
+    event, resolved = new_event("struggle_resolved")
+    resolved.region = region
+    resolved.control = control
+    followers = resolved.followers
+    followers.SetInParent()
+    followers.scots, followers.welsh, followers.romano_british, followers.loyalists = counts
+    resolved.order = order
     if state.mordred:
         target = BANNER[region]
         target_reg = state.regions[target - 1]
@@ -168,7 +182,7 @@ def resolve_struggle(state: State, events: list[Event]) -> None:
             resolved.banner_region = target
     saxons = sum(1 for r in state.regions if r.control == SAXONS)
     resolved.saxon_tokens = saxons
-    events.append(_E(struggle_resolved=resolved))
+    events.append(event)
     if saxons >= SAXON_TOKENS_FOR_INVASION:
         finish(state, INVASION, events)
     elif control == CONTROL_LOYALISTS:
@@ -210,9 +224,11 @@ def finish(state: State, termination: str, events: list[Event]) -> None:
 
 def record_pass(state: State, seat: int, events: list[Event], *, forced: bool) -> None:
     state.consecutive_passes += 1
-    events.append(
-        _E(passed=_E.Passed(seat=seat, consecutive_passes=state.consecutive_passes, forced=forced))
-    )
+    event, passed = new_event("passed")
+    passed.seat = seat
+    passed.consecutive_passes = state.consecutive_passes
+    passed.forced = forced
+    events.append(event)
     if state.consecutive_passes >= state.num_seats:
         resolve_struggle(state, events)
 
@@ -237,18 +253,22 @@ def advance(state: State, seat: int, events: list[Event]) -> None:
 def start_effect(state: State, seat: int, card: int, events: list[Event]) -> None:
     """A card has just been played: set up its first decision, or skip the
     effect (nothing at all can be done) and go on to the summon."""
-    first = first_decision(
-        card,
-        read_board(state),
-        cards=read_cards(state),
-        supply=read_supply(state),
-        controls=read_controls(state),
-        forbidden=forbidden_mirror(state, seat) if card in (GARRISON, AMBASSADOR) else None,
-    )
+    # cards.first_decision, reading only what the card needs.
+    if card == CROWN:
+        first = crown_decision(read_cards(state))
+    elif card in (GARRISON, AMBASSADOR):
+        first = exchange_decision(card, read_board(state), forbidden_mirror(state, seat))
+    elif card == SETTLERS:
+        first = settlers_decision(read_supply(state))
+    else:
+        first = faction_decision(card, read_board(state), read_controls(state), read_supply(state))
     if first is None:
         if card in (GARRISON, AMBASSADOR):
             state.ClearField("last_exchange")
-        events.append(_E(effect_skipped=_E.EffectSkipped(seat=seat, card=card)))
+        event, skipped = new_event("effect_skipped")
+        skipped.seat = seat
+        skipped.card = card
+        events.append(event)
         start_summon(state, seat, card, events)
         return
     decision, colour, remaining = first

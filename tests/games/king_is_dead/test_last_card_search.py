@@ -1,0 +1,258 @@
+"""The pieces of the 3-player last-card search (rule 4.2) against the plain
+definitions they stand for: the ending's outcome and winners, region
+signatures, inert placements, leaves derived from a shared position, and
+answers that do not depend on what was asked before."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+import pytest
+from throneroom_server.games.king_is_dead import engine as kid_engine
+from throneroom_server.games.king_is_dead import lastcard, searchending
+from throneroom_server.games.king_is_dead.board import (
+    CONTROL_LOYALISTS,
+    SAXON_TOKENS_FOR_INVASION,
+    SAXONS,
+    Counts,
+)
+from throneroom_server.games.king_is_dead.cards import Key
+from throneroom_server.games.king_is_dead.endings import (
+    CONTROL,
+    INVASION,
+    LOYALIST,
+    faction_ranking,
+    ranked_seat_wins,
+    winners,
+)
+from throneroom_server.games.king_is_dead.searchending import (
+    AFTER_SUMMON,
+    CONTROL_OF,
+    Context,
+    Leaves,
+    inert,
+    leaf_wins,
+    outcome,
+    plus,
+    signature,
+)
+from throneroom_server.games.king_is_dead.struggle import region_winner
+
+from .helpers import GAME, State
+
+# -- the ending -----------------------------------------------------------------------
+
+
+def _random_resolved(rng: random.Random, resolved: int) -> tuple[list[int], list[int]]:
+    """Controls and resolution orders of eight regions, ``resolved`` of them
+    resolved without ending the game (at most 3 Saxon tokens, no Loyalists)."""
+    regions = rng.sample(range(8), resolved)
+    controls = [0] * 8
+    orders = [0] * 8
+    for order, region in enumerate(regions, start=1):
+        saxons = controls.count(SAXONS) < SAXON_TOKENS_FOR_INVASION - 1
+        controls[region] = rng.choice([1, 1, 2, 2, 3, 3, SAXONS] if saxons else [1, 2, 3])
+        orders[region] = order
+    return controls, orders
+
+
+@pytest.mark.parametrize("num_seats", [2, 3, 4])
+def test_ranked_seat_wins_agrees_with_winners(num_seats: int) -> None:
+    rng = random.Random(num_seats)
+    for _ in range(1500):
+        controls, orders = _random_resolved(rng, rng.randint(0, 8))
+        termination = rng.choice([CONTROL, INVASION, LOYALIST])
+        courts = [tuple(rng.randint(0, 3) for _ in range(3)) for _ in range(num_seats)]
+        stamps = rng.sample(range(1, 33), num_seats)
+        last_played = [0 if rng.random() < 0.2 else t for t in stamps]
+        ranks = faction_ranking(controls, orders)
+        expected = winners(termination, controls, orders, courts, last_played)
+        for seat in range(num_seats):
+            found = ranked_seat_wins(
+                seat,
+                termination,
+                first=ranks[0][2] if ranks else 0,
+                second=ranks[1][2] if len(ranks) > 1 else 0,
+                courts=courts,
+                last_played=last_played,
+            )
+            assert found == (seat in expected), (termination, controls, orders, courts)
+
+
+def _context(controls: list[int], orders: list[int], courts: list[tuple[int, int, int]]) -> Context:
+    return Context(
+        (),
+        seat=0,
+        controls=controls,
+        orders=orders,
+        courts=courts,
+        last_played=[24, 22, 23],
+        pool=0,
+        mordred=False,
+        forbidden=None,
+    )
+
+
+def test_outcome_is_the_forced_ending_in_resolution_order() -> None:
+    rng = random.Random(7)
+    for _ in range(3000):
+        resolved = rng.randint(0, 7)
+        controls, orders = _random_resolved(rng, resolved)
+        ctx = _context(controls, orders, [(0, 0, 0)] * 3)
+        sequence = tuple(
+            rng.choice([1, 2, 3, CONTROL_LOYALISTS, SAXONS]) for _ in range(8 - resolved)
+        )
+        # The engine's way: resolve one region after another, checking the end.
+        all_controls, all_orders = list(controls), list(orders)
+        termination = CONTROL
+        for i, control in enumerate(sequence):
+            all_controls.append(control)
+            all_orders.append(resolved + i + 1)
+            if all_controls.count(SAXONS) >= SAXON_TOKENS_FOR_INVASION:
+                termination = INVASION
+                break
+            if control == CONTROL_LOYALISTS:
+                termination = LOYALIST
+                break
+        ranks = faction_ranking(all_controls, all_orders)
+        expected = (
+            (INVASION, 0, 0)
+            if termination == INVASION
+            else (
+                termination,
+                ranks[0][2] if ranks else 0,
+                ranks[1][2] if len(ranks) > 1 else 0,
+            )
+        )
+        assert outcome(ctx, sequence) == expected, (controls, orders, sequence)
+
+
+# -- regions ---------------------------------------------------------------------------
+
+
+def _random_counts(rng: random.Random) -> Counts:
+    return (rng.randint(0, 4), rng.randint(0, 4), rng.randint(0, 4), rng.choice([0, 0, 1, 2]))
+
+
+def test_signature_holds_the_control_with_and_without_each_summon() -> None:
+    rng = random.Random(3)
+    for _ in range(2000):
+        counts = _random_counts(rng)
+        sig = signature(counts)
+        assert CONTROL_OF[sig] == region_winner(counts)
+        for faction in (1, 2, 3):
+            after = region_winner(plus(counts, faction, -1)) if counts[faction - 1] else -1
+            assert AFTER_SUMMON[sig][faction] == after
+
+
+def test_inert_placement_changes_no_signature_whatever_follows() -> None:
+    rng = random.Random(4)
+    seen = {True: 0, False: 0}
+    for _ in range(2000):
+        counts = _random_counts(rng)
+        colour = rng.randint(1, 3)
+        later = rng.choice([(), (2,), (3,), (2, 3), (colour,)])
+        expected = True
+        for size in range(len(later) + 1):
+            for extra in combinations(later, size):
+                before = counts
+                for f in extra:
+                    before = plus(before, f, 1)
+                if signature(plus(before, colour, 1)) != signature(before):
+                    expected = False
+        assert inert(counts, colour, later) == expected
+        seen[expected] += 1
+    assert min(seen.values()) > 100
+
+
+# -- positions of real games --------------------------------------------------------------
+
+Question = tuple[str, State, int, list[Key]]
+
+
+def _questions(games: int, mordred: bool) -> list[Question]:
+    """Every last-card question the engine asks in random 3-player games."""
+    asked: list[Question] = []
+    playable, winning = lastcard.playable_cards, lastcard.winning_keys
+
+    def play_asked(state: State, seat: int, cards: list[int]) -> list[int]:
+        asked.append(("play", state, seat, [(c,) for c in cards]))
+        return playable(state, seat, cards)
+
+    def win_asked(state: State, seat: int, keys: list[Key]) -> list[Key]:
+        asked.append(("win", state, seat, list(keys)))
+        return winning(state, seat, keys)
+
+    options = GAME.default_options()
+    options.mordred = mordred
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(kid_engine, "playable_cards", play_asked)
+        patch.setattr(kid_engine, "winning_keys", win_asked)
+        for seed in range(games):
+            chooser = random.Random(seed)
+            state = GAME.setup(options, 3, 500 + seed)
+            while acting := GAME.to_act(state):
+                moves = GAME.legal_moves(state, acting[0])
+                state, _ = GAME.apply(state, acting[0], moves[chooser.randrange(len(moves))])
+    return asked
+
+
+def _answer(question: Question) -> list[Key]:
+    kind, state, seat, keys = question
+    if kind == "play":
+        return [(c,) for c in lastcard.playable_cards(state, seat, [k[0] for k in keys])]
+    return lastcard.winning_keys(state, seat, keys)
+
+
+def _forget() -> None:
+    lastcard._CACHE.clear()
+    lastcard._LATEST.clear()
+
+
+@pytest.mark.parametrize("mordred", [False, True])
+def test_answers_do_not_depend_on_what_was_asked_before(mordred: bool) -> None:
+    questions = _questions(40, mordred)
+    assert len(questions) > 100
+    _forget()
+    alone = []
+    for question in questions:
+        _forget()
+        alone.append(_answer(question))
+    assert any(alone) and not all(alone)
+    _forget()
+    assert [_answer(q) for q in questions] == alone
+    order = list(range(len(questions)))
+    random.Random(1).shuffle(order)
+    _forget()
+    shuffled = {i: _answer(questions[i]) for i in order}
+    assert [shuffled[i] for i in range(len(questions))] == alone
+
+
+@pytest.mark.parametrize("mordred", [False, True])
+def test_leaves_agree_with_deciding_each_position_alone(mordred: bool) -> None:
+    (_, state, seat, _), *_ = _questions(1, mordred)
+    ctx, _ = lastcard._read(state, seat, state.cards_played + 1, state.seats[seat].hand[0])
+    rng = random.Random(11)
+    for _ in range(400):
+        plan = [_random_counts(rng) for _ in range(rng.randint(2, 6))]
+        signatures = [signature(counts) for counts in plan]
+        leaves = Leaves(ctx, signatures, ctx.courts[seat])
+        for _ in range(6):
+            changed = list(signatures)
+            changes = []
+            for i in rng.sample(range(len(plan)), rng.randint(1, 2)):
+                colour = rng.randint(1, 3)
+                moved = plus(plan[i], colour, rng.choice([1, -1]) if plan[i][colour - 1] else 1)
+                changes.append((i, signature(moved)))
+            for i, sig in changes:
+                changed[i] = sig
+            expected = leaf_wins(ctx, tuple(changed), ctx.courts[seat], True)
+            assert leaves.wins(changes) == expected
+
+
+def test_search_memos_stay_bounded() -> None:
+    _questions(3, False)
+    assert len(lastcard._LATEST) == 1
+    assert len(lastcard._CACHE) <= lastcard._CACHE_SIZE
+    assert searchending.signature.cache_info().maxsize is not None
