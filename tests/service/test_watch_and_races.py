@@ -228,3 +228,28 @@ async def test_watch_on_another_process_sees_moves(clean_redis: str, second_serv
         await channel_b.close()
         await replica_a.channel.close()
         await replica_a.running.stop(None)
+
+
+async def test_shutdown_turns_health_not_serving_first(store: Store) -> None:
+    """Load balancers watching health see NOT_SERVING before the server goes away."""
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    svc = await start_service(store)
+    health = health_pb2_grpc.HealthStub(svc.channel)
+    stream = health.Watch(health_pb2.HealthCheckRequest(service="throneroom.v1.Throneroom"))
+    statuses: list[int] = []
+
+    async def follow() -> None:
+        try:
+            async for reply in stream:
+                statuses.append(reply.status)
+        except grpc.aio.AioRpcError:
+            pass  # the server closed the stream while stopping
+
+    task = asyncio.create_task(follow())
+    await asyncio.sleep(0.2)
+    await svc.running.stop(2)
+    await asyncio.wait_for(task, 10)
+    assert statuses[0] == health_pb2.HealthCheckResponse.SERVING
+    assert health_pb2.HealthCheckResponse.NOT_SERVING in statuses
+    await svc.channel.close()
