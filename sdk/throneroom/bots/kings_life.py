@@ -177,10 +177,6 @@ class Table:
             i, j = play.positions
             board[i], board[j] = board[j], board[i]
             sim.preferences = board[:3]
-        elif kind == pb.CHARACTER_FOOL:
-            for c in play.cards:
-                if c in sim.displays[seat]:
-                    sim.displays[seat].remove(c)
         elif kind == pb.CHARACTER_GUARD:
             sim.passed[seat] = True
         return sim
@@ -239,6 +235,8 @@ class KingsLifeBot:
             return self._queen(seat, view, moves)
         if kind == "duke":
             return self._duke(view, moves)
+        if kind == "take_back":
+            return self._take_back(view, moves)
         return self._turn(seat, view, moves)
 
     def _exchange(self, moves: list[KingsLifeMove]) -> KingsLifeMove:
@@ -302,6 +300,19 @@ class KingsLifeBot:
         play = next(m for m in moves if m.duke.play)
         decline = next(m for m in moves if not m.duke.play)
         return play if DAYS[view.day].victory_points > token else decline
+
+    def _take_back(self, view: KingsLifeView, moves: list[KingsLifeMove]) -> KingsLifeMove:
+        """After a Fool: take back the characters worth keeping for a later day
+        (the display is discarded at the end of the day), then stop."""
+        worth = [
+            m
+            for m in moves
+            if m.take_back.card
+            and m.take_back.card not in (MERCHANT, SORCERER)
+            and not card_face(m.take_back.card).activity
+            and keep_value(m.take_back.card) >= 3
+        ]
+        return worth[0] if worth else moves[0]
 
     # --- A turn ---------------------------------------------------------------------------
 

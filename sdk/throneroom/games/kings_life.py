@@ -295,7 +295,7 @@ def _describe_play(play: KingsLifeMove.Play) -> str:
     elif kind == pb.CHARACTER_JESTER and play.cards:
         text += f", swapping {_cards(play.cards)}"
     elif kind == pb.CHARACTER_FOOL:
-        text += f", taking back {_cards(play.cards)} and passing"
+        text += ", to take back display cards and pass"
     elif kind == pb.CHARACTER_CHAMBERLAIN and len(play.positions) == 2:
         a, b = play.positions
         text += f", swapping {POSITIONS[a]} and {POSITIONS[b]} of the king's preferences"
@@ -337,6 +337,10 @@ def describe_move(move: KingsLifeMove, seat: int | None = None) -> str:
         return text
     if kind == "duke":
         return f"{who} {'plays' if move.duke.play else 'does not play'} the Duke"
+    if kind == "take_back":
+        if not move.take_back.card:
+            return f"{who} stops taking cards back with the Fool"
+        return f"{who} takes {card_name(move.take_back.card)} back in hand with the Fool"
     return f"{who} makes an empty move"
 
 

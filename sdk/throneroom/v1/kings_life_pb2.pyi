@@ -406,6 +406,10 @@ class KingsLifeState(_message.Message):
         PHASE_DUKE: KingsLifeState._Phase.ValueType  # 7
         """`turn`, the winner's supporter, plays the Duke or not"""
         PHASE_GAME_OVER: KingsLifeState._Phase.ValueType  # 8
+        PHASE_FOOL_TAKE_BACK: KingsLifeState._Phase.ValueType  # 9
+        """`turn`'s Fool took effect: take back one display card at a time, or stop
+        (then PHASE_FOOL_PASS).
+        """
 
     class Phase(_Phase, metaclass=_PhaseEnumTypeWrapper): ...
     PHASE_UNSPECIFIED: KingsLifeState.Phase.ValueType  # 0
@@ -424,6 +428,10 @@ class KingsLifeState(_message.Message):
     PHASE_DUKE: KingsLifeState.Phase.ValueType  # 7
     """`turn`, the winner's supporter, plays the Duke or not"""
     PHASE_GAME_OVER: KingsLifeState.Phase.ValueType  # 8
+    PHASE_FOOL_TAKE_BACK: KingsLifeState.Phase.ValueType  # 9
+    """`turn`'s Fool took effect: take back one display card at a time, or stop
+    (then PHASE_FOOL_PASS).
+    """
 
     class _Window:
         ValueType = _typing.NewType("ValueType", _builtins.int)
@@ -473,12 +481,13 @@ class KingsLifeState(_message.Message):
     REMOVED_FIELD_NUMBER: _builtins.int
     LAST_WINNER_FIELD_NUMBER: _builtins.int
     DAYS_FIELD_NUMBER: _builtins.int
+    FOOL_TAKEN_FIELD_NUMBER: _builtins.int
     num_seats: _builtins.int
     day: Global___Day.ValueType
     phase: Global___KingsLifeState.Phase.ValueType
     first_player: _builtins.int
     turn: _builtins.int
-    """The seat to act (EXCHANGE, TURNS, FOOL_PASS, DUKE) or whose card is in
+    """The seat to act (EXCHANGE, TURNS, FOOL_TAKE_BACK, FOOL_PASS, DUKE) or whose card is in
     the Queen window (WINDOW_PLAY, WINDOW_DUKE).
     """
     window: Global___KingsLifeState.Window.ValueType
@@ -535,6 +544,12 @@ class KingsLifeState(_message.Message):
     def days(self) -> _containers.RepeatedCompositeFieldContainer[Global___KingsLifeDayRecord]:
         """One record per day reckoned so far (the current day's once reckoned)."""
 
+    @_builtins.property
+    def fool_taken(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """PHASE_FOOL_TAKE_BACK: the cards taken back so far with this Fool,
+        ascending (public; they sit at the end of the hand, in this order).
+        """
+
     def __init__(
         self,
         *,
@@ -561,10 +576,11 @@ class KingsLifeState(_message.Message):
         removed: _abc.Iterable[_builtins.int] | None = ...,
         last_winner: _builtins.int = ...,
         days: _abc.Iterable[Global___KingsLifeDayRecord] | None = ...,
+        fool_taken: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["outcome", b"outcome", "pending", b"pending", "rng", b"rng"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["awaiting", b"awaiting", "day", b"day", "days", b"days", "deck", b"deck", "discard", b"discard", "first_player", b"first_player", "last_winner", b"last_winner", "merchant_on", b"merchant_on", "num_seats", b"num_seats", "outcome", b"outcome", "pending", b"pending", "phase", b"phase", "players", b"players", "preferences", b"preferences", "queen_canceller", b"queen_canceller", "queen_target", b"queen_target", "removed", b"removed", "rng", b"rng", "sorcerer_activity", b"sorcerer_activity", "sorcerer_on", b"sorcerer_on", "tokens", b"tokens", "turn", b"turn", "window", b"window"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["awaiting", b"awaiting", "day", b"day", "days", b"days", "deck", b"deck", "discard", b"discard", "first_player", b"first_player", "fool_taken", b"fool_taken", "last_winner", b"last_winner", "merchant_on", b"merchant_on", "num_seats", b"num_seats", "outcome", b"outcome", "pending", b"pending", "phase", b"phase", "players", b"players", "preferences", b"preferences", "queen_canceller", b"queen_canceller", "queen_target", b"queen_target", "removed", b"removed", "rng", b"rng", "sorcerer_activity", b"sorcerer_activity", "sorcerer_on", b"sorcerer_on", "tokens", b"tokens", "turn", b"turn", "window", b"window"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -696,8 +712,8 @@ class KingsLifeMove(_message.Message):
         """Guard, Peon: a display card handed to the supported player (0: none)."""
         @_builtins.property
         def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
-            """Jester: the two activity cards that trade places. Fool: the display
-            cards taken back (an activity card's Merchant/Sorcerer come with it).
+            """Jester: the two activity cards that trade places. (The Fool takes no
+            choice here: its take-backs are TakeBack decisions once it took effect.)
             """
 
         @_builtins.property
@@ -771,6 +787,29 @@ class KingsLifeMove(_message.Message):
         def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
         def WhichOneof(self, oneof_group: _Never) -> None: ...
 
+    @_typing.final
+    class TakeBack(_message.Message):
+        """The Fool took effect: take back one card of one's display into the hand
+        (an activity card brings its Merchant / Sorcerer; those may also come
+        back alone, ending their effect), or 0: done, stop taking back (then the
+        Fool's pass follows).
+        """
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        CARD_FIELD_NUMBER: _builtins.int
+        card: _builtins.int
+        def __init__(
+            self,
+            *,
+            card: _builtins.int = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
     EXCHANGE_FIELD_NUMBER: _builtins.int
     MULLIGAN_FIELD_NUMBER: _builtins.int
     COMMIT_FIELD_NUMBER: _builtins.int
@@ -778,6 +817,7 @@ class KingsLifeMove(_message.Message):
     PLAY_FIELD_NUMBER: _builtins.int
     PASSING_FIELD_NUMBER: _builtins.int
     DUKE_FIELD_NUMBER: _builtins.int
+    TAKE_BACK_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def exchange(self) -> Global___KingsLifeMove.Exchange: ...
     @_builtins.property
@@ -792,6 +832,8 @@ class KingsLifeMove(_message.Message):
     def passing(self) -> Global___KingsLifeMove.Pass: ...
     @_builtins.property
     def duke(self) -> Global___KingsLifeMove.Duke: ...
+    @_builtins.property
+    def take_back(self) -> Global___KingsLifeMove.TakeBack: ...
     def __init__(
         self,
         *,
@@ -802,12 +844,13 @@ class KingsLifeMove(_message.Message):
         play: Global___KingsLifeMove.Play | None = ...,
         passing: Global___KingsLifeMove.Pass | None = ...,
         duke: Global___KingsLifeMove.Duke | None = ...,
+        take_back: Global___KingsLifeMove.TakeBack | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["commit", b"commit", "duke", b"duke", "exchange", b"exchange", "kind", b"kind", "mulligan", b"mulligan", "passing", b"passing", "play", b"play", "queen", b"queen"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["commit", b"commit", "duke", b"duke", "exchange", b"exchange", "kind", b"kind", "mulligan", b"mulligan", "passing", b"passing", "play", b"play", "queen", b"queen", "take_back", b"take_back"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["commit", b"commit", "duke", b"duke", "exchange", b"exchange", "kind", b"kind", "mulligan", b"mulligan", "passing", b"passing", "play", b"play", "queen", b"queen"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["commit", b"commit", "duke", b"duke", "exchange", b"exchange", "kind", b"kind", "mulligan", b"mulligan", "passing", b"passing", "play", b"play", "queen", b"queen", "take_back", b"take_back"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["exchange", "mulligan", "commit", "queen", "play", "passing", "duke"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["exchange", "mulligan", "commit", "queen", "play", "passing", "duke", "take_back"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
@@ -1109,7 +1152,9 @@ class KingsLifeEvent(_message.Message):
 
     @_typing.final
     class CardsTakenBack(_message.Message):
-        """Fool: display cards taken back into the hand (public)."""
+        """Fool: one take-back, the card with the Merchant / Sorcerer that came
+        along, ascending (public).
+        """
 
         DESCRIPTOR: _descriptor.Descriptor
 
@@ -1596,6 +1641,7 @@ class KingsLifeView(_message.Message):
     DAYS_FIELD_NUMBER: _builtins.int
     PROGRAMS_FIELD_NUMBER: _builtins.int
     OUTCOME_FIELD_NUMBER: _builtins.int
+    FOOL_TAKEN_FIELD_NUMBER: _builtins.int
     num_seats: _builtins.int
     viewer: _builtins.int
     """The viewing seat, -1 for a spectator."""
@@ -1650,6 +1696,10 @@ class KingsLifeView(_message.Message):
     def outcome(self) -> _common_pb2.Outcome:
         """Set only when the game is over."""
 
+    @_builtins.property
+    def fool_taken(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """PHASE_FOOL_TAKE_BACK: the cards taken back so far with this Fool."""
+
     def __init__(
         self,
         *,
@@ -1678,10 +1728,11 @@ class KingsLifeView(_message.Message):
         days: _abc.Iterable[Global___KingsLifeDayRecord] | None = ...,
         programs: _abc.Iterable[Global___KingsLifeProgram] | None = ...,
         outcome: _common_pb2.Outcome | None = ...,
+        fool_taken: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["outcome", b"outcome", "pending", b"pending"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["day", b"day", "days", b"days", "deck_size", b"deck_size", "discard", b"discard", "face_down_discards", b"face_down_discards", "first_player", b"first_player", "hand", b"hand", "merchant_on", b"merchant_on", "my_commitment", b"my_commitment", "my_face_down_discards", b"my_face_down_discards", "num_seats", b"num_seats", "outcome", b"outcome", "pending", b"pending", "phase", b"phase", "players", b"players", "preferences", b"preferences", "programs", b"programs", "removed", b"removed", "sorcerer_activity", b"sorcerer_activity", "sorcerer_on", b"sorcerer_on", "to_act", b"to_act", "tokens", b"tokens", "turn", b"turn", "viewer", b"viewer", "window", b"window"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["day", b"day", "days", b"days", "deck_size", b"deck_size", "discard", b"discard", "face_down_discards", b"face_down_discards", "first_player", b"first_player", "fool_taken", b"fool_taken", "hand", b"hand", "merchant_on", b"merchant_on", "my_commitment", b"my_commitment", "my_face_down_discards", b"my_face_down_discards", "num_seats", b"num_seats", "outcome", b"outcome", "pending", b"pending", "phase", b"phase", "players", b"players", "preferences", b"preferences", "programs", b"programs", "removed", b"removed", "sorcerer_activity", b"sorcerer_activity", "sorcerer_on", b"sorcerer_on", "to_act", b"to_act", "tokens", b"tokens", "turn", b"turn", "viewer", b"viewer", "window", b"window"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -224,3 +224,24 @@ def all_pass(state: State) -> tuple[State, list[Event]]:
         if state.day != day or state.phase != Phase.PHASE_TURNS:
             break
     return state, events
+
+
+def take_back(state: State, seat: int, card: int = 0) -> tuple[State, list[Event]]:
+    """After the Fool: take ``card`` back from the display (0: done)."""
+    return step(state, seat, Move(take_back=Move.TakeBack(card=card)))
+
+
+def cancel_with_queen(state: State, queen_seat: int) -> tuple[State, list[pb.KingsLifeEvent]]:
+    """Everyone answers the window; ``queen_seat`` cancels the pending card."""
+    events: list[pb.KingsLifeEvent] = []
+    target = state.turn
+    while state.phase == Phase.PHASE_QUEEN_WINDOW:
+        seat = state.awaiting[0]
+        move = (
+            Move(queen=Move.Queen(cancel=True, target=target))
+            if seat == queen_seat
+            else Move(queen=Move.Queen())
+        )
+        state, more = step(state, seat, move)
+        events += more
+    return state, events

@@ -15,7 +15,6 @@ from .helpers import (
     DUCHESS,
     ENGINE,
     FEAST,
-    FOOL,
     FRIDAY,
     GUARD,
     HUNT,
@@ -38,7 +37,7 @@ from .helpers import (
     Move,
     Phase,
     Play,
-    State,
+    cancel_with_queen,
     decline_all,
     kinds,
     legal,
@@ -51,22 +50,6 @@ from .helpers import (
 )
 
 Status = pb.KingsLifeToken
-
-
-def cancel_with_queen(state: State, queen_seat: int) -> tuple[State, list[pb.KingsLifeEvent]]:
-    """Everyone answers the window; ``queen_seat`` cancels the pending card."""
-    events: list[pb.KingsLifeEvent] = []
-    target = state.turn
-    while state.phase == Phase.PHASE_QUEEN_WINDOW:
-        seat = state.awaiting[0]
-        move = (
-            Move(queen=Move.Queen(cancel=True, target=target))
-            if seat == queen_seat
-            else Move(queen=Move.Queen())
-        )
-        state, more = step(state, seat, move)
-        events += more
-    return state, events
 
 
 # --- Draw cards --------------------------------------------------------------------------------
@@ -252,42 +235,6 @@ def test_dog_discards_the_hand_face_down_and_draws_as_many() -> None:
     assert list(ENGINE.view(state, 0).my_face_down_discards) == rest
 
 
-def test_fool_takes_back_display_cards_then_passes_with_support() -> None:
-    doubled = A(HUNT, 3)
-    state = scenario(
-        hands={0: [FOOL], 1: [A(HUNT, 1, 1)]},
-        displays={0: [doubled, MERCHANT, PRIEST]},
-        merchant_on=doubled,
-    )
-    options = [tuple(p.cards) for p in plays_of(state, 0, FOOL)]
-    # Priest in or out; the Hunt 3: left, its Merchant alone, or both.
-    assert len(options) == 6 and () in options
-    assert (doubled,) not in options, "the Merchant comes back with its card"
-    assert tuple(sorted((doubled, MERCHANT))) in options and (MERCHANT,) in options
-    with pytest.raises(IllegalMoveError, match="comes back with"):
-        ENGINE.apply(state, 0, Move(play=Play(card=FOOL, cards=[doubled])))
-    state, events = play(state, 0, FOOL, cards=[MERCHANT, PRIEST])
-    (taken,) = of_kind(events, "cards_taken_back")
-    assert list(taken.cards_taken_back.cards) == [MERCHANT, PRIEST]
-    assert sorted(state.players[0].hand) == sorted([MERCHANT, PRIEST])
-    assert state.merchant_on == 0 and list(state.players[0].display) == [doubled]
-    view = ENGINE.view(state, 1)
-    assert sorted(view.players[0].revealed) == sorted([MERCHANT, PRIEST]), "taken back openly"
-    assert state.phase == Phase.PHASE_FOOL_PASS and ENGINE.to_act(state) == (0,)
-    assert all(m.WhichOneof("kind") == "passing" for m in legal(state, 0))
-    state, _ = pass_(state, 0, support=1, hand_over=doubled)
-    assert state.players[0].passed and state.players[1].supporter == 0
-    assert list(state.players[1].display) == [doubled]
-
-
-def test_queen_cancels_the_fool_nothing_comes_back_and_no_pass() -> None:
-    state = scenario(hands={0: [FOOL, A(HUNT, 2)], 1: [QUEEN]}, displays={0: [A(HUNT, 5)]})
-    state, _ = step(state, 0, Move(play=Play(card=FOOL, cards=[A(HUNT, 5)])))
-    state, _ = cancel_with_queen(state, 1)
-    assert list(state.players[0].display) == [A(HUNT, 5)]
-    assert not state.players[0].passed and state.phase == Phase.PHASE_TURNS and state.turn == 1
-
-
 def test_guard_replaces_a_supporter_whose_token_goes_back() -> None:
     state = scenario(
         hands={0: [GUARD, A(HUNT, 2)], 1: [A(DANCE, 2)]},
@@ -416,20 +363,3 @@ def test_sorcerer_travels_with_its_card_and_its_effect_continues() -> None:
     state, _ = pass_(state, 2, support=3, hand_over=changed)
     assert sorted(state.players[3].display) == sorted([changed, SORCERER])
     assert state.sorcerer_on == changed and state.sorcerer_activity == HUNT
-
-
-def test_fool_taking_back_characters_cancels_their_effect() -> None:
-    changed = A(FEAST, 5)
-    state = scenario(
-        hands={0: [FOOL], 1: [A(HUNT, 2)]},
-        displays={0: [changed, SORCERER, PRIEST, DUCHESS], 1: [A(DANCE, 5)]},
-        sorcerer_on=changed,
-        sorcerer_activity=HUNT,
-    )
-    before = ENGINE.view(state, 1).programs
-    assert (before[0].activity, before[0].value) == (HUNT, 0 + 2 + 1), "Priest: the 5 counts 0"
-    assert before[1].value == 0
-    state, _ = play(state, 0, FOOL, cards=sorted((SORCERER, PRIEST, DUCHESS)))
-    after = ENGINE.view(state, 1).programs
-    assert state.sorcerer_on == 0 and not after[0].has_program, "the Feast 5 is face down again"
-    assert after[1].value == 5, "no more Priest"

@@ -58,6 +58,12 @@ def test_some_sentences() -> None:
     assert describe_move(Move(queen=Move.Queen(cancel=True, target=3)), 1) == (
         "seat 1 plays the Queen, cancelling seat 3's card"
     )
+    assert describe_move(Move(take_back=Move.TakeBack(card=A(HUNT, 3))), 0) == (
+        "seat 0 takes Hunt 3 back in hand with the Fool"
+    )
+    assert describe_move(Move(take_back=Move.TakeBack()), 0) == (
+        "seat 0 stops taking cards back with the Fool"
+    )
 
 
 def test_auto_decline_queen_only_without_the_queen() -> None:

@@ -28,6 +28,7 @@ from .helpers import (
     play,
     scenario,
     step,
+    take_back,
 )
 
 
@@ -108,7 +109,8 @@ def test_support_token_values_are_secret_until_the_end() -> None:
 
 def test_revealed_hand_cards_are_public_and_kept_in_sampled_worlds() -> None:
     state = scenario(hands={0: [FOOL], 1: [A(HUNT, 2)]}, displays={0: [A(DANCE, 5)]})
-    state, _ = play(state, 0, FOOL, cards=[A(DANCE, 5)])
+    state, _ = play(state, 0, FOOL)
+    state, _ = take_back(state, 0, A(DANCE, 5))
     assert list(ENGINE.view(state, 1).players[0].revealed) == [A(DANCE, 5)]
     for seed in range(10):
         world = ENGINE.randomize_hidden(state, 1, seed)

@@ -4,12 +4,16 @@ validation, and each card's effect once its Queen window has closed.
 Card choices known at play time travel in the Play message itself (see
 kings_life.proto); what follows a card (the Fool's pass) is a separate
 decision.
+
+The Fool's take-back is sequential too: once the Fool took effect its player
+takes back one display card per decision (``take_back_moves``), or stops;
+then the pass follows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations, pairwise, product
+from itertools import combinations, pairwise
 
 from throneroom.v1 import kings_life_pb2 as pb
 
@@ -57,7 +61,6 @@ _USES: dict[int, frozenset[str]] = {
     pb.CHARACTER_SORCERER: frozenset({"target_card", "activity"}),
     pb.CHARACTER_THIEF: frozenset({"target_card"}),
     pb.CHARACTER_JESTER: frozenset({"cards"}),
-    pb.CHARACTER_FOOL: frozenset({"cards"}),
     pb.CHARACTER_CHAMBERLAIN: frozenset({"positions"}),
     pb.CHARACTER_ASTROLOGER: frozenset({"token_day"}),
     pb.CHARACTER_GUARD: frozenset({"support", "hand_over"}),
@@ -89,24 +92,59 @@ def others_activity_cards(state: State, seat: int) -> list[tuple[int, int]]:
     return found
 
 
-def fool_take_backs(state: State, seat: int) -> list[tuple[int, ...]]:
-    """Every set of display cards the Fool may take back, as sorted tuples in
-    ascending order: any cards, but an activity card brings its Merchant /
-    Sorcerer with it (either of those may come back alone)."""
-    display = state.players[seat].display
-    units: list[list[tuple[int, ...]]] = []
-    for card in display:
-        if card in (MERCHANT, SORCERER):
-            continue
-        attached = attachments_of(state, card) if CARD_ACTIVITY[card] else []
-        options: list[tuple[int, ...]] = [()]
-        for size in range(1, len(attached) + 1):
-            options.extend(combinations(attached, size))
-        options.append((card, *attached))
-        units.append(options)
-    subsets = [tuple(sorted(c for part in choice for c in part)) for choice in product(*units)]
-    subsets.sort()
-    return subsets
+# --- The Fool's take-back (after the Fool took effect) --------------------------------
+
+_DONE = Move(take_back=Move.TakeBack())
+
+
+def take_back_moves(state: State, seat: int) -> list[pb.KingsLifeMove]:
+    """Stop (card 0), or take back any one card still in ``seat``'s display,
+    by card id: an activity card brings its Merchant / Sorcerer, and those
+    may also come back alone."""
+    moves = [_DONE]
+    moves.extend(Move(take_back=Move.TakeBack(card=c)) for c in sorted(state.players[seat].display))
+    return moves
+
+
+def check_take_back(state: State, seat: int, card: int) -> None:
+    if card and card not in state.players[seat].display:
+        raise IllegalMoveError(
+            f"Fool: {card_name(card)} is not in seat {seat}'s display and cannot be taken back"
+        )
+
+
+def take_back(state: State, seat: int, card: int, events: Events) -> None:
+    """Take ``card`` (with its Merchant / Sorcerer) back into the hand, openly,
+    or (card 0) stop and go on to the Fool's pass.
+
+    Canonical: the cards taken back with this Fool sit at the end of the hand
+    and of the publicly known cards in ascending order, so the order of the
+    take-backs does not matter (the same state as taking the set at once).
+    """
+    if not card:
+        del state.fool_taken[:]
+        state.phase = pb.KingsLifeState.PHASE_FOOL_PASS
+        return
+    me = state.players[seat]
+    cards = [card, *attachments_of(state, card)] if CARD_ACTIVITY[card] else [card]
+    cards.sort()
+    for c in cards:
+        me.display.remove(c)
+    if MERCHANT in cards:
+        state.merchant_on = 0
+    if SORCERER in cards:
+        state.sorcerer_on = 0
+        state.sorcerer_activity = pb.ACTIVITY_UNSPECIFIED
+    before = set(state.fool_taken)
+    taken = sorted([*state.fool_taken, *cards])
+    for cards_list in (me.hand, me.revealed):
+        kept = [c for c in cards_list if c not in before]
+        del cards_list[:]
+        cards_list.extend(kept)
+        cards_list.extend(taken)
+    del state.fool_taken[:]
+    state.fool_taken.extend(taken)
+    events.append(Event(cards_taken_back=Event.CardsTakenBack(seat=seat, cards=cards)))
 
 
 def support_plays(state: State, seat: int, card: int, *, guard: bool) -> list[pb.KingsLifeMove]:
@@ -132,7 +170,7 @@ def play_moves(state: State, seat: int) -> list[pb.KingsLifeMove]:
     moves: list[pb.KingsLifeMove] = []
     for card in sorted(state.players[seat].hand):
         kind = CARD_CHARACTER[card]
-        if not kind or kind in DISPLAY_SIMPLE:
+        if not kind or kind in PLAYED_SIMPLE:
             moves.append(_simple(card))
         elif kind in NOT_PLAYABLE_ON_TURN:
             continue
@@ -170,10 +208,6 @@ def play_moves(state: State, seat: int) -> list[pb.KingsLifeMove]:
                 for day, token in zip(DAYS, state.tokens, strict=True)
                 if token.status in TOKEN_PLAYABLE
             )
-        elif kind == pb.CHARACTER_FOOL:
-            moves.extend(
-                Move(play=Play(card=card, cards=taken)) for taken in fool_take_backs(state, seat)
-            )
         elif kind == pb.CHARACTER_GUARD:
             moves.extend(support_plays(state, seat, card, guard=True))
         elif kind == pb.CHARACTER_PEON:
@@ -183,13 +217,14 @@ def play_moves(state: State, seat: int) -> list[pb.KingsLifeMove]:
     return moves
 
 
-DISPLAY_SIMPLE = frozenset(
+PLAYED_SIMPLE = frozenset(
     {
         pb.CHARACTER_DUCHESS,
         pb.CHARACTER_LITTLE_PRINCE,
         pb.CHARACTER_PRIEST,
         pb.CHARACTER_PRINCESS,
         pb.CHARACTER_DOG,
+        pb.CHARACTER_FOOL,
         pb.CHARACTER_RAINY_DAY,
     }
 )
@@ -314,16 +349,6 @@ def check_play(state: State, seat: int, play: Play) -> None:
             raise IllegalMoveError(
                 f"Play: {day_name(play.token_day)}'s support token was discarded unseen"
             )
-    elif kind == pb.CHARACTER_FOOL:
-        taken = tuple(sorted(play.cards))
-        for c in taken:
-            if c not in me.display:
-                raise IllegalMoveError(f"Play: {card_name(c)} is not in seat {seat}'s display")
-            for attached in attachments_of(state, c):
-                if attached not in taken:
-                    raise IllegalMoveError(
-                        f"Play: {card_name(c)} comes back with its {card_name(attached)}"
-                    )
     elif kind == pb.CHARACTER_GUARD:
         suggestions.check_support(state, seat, play.support, play.hand_over, "Guard", guard=True)
     elif kind == pb.CHARACTER_PEON:
@@ -345,7 +370,8 @@ def check_play(state: State, seat: int, play: Play) -> None:
 
 def take_effect(state: State, seat: int, play: Play, events: Events) -> int:
     """Carry out a played card that was not cancelled. Returns what follows:
-    AFTER_TURN, AFTER_FOOL (the Fool's pass) or AFTER_RAINY_DAY."""
+    AFTER_TURN, AFTER_FOOL (the Fool's take-backs, then its pass) or
+    AFTER_RAINY_DAY."""
     card = play.card
     me = state.players[seat]
     kind = CARD_CHARACTER[card]
@@ -402,17 +428,7 @@ def take_effect(state: State, seat: int, play: Play, events: Events) -> int:
         )
         draw(state, seat, len(rest), Event.DRAW_REASON_DOG, events)
     elif kind == pb.CHARACTER_FOOL:
-        taken = list(play.cards)
-        for c in taken:
-            me.display.remove(c)
-        if MERCHANT in taken:
-            state.merchant_on = 0
-        if SORCERER in taken:
-            state.sorcerer_on = 0
-            state.sorcerer_activity = pb.ACTIVITY_UNSPECIFIED
-        me.hand.extend(taken)
-        me.revealed.extend(taken)
-        events.append(Event(cards_taken_back=Event.CardsTakenBack(seat=seat, cards=taken)))
+        # The take-backs follow as separate decisions (take_back).
         after = AFTER_FOOL
     elif kind == pb.CHARACTER_GUARD:
         me.passed = True

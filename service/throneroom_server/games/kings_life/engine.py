@@ -49,6 +49,7 @@ _EXPECTED = {
     Phase.PHASE_INITIAL_ROUND: ("commit",),
     Phase.PHASE_QUEEN_WINDOW: ("queen",),
     Phase.PHASE_TURNS: ("play", "passing"),
+    Phase.PHASE_FOOL_TAKE_BACK: ("take_back",),
     Phase.PHASE_FOOL_PASS: ("passing",),
     Phase.PHASE_DUKE: ("duke",),
 }
@@ -58,6 +59,7 @@ _PHASE_TEXT = {
     Phase.PHASE_INITIAL_ROUND: "the initial round: commit a sun card",
     Phase.PHASE_QUEEN_WINDOW: "the Queen window: cancel or decline",
     Phase.PHASE_TURNS: "a turn: play a card or pass",
+    Phase.PHASE_FOOL_TAKE_BACK: "the Fool: take back a display card or stop",
     Phase.PHASE_FOOL_PASS: "the Fool's pass",
     Phase.PHASE_DUKE: "the end of the day: play the Duke or not",
 }
@@ -72,6 +74,7 @@ _KIND_ORDER = {
     "passing": 4,
     "play": 5,
     "duke": 6,
+    "take_back": 7,
 }
 
 
@@ -131,8 +134,11 @@ class KingsLife:
     def max_decisions(self, options: pb.KingsLifeOptions, num_seats: int) -> int:
         # Per day and seat: exchange, mulligan, initial card, initial Queen
         # window, its pass, the Duke's Queen window (+1 for the Duke itself);
-        # and per play on a turn the play and the others' Queen window.
-        per_day = (6 + max_plays_per_day()) * num_seats + 1
+        # and per play on a turn the play and the others' Queen window; plus
+        # the Fool's take-backs (a card taken back lands in a hand that passes,
+        # so at most one per card a day) and one "done" per Fool (its player
+        # passes, so at most one per seat a day).
+        per_day = (6 + max_plays_per_day()) * num_seats + 1 + DECK_SIZE + num_seats
         return per_day * len(DAYS)
 
     # --- Who acts, what they may do ---------------------------------------------------
@@ -162,6 +168,8 @@ class KingsLife:
             return suggestions.commit_moves(state, seat)
         if phase == Phase.PHASE_FOOL_PASS:
             return suggestions.pass_moves(state, seat)
+        if phase == Phase.PHASE_FOOL_TAKE_BACK:
+            return characters.take_back_moves(state, seat)
         if phase == Phase.PHASE_MULLIGAN:
             moves = [Move(mulligan=Move.Mulligan(take=False))]
             if days.may_mulligan(state.players[seat]):
@@ -211,6 +219,8 @@ class KingsLife:
             return (order, int(move.mulligan.take))
         if kind == "commit":
             return (order, move.commit.card)
+        if kind == "take_back":
+            return (order, move.take_back.card)
         return (order, int(move.duke.play))
 
     # --- Applying a decision -------------------------------------------------------------
@@ -220,7 +230,7 @@ class KingsLife:
         if kind is None:
             raise InvalidMoveError(
                 "a King's Life move names one decision (exchange, mulligan, commit, queen, "
-                "play, passing or duke); this one is empty"
+                "play, passing, duke or take_back); this one is empty"
             )
         check_seat(state.num_seats, seat)
         self._check_shape(state, kind, move)
@@ -254,6 +264,10 @@ class KingsLife:
             target = p.support if p.HasField("support") else None
             suggestions.check_support(state, seat, target, p.hand_over, "Pass", guard=False)
             suggestions.pass_turn(new, seat, target, p.hand_over, events)
+        elif kind == "take_back":
+            card = move.take_back.card
+            characters.check_take_back(state, seat, card)
+            characters.take_back(new, seat, card, events)
         elif kind == "commit":
             suggestions.check_commit(state, seat, move.commit.card)
             suggestions.commit(new, seat, move.commit.card, events)
@@ -319,6 +333,10 @@ class KingsLife:
             card = move.commit.card
             if card and not card_ok(card):
                 raise InvalidMoveError(f"Commit: card {card} does not exist")
+        elif kind == "take_back":
+            card = move.take_back.card
+            if card and not card_ok(card):
+                raise InvalidMoveError(f"Fool: take-back card {card} does not exist")
 
     # --- Outcome, views, checks ---------------------------------------------------------
 

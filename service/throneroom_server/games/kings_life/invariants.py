@@ -119,6 +119,16 @@ def check(state: State) -> None:
         assert state.queen_canceller == NO_SEAT
     if phase == Phase.PHASE_TURNS:
         assert not state.players[state.turn].passed, "a passed player has no turn"
+    taken = list(state.fool_taken)
+    if phase == Phase.PHASE_FOOL_TAKE_BACK:
+        assert taken == sorted(set(taken)), "cards taken back with the Fool ascending, unique"
+        fool_player = state.players[state.turn]
+        assert not fool_player.passed, "the Fool's player passes after its take-backs"
+        assert all(c in fool_player.hand and c in fool_player.revealed for c in taken), (
+            "cards taken back with the Fool are known cards of its player's hand"
+        )
+    else:
+        assert not taken, "cards taken back are listed only while the Fool takes back"
     if phase in (Phase.PHASE_DUKE, Phase.PHASE_FOOL_PASS):
         assert state.players[state.turn].hand or phase == Phase.PHASE_FOOL_PASS
     committed = phase == Phase.PHASE_INITIAL_ROUND or (

@@ -221,7 +221,7 @@ def play_card(state: State, seat: int, play: pb.KingsLifeMove.Play, events: Even
 def resolve_play(state: State, seat: int, play: pb.KingsLifeMove.Play, events: Events) -> None:
     outcome = characters.take_effect(state, seat, play, events)
     if outcome == characters.AFTER_FOOL:
-        state.phase = Phase.PHASE_FOOL_PASS
+        state.phase = Phase.PHASE_FOOL_TAKE_BACK
         state.turn = seat
     elif outcome == characters.AFTER_RAINY_DAY:
         reckoning.end_day(state, events, rainy=True)

@@ -78,6 +78,7 @@ def view(state: State, viewer: Viewer) -> pb.KingsLifeView:
         sorcerer_activity=state.sorcerer_activity,
         removed=state.removed,
         days=state.days,
+        fool_taken=state.fool_taken,
         programs=reckoning.program_messages(reckoning.programs(state)),
     )
     initial_public = _initial_cards_public(state)
