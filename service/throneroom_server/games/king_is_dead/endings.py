@@ -57,15 +57,22 @@ class Ending:
     summary: str
 
 
-def faction_ranking(controls: Sequence[int], orders: Sequence[int]) -> list[Rank]:
-    """Factions controlling at least one region, strongest first: most regions,
-    then the most recent win."""
+def faction_tally(controls: Sequence[int], orders: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Per faction (index 1..3): the regions it controls and the order of its
+    most recent win (0 if none)."""
     regions = [0, 0, 0, 0]
     latest = [0, 0, 0, 0]
     for control, order in zip(controls, orders, strict=True):
         if 1 <= control <= 3:
             regions[control] += 1
             latest[control] = max(latest[control], order)
+    return regions, latest
+
+
+def faction_ranking(controls: Sequence[int], orders: Sequence[int]) -> list[Rank]:
+    """Factions controlling at least one region, strongest first: most regions,
+    then the most recent win."""
+    regions, latest = faction_tally(controls, orders)
     ranks = [(regions[f], latest[f], f) for f in (1, 2, 3) if regions[f]]
     ranks.sort(reverse=True)
     return ranks

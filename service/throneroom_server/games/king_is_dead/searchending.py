@@ -34,6 +34,7 @@ from throneroom_server.games.king_is_dead.endings import (
     CONTROL,
     INVASION,
     LOYALIST,
+    faction_tally,
     ranked_seat_wins,
 )
 from throneroom_server.games.king_is_dead.struggle import region_winner
@@ -97,12 +98,7 @@ class Context:
         self.forbidden = forbidden
         self.resolved = max(orders)
         self.saxons = controls.count(SAXONS)
-        regions = [0, 0, 0, 0]
-        latest = [0, 0, 0, 0]
-        for control, order in zip(controls, orders, strict=True):
-            if 1 <= control <= 3:
-                regions[control] += 1
-                latest[control] = max(latest[control], order)
+        regions, latest = faction_tally(controls, orders)
         self.regions = regions
         """Regions each faction controls (index 1..3), before the ending."""
         self.latest = latest

@@ -14,7 +14,15 @@ from throneroom_server.games.kings_life.data import (
     FACE_DOWN_POSITION,
     hand_size,
 )
-from throneroom_server.games.kings_life.table import NO_SEAT, Event, Events, State, draw, leave_hand
+from throneroom_server.games.kings_life.table import (
+    NO_SEAT,
+    Event,
+    Events,
+    State,
+    draw,
+    leave_hand,
+    shuffle_discard_into_deck,
+)
 from throneroom_server.games.rng import Rng
 
 Phase = pb.KingsLifeState
@@ -48,12 +56,7 @@ def begin_day(state: State, events: Events) -> None:
     the deck and hands are filled up, then the mulligan round."""
     kings_will(state)
     if state.day != pb.DAY_TUESDAY:
-        cards = list(state.deck)
-        cards.extend(state.discard)
-        Rng(state.rng).shuffle(cards)
-        del state.discard[:]
-        del state.deck[:]
-        state.deck.extend(cards)
+        shuffle_discard_into_deck(state)
     for player in state.players:
         if player.face_down_discards:
             del player.face_down_discards[:]

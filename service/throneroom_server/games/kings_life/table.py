@@ -77,6 +77,14 @@ def reshuffle_discard(state: State, events: Events) -> None:
     their owner's knowledge: they are now somewhere in the deck)."""
     if not state.discard:
         return
+    size = shuffle_discard_into_deck(state)
+    events.append(Event(deck_reshuffled=Event.DeckReshuffled(deck_size=size)))
+
+
+def shuffle_discard_into_deck(state: State) -> int:
+    """Deck and discard pile shuffled together into the deck; face-down
+    discards lose their owner's knowledge (they are now somewhere in the
+    deck). Returns the deck size."""
     cards = list(state.deck)
     cards.extend(state.discard)
     Rng(state.rng).shuffle(cards)
@@ -86,7 +94,7 @@ def reshuffle_discard(state: State, events: Events) -> None:
     for player in state.players:
         if player.face_down_discards:
             del player.face_down_discards[:]
-    events.append(Event(deck_reshuffled=Event.DeckReshuffled(deck_size=len(cards))))
+    return len(cards)
 
 
 def draw(
