@@ -37,7 +37,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.asyncio.connection import parse_url
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import NoScriptError, OutOfMemoryError, ReadOnlyError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from throneroom.v1 import game_pb2, storage_pb2
 
@@ -111,10 +111,11 @@ _UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
 def _refused(exc: ResponseError) -> StoreFull | StoreUnavailable | None:
     """The store error a Redis error reply means, or None for any other error."""
     text = str(exc)
-    # Errors inside scripts come wrapped ("... script: ..."), so look for the code.
-    if text.startswith("OOM") or "OOM command not allowed" in text:
+    # redis-py names some errors by class (its message drops the code); the
+    # multiplexed connection keeps the code in the text.
+    if isinstance(exc, OutOfMemoryError) or text.startswith("OOM"):
         return StoreFull("Redis is at its maxmemory and refuses writes")
-    if text.startswith("READONLY") or "READONLY You can't write" in text:
+    if isinstance(exc, ReadOnlyError) or text.startswith("READONLY"):
         return StoreUnavailable("Redis is read-only (a replica, or failing over)")
     if text.startswith(("LOADING", "MASTERDOWN", "BUSY", "TRYAGAIN", "CLUSTERDOWN")):
         return StoreUnavailable(f"Redis cannot answer now ({text.split(' ', 1)[0]})")
