@@ -220,15 +220,21 @@ class App:
         loaded = await self._load(game_id)
         viewer = await self._authenticate(loaded, token, caller, required=True)
         assert viewer.seat is not None
+        return loaded.version, viewer.seat, self._moves_of(loaded, loaded.state, viewer.seat)
+
+    def _moves_of(
+        self, loaded: LoadedGame, state: game_pb2.GameState, seat: int | None
+    ) -> list[game_pb2.Move]:
+        """The seat's legal moves in ``state`` (none before every seat is taken)."""
+        if seat is None or len(loaded.seats) < loaded.meta.num_seats:
+            return []
         name, game = self._game_of(loaded)
-        if len(loaded.seats) < loaded.meta.num_seats:
-            return loaded.version, viewer.seat, []
         moves = []
-        for move in game.legal_moves(getattr(loaded.state, name), viewer.seat):
+        for move in game.legal_moves(getattr(state, name), seat):
             envelope = game_pb2.Move()
             getattr(envelope, name).CopyFrom(move)
             moves.append(envelope)
-        return loaded.version, viewer.seat, moves
+        return moves
 
     # -- moving --------------------------------------------------------------------
 
@@ -240,6 +246,7 @@ class App:
         move: game_pb2.Move,
         idempotency_key: str,
         *,
+        with_legal_moves: bool = False,
         caller: Caller = LOCAL,
     ) -> service_pb2.ApplyMoveResponse:
         await self._admit(caller, token=token)
@@ -254,7 +261,9 @@ class App:
         assert seat is not None
         request_hash = _request_hash(seat, move)
         if loaded.idempotent_version is not None:
-            return await self._replay(loaded, viewer, loaded.idempotent_version, request_hash)
+            return await self._replay(
+                loaded, viewer, loaded.idempotent_version, request_hash, with_legal_moves
+            )
         name, game = self._game_of(loaded)
         if len(loaded.seats) < loaded.meta.num_seats:
             raise precondition(
@@ -302,7 +311,9 @@ class App:
         if isinstance(result, Stale):
             raise stale_version(expected_version, result.current_version)
         if isinstance(result, Duplicate):
-            return await self._replay(loaded, viewer, result.version, request_hash)
+            return await self._replay(
+                loaded, viewer, result.version, request_hash, with_legal_moves
+            )
         assert isinstance(result, Committed)
         # The access log line of this call carries the version (no second line).
         structlog.contextvars.bind_contextvars(version=result.version)
@@ -310,10 +321,16 @@ class App:
             version=result.version,
             events=self._visible_events(name, game, entry.events, viewer),
             snapshot=self._snapshot(loaded, new_envelope, result.version, viewer),
+            legal_moves=self._moves_of(loaded, new_envelope, seat) if with_legal_moves else (),
         )
 
     async def _replay(
-        self, loaded: LoadedGame, viewer: Viewer, version: int, request_hash: bytes
+        self,
+        loaded: LoadedGame,
+        viewer: Viewer,
+        version: int,
+        request_hash: bytes,
+        with_legal_moves: bool,
     ) -> service_pb2.ApplyMoveResponse:
         entries = await self._store(self.store.read_entries(loaded.game_id, version - 1, 1))
         if not entries or entries[0].version != version:
@@ -330,11 +347,14 @@ class App:
             )
         name, game = self._game_of(loaded)
         structlog.contextvars.bind_contextvars(version=version, replayed=True)
+        # Legal moves only while that version is still the current one.
+        current = with_legal_moves and loaded.version == version
         return service_pb2.ApplyMoveResponse(
             version=version,
             events=self._visible_events(name, game, entry.events, viewer),
             snapshot=self._snapshot(loaded, entry.state, version, viewer),
             replayed=True,
+            legal_moves=self._moves_of(loaded, entry.state, viewer.seat) if current else (),
         )
 
     # -- watching and history -----------------------------------------------------------
@@ -346,6 +366,8 @@ class App:
         from_version: int,
         heartbeat_seconds: float,
         *,
+        with_legal_moves: bool = False,
+        include_current: bool = False,
         caller: Caller = LOCAL,
     ) -> AsyncIterator[service_pb2.WatchGameResponse]:
         """Every version after ``from_version`` in order, then each new one as it
@@ -355,7 +377,12 @@ class App:
         The game's feed on this replica (watch.py) brings new entries; the
         store is read directly only to catch up (a resume point behind the
         feed). A watcher too slow to keep up is dropped with UNAVAILABLE
-        (``WATCH_TOO_SLOW``, metadata ``resume_from_version``)."""
+        (``WATCH_TOO_SLOW``, metadata ``resume_from_version``).
+
+        ``include_current``: when ``from_version`` is at or past the current
+        version, the stream starts with an update of the current version.
+        ``with_legal_moves``: an update that is the newest version the stream
+        knows of carries the watching seat's legal moves when it must act."""
         await self._admit(caller, token=token)
         loaded = await self._load(game_id)
         viewer = await self._authenticate(loaded, token, caller, required=False)
@@ -369,9 +396,13 @@ class App:
         except TooManyStreams as exc:
             raise exhausted("TOO_MANY_STREAMS", str(exc)) from exc
         last = from_version
+        seat = viewer.seat if with_legal_moves else None
         try:
             current = loaded.version
             finished = game.outcome(getattr(loaded.state, name)) is not None
+            if include_current and from_version >= current:
+                last = current
+                yield await self._current_update(loaded, viewer, seat)
             while not self.closing:
                 try:
                     pushed = sub.drain()
@@ -412,18 +443,41 @@ class App:
                 for entry in entries:
                     last = entry.version
                     current = max(current, last)
+                    newest = last == current and sub.latest <= last
                     yield service_pb2.WatchGameResponse(
                         update=service_pb2.GameUpdate(
                             version=entry.version,
                             seat=entry.seat,
                             snapshot=self._snapshot(loaded, entry.state, entry.version, viewer),
                             events=self._visible_events(name, game, entry.events, viewer),
+                            legal_moves=self._moves_of(loaded, entry.state, seat) if newest else (),
                         )
                     )
                     if game.outcome(getattr(entry.state, name)) is not None:
                         finished = True
         finally:
             hub.unsubscribe(sub)
+
+    async def _current_update(
+        self, loaded: LoadedGame, viewer: Viewer, seat: int | None
+    ) -> service_pb2.WatchGameResponse:
+        """The update of the loaded (current) version, as the stream would
+        have sent it (version 0: no mover, seat -1, no events)."""
+        name, game = self._game_of(loaded)
+        update = service_pb2.GameUpdate(
+            version=loaded.version,
+            seat=-1,
+            snapshot=self._snapshot(loaded, loaded.state, loaded.version, viewer),
+            legal_moves=self._moves_of(loaded, loaded.state, seat),
+        )
+        if loaded.version > 0:
+            entries = await self._store(
+                self.store.read_entries(loaded.game_id, loaded.version - 1, 1)
+            )
+            if entries and entries[0].version == loaded.version:
+                update.seat = entries[0].seat
+                update.events.extend(self._visible_events(name, game, entries[0].events, viewer))
+        return service_pb2.WatchGameResponse(update=update)
 
     async def history(
         self, game_id: str, token: str, from_version: int, page_size: int, *, caller: Caller = LOCAL

@@ -93,6 +93,11 @@ class Subscription:
         self._wake.set()
 
     @property
+    def latest(self) -> int:
+        """The newest version the game's feed has seen."""
+        return self.feed.after
+
+    @property
     def woken(self) -> bool:
         """Something was pushed (or failed) since the last drain."""
         return self._wake.is_set()

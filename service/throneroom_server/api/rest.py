@@ -161,11 +161,13 @@ async def _body(request: web.Request, message: Msg) -> Msg:
 
 def _query(request: web.Request, message: Msg) -> Msg:
     """Map the query string onto the request message's fields (as bodies are)."""
-    data: dict[str, str] = {}
+    data: dict[str, str | bool] = {}
+    flags = {f.json_name for f in message.DESCRIPTOR.fields if f.type == f.TYPE_BOOL}
     for name, value in request.query.items():
         if name in data:
             raise _malformed(f"the query parameter {name!r} is given twice")
-        data[name] = value
+        # Query strings carry text; a flag is written true or false.
+        data[name] = {"true": True, "false": False}.get(value, value) if name in flags else value
     _parse(data, message, "query parameter")
     _claim_path_fields(request, message, "query string")
     return message
@@ -293,6 +295,7 @@ async def apply_move(request: web.Request) -> web.StreamResponse:
         body.expected_version,
         body.move,
         body.idempotency_key or header_key,
+        with_legal_moves=body.with_legal_moves,
         caller=_caller(request),
     )
     return _json_response(result)
@@ -324,7 +327,7 @@ async def watch_game(request: web.Request) -> web.StreamResponse:
     # Fail with a proper status (404, 403 ...) before the 200 stream starts.
     caller = _caller(request)
     snapshot = await app.get_game(query.game_id, token, caller=caller)
-    if snapshot.finished and from_version >= snapshot.version:
+    if snapshot.finished and from_version >= snapshot.version and not query.include_current:
         return web.Response(status=204)
     response = web.StreamResponse(
         status=200,
@@ -336,7 +339,13 @@ async def watch_game(request: web.Request) -> web.StreamResponse:
     )
     await response.prepare(request)
     items = app.watch(
-        query.game_id, token, from_version, float(query.heartbeat_seconds), caller=caller
+        query.game_id,
+        token,
+        from_version,
+        float(query.heartbeat_seconds),
+        with_legal_moves=query.with_legal_moves,
+        include_current=query.include_current,
+        caller=caller,
     )
     try:
         async for item in items:

@@ -121,6 +121,7 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
             request.expected_version,
             request.move,
             request.idempotency_key,
+            with_legal_moves=request.with_legal_moves,
             caller=self._caller(context),
         )
 
@@ -134,6 +135,8 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
                 request.seat_token,
                 request.from_version,
                 float(request.heartbeat_seconds),
+                with_legal_moves=request.with_legal_moves,
+                include_current=request.include_current,
                 caller=self._caller(context),
             ):
                 yield item
