@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml sdk/pyproject.toml $(CONSTRAINTS)
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required"'
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade -c $(CONSTRAINTS) pip
-	$(PY) -m pip install --quiet -c $(CONSTRAINTS) -e ./sdk -e '.[dev]'
+	$(PY) -m pip install --quiet -c $(CONSTRAINTS) -e ./sdk -e . --group dev
 	touch $(STAMP)
 
 install: $(STAMP) ## Create .venv: SDK and server (editable) and dev tools, pinned by constraints.txt
@@ -39,7 +39,7 @@ latest-venv:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required"'
 	rm -rf $(LATEST) && $(PYTHON) -m venv $(LATEST)  # fresh: nothing left over from before
 	$(LPY) -m pip install --quiet --upgrade pip setuptools
-	$(LPY) -m pip install --quiet --upgrade --upgrade-strategy eager -e ./sdk -e '.[dev]'
+	$(LPY) -m pip install --quiet --upgrade --upgrade-strategy eager -e ./sdk -e . --group dev
 
 test-latest: latest-venv redis-server ## The newest versions the ranges allow (no constraints) in .venv-latest: drift, then every test
 	$(LPY) scripts/lock.py drift $(LPY)
