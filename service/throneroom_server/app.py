@@ -488,7 +488,7 @@ class App:
         name, game = self._game_of(loaded)
         size = min(page_size or DEFAULT_PAGE, MAX_PAGE)
         entries = await self._store(self.store.read_entries(game_id, from_version, size))
-        response = service_pb2.GetHistoryResponse()
+        response = service_pb2.GetHistoryResponse(current_version=loaded.version)
         for entry in entries:
             response.entries.add(
                 version=entry.version,

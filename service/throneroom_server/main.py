@@ -9,8 +9,9 @@ from collections.abc import Sequence
 import structlog
 
 from throneroom_server.access import ApiKeyError
-from throneroom_server.config import load_config
+from throneroom_server.config import Config, load_config
 from throneroom_server.logs import configure_logging
+from throneroom_server.server import ListenError, serve
 from throneroom_server.store import StoreUnavailable
 
 
@@ -24,16 +25,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             "store_unreachable", store=config.store_name, error=str(exc)
         )
         return 1
+    except ListenError as exc:
+        structlog.get_logger("throneroom.server").error("cannot_listen", error=str(exc))
+        return 1
     except ApiKeyError as exc:
         structlog.get_logger("throneroom.server").error("api_keys_unusable", error=str(exc))
         return 2
     return 0
 
 
-async def _serve(config: object) -> None:
-    from throneroom_server.server import serve  # noqa: PLC0415
-
-    await serve(config)  # type: ignore[arg-type]
+async def _serve(config: Config) -> None:
+    await serve(config)
 
 
 if __name__ == "__main__":

@@ -31,6 +31,10 @@ log = structlog.get_logger("throneroom.server")
 SERVICE_NAME = service_pb2.DESCRIPTOR.services_by_name["Throneroom"].full_name
 
 
+class ListenError(OSError):
+    """An address to listen on cannot be used (in use, not local, no permission)."""
+
+
 def retention_of(config: Config) -> Retention:
     return Retention(
         idle_seconds=config.idle_game_ttl_seconds or None,
@@ -122,9 +126,13 @@ async def create_server(config: Config, store: Store | None = None) -> RunningSe
         ),
         server,
     )
-    port = server.add_insecure_port(config.listen)
+    try:
+        port = server.add_insecure_port(config.listen)
+    except RuntimeError as exc:  # grpcio reports a failed bind this way
+        port = 0
+        log.debug("bind_failed", error=str(exc))
     if port == 0:
-        raise OSError(f"cannot listen on {config.listen}")
+        raise ListenError(f"cannot listen on {config.listen} (gRPC): is the port in use?")
     await server.start()
     rest, http_port = None, None
     if config.http_listen:
@@ -136,9 +144,11 @@ async def create_server(config: Config, store: Store | None = None) -> RunningSe
                 max_body_bytes=config.max_message_bytes,
                 shutdown_timeout=config.shutdown_grace_seconds,
             )
-        except OSError:
+        except OSError as exc:
             await server.stop(None)
-            raise
+            raise ListenError(
+                f"cannot listen on {config.http_listen} (REST): {exc.strerror or exc}"
+            ) from exc
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     return RunningServer(

@@ -99,7 +99,8 @@ async def test_play_nim_to_the_end(rest: Rest) -> None:
     history = await rest.ok("GET", f"/v1/games/{game_id}/history")
     parsed_history = json_format.ParseDict(history, service_pb2.GetHistoryResponse())
     assert [(e.version, e.seat) for e in parsed_history.entries] == [(1, 0), (2, 1)]
-    assert history["nextFromVersion"] == "0"
+    assert "nextFromVersion" not in history  # the last page says so by its absence
+    assert history["currentVersion"] == "2"
     page = await rest.ok("GET", f"/v1/games/{game_id}/history?fromVersion=0&pageSize=1")
     assert [e["version"] for e in page["entries"]] == ["1"]
     assert page["nextFromVersion"] == "1"

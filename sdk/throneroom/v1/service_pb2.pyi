@@ -700,21 +700,29 @@ class GetHistoryResponse(_message.Message):
 
     ENTRIES_FIELD_NUMBER: _builtins.int
     NEXT_FROM_VERSION_FIELD_NUMBER: _builtins.int
+    CURRENT_VERSION_FIELD_NUMBER: _builtins.int
     next_from_version: _builtins.int
-    """Pass as from_version to read the next page; 0 when there is none."""
+    """Pass as from_version to read the next page. Unset (absent in JSON) on the
+    last page: the end of the history is never mistaken for "from the start".
+    """
+    current_version: _builtins.int
+    """The game's version when this page was read."""
     @_builtins.property
     def entries(self) -> _containers.RepeatedCompositeFieldContainer[Global___HistoryEntry]: ...
     def __init__(
         self,
         *,
         entries: _abc.Iterable[Global___HistoryEntry] | None = ...,
-        next_from_version: _builtins.int = ...,
+        next_from_version: _builtins.int | None = ...,
+        current_version: _builtins.int = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_next_from_version", b"_next_from_version", "next_from_version", b"next_from_version"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["entries", b"entries", "next_from_version", b"next_from_version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_next_from_version", b"_next_from_version", "current_version", b"current_version", "entries", b"entries", "next_from_version", b"next_from_version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__next_from_version: _TypeAlias = _typing.Literal["next_from_version"]  # noqa: Y015
+    _WhichOneofArgType__next_from_version: _TypeAlias = _typing.Literal["_next_from_version", b"_next_from_version"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__next_from_version) -> _WhichOneofReturnType__next_from_version | None: ...
 
 Global___GetHistoryResponse: _TypeAlias = GetHistoryResponse  # noqa: Y015
 
