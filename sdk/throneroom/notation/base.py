@@ -42,7 +42,7 @@ class NotationError(ValueError):
     """
 
     def __init__(self, reason: str, text: str = "", column: int = 0) -> None:
-        where = f"at column {column} of {text!r}: " if text else ""
+        where = f"at column {column} of {text!r}: " if column else ""
         super().__init__(f"{where}{reason}")
         self.reason = reason
         self.text = text

@@ -82,7 +82,9 @@ def format_position(state: KingIsDeadState) -> str:
             raise NotationError(f"regions[{index}] is region {region.region}, not {index + 1}")
         entry = counts_text(region)
         if region.control or region.resolved_order:
-            entry += f"={CONTROLS.word(region.control)}{region.resolved_order}"
+            # A resolved region is empty: "=s1" rather than "-=s1".
+            entry = entry.removeprefix("-") + f"={CONTROLS.word(region.control)}"
+            entry += str(region.resolved_order)
         entries.append(entry)
     if entries:
         out.put("map", "/".join(entries))
