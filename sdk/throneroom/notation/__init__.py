@@ -26,7 +26,7 @@ from throneroom.notation.king_is_dead import KingIsDeadNotation
 from throneroom.notation.kings_life import KingsLifeNotation
 from throneroom.notation.nim import NimNotation
 
-__all__ = ["GameNotation", "NotationError", "Viewer", "for_game", "game_types"]
+__all__ = ["AnyNotation", "GameNotation", "NotationError", "Viewer", "for_game", "game_types"]
 
 AnyNotation = GameNotation[Any, Any, Any]
 
