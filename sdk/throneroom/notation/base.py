@@ -145,6 +145,16 @@ def enum_words(enum: descriptor.EnumDescriptor, prefix: str, *, skip_zero: bool)
     }
 
 
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+"""Every number in the notation lands in an int32 field."""
+
+
+def _in_range(value: int, lo: int | None, hi: int | None) -> bool:
+    low = INT32_MIN if lo is None else max(lo, INT32_MIN)
+    high = INT32_MAX if hi is None else min(hi, INT32_MAX)
+    return low <= value <= high
+
+
 # -- moves: words separated by spaces --------------------------------------------------------
 
 
@@ -205,7 +215,7 @@ class Words:
         if not re.fullmatch(r"-?\d+", text):
             raise self.error(f"{what} expected, not {text!r}", word)
         value = int(text)
-        if (lo is not None and value < lo) or (hi is not None and value > hi):
+        if not _in_range(value, lo, hi):
             raise self.error(f"{what} out of range: {value}", word)
         return value
 
@@ -246,7 +256,7 @@ class Value:
         if not re.fullmatch(r"-?\d+", text):
             raise self.error(f"a whole number expected, not {text!r}", offset)
         value = int(text)
-        if (lo is not None and value < lo) or (hi is not None and value > hi):
+        if not _in_range(value, lo, hi):
             raise self.error(f"{value} is out of range", offset)
         return value
 
