@@ -26,8 +26,10 @@ _DECISION_HELP = {
     pb.KingIsDeadPending.DECISION_AMBASSADOR: (
         "exchange one follower of a region with one of another (ambassador <c>@<a> <c>@<b>)"
     ),
-    pb.KingIsDeadPending.DECISION_SETTLE: "put the follower in a region (settle <region>)",
-    pb.KingIsDeadPending.DECISION_PLACE: "put the follower in a region (place <region>)",
+    pb.KingIsDeadPending.DECISION_SETTLE: "put a {colour} follower in a region (settle <region>)",
+    pb.KingIsDeadPending.DECISION_PLACE: (
+        "put a {colour} follower in a region, {remaining} to place (place <region>)"
+    ),
     pb.KingIsDeadPending.DECISION_SUMMON: "summon a follower to court (summon <c>@<region>)",
 }
 
@@ -103,9 +105,9 @@ def render_view(view: KingIsDeadView, viewer: Viewer) -> str:
     elif view.HasField("to_move"):
         pending = view.pending
         played = f"{card_name(pending.card)}: " if pending.card else ""
-        colour = f" ({faction_name(pending.colour)})" if pending.colour else ""
-        left = f", {pending.remaining} to place" if pending.remaining else ""
+        colour = faction_name(pending.colour) if pending.colour else "?"
         task = _DECISION_HELP.get(pending.decision, "decide")
+        task = task.format(colour=colour, remaining=pending.remaining)
         passes = f"; {view.consecutive_passes} passes in a row" if view.consecutive_passes else ""
-        lines.append(f"To act: seat {view.to_move}: {played}{task}{colour}{left}{passes}")
+        lines.append(f"To act: seat {view.to_move}: {played}{task}{passes}")
     return "\n".join(lines)
