@@ -458,7 +458,7 @@ def read_outcome(fields: Fields, into: Callable[[], common_pb2.Outcome]) -> None
 
 def seat_keys(fields: Fields, prefix: str, num_seats: int) -> Iterator[tuple[int, str, Value]]:
     """Fields ``p<seat>.<name>`` (or ``p<seat>`` with name ``""``) for seats below ``num_seats``."""
-    pattern = re.compile(rf"{re.escape(prefix)}(\d+)(?:\.([a-z_]+))?")
+    pattern = re.compile(rf"{re.escape(prefix)}(0|[1-9]\d*)(?:\.([a-z_]+))?")
     for key in fields.keys_starting(prefix):
         match = pattern.fullmatch(key)
         if not match:

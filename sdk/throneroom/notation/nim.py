@@ -90,7 +90,7 @@ class NimNotation:
         lines = [
             f"Nim, {view.num_seats} seats, as {viewer_name(viewer)}",
             f"pile: {view.pile} stone{'s' * (view.pile != 1)}  (take 1-{view.max_take} per move)",
-            "heap: " + ("o" * view.pile if view.pile <= 60 else f"{'o' * 60}..."),
+            "heap: " + ("o" * min(view.pile, 60) + "..." * (view.pile > 60) or "(empty)"),
         ]
         if view.HasField("my_secret"):
             lines.append(f"your secret: {view.my_secret}")
