@@ -239,6 +239,9 @@ def test_king_is_dead_played_in_notation(capsys: Capture, addr: str) -> None:
     assert "To act: seat 0: play a card or pass" in out
     code, spectator, _ = run(capsys, "--server", addr, "show", game_id)
     assert "Your hand" not in spectator and "as spectator" in spectator
+    code, out, _ = run(capsys, "--server", addr, "--json", "show", game_id, "--token", bo)
+    snapshot = json.loads(out)
+    assert snapshot["viewer_seat"] == 1 and len(snapshot["view"]["king_is_dead"]["my_hand"]) == 8
 
     code, out, _ = run(capsys, "--server", addr, "moves", game_id, "--token", ada)
     assert out.splitlines() == [
