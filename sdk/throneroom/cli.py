@@ -3,9 +3,9 @@
     throneroom games
     throneroom new nim --seats 2 --option pile=7 --seed 42
     throneroom join GAME_ID --name ada              # prints the seat and its token
-    throneroom show GAME_ID [--token T]
-    throneroom moves GAME_ID --token T              # numbered legal moves
-    throneroom play GAME_ID --token T --index 0     # or --move 'take: 2'
+    throneroom show GAME_ID [--token T]             # the board, as the seat or a spectator
+    throneroom moves GAME_ID --token T              # legal moves in notation, one a line
+    throneroom play GAME_ID --token T --move 'take 2'   # or --index 0 (the first listed)
     throneroom watch GAME_ID [--token T] [--from V]
     throneroom history GAME_ID [--token T]
     throneroom selfplay king_is_dead --players 3 --games 10 [--seed S]
@@ -14,6 +14,10 @@ Global options (before or after the command): ``--server ADDR`` (default
 ``$THRONEROOM_SERVER`` or 127.0.0.1:50051) and ``--json`` (machine-readable
 output: one JSON object, or one per line for ``watch`` and ``selfplay``).
 Exit status 0 on success, 1 on an error (one line on stderr), 2 on bad usage.
+
+Moves are written in each game's notation (docs/notation.md), e.g.
+``summon s@cal`` or ``play 55 on 31 as hunt``; ``play --move`` also accepts
+the move message in protobuf text format (``'take: 2'``).
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from typing import Any
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
-from throneroom import __version__
+from throneroom import __version__, notation
 from throneroom._common import ADDRESS_ENV, default_address
 from throneroom.arena import embedded_client, play_match, random_seed
 from throneroom.bots import RandomBot
@@ -44,6 +48,7 @@ from throneroom.envelopes import (
     wrap_options,
 )
 from throneroom.errors import ThroneroomError
+from throneroom.notation import NotationError
 from throneroom.v1 import game_pb2, service_pb2
 
 Command = Callable[[argparse.Namespace], None]
@@ -96,10 +101,52 @@ def _snapshot_text(snapshot: service_pb2.GameSnapshot) -> str:
     else:
         lines.append("to act: " + ", ".join(str(s) for s in snapshot.to_act))
     if snapshot.view.WhichOneof("game"):
-        lines.append("view:")
-        view_text = str(unwrap(snapshot.view)).rstrip("\n")
-        lines.extend("  " + line for line in view_text.splitlines())
+        seat = snapshot.viewer_seat if snapshot.HasField("viewer_seat") else None
+        lines.append("")
+        lines.append(_board(snapshot.game_type, unwrap(snapshot.view), seat))
     return "\n".join(lines)
+
+
+def _notation(game_type: str) -> notation.AnyNotation | None:
+    """The game's notation, or None for a game this SDK has none for."""
+    try:
+        return notation.for_game(game_type)
+    except ValueError:
+        return None
+
+
+def _board(game_type: str, view: Message, viewer: int | None) -> str:
+    spelling = _notation(game_type)
+    if spelling is None:
+        return str(view).rstrip("\n")
+    return spelling.render_view(view, viewer)
+
+
+def _move_text(game_type: str, move: Message) -> str:
+    """The move in the game's notation (protobuf text if it has none)."""
+    spelling = _notation(game_type)
+    if spelling is not None:
+        with contextlib.suppress(NotationError):
+            return spelling.format_move(move)
+    return one_line(move) or "(empty move)"
+
+
+def _parse_move(game_type: str, text: str) -> Message:
+    """A move in the game's notation or, as before notation existed, protobuf text."""
+    spelling = _notation(game_type)
+    problem: NotationError | None = None
+    if spelling is not None:
+        try:
+            move: Message = spelling.parse_move(text)
+            return move
+        except NotationError as error:
+            problem = error
+    try:
+        return parse_text(message_class(game_pb2.Move, game_type), text)
+    except ValueError as error:
+        if problem is None:
+            raise UsageError(str(error)) from None
+        raise UsageError(f"not a {game_type} move: {problem} (see docs/notation.md)") from None
 
 
 def _entry_line(version: int, seat: int, events: Sequence[game_pb2.Event]) -> str:
@@ -178,12 +225,14 @@ def cmd_moves(args: argparse.Namespace) -> None:
     with _client(args) as client:
         handle = client.attach(args.game_id, args.token)
         moves = handle.legal_moves()
+    written = [_move_text(handle.game_type, m) for m in moves]
     if args.json:
         _emit_json(
             {
                 "version": handle.version,
                 "seat": handle.seat,
                 "moves": [_as_dict(m) for m in moves],
+                "notation": written,
             }
         )
         return
@@ -194,9 +243,10 @@ def cmd_moves(args: argparse.Namespace) -> None:
             state = "waiting for every seat to be taken"
         else:
             state = "it is not this seat's turn"
-        print(f"no legal moves at version {handle.version}: {state}")
-    for index, move in enumerate(moves):
-        print(f"{index}  {one_line(move)}")
+        # stderr: stdout lists moves only, one a line, for scripts.
+        print(f"no legal moves at version {handle.version}: {state}", file=sys.stderr)
+    for line in written:
+        print(line)
 
 
 def cmd_play(args: argparse.Namespace) -> None:
@@ -210,15 +260,12 @@ def cmd_play(args: argparse.Namespace) -> None:
                 raise UsageError(f"move index {args.index} is not a legal move number ({span})")
             move = legal[args.index]
         else:
-            try:
-                move = parse_text(message_class(game_pb2.Move, handle.game_type), args.move)
-            except ValueError as error:
-                raise UsageError(str(error)) from None
+            move = _parse_move(handle.game_type, args.move)
         response = handle.play(move)
     if args.json:
         _emit_json(_as_dict(response))
         return
-    print(f"played {one_line(move) or '(empty move)'}: now version {response.version}")
+    print(f"played {_move_text(handle.game_type, move)}: now version {response.version}")
     for event in response.events:
         print(f"  {one_line(unwrap(event))}")
     if handle.finished:
@@ -344,7 +391,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("game_id", metavar="GAME_ID")
     show.add_argument("--token")
 
-    moves = command("moves", cmd_moves, "list the seat's legal moves, numbered")
+    moves = command("moves", cmd_moves, "list the seat's legal moves in notation, one a line")
     moves.add_argument("game_id", metavar="GAME_ID")
     moves.add_argument("--token", required=True)
 
@@ -352,8 +399,14 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("game_id", metavar="GAME_ID")
     play.add_argument("--token", required=True)
     which = play.add_mutually_exclusive_group(required=True)
-    which.add_argument("--index", type=int, help="number of a move listed by `moves`")
-    which.add_argument("--move", metavar="TEXT", help="the game's move message in text format")
+    which.add_argument(
+        "--index", type=int, help="the move on this line of `moves` (0 for the first)"
+    )
+    which.add_argument(
+        "--move",
+        metavar="TEXT",
+        help="the move in the game's notation (docs/notation.md) or protobuf text format",
+    )
 
     watch = command("watch", cmd_watch, "follow the game until it finishes")
     watch.add_argument("game_id", metavar="GAME_ID")

@@ -6,7 +6,10 @@ import json
 import re
 
 import pytest
+from google.protobuf import json_format
+from throneroom import notation
 from throneroom.cli import main
+from throneroom.v1 import king_is_dead_pb2
 from throneroom_server.embedded import EmbeddedServer
 from throneroom_server.games.registry import build_registry, real_game_names
 
@@ -54,27 +57,32 @@ def test_a_game_played_from_the_shell(capsys: Capture, addr: str) -> None:
     assert code == 0
     assert f"game {game_id} (nim) version 0" in out
     assert "viewer: spectator" in out and "seats: 0 ada, 1 bo" in out and "to act: 0" in out
-    assert "pile: 5" in out and "my_secret" not in out
+    # The board as rendered by the notation, not protobuf text.
+    assert "Nim, 2 seats, as spectator\npile: 5 stones  (take 1-2 per move)\n" in out
+    assert "secret" not in out and "pile:" in out and "{" not in out
     code, out, _ = run(capsys, "--server", addr, "show", game_id, "--token", ada)
-    assert "viewer: seat 0" in out and "my_secret" in out
+    assert "viewer: seat 0" in out and re.search(r"^your secret: \d+$", out, re.M)
 
-    code, out, _ = run(capsys, "--server", addr, "moves", game_id, "--token", ada)
-    assert (code, out) == (0, "0  take: 1\n1  take: 2\n")
-    code, out, _ = run(capsys, "--server", addr, "moves", game_id, "--token", bo)
-    assert out == "no legal moves at version 0: it is not this seat's turn\n"
+    code, out, err = run(capsys, "--server", addr, "moves", game_id, "--token", ada)
+    assert (code, out, err) == (0, "take 1\ntake 2\n", "")
+    code, out, err = run(capsys, "--server", addr, "moves", game_id, "--token", bo)
+    assert (out, err) == ("", "no legal moves at version 0: it is not this seat's turn\n")
+    code, out, _ = run(capsys, "--server", addr, "--json", "moves", game_id, "--token", ada)
+    listed = json.loads(out)
+    assert listed["notation"] == ["take 1", "take 2"] and listed["moves"][1] == {"take": 2}
 
     code, out, _ = run(capsys, "--server", addr, "play", game_id, "--token", ada, "--index", "1")
     assert code == 0
-    assert out.splitlines()[0] == "played take: 2: now version 1"
-    assert (
-        "took { stones: 2 pile_left: 3 }" in out
-    )  # proto3 text omits zeros and out.endswith("to act: 1\n")
+    assert out.splitlines()[0] == "played take 2: now version 1"
+    assert "took { stones: 2 pile_left: 3 }" in out  # proto3 text omits zeros
+    assert out.endswith("to act: 1\n")
+    # Protobuf text format is still accepted, as before the notation.
     code, out, _ = run(
         capsys, "--server", addr, "--json", "play", game_id, "--token", bo, "--move", "take: 1"
     )
     assert code == 0 and json.loads(out)["version"] == "2"
-    code, _, _ = run(capsys, "--server", addr, "play", game_id, "--token", ada, "--move", "take:1")
-    assert code == 0
+    code, out, _ = run(capsys, "--server", addr, "play", game_id, "--token", ada, "--move", "1")
+    assert code == 0 and out.startswith("played take 1: now version 3")
     code, out, _ = run(capsys, "--server", addr, "play", game_id, "--token", bo, "--index", "0")
     assert code == 0 and "finished: winners: 1 (last_stone): seat 1 took the last stone" in out
 
@@ -115,7 +123,11 @@ def test_errors_are_one_line_with_exit_status_1(capsys: Capture, addr: str) -> N
     )
     assert code == 1 and err.startswith("throneroom play: NOT_YOUR_TURN: ")
     code, _, err = run(capsys, "--server", addr, "play", game_id, "--token", ada, "--move", "tak 1")
-    assert code == 1 and "not a NimMove in text format" in err and err.count("\n") == 1
+    assert code == 1 and err.count("\n") == 1
+    assert err == (
+        "throneroom play: not a nim move: at column 1 of 'tak 1': a number of stones expected, "
+        "not 'tak' (see docs/notation.md)\n"
+    )
     code, _, err = run(capsys, "--server", addr, "new", "nim", "--seats", "2", "--option", "pile")
     assert code == 1 and "name=value" in err
     code, _, err = run(capsys, "--server", addr, "new", "nim", "--seats", "2", "--option", "x=1")
@@ -201,3 +213,93 @@ def test_selfplay_each_real_game(capsys: Capture, game: str) -> None:
     record = json.loads(out)
     assert record["seed"] == 2024 and record["moves"] > 0
     assert all(0 <= w < players for w in record["winners"])
+
+
+def _new_king_is_dead(capsys: Capture, addr: str) -> tuple[str, list[str]]:
+    code, out, _ = run(
+        capsys, "--server", addr, "new", "king_is_dead", "--seats", "2", "--seed", "5",
+        "--option", "mordred=true",
+    )  # fmt: skip
+    assert code == 0
+    game_id = out.strip()
+    tokens = []
+    for _ in range(2):
+        code, out, _ = run(capsys, "--server", addr, "--json", "join", game_id)
+        tokens.append(json.loads(out)["token"])
+    return game_id, tokens
+
+
+def test_king_is_dead_played_in_notation(capsys: Capture, addr: str) -> None:
+    game_id, (ada, bo) = _new_king_is_dead(capsys, addr)
+    code, out, _ = run(capsys, "--server", addr, "show", game_id, "--token", ada)
+    assert code == 0
+    assert "The King Is Dead, 2 seats (Mordred), as seat 0" in out
+    assert "Region cards (struggles in order):" in out and "<- power struggle" in out
+    assert "Your hand: Crown, Garrison, Ambassador, Settlers, Settlers, Scots" in out
+    assert "To act: seat 0: play a card or pass" in out
+    code, spectator, _ = run(capsys, "--server", addr, "show", game_id)
+    assert "Your hand" not in spectator and "as spectator" in spectator
+    code, out, _ = run(capsys, "--server", addr, "--json", "show", game_id, "--token", bo)
+    snapshot = json.loads(out)
+    assert snapshot["viewer_seat"] == 1 and len(snapshot["view"]["king_is_dead"]["my_hand"]) == 8
+
+    code, out, _ = run(capsys, "--server", addr, "moves", game_id, "--token", ada)
+    assert out.splitlines() == [
+        "pass",
+        "play crown",
+        "play garrison",
+        "play ambassador",
+        "play settlers",
+        "play scots",
+        "play welsh",
+        "play romano_british",
+    ]
+    # Case-insensitive, any spacing; the reply names the move in notation.
+    code, out, _ = run(
+        capsys, "--server", addr, "play", game_id, "--token", ada, "--move", "PLAY  Settlers"
+    )
+    assert code == 0 and out.startswith("played play settlers: now version 1")
+    code, out, _ = run(capsys, "--server", addr, "moves", game_id, "--token", ada)
+    settle = out.splitlines()
+    assert settle and all(re.fullmatch(r"settle [a-z]{3}", m) for m in settle)
+    code, out, _ = run(
+        capsys, "--server", addr, "play", game_id, "--token", ada, "--move", settle[0]
+    )
+    assert code == 0 and f"played {settle[0]}: now version 2" in out
+    # Every move listed by `moves` parses back to the move the server listed.
+    code, out, _ = run(capsys, "--server", addr, "--json", "moves", game_id, "--token", ada)
+    listed = json.loads(out)
+    kid = notation.for_game("king_is_dead")
+    for written, as_dict in zip(listed["notation"], listed["moves"], strict=True):
+        move = json_format.ParseDict(as_dict, king_is_dead_pb2.KingIsDeadMove())
+        assert kid.parse_move(written) == move
+    code, _, err = run(
+        capsys, "--server", addr, "play", game_id, "--token", ada, "--move", "summon s@atlantis"
+    )
+    assert code == 1 and "unknown region 'atlantis'" in err and "column 10" in err
+    code, _, err = run(capsys, "--server", addr, "play", game_id, "--token", bo, "--move", "pass")
+    assert code == 1 and err.startswith("throneroom play: NOT_YOUR_TURN: ")
+
+
+def test_kings_life_board_and_moves(capsys: Capture, addr: str) -> None:
+    code, out, _ = run(capsys, "--server", addr, "new", "kings_life", "--seats", "4", "--seed", "3")
+    game_id = out.strip()
+    tokens = []
+    for _ in range(4):
+        _, out, _ = run(capsys, "--server", addr, "--json", "join", game_id)
+        tokens.append(json.loads(out)["token"])
+    code, out, _ = run(capsys, "--server", addr, "show", game_id, "--token", tokens[0])
+    assert code == 0 and "King's Life, 4 seats, as seat 0: Tuesday" in out
+    assert "The king prefers: 1. " in out and re.search(r"^Your hand: \d+ \w", out, re.M)
+    acting = [
+        seat
+        for seat, token in enumerate(tokens)
+        if run(capsys, "--server", addr, "moves", game_id, "--token", token)[1]
+    ]
+    assert acting
+    _, out, _ = run(capsys, "--server", addr, "moves", game_id, "--token", tokens[acting[0]])
+    first = out.splitlines()[0]
+    code, out, _ = run(
+        capsys, "--server", addr, "play", game_id, "--token", tokens[acting[0]], "--move", first
+    )
+    assert code == 0 and out.startswith(f"played {first}: now version 1")

@@ -1,0 +1,73 @@
+"""Every legal move and every reachable state round-trips through the notation.
+
+Hypothesis chooses the seeds of the games and of the move choices; the
+engines are the real ones. Views are rendered for every seat and a spectator
+at every step (rendering must never fail on a reachable view).
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from throneroom import notation
+from throneroom.v1 import king_is_dead_pb2, nim_pb2
+
+from .playouts import REGISTRY, playout
+
+SEEDS = st.integers(0, 2**64 - 1)
+CHOICES = st.integers(0, 2**32)
+SETTINGS = settings(
+    max_examples=6, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+
+
+def check_game(game: str, seats: int, seed: int, choice_seed: int, options: object = None) -> int:
+    spelling = notation.for_game(game)
+    engine = REGISTRY[game]
+    steps = 0
+    for step in playout(game, seats, seed, choice_seed, options):  # type: ignore[arg-type]
+        text = spelling.format_position(step.state)
+        back = spelling.parse_position(text)
+        assert back == step.state, text
+        assert back.SerializeToString() == step.state.SerializeToString(), text
+        assert spelling.format_position(back) == text, "one spelling per position"
+        assert "\n" not in text
+        for moves in step.legal.values():
+            for move in moves:
+                written = spelling.format_move(move)
+                assert spelling.parse_move(written) == move, written
+                assert spelling.parse_move(f"  {written.upper()} ") == move, "case and spaces"
+            written_all = [spelling.format_move(m) for m in moves]
+            assert len(set(written_all)) == len(written_all), "two legal moves, one spelling"
+        for viewer in [*range(seats), None]:
+            board = spelling.render_view(engine.view(step.state, viewer), viewer)
+            assert board.strip() and board.count("\n") >= 2
+        steps += 1
+    return steps
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+@SETTINGS
+@given(seed=SEEDS, choice_seed=CHOICES, pile=st.integers(1, 40), max_take=st.integers(1, 6))
+def test_nim(seats: int, seed: int, choice_seed: int, pile: int, max_take: int) -> None:
+    options = nim_pb2.NimOptions(pile=pile, max_take=max_take)
+    assert check_game("nim", seats, seed, choice_seed, options) > 1
+
+
+@pytest.mark.parametrize("mordred", [False, True], ids=["classic", "mordred"])
+@pytest.mark.parametrize("seats", [2, 3, 4])
+@SETTINGS
+@given(seed=SEEDS, choice_seed=CHOICES)
+def test_king_is_dead(seats: int, mordred: bool, seed: int, choice_seed: int) -> None:
+    options = king_is_dead_pb2.KingIsDeadOptions(mordred=mordred)
+    assert check_game("king_is_dead", seats, seed, choice_seed, options) > 10
+
+
+@pytest.mark.parametrize("seats", [4, 5, 6, 7, 8])
+@settings(
+    max_examples=2, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(seed=SEEDS, choice_seed=CHOICES)
+def test_kings_life(seats: int, seed: int, choice_seed: int) -> None:
+    assert check_game("kings_life", seats, seed, choice_seed) > 10
