@@ -33,7 +33,8 @@ from throneroom_server.games.nim import Nim
 
 
 class FakeRpcError(grpc.RpcError):
-    """A failed call as grpc raises it, optionally with an ErrorInfo detail."""
+    """A failed call as grpc raises it, optionally with an ErrorInfo detail and
+    a RetryInfo detail (``retry_delay`` seconds)."""
 
     def __init__(
         self,
@@ -43,19 +44,29 @@ class FakeRpcError(grpc.RpcError):
         reason: str | None = None,
         metadata: dict[str, str] | None = None,
         domain: str = "throneroom",
+        retry_delay: float | None = None,
     ) -> None:
         super().__init__(message)
         self._code = code
         self._message = message
         self._trailing: tuple[tuple[str, str | bytes], ...] = ()
+        details = []
         if reason is not None:
             info = error_details_pb2.ErrorInfo(
                 reason=reason, domain=domain, metadata=metadata or {}
             )
             detail = any_pb2.Any()
             detail.Pack(info)
+            details.append(detail)
+        if retry_delay is not None:
+            retry = error_details_pb2.RetryInfo()
+            retry.retry_delay.FromNanoseconds(round(retry_delay * 1e9))
+            detail = any_pb2.Any()
+            detail.Pack(retry)
+            details.append(detail)
+        if details:
             status = status_pb2.Status(
-                code=getattr(code_pb2, code.name), message=message, details=[detail]
+                code=getattr(code_pb2, code.name), message=message, details=details
             )
             self._trailing = tuple(rpc_status.to_status(status).trailing_metadata)
 
