@@ -257,7 +257,7 @@ class AsyncGameHandle(HandleState):
         try:
             response = await self.client.call(self.client.stub.ApplyMove, request, retry=True)
         except StaleVersion:
-            with contextlib.suppress(Unavailable):  # StaleVersion is raised all the same
+            with contextlib.suppress(ThroneroomError):  # StaleVersion is raised all the same
                 await self.refresh()
             raise
         self._remember(response.snapshot)
@@ -301,6 +301,7 @@ class AsyncGameHandle(HandleState):
                     yield response.update
                     if cursor.finished:
                         return
+                    retries.delivered()  # the consumer's own time is not the stream's silence
             except grpc.RpcError as rpc_error:
                 reason = from_rpc_error(rpc_error)
             except VersionGapError as gap:

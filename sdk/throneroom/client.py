@@ -344,7 +344,7 @@ class GameHandle(HandleState):
         try:
             response = self.client.call(self.client.stub.ApplyMove, request, retry=True)
         except StaleVersion:
-            with contextlib.suppress(Unavailable):  # StaleVersion is raised all the same
+            with contextlib.suppress(ThroneroomError):  # StaleVersion is raised all the same
                 self.refresh()
             raise
         self._remember(response.snapshot)
@@ -397,6 +397,7 @@ class GameHandle(HandleState):
                     yield response.update
                     if cursor.finished:
                         return
+                    retries.delivered()  # the consumer's own time is not the stream's silence
                     if watchdog is not None:
                         watchdog.kick()
             except grpc.RpcError as rpc_error:
