@@ -1,23 +1,29 @@
 # Throneroom: `make run` starts the service, `make test` runs everything.
+# Two distributions: the SDK `throneroom` (sdk/pyproject.toml) and the server
+# `throneroom-server` (pyproject.toml); .venv holds both, editable, with the dev
+# tools, at the exact versions of constraints.txt.
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+CONSTRAINTS := constraints.txt
+LATEST ?= .venv-latest
+LPY    := $(LATEST)/bin/python
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test lint proto redis-server bench bots golden clean
+.PHONY: help install run test test-latest latest-venv lock lint proto redis-server bench bots golden clean
 
 help: ## Show this help
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  make %-12s %s\n", $$1, $$2}'
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml sdk/pyproject.toml $(CONSTRAINTS)
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required"'
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet --upgrade -c $(CONSTRAINTS) pip
+	$(PY) -m pip install --quiet -c $(CONSTRAINTS) -e ./sdk -e . --group dev
 	touch $(STAMP)
 
-install: $(STAMP) ## Create .venv and install the packages with their dev tools
+install: $(STAMP) ## Create .venv: SDK and server (editable) and dev tools, pinned by constraints.txt
 
 run: $(STAMP) ## Start the service (gRPC 127.0.0.1:50051, REST 127.0.0.1:8080; in-memory store unless REDIS_URL is set)
 	THRONEROOM_HTTP_LISTEN="$${THRONEROOM_HTTP_LISTEN-127.0.0.1:8080}" $(VENV)/bin/throneroom-server
@@ -28,6 +34,19 @@ redis-server: ## Make sure a redis-server binary exists (installs Debian's packa
 test: $(STAMP) redis-server ## Install, start a throwaway redis-server, run the whole test suite
 	$(PY) scripts/gen_proto.py --check
 	$(PY) -m pytest -q
+
+latest-venv:
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required"'
+	rm -rf $(LATEST) && $(PYTHON) -m venv $(LATEST)  # fresh: nothing left over from before
+	$(LPY) -m pip install --quiet --upgrade pip setuptools
+	$(LPY) -m pip install --quiet --upgrade --upgrade-strategy eager -e ./sdk -e . --group dev
+
+test-latest: latest-venv redis-server ## The newest versions the ranges allow (no constraints) in .venv-latest: drift, then every test
+	$(LPY) scripts/lock.py drift $(LPY)
+	$(LPY) -m pytest -q
+
+lock: latest-venv ## Rewrite constraints.txt from the newest versions the ranges allow (run make test-latest first)
+	$(LPY) scripts/lock.py write $(LPY)
 
 lint: $(STAMP) ## ruff, mypy --strict and the generated-code freshness check
 	$(PY) scripts/gen_proto.py --check
@@ -50,4 +69,4 @@ golden: $(STAMP) ## Rewrite the golden playthrough files after an intended rules
 	$(PY) -m throneroom_server.games.golden --write
 
 clean: ## Remove the virtual environment and caches
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(LATEST) .pytest_cache .mypy_cache .ruff_cache .hypothesis

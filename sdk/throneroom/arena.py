@@ -30,7 +30,14 @@ from throneroom.envelopes import OptionValue, game_type_of
 from throneroom.errors import ThroneroomError
 from throneroom.v1 import common_pb2
 
-__all__ = ["MatchError", "MatchResult", "embedded_client", "play_match", "random_seed"]
+__all__ = [
+    "MatchError",
+    "MatchResult",
+    "ServerNotInstalled",
+    "embedded_client",
+    "play_match",
+    "random_seed",
+]
 
 
 @dataclass(frozen=True)
@@ -49,6 +56,17 @@ class MatchError(ThroneroomError):
     """A bot or the game broke the match (no legal move, a bad choice, too long)."""
 
 
+class ServerNotInstalled(ThroneroomError):
+    """Local play (an embedded server) needs the ``throneroom-server`` distribution."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "playing without a server address needs the throneroom-server package "
+            "(pip install throneroom-server; from a checkout: pip install ./sdk .); "
+            "or connect to a running server (--server ADDRESS in the CLI)"
+        )
+
+
 def random_seed() -> int:
     """A random game seed small enough to read and type back (below 2**32)."""
     return secrets.randbelow(2**32)
@@ -56,8 +74,17 @@ def random_seed() -> int:
 
 @contextmanager
 def embedded_client() -> Iterator[Client]:
-    """A :class:`Client` of a fresh in-process server (fixture games included)."""
-    from throneroom_server.embedded import EmbeddedServer  # noqa: PLC0415 - optional dependency
+    """A :class:`Client` of a fresh in-process server (fixture games included).
+
+    Raises :class:`ServerNotInstalled` when the ``throneroom-server``
+    distribution is not installed (the SDK alone talks to remote servers only).
+    """
+    try:
+        from throneroom_server.embedded import EmbeddedServer  # noqa: PLC0415 - optional dependency
+    except ModuleNotFoundError as error:
+        if (error.name or "").split(".")[0] != "throneroom_server":
+            raise  # the server is installed but something it needs is not: say that
+        raise ServerNotInstalled() from error
 
     with EmbeddedServer(include_fixtures=True) as server, Client(server.address) as client:
         yield client

@@ -37,10 +37,13 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 import grpc
-from google.rpc import error_details_pb2  # type: ignore[import-untyped, unused-ignore]
-from grpc_status import rpc_status
+from google.protobuf.message import DecodeError
+from google.rpc import error_details_pb2, status_pb2  # type: ignore[import-untyped, unused-ignore]
 
 ERROR_DOMAIN = "throneroom"
+#: The trailer carrying the serialized ``google.rpc.Status`` (grpcio-status's key;
+#: read here so that the SDK needs no more than grpcio, protobuf and googleapis-common-protos).
+STATUS_DETAILS_KEY = "grpc-status-details-bin"
 
 
 class ThroneroomError(Exception):
@@ -216,6 +219,18 @@ _BY_CODE: Mapping[grpc.StatusCode, type[ThroneroomError]] = {
 }
 
 
+def _rich_status(call: grpc.Call) -> status_pb2.Status | None:
+    """The ``google.rpc.Status`` trailer, if present and consistent with the call's
+    own code and message (the checks of grpcio-status's ``rpc_status.from_call``)."""
+    for key, value in call.trailing_metadata() or ():
+        if key == STATUS_DETAILS_KEY:
+            status = status_pb2.Status.FromString(value)
+            if status.code != call.code().value[0] or status.message != call.details():
+                return None
+            return status
+    return None
+
+
 def _details(
     error: grpc.RpcError,
 ) -> tuple[error_details_pb2.ErrorInfo | None, error_details_pb2.RetryInfo | None]:
@@ -223,8 +238,8 @@ def _details(
     try:
         # Works for sync errors and for grpc.aio's AioRpcError alike: both
         # expose code(), details() and trailing_metadata() synchronously.
-        status = rpc_status.from_call(cast(grpc.Call, error))
-    except (ValueError, TypeError, AttributeError):
+        status = _rich_status(cast(grpc.Call, error))
+    except (ValueError, TypeError, AttributeError, DecodeError):
         return None, None
     if status is None:
         return None, None

@@ -12,20 +12,23 @@ import hashlib
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import structlog
 from throneroom.v1 import game_pb2, service_pb2, storage_pb2
 
 from throneroom_server import tokens
+from throneroom_server.access import LOCAL, Access, Caller
 from throneroom_server.errors import (
     AppError,
     ErrorKind,
+    exhausted,
     game_not_found,
     invalid,
     precondition,
     stale_version,
+    store_full,
     store_unavailable,
 )
 from throneroom_server.games.core import (
@@ -43,9 +46,12 @@ from throneroom_server.store import (
     SeatTaken,
     Stale,
     Store,
+    StoreError,
+    StoreFull,
     StoreGameNotFound,
     StoreUnavailable,
 )
+from throneroom_server.watch import TooManyStreams, WatcherTooSlow, WatchHub, WatchLimits
 
 log = structlog.get_logger("throneroom.app")
 
@@ -66,6 +72,7 @@ class Viewer:
 class AppConfig:
     heartbeat_seconds: float = 15.0
     max_heartbeat_seconds: float = 300.0
+    watch: WatchLimits = field(default_factory=WatchLimits)
 
 
 def _request_hash(seat: int, move: game_pb2.Move) -> bytes:
@@ -82,10 +89,13 @@ class App:
         *,
         config: AppConfig | None = None,
         clock: Callable[[], float] = time.time,
+        access: Access | None = None,
     ) -> None:
         self.store = store
         self.games = dict(games)
         self.config = config or AppConfig()
+        self.access = access or Access(store)
+        self.watch_hub = WatchHub(store, self.config.watch)
         self._clock = clock
         self._closing = asyncio.Event()
 
@@ -130,8 +140,14 @@ class App:
     # -- create and join ------------------------------------------------------
 
     async def create_game(
-        self, options: game_pb2.GameOptions, num_seats: int, seed: int | None
+        self,
+        options: game_pb2.GameOptions,
+        num_seats: int,
+        seed: int | None,
+        *,
+        caller: Caller = LOCAL,
     ) -> tuple[str, int]:
+        await self._admit(caller, creating=True)
         name = options.WhichOneof("game")
         if name is None:
             raise invalid("MALFORMED_REQUEST", "options must name a game type (set one entry)")
@@ -159,7 +175,10 @@ class App:
         log.info("game_created", game_id=game_id, game_type=name, seats=num_seats)
         return game_id, 0
 
-    async def join_game(self, game_id: str, seat: int | None, display_name: str) -> tuple[int, str]:
+    async def join_game(
+        self, game_id: str, seat: int | None, display_name: str, *, caller: Caller = LOCAL
+    ) -> tuple[int, str]:
+        await self._admit(caller, joining=True)
         if len(display_name) > MAX_DISPLAY_NAME:
             raise invalid(
                 "MALFORMED_REQUEST", f"display names have at most {MAX_DISPLAY_NAME} characters"
@@ -186,24 +205,36 @@ class App:
 
     # -- reading ---------------------------------------------------------------
 
-    async def get_game(self, game_id: str, token: str) -> service_pb2.GameSnapshot:
+    async def get_game(
+        self, game_id: str, token: str, *, caller: Caller = LOCAL
+    ) -> service_pb2.GameSnapshot:
+        await self._admit(caller, token=token)
         loaded = await self._load(game_id)
-        viewer = self._authenticate(loaded, token, required=False)
+        viewer = await self._authenticate(loaded, token, caller, required=False)
         return self._snapshot(loaded, loaded.state, loaded.version, viewer)
 
-    async def legal_moves(self, game_id: str, token: str) -> tuple[int, int, list[game_pb2.Move]]:
+    async def legal_moves(
+        self, game_id: str, token: str, *, caller: Caller = LOCAL
+    ) -> tuple[int, int, list[game_pb2.Move]]:
+        await self._admit(caller, token=token)
         loaded = await self._load(game_id)
-        viewer = self._authenticate(loaded, token, required=True)
+        viewer = await self._authenticate(loaded, token, caller, required=True)
         assert viewer.seat is not None
+        return loaded.version, viewer.seat, self._moves_of(loaded, loaded.state, viewer.seat)
+
+    def _moves_of(
+        self, loaded: LoadedGame, state: game_pb2.GameState, seat: int | None
+    ) -> list[game_pb2.Move]:
+        """The seat's legal moves in ``state`` (none before every seat is taken)."""
+        if seat is None or len(loaded.seats) < loaded.meta.num_seats:
+            return []
         name, game = self._game_of(loaded)
-        if len(loaded.seats) < loaded.meta.num_seats:
-            return loaded.version, viewer.seat, []
         moves = []
-        for move in game.legal_moves(getattr(loaded.state, name), viewer.seat):
+        for move in game.legal_moves(getattr(state, name), seat):
             envelope = game_pb2.Move()
             getattr(envelope, name).CopyFrom(move)
             moves.append(envelope)
-        return loaded.version, viewer.seat, moves
+        return moves
 
     # -- moving --------------------------------------------------------------------
 
@@ -214,19 +245,25 @@ class App:
         expected_version: int,
         move: game_pb2.Move,
         idempotency_key: str,
+        *,
+        with_legal_moves: bool = False,
+        caller: Caller = LOCAL,
     ) -> service_pb2.ApplyMoveResponse:
+        await self._admit(caller, token=token)
         if not 1 <= len(idempotency_key) <= MAX_IDEMPOTENCY_KEY:
             raise invalid(
                 "MALFORMED_REQUEST",
                 f"idempotency_key must have 1 to {MAX_IDEMPOTENCY_KEY} characters",
             )
         loaded = await self._load(game_id, idempotency_key=idempotency_key)
-        viewer = self._authenticate(loaded, token, required=True)
+        viewer = await self._authenticate(loaded, token, caller, required=True)
         seat = viewer.seat
         assert seat is not None
         request_hash = _request_hash(seat, move)
         if loaded.idempotent_version is not None:
-            return await self._replay(loaded, viewer, loaded.idempotent_version, request_hash)
+            return await self._replay(
+                loaded, viewer, loaded.idempotent_version, request_hash, with_legal_moves
+            )
         name, game = self._game_of(loaded)
         if len(loaded.seats) < loaded.meta.num_seats:
             raise precondition(
@@ -262,12 +299,21 @@ class App:
         for event in events:
             getattr(entry.events.add(), name).CopyFrom(event)
         result = await self._store(
-            self.store.commit(game_id, loaded.version, new_envelope, entry, idempotency_key)
+            self.store.commit(
+                game_id,
+                loaded.version,
+                new_envelope,
+                entry,
+                idempotency_key,
+                finished=game.outcome(new_state) is not None,
+            )
         )
         if isinstance(result, Stale):
             raise stale_version(expected_version, result.current_version)
         if isinstance(result, Duplicate):
-            return await self._replay(loaded, viewer, result.version, request_hash)
+            return await self._replay(
+                loaded, viewer, result.version, request_hash, with_legal_moves
+            )
         assert isinstance(result, Committed)
         # The access log line of this call carries the version (no second line).
         structlog.contextvars.bind_contextvars(version=result.version)
@@ -275,10 +321,16 @@ class App:
             version=result.version,
             events=self._visible_events(name, game, entry.events, viewer),
             snapshot=self._snapshot(loaded, new_envelope, result.version, viewer),
+            legal_moves=self._moves_of(loaded, new_envelope, seat) if with_legal_moves else (),
         )
 
     async def _replay(
-        self, loaded: LoadedGame, viewer: Viewer, version: int, request_hash: bytes
+        self,
+        loaded: LoadedGame,
+        viewer: Viewer,
+        version: int,
+        request_hash: bytes,
+        with_legal_moves: bool,
     ) -> service_pb2.ApplyMoveResponse:
         entries = await self._store(self.store.read_entries(loaded.game_id, version - 1, 1))
         if not entries or entries[0].version != version:
@@ -295,82 +347,144 @@ class App:
             )
         name, game = self._game_of(loaded)
         structlog.contextvars.bind_contextvars(version=version, replayed=True)
+        # Legal moves only while that version is still the current one.
+        current = with_legal_moves and loaded.version == version
         return service_pb2.ApplyMoveResponse(
             version=version,
             events=self._visible_events(name, game, entry.events, viewer),
             snapshot=self._snapshot(loaded, entry.state, version, viewer),
             replayed=True,
+            legal_moves=self._moves_of(loaded, entry.state, viewer.seat) if current else (),
         )
 
     # -- watching and history -----------------------------------------------------------
 
     async def watch(
-        self, game_id: str, token: str, from_version: int, heartbeat_seconds: float
+        self,
+        game_id: str,
+        token: str,
+        from_version: int,
+        heartbeat_seconds: float,
+        *,
+        with_legal_moves: bool = False,
+        include_current: bool = False,
+        caller: Caller = LOCAL,
     ) -> AsyncIterator[service_pb2.WatchGameResponse]:
+        """Every version after ``from_version`` in order, then each new one as it
+        is committed (through any replica), with heartbeats while nothing
+        happens; ends once the game is finished and delivered, or on shutdown.
+
+        The game's feed on this replica (watch.py) brings new entries; the
+        store is read directly only to catch up (a resume point behind the
+        feed). A watcher too slow to keep up is dropped with UNAVAILABLE
+        (``WATCH_TOO_SLOW``, metadata ``resume_from_version``).
+
+        ``include_current``: when ``from_version`` is at or past the current
+        version, the stream starts with an update of the current version.
+        ``with_legal_moves``: an update that is the newest version the stream
+        knows of carries the watching seat's legal moves when it must act."""
+        await self._admit(caller, token=token)
         loaded = await self._load(game_id)
-        viewer = self._authenticate(loaded, token, required=False)
+        viewer = await self._authenticate(loaded, token, caller, required=False)
         name, game = self._game_of(loaded)
         heartbeat = heartbeat_seconds or self.config.heartbeat_seconds
         heartbeat = min(max(heartbeat, 0.05), self.config.max_heartbeat_seconds)
-        last = from_version
-        current = loaded.version
-        finished = game.outcome(getattr(loaded.state, name)) is not None
-        while not self.closing:
-            if last >= current and finished:
-                return
-            entries = await self._store(self.store.read_entries(game_id, last, DEFAULT_PAGE))
-            if not entries:
-                entries = await self._wait(game_id, last, heartbeat)
-            if not entries:
-                if self.closing:
-                    return
-                yield service_pb2.WatchGameResponse(
-                    heartbeat=service_pb2.Heartbeat(version=max(last, current))
-                )
-                continue
-            if len(loaded.seats) < loaded.meta.num_seats:
-                # Seats were free when the watch began: show who has joined since.
-                loaded = await self._load(game_id)
-            for entry in entries:
-                last = entry.version
-                current = max(current, last)
-                yield service_pb2.WatchGameResponse(
-                    update=service_pb2.GameUpdate(
-                        version=entry.version,
-                        seat=entry.seat,
-                        snapshot=self._snapshot(loaded, entry.state, entry.version, viewer),
-                        events=self._visible_events(name, game, entry.events, viewer),
-                    )
-                )
-                if game.outcome(getattr(entry.state, name)) is not None:
-                    finished = True
-
-    async def _wait(
-        self, game_id: str, after: int, timeout: float
-    ) -> Sequence[storage_pb2.StoredEntry]:
-        """Wait for entries after ``after``, but wake up early on shutdown."""
-        waiter = asyncio.ensure_future(
-            self._store(self.store.wait_entries(game_id, after, timeout))
-        )
-        closing = asyncio.ensure_future(self._closing.wait())
+        hub = self.watch_hub
+        per_client = self.access.streams_per_client(caller, hub.limits.streams_per_client)
         try:
-            done, _ = await asyncio.wait({waiter, closing}, return_when=asyncio.FIRST_COMPLETED)
+            sub = hub.subscribe(game_id, caller.client_id, loaded.version, per_client)
+        except TooManyStreams as exc:
+            raise exhausted("TOO_MANY_STREAMS", str(exc)) from exc
+        last = from_version
+        seat = viewer.seat if with_legal_moves else None
+        try:
+            current = loaded.version
+            finished = game.outcome(getattr(loaded.state, name)) is not None
+            if include_current and from_version >= current:
+                last = current
+                yield await self._current_update(loaded, viewer, seat)
+            while not self.closing:
+                try:
+                    pushed = sub.drain()
+                except WatcherTooSlow as exc:
+                    raise AppError(
+                        ErrorKind.UNAVAILABLE,
+                        "WATCH_TOO_SLOW",
+                        f"this watcher fell more than {hub.limits.buffer_entries} versions "
+                        f"behind and was dropped; resume from version {last}",
+                        {"resume_from_version": str(last)},
+                    ) from exc
+                except StoreError as exc:
+                    raise _store_error(exc) from exc
+                if pushed:
+                    current = max(current, pushed[-1].version)
+                if last >= current:
+                    if finished:
+                        return
+                    await sub.wait(heartbeat, self._closing)
+                    if sub.woken or self.closing:
+                        continue
+                    yield service_pb2.WatchGameResponse(
+                        heartbeat=service_pb2.Heartbeat(version=max(last, current))
+                    )
+                    continue
+                # Catch up: the pushed entries when they follow on, else the store.
+                entries = [e for e in pushed if e.version > last]
+                if not entries or entries[0].version != last + 1:
+                    entries = list(
+                        await self._store(self.store.read_entries(game_id, last, DEFAULT_PAGE))
+                    )
+                    if not entries:  # the store lags what the feed saw: wait for it
+                        await sub.wait(min(heartbeat, 0.05), self._closing)
+                        continue
+                if len(loaded.seats) < loaded.meta.num_seats:
+                    # Seats were free when the watch began: show who has joined since.
+                    loaded = await self._load(game_id)
+                for entry in entries:
+                    last = entry.version
+                    current = max(current, last)
+                    newest = last == current and sub.latest <= last
+                    yield service_pb2.WatchGameResponse(
+                        update=service_pb2.GameUpdate(
+                            version=entry.version,
+                            seat=entry.seat,
+                            snapshot=self._snapshot(loaded, entry.state, entry.version, viewer),
+                            events=self._visible_events(name, game, entry.events, viewer),
+                            legal_moves=self._moves_of(loaded, entry.state, seat) if newest else (),
+                        )
+                    )
+                    if game.outcome(getattr(entry.state, name)) is not None:
+                        finished = True
         finally:
-            # Also when this call itself is cancelled (client gone, server stopping).
-            for task in (waiter, closing):
-                if not task.done():
-                    task.cancel()
-            await asyncio.gather(waiter, closing, return_exceptions=True)
-        if waiter in done:
-            entries: Sequence[storage_pb2.StoredEntry] = waiter.result()
-            return entries
-        return []
+            hub.unsubscribe(sub)
+
+    async def _current_update(
+        self, loaded: LoadedGame, viewer: Viewer, seat: int | None
+    ) -> service_pb2.WatchGameResponse:
+        """The update of the loaded (current) version, as the stream would
+        have sent it (version 0: no mover, seat -1, no events)."""
+        name, game = self._game_of(loaded)
+        update = service_pb2.GameUpdate(
+            version=loaded.version,
+            seat=-1,
+            snapshot=self._snapshot(loaded, loaded.state, loaded.version, viewer),
+            legal_moves=self._moves_of(loaded, loaded.state, seat),
+        )
+        if loaded.version > 0:
+            entries = await self._store(
+                self.store.read_entries(loaded.game_id, loaded.version - 1, 1)
+            )
+            if entries and entries[0].version == loaded.version:
+                update.seat = entries[0].seat
+                update.events.extend(self._visible_events(name, game, entries[0].events, viewer))
+        return service_pb2.WatchGameResponse(update=update)
 
     async def history(
-        self, game_id: str, token: str, from_version: int, page_size: int
+        self, game_id: str, token: str, from_version: int, page_size: int, *, caller: Caller = LOCAL
     ) -> service_pb2.GetHistoryResponse:
+        await self._admit(caller, token=token)
         loaded = await self._load(game_id)
-        viewer = self._authenticate(loaded, token, required=False)
+        viewer = await self._authenticate(loaded, token, caller, required=False)
         name, game = self._game_of(loaded)
         size = min(page_size or DEFAULT_PAGE, MAX_PAGE)
         entries = await self._store(self.store.read_entries(game_id, from_version, size))
@@ -400,12 +514,29 @@ class App:
     async def _store(self, awaitable: Any) -> Any:
         try:
             return await awaitable
-        except StoreUnavailable as exc:
-            raise store_unavailable(str(exc)) from exc
-        except StoreGameNotFound as exc:
-            raise game_not_found(str(exc)) from exc
+        except (StoreUnavailable, StoreFull, StoreGameNotFound) as exc:
+            raise _store_error(exc) from exc
 
-    def _authenticate(self, loaded: LoadedGame, token: str, *, required: bool) -> Viewer:
+    async def _admit(
+        self, caller: Caller, *, token: str = "", creating: bool = False, joining: bool = False
+    ) -> None:
+        """Keys and quotas (access.py) before any work; a throttled client's
+        seat tokens are refused before they are even checked."""
+        if token:
+            self.access.check_not_throttled(caller)
+        await self._store(self.access.admit(caller, creating=creating, joining=joining))
+
+    async def _authenticate(
+        self, loaded: LoadedGame, token: str, caller: Caller, *, required: bool
+    ) -> Viewer:
+        try:
+            return self._check_token(loaded, token, required=required)
+        except AppError as error:
+            if error.kind is ErrorKind.PERMISSION_DENIED:
+                await self._store(self.access.token_failed(caller))
+            raise
+
+    def _check_token(self, loaded: LoadedGame, token: str, *, required: bool) -> Viewer:
         if not token:
             if required:
                 raise AppError(
@@ -474,6 +605,16 @@ class App:
                 getattr(envelope, name).CopyFrom(redacted)
                 out.append(envelope)
         return out
+
+
+def _store_error(exc: StoreError) -> AppError:
+    """The client's error for a store error (details go to the log only)."""
+    if isinstance(exc, StoreFull):
+        log.warning("store_full", error=str(exc))
+        return store_full()
+    if isinstance(exc, StoreGameNotFound):
+        return game_not_found(str(exc))
+    return store_unavailable(str(exc))
 
 
 def _check_game_id(game_id: str) -> None:

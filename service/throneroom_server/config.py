@@ -20,6 +20,16 @@ class Config:
     shutdown_grace_seconds: float = 10.0
     fixture_games: bool = False
     access_log: bool = True
+    api_keys_file: str | None = None  # JSON keys file; the service is open when unset
+    anonymous_requests_per_second: float = 20.0  # per address, only when keys are set
+    max_streams_per_client: int = 100
+    max_streams_per_game: int = 5000
+    max_streams: int = 20000
+    max_watched_games: int = 2000
+    watch_buffer_entries: int = 256
+    idle_game_ttl_seconds: float = 14 * 24 * 3600.0  # 0 keeps games forever
+    finished_game_ttl_seconds: float = 7 * 24 * 3600.0
+    redis_max_connections: int = 256
 
     @property
     def store_name(self) -> str:
@@ -37,7 +47,31 @@ ENV = {
     "shutdown_grace_seconds": "THRONEROOM_SHUTDOWN_GRACE_SECONDS",
     "fixture_games": "THRONEROOM_FIXTURE_GAMES",
     "access_log": "THRONEROOM_ACCESS_LOG",
+    "api_keys_file": "THRONEROOM_API_KEYS_FILE",
+    "anonymous_requests_per_second": "THRONEROOM_ANONYMOUS_RPS",
+    "max_streams_per_client": "THRONEROOM_MAX_STREAMS_PER_CLIENT",
+    "max_streams_per_game": "THRONEROOM_MAX_STREAMS_PER_GAME",
+    "max_streams": "THRONEROOM_MAX_STREAMS",
+    "max_watched_games": "THRONEROOM_MAX_WATCHED_GAMES",
+    "watch_buffer_entries": "THRONEROOM_WATCH_BUFFER",
+    "idle_game_ttl_seconds": "THRONEROOM_IDLE_GAME_TTL_SECONDS",
+    "finished_game_ttl_seconds": "THRONEROOM_FINISHED_GAME_TTL_SECONDS",
+    "redis_max_connections": "THRONEROOM_REDIS_MAX_CONNECTIONS",
 }
+
+# Numeric settings beyond the first few, as (name, type): each gets an
+# environment variable (ENV) and a --flag of the same name.
+_NUMBERS: tuple[tuple[str, type], ...] = (
+    ("anonymous_requests_per_second", float),
+    ("max_streams_per_client", int),
+    ("max_streams_per_game", int),
+    ("max_streams", int),
+    ("max_watched_games", int),
+    ("watch_buffer_entries", int),
+    ("idle_game_ttl_seconds", float),
+    ("finished_game_ttl_seconds", float),
+    ("redis_max_connections", int),
+)
 
 
 def _bool(text: str) -> bool:
@@ -69,6 +103,9 @@ def load_config(argv: Sequence[str] | None = None, env: Mapping[str, str] | None
     parser.add_argument(
         "--fixture-games", action="store_true", default=None, help=ENV["fixture_games"]
     )
+    parser.add_argument("--api-keys-file", help=ENV["api_keys_file"])
+    for name, kind in _NUMBERS:
+        parser.add_argument("--" + name.replace("_", "-"), type=kind, help=ENV[name])
     ns = parser.parse_args(argv)
 
     def pick(name: str, cast: type, default: object) -> object:
@@ -93,4 +130,16 @@ def load_config(argv: Sequence[str] | None = None, env: Mapping[str, str] | None
         ),
         fixture_games=bool(pick("fixture_games", bool, defaults.fixture_games)),
         access_log=bool(pick("access_log", bool, defaults.access_log)),
+        api_keys_file=pick("api_keys_file", str, None),  # type: ignore[arg-type]
+        **{
+            name: _positive(name, kind(pick(name, kind, getattr(defaults, name))))  # type: ignore[arg-type]
+            for name, kind in _NUMBERS
+        },
     )
+
+
+def _positive(name: str, value: float) -> float:
+    allowed_zero = name.endswith("ttl_seconds")  # 0 = keep forever
+    if value < 0 or (value == 0 and not allowed_zero):
+        raise SystemExit(f"throneroom-server: {name} must be positive, not {value}")
+    return value

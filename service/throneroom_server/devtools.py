@@ -44,8 +44,9 @@ def wait_for_port(
 
 
 @contextmanager
-def throwaway_redis() -> Iterator[str]:
-    """Yield the URL of a fresh redis-server on a free port; stop it afterwards."""
+def throwaway_redis(*extra_args: str) -> Iterator[str]:
+    """Yield the URL of a fresh redis-server on a free port; stop it afterwards.
+    ``extra_args`` are more redis-server options (``"--maxmemory", "2mb"``)."""
     binary = shutil.which("redis-server")
     if binary is None:
         raise RedisServerError(
@@ -61,6 +62,7 @@ def throwaway_redis() -> Iterator[str]:
             "--save", "",
             "--appendonly", "no",
             "--dir", workdir,
+            *extra_args,
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

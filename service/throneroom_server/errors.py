@@ -15,6 +15,7 @@ class ErrorKind(enum.Enum):
     PERMISSION_DENIED = "PERMISSION_DENIED"
     NOT_FOUND = "NOT_FOUND"
     UNAVAILABLE = "UNAVAILABLE"
+    RESOURCE_EXHAUSTED = "RESOURCE_EXHAUSTED"
 
 
 class AppError(Exception):
@@ -24,12 +25,17 @@ class AppError(Exception):
         reason: str,
         message: str,
         metadata: Mapping[str, str] | None = None,
+        *,
+        retry_after: float | None = None,
     ) -> None:
         super().__init__(message)
         self.kind = kind
         self.reason = reason
         self.message = message
         self.metadata = dict(metadata or {})
+        self.retry_after = retry_after
+        """Seconds the client should wait before retrying (google.rpc.RetryInfo,
+        HTTP Retry-After), when the service knows."""
 
     def __repr__(self) -> str:
         return f"AppError({self.kind.value}, {self.reason}, {self.message!r})"
@@ -59,4 +65,18 @@ def stale_version(expected: int, current: int) -> AppError:
 def store_unavailable(detail: str) -> AppError:
     return AppError(
         ErrorKind.UNAVAILABLE, "STORE_UNAVAILABLE", f"the game store is unreachable: {detail}"
+    )
+
+
+def exhausted(reason: str, message: str, *, retry_after: float | None = None) -> AppError:
+    """A limit or quota is reached (RESOURCE_EXHAUSTED, HTTP 429)."""
+    return AppError(ErrorKind.RESOURCE_EXHAUSTED, reason, message, retry_after=retry_after)
+
+
+def store_full() -> AppError:
+    return AppError(
+        ErrorKind.RESOURCE_EXHAUSTED,
+        "STORE_FULL",
+        "the game store is out of memory and refuses writes; nothing was changed, retry later",
+        retry_after=5.0,
     )

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 import structlog
 
+from throneroom_server.access import ApiKeyError
 from throneroom_server.config import load_config
 from throneroom_server.logs import configure_logging
 from throneroom_server.store import StoreUnavailable
@@ -23,6 +24,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             "store_unreachable", store=config.store_name, error=str(exc)
         )
         return 1
+    except ApiKeyError as exc:
+        structlog.get_logger("throneroom.server").error("api_keys_unusable", error=str(exc))
+        return 2
     return 0
 
 

@@ -15,26 +15,62 @@ from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 from throneroom.v1 import service_pb2, service_pb2_grpc
 
+from throneroom_server.access import Access, AccessConfig, load_keys
 from throneroom_server.api.interceptors import LoggingInterceptor
 from throneroom_server.api.rest import start_rest
 from throneroom_server.api.servicer import ThroneroomServicer
 from throneroom_server.app import App, AppConfig
 from throneroom_server.config import Config
 from throneroom_server.games.registry import build_registry
-from throneroom_server.store.base import Store
+from throneroom_server.store.base import Retention, Store
 from throneroom_server.store.memory import MemoryStore
+from throneroom_server.watch import WatchLimits
 
 log = structlog.get_logger("throneroom.server")
 
 SERVICE_NAME = service_pb2.DESCRIPTOR.services_by_name["Throneroom"].full_name
 
 
+def retention_of(config: Config) -> Retention:
+    return Retention(
+        idle_seconds=config.idle_game_ttl_seconds or None,
+        finished_seconds=config.finished_game_ttl_seconds or None,
+    )
+
+
 def make_store(config: Config) -> Store:
     if config.redis_url:
         from throneroom_server.store.redis import RedisStore  # noqa: PLC0415
 
-        return RedisStore(config.redis_url)
-    return MemoryStore()
+        return RedisStore(
+            config.redis_url,
+            max_connections=config.redis_max_connections,
+            max_blocking_connections=config.max_watched_games,
+            retention=retention_of(config),
+        )
+    return MemoryStore(retention=retention_of(config))
+
+
+def app_config(config: Config) -> AppConfig:
+    return AppConfig(
+        heartbeat_seconds=config.heartbeat_seconds,
+        watch=WatchLimits(
+            streams_per_client=config.max_streams_per_client,
+            streams_per_game=config.max_streams_per_game,
+            streams_total=config.max_streams,
+            watched_games=config.max_watched_games,
+            buffer_entries=config.watch_buffer_entries,
+        ),
+    )
+
+
+def access_config(config: Config) -> AccessConfig:
+    """Raises ApiKeyError when the keys file is not usable."""
+    keys = load_keys(config.api_keys_file) if config.api_keys_file else None
+    rps = config.anonymous_requests_per_second
+    return AccessConfig(
+        keys=keys, anonymous_requests_per_second=rps, anonymous_burst=max(1, round(2 * rps))
+    )
 
 
 @dataclass
@@ -60,11 +96,13 @@ class RunningServer:
 
 async def create_server(config: Config, store: Store | None = None) -> RunningServer:
     """Build and start a server on ``config.listen`` (port 0 picks a free port)."""
+    access = access_config(config)
     store = store if store is not None else make_store(config)
     app = App(
         store,
         build_registry(include_fixtures=config.fixture_games),
-        config=AppConfig(heartbeat_seconds=config.heartbeat_seconds),
+        config=app_config(config),
+        access=Access(store, access),
     )
     options = [
         ("grpc.max_send_message_length", config.max_message_bytes),
@@ -126,6 +164,11 @@ async def serve(config: Config) -> None:
         http_address=f"{http_host}:{running.http_port}" if running.rest else None,
         store=config.store_name,
         games=sorted(running.app.games),
+        access=(
+            "open: no API keys configured, anyone may create and join games (local use)"
+            if running.app.access.open
+            else f"API keys required to create and join games ({config.api_keys_file})"
+        ),
     )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -178,7 +178,9 @@ async def test_a_store_failure_mid_stream_is_a_failure_event(
     async def unreachable(*args: Any, **kwargs: Any) -> Any:
         raise StoreUnavailable("connection lost")
 
+    # The game's feed (wait_entries) and catching up (read_entries) both fail.
     monkeypatch.setattr(rest.app.store, "read_entries", unreachable)
+    monkeypatch.setattr(rest.app.store, "wait_entries", unreachable)
     frames = await asyncio.wait_for(collect(rest, f"/v1/games/{game.game_id}/watch"), 10)
     (frame,) = frames
     assert frame["event"] == "failure" and "id" not in frame

@@ -432,6 +432,7 @@ class ApplyMoveRequest(_message.Message):
     EXPECTED_VERSION_FIELD_NUMBER: _builtins.int
     MOVE_FIELD_NUMBER: _builtins.int
     IDEMPOTENCY_KEY_FIELD_NUMBER: _builtins.int
+    WITH_LEGAL_MOVES_FIELD_NUMBER: _builtins.int
     game_id: _builtins.str
     seat_token: _builtins.str
     expected_version: _builtins.int
@@ -441,6 +442,10 @@ class ApplyMoveRequest(_message.Message):
     idempotency_key: _builtins.str
     """Client-chosen key (1-128 chars). A retry with the same key returns the
     first result and applies nothing again.
+    """
+    with_legal_moves: _builtins.bool
+    """Also answer the seat's legal moves at the new version when it must act
+    again (one round trip per decision for bots).
     """
     @_builtins.property
     def move(self) -> _game_pb2.Move: ...
@@ -452,10 +457,11 @@ class ApplyMoveRequest(_message.Message):
         expected_version: _builtins.int = ...,
         move: _game_pb2.Move | None = ...,
         idempotency_key: _builtins.str = ...,
+        with_legal_moves: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["move", b"move"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["expected_version", b"expected_version", "game_id", b"game_id", "idempotency_key", b"idempotency_key", "move", b"move", "seat_token", b"seat_token"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["expected_version", b"expected_version", "game_id", b"game_id", "idempotency_key", b"idempotency_key", "move", b"move", "seat_token", b"seat_token", "with_legal_moves", b"with_legal_moves"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -469,6 +475,7 @@ class ApplyMoveResponse(_message.Message):
     EVENTS_FIELD_NUMBER: _builtins.int
     SNAPSHOT_FIELD_NUMBER: _builtins.int
     REPLAYED_FIELD_NUMBER: _builtins.int
+    LEGAL_MOVES_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     replayed: _builtins.bool
     """True when this answers a retry of an already applied move."""
@@ -478,6 +485,12 @@ class ApplyMoveResponse(_message.Message):
 
     @_builtins.property
     def snapshot(self) -> Global___GameSnapshot: ...
+    @_builtins.property
+    def legal_moves(self) -> _containers.RepeatedCompositeFieldContainer[_game_pb2.Move]:
+        """With with_legal_moves: the seat's legal moves at `version` when it must
+        act there and `version` is still the current version (else empty).
+        """
+
     def __init__(
         self,
         *,
@@ -485,10 +498,11 @@ class ApplyMoveResponse(_message.Message):
         events: _abc.Iterable[_game_pb2.Event] | None = ...,
         snapshot: Global___GameSnapshot | None = ...,
         replayed: _builtins.bool = ...,
+        legal_moves: _abc.Iterable[_game_pb2.Move] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["snapshot", b"snapshot"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "replayed", b"replayed", "snapshot", b"snapshot", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "legal_moves", b"legal_moves", "replayed", b"replayed", "snapshot", b"snapshot", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -502,6 +516,8 @@ class WatchGameRequest(_message.Message):
     SEAT_TOKEN_FIELD_NUMBER: _builtins.int
     FROM_VERSION_FIELD_NUMBER: _builtins.int
     HEARTBEAT_SECONDS_FIELD_NUMBER: _builtins.int
+    WITH_LEGAL_MOVES_FIELD_NUMBER: _builtins.int
+    INCLUDE_CURRENT_FIELD_NUMBER: _builtins.int
     game_id: _builtins.str
     seat_token: _builtins.str
     """Empty for a spectator."""
@@ -509,6 +525,15 @@ class WatchGameRequest(_message.Message):
     """Send every version after this one (0 = from the start)."""
     heartbeat_seconds: _builtins.int
     """Seconds between heartbeats while nothing happens (0 = server default)."""
+    with_legal_moves: _builtins.bool
+    """Updates at which the watching seat must act also carry its legal moves
+    (only on the newest version the stream knows of; seats only).
+    """
+    include_current: _builtins.bool
+    """When from_version is the current version (or past it), start with an
+    update of the current version anyway: "this is where the game is, and
+    whether it is your turn", so a loop over the stream needs nothing else.
+    """
     def __init__(
         self,
         *,
@@ -516,10 +541,12 @@ class WatchGameRequest(_message.Message):
         seat_token: _builtins.str = ...,
         from_version: _builtins.int = ...,
         heartbeat_seconds: _builtins.int = ...,
+        with_legal_moves: _builtins.bool = ...,
+        include_current: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["from_version", b"from_version", "game_id", b"game_id", "heartbeat_seconds", b"heartbeat_seconds", "seat_token", b"seat_token"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["from_version", b"from_version", "game_id", b"game_id", "heartbeat_seconds", b"heartbeat_seconds", "include_current", b"include_current", "seat_token", b"seat_token", "with_legal_moves", b"with_legal_moves"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -533,13 +560,20 @@ class GameUpdate(_message.Message):
     SNAPSHOT_FIELD_NUMBER: _builtins.int
     EVENTS_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
+    LEGAL_MOVES_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     seat: _builtins.int
-    """The seat whose move made this version."""
+    """The seat whose move made this version (-1 for version 0: no move)."""
     @_builtins.property
     def snapshot(self) -> Global___GameSnapshot: ...
     @_builtins.property
     def events(self) -> _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]: ...
+    @_builtins.property
+    def legal_moves(self) -> _containers.RepeatedCompositeFieldContainer[_game_pb2.Move]:
+        """With with_legal_moves: the watching seat's legal moves at this version
+        when it must act here and this is the newest version (else empty).
+        """
+
     def __init__(
         self,
         *,
@@ -547,10 +581,11 @@ class GameUpdate(_message.Message):
         snapshot: Global___GameSnapshot | None = ...,
         events: _abc.Iterable[_game_pb2.Event] | None = ...,
         seat: _builtins.int = ...,
+        legal_moves: _abc.Iterable[_game_pb2.Move] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["snapshot", b"snapshot"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "seat", b"seat", "snapshot", b"snapshot", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "legal_moves", b"legal_moves", "seat", b"seat", "snapshot", b"snapshot", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -22,6 +22,10 @@ _CODES: dict[ErrorKind, tuple[grpc.StatusCode, int]] = {
     ErrorKind.PERMISSION_DENIED: (grpc.StatusCode.PERMISSION_DENIED, code_pb2.PERMISSION_DENIED),
     ErrorKind.NOT_FOUND: (grpc.StatusCode.NOT_FOUND, code_pb2.NOT_FOUND),
     ErrorKind.UNAVAILABLE: (grpc.StatusCode.UNAVAILABLE, code_pb2.UNAVAILABLE),
+    ErrorKind.RESOURCE_EXHAUSTED: (
+        grpc.StatusCode.RESOURCE_EXHAUSTED,
+        code_pb2.RESOURCE_EXHAUSTED,
+    ),
 }
 
 
@@ -35,5 +39,12 @@ def to_status(error: AppError) -> grpc.Status:
     )
     detail = any_pb2.Any()
     detail.Pack(info)
-    status = status_pb2.Status(code=_CODES[error.kind][1], message=error.message, details=[detail])
+    details = [detail]
+    if error.retry_after is not None:
+        retry = error_details_pb2.RetryInfo()
+        retry.retry_delay.FromMilliseconds(max(1, round(error.retry_after * 1000)))
+        packed = any_pb2.Any()
+        packed.Pack(retry)
+        details.append(packed)
+    status = status_pb2.Status(code=_CODES[error.kind][1], message=error.message, details=details)
     return rpc_status.to_status(status)

@@ -22,6 +22,7 @@ spectator), never in a body or a query string.
 from __future__ import annotations
 
 import json
+import math
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
@@ -33,6 +34,7 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 from throneroom.v1 import service_pb2
 
+from throneroom_server.access import API_KEY_HEADER, Caller
 from throneroom_server.app import App
 from throneroom_server.errors import AppError, ErrorKind, invalid
 
@@ -54,6 +56,7 @@ HTTP_STATUS: dict[ErrorKind, int] = {
     ErrorKind.PERMISSION_DENIED: 403,
     ErrorKind.NOT_FOUND: 404,
     ErrorKind.UNAVAILABLE: 503,
+    ErrorKind.RESOURCE_EXHAUSTED: 429,
 }
 
 # Errors raised by aiohttp itself before a handler runs: (code, reason) by HTTP status.
@@ -125,6 +128,8 @@ def _error_response(error: AppError) -> web.Response:
     )
     if error.kind is ErrorKind.UNAUTHENTICATED:
         response.headers["WWW-Authenticate"] = 'Bearer realm="throneroom"'
+    if error.retry_after is not None:
+        response.headers["Retry-After"] = str(max(1, math.ceil(error.retry_after)))
     return response
 
 
@@ -156,11 +161,13 @@ async def _body(request: web.Request, message: Msg) -> Msg:
 
 def _query(request: web.Request, message: Msg) -> Msg:
     """Map the query string onto the request message's fields (as bodies are)."""
-    data: dict[str, str] = {}
+    data: dict[str, str | bool] = {}
+    flags = {f.json_name for f in message.DESCRIPTOR.fields if f.type == f.TYPE_BOOL}
     for name, value in request.query.items():
         if name in data:
             raise _malformed(f"the query parameter {name!r} is given twice")
-        data[name] = value
+        # Query strings carry text; a flag is written true or false.
+        data[name] = {"true": True, "false": False}.get(value, value) if name in flags else value
     _parse(data, message, "query parameter")
     _claim_path_fields(request, message, "query string")
     return message
@@ -219,6 +226,13 @@ def _app(request: web.Request) -> App:
     return request.app[APP_KEY]
 
 
+def _caller(request: web.Request) -> Caller:
+    """The peer's address and the API key it sent (header ``X-Api-Key``)."""
+    return _app(request).access.identify(
+        request.remote or "unknown", request.headers.get(API_KEY_HEADER, "").strip()
+    )
+
+
 async def list_game_types(request: web.Request) -> web.StreamResponse:
     _query(request, service_pb2.ListGameTypesRequest())
     return _json_response(
@@ -229,7 +243,9 @@ async def list_game_types(request: web.Request) -> web.StreamResponse:
 async def create_game(request: web.Request) -> web.StreamResponse:
     body = await _body(request, service_pb2.CreateGameRequest())
     seed = body.seed if body.HasField("seed") else None
-    game_id, version = await _app(request).create_game(body.options, body.num_seats, seed)
+    game_id, version = await _app(request).create_game(
+        body.options, body.num_seats, seed, caller=_caller(request)
+    )
     structlog.contextvars.bind_contextvars(game_id=game_id)
     response = _json_response(
         service_pb2.CreateGameResponse(game_id=game_id, version=version), status=201
@@ -241,19 +257,23 @@ async def create_game(request: web.Request) -> web.StreamResponse:
 async def join_game(request: web.Request) -> web.StreamResponse:
     body = await _body(request, service_pb2.JoinGameRequest())
     seat = body.seat if body.HasField("seat") else None
-    seat, token = await _app(request).join_game(body.game_id, seat, body.display_name)
+    seat, token = await _app(request).join_game(
+        body.game_id, seat, body.display_name, caller=_caller(request)
+    )
     return _json_response(service_pb2.JoinGameResponse(seat=seat, seat_token=token))
 
 
 async def get_game(request: web.Request) -> web.StreamResponse:
     query = _query(request, service_pb2.GetGameRequest())
-    snapshot = await _app(request).get_game(query.game_id, _token(request))
+    snapshot = await _app(request).get_game(query.game_id, _token(request), caller=_caller(request))
     return _json_response(service_pb2.GetGameResponse(snapshot=snapshot))
 
 
 async def list_legal_moves(request: web.Request) -> web.StreamResponse:
     query = _query(request, service_pb2.ListLegalMovesRequest())
-    version, seat, moves = await _app(request).legal_moves(query.game_id, _token(request))
+    version, seat, moves = await _app(request).legal_moves(
+        query.game_id, _token(request), caller=_caller(request)
+    )
     return _json_response(
         service_pb2.ListLegalMovesResponse(version=version, seat=seat, moves=moves)
     )
@@ -275,6 +295,8 @@ async def apply_move(request: web.Request) -> web.StreamResponse:
         body.expected_version,
         body.move,
         body.idempotency_key or header_key,
+        with_legal_moves=body.with_legal_moves,
+        caller=_caller(request),
     )
     return _json_response(result)
 
@@ -282,7 +304,7 @@ async def apply_move(request: web.Request) -> web.StreamResponse:
 async def get_history(request: web.Request) -> web.StreamResponse:
     query = _query(request, service_pb2.GetHistoryRequest())
     history = await _app(request).history(
-        query.game_id, _token(request), query.from_version, query.page_size
+        query.game_id, _token(request), query.from_version, query.page_size, caller=_caller(request)
     )
     return _json_response(history)
 
@@ -303,8 +325,9 @@ async def watch_game(request: web.Request) -> web.StreamResponse:
     resume = _version_header(request, "Last-Event-ID")
     from_version = query.from_version if resume is None else resume
     # Fail with a proper status (404, 403 ...) before the 200 stream starts.
-    snapshot = await app.get_game(query.game_id, token)
-    if snapshot.finished and from_version >= snapshot.version:
+    caller = _caller(request)
+    snapshot = await app.get_game(query.game_id, token, caller=caller)
+    if snapshot.finished and from_version >= snapshot.version and not query.include_current:
         return web.Response(status=204)
     response = web.StreamResponse(
         status=200,
@@ -315,7 +338,15 @@ async def watch_game(request: web.Request) -> web.StreamResponse:
         },
     )
     await response.prepare(request)
-    items = app.watch(query.game_id, token, from_version, float(query.heartbeat_seconds))
+    items = app.watch(
+        query.game_id,
+        token,
+        from_version,
+        float(query.heartbeat_seconds),
+        with_legal_moves=query.with_legal_moves,
+        include_current=query.include_current,
+        caller=caller,
+    )
     try:
         async for item in items:
             kind = item.WhichOneof("kind")

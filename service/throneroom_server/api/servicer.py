@@ -10,6 +10,7 @@ import grpc
 import structlog
 from throneroom.v1 import service_pb2, service_pb2_grpc
 
+from throneroom_server.access import API_KEY_HEADER, Caller, peer_address
 from throneroom_server.api.errors import to_status
 from throneroom_server.app import App
 from throneroom_server.errors import AppError
@@ -49,9 +50,22 @@ def _unary(
     return wrapper
 
 
+def _metadata_value(context: Context, name: str) -> str:
+    for key, value in context.invocation_metadata() or ():
+        if key == name:
+            return value if isinstance(value, str) else ""
+    return ""
+
+
 class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
     def __init__(self, app: App) -> None:
         self.app = app
+
+    def _caller(self, context: Context) -> Caller:
+        """The peer's address and the API key it sent (metadata ``x-api-key``)."""
+        return self.app.access.identify(
+            peer_address(context.peer()), _metadata_value(context, API_KEY_HEADER)
+        )
 
     @_unary
     async def ListGameTypes(
@@ -64,7 +78,9 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
         self, request: service_pb2.CreateGameRequest, context: Context
     ) -> service_pb2.CreateGameResponse:
         seed = request.seed if request.HasField("seed") else None
-        game_id, version = await self.app.create_game(request.options, request.num_seats, seed)
+        game_id, version = await self.app.create_game(
+            request.options, request.num_seats, seed, caller=self._caller(context)
+        )
         return service_pb2.CreateGameResponse(game_id=game_id, version=version)
 
     @_unary
@@ -72,21 +88,27 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
         self, request: service_pb2.JoinGameRequest, context: Context
     ) -> service_pb2.JoinGameResponse:
         seat = request.seat if request.HasField("seat") else None
-        seat, token = await self.app.join_game(request.game_id, seat, request.display_name)
+        seat, token = await self.app.join_game(
+            request.game_id, seat, request.display_name, caller=self._caller(context)
+        )
         return service_pb2.JoinGameResponse(seat=seat, seat_token=token)
 
     @_unary
     async def GetGame(
         self, request: service_pb2.GetGameRequest, context: Context
     ) -> service_pb2.GetGameResponse:
-        snapshot = await self.app.get_game(request.game_id, request.seat_token)
+        snapshot = await self.app.get_game(
+            request.game_id, request.seat_token, caller=self._caller(context)
+        )
         return service_pb2.GetGameResponse(snapshot=snapshot)
 
     @_unary
     async def ListLegalMoves(
         self, request: service_pb2.ListLegalMovesRequest, context: Context
     ) -> service_pb2.ListLegalMovesResponse:
-        version, seat, moves = await self.app.legal_moves(request.game_id, request.seat_token)
+        version, seat, moves = await self.app.legal_moves(
+            request.game_id, request.seat_token, caller=self._caller(context)
+        )
         return service_pb2.ListLegalMovesResponse(version=version, seat=seat, moves=moves)
 
     @_unary
@@ -99,6 +121,8 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
             request.expected_version,
             request.move,
             request.idempotency_key,
+            with_legal_moves=request.with_legal_moves,
+            caller=self._caller(context),
         )
 
     async def WatchGame(
@@ -111,6 +135,9 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
                 request.seat_token,
                 request.from_version,
                 float(request.heartbeat_seconds),
+                with_legal_moves=request.with_legal_moves,
+                include_current=request.include_current,
+                caller=self._caller(context),
             ):
                 yield item
         except AppError as error:
@@ -121,7 +148,11 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
         self, request: service_pb2.GetHistoryRequest, context: Context
     ) -> service_pb2.GetHistoryResponse:
         return await self.app.history(
-            request.game_id, request.seat_token, request.from_version, request.page_size
+            request.game_id,
+            request.seat_token,
+            request.from_version,
+            request.page_size,
+            caller=self._caller(context),
         )
 
     @_unary

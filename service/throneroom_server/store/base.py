@@ -59,6 +59,11 @@ class StoreUnavailable(StoreError):
     """The backing store cannot be reached."""
 
 
+class StoreFull(StoreError):
+    """The store refuses writes for lack of memory (Redis at its ``maxmemory``
+    with the ``noeviction`` policy). Nothing was written."""
+
+
 class StoreGameNotFound(StoreError):
     """No game with this id."""
 
@@ -73,6 +78,28 @@ class SeatTaken(StoreError):
 
 class GameFull(StoreError):
     """Every seat has been claimed."""
+
+
+@dataclass(frozen=True)
+class Retention:
+    """How long games are kept (every write renews the clock).
+
+    A game with no write (create, join, move) for ``idle_seconds`` is
+    abandoned and removed with all its keys (entries and idempotency records
+    included); a finished game is removed ``finished_seconds`` after its last
+    move. ``None`` keeps games forever (tests and embedding only).
+    """
+
+    idle_seconds: float | None = 14 * 24 * 3600.0
+    finished_seconds: float | None = 7 * 24 * 3600.0
+
+    def ttl_ms(self, *, finished: bool) -> int:
+        """The time to live of a game's keys after a write, in ms (0 = none)."""
+        seconds = self.finished_seconds if finished else self.idle_seconds
+        return 0 if seconds is None else max(1, round(seconds * 1000))
+
+
+KEEP_FOREVER = Retention(idle_seconds=None, finished_seconds=None)
 
 
 @dataclass(frozen=True)
@@ -133,11 +160,15 @@ class Store(Protocol):
         state: game_pb2.GameState,
         entry: storage_pb2.StoredEntry,
         idempotency_key: str,
+        *,
+        finished: bool = False,
     ) -> CommitResult:
         """Atomically: if the version is ``expected_version`` and the key is new,
         write ``state``, append ``entry`` with that state (the entry is passed
         without it; its version must be expected_version + 1), record the key
-        and bump the version."""
+        and bump the version. ``finished`` (the move ended the game) switches
+        the game to the finished retention. Raises StoreFull when the store
+        refuses writes (nothing written)."""
         ...
 
     async def read_entries(
@@ -150,6 +181,15 @@ class Store(Protocol):
         self, game_id: str, after_version: int, timeout: float, limit: int = 100
     ) -> Sequence[storage_pb2.StoredEntry]:
         """Like read_entries, but waits up to ``timeout`` seconds for at least one."""
+        ...
+
+    async def take_tokens(
+        self, bucket: str, capacity: float, per_second: float, cost: float = 1.0
+    ) -> float:
+        """A token bucket shared by every replica on this store: take ``cost``
+        tokens from ``bucket`` (full at ``capacity``, refilled at
+        ``per_second``). Returns 0.0 when taken, else the seconds until enough
+        tokens will be there (nothing taken)."""
         ...
 
     async def ping(self) -> None:

@@ -1,13 +1,16 @@
 """MemoryStore: the embedded default store (one process, nothing persisted).
 
 Records are kept serialized, exactly as Redis keeps them, so no mutable
-message is ever shared between requests.
+message is ever shared between requests. Retention and token buckets behave
+as on Redis, on an injectable monotonic clock.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+import math
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from throneroom.v1 import game_pb2, storage_pb2
@@ -19,6 +22,7 @@ from throneroom_server.store.base import (
     GameAlreadyExists,
     GameFull,
     LoadedGame,
+    Retention,
     SeatTaken,
     Stale,
     StoreGameNotFound,
@@ -35,26 +39,65 @@ class _Game:
     idempotency: dict[str, int] = field(default_factory=dict)
     entries: list[bytes] = field(default_factory=list)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
+    expires_at: float = math.inf
+
+
+@dataclass
+class _Bucket:
+    tokens: float
+    at: float
+
+
+SWEEP_EVERY = 1024
+"""Creates between two sweeps of expired games."""
 
 
 class MemoryStore:
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        *,
+        retention: Retention | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._games: dict[str, _Game] = {}
+        self._buckets: dict[str, _Bucket] = {}
+        self.retention = retention or Retention()
+        self._clock = clock
+        self._creates = 0
 
     def _get(self, game_id: str) -> _Game:
-        try:
-            return self._games[game_id]
-        except KeyError:
-            raise StoreGameNotFound(game_id) from None
+        game = self._games.get(game_id)
+        if game is None:
+            raise StoreGameNotFound(game_id)
+        if game.expires_at <= self._clock():
+            del self._games[game_id]
+            raise StoreGameNotFound(game_id)
+        return game
+
+    def _renew(self, game: _Game, *, finished: bool) -> None:
+        ttl_ms = self.retention.ttl_ms(finished=finished)
+        game.expires_at = self._clock() + ttl_ms / 1000 if ttl_ms else math.inf
+
+    def _sweep(self) -> None:
+        now = self._clock()
+        for game_id in [g for g, game in self._games.items() if game.expires_at <= now]:
+            del self._games[game_id]
+        for name in [b for b, bucket in self._buckets.items() if bucket.at < now - 3600]:
+            del self._buckets[name]
 
     async def create_game(
         self, game_id: str, meta: storage_pb2.StoredGameMeta, state: game_pb2.GameState
     ) -> None:
-        if game_id in self._games:
+        self._creates += 1
+        if self._creates % SWEEP_EVERY == 0:
+            self._sweep()
+        if game_id in self._games and self._games[game_id].expires_at > self._clock():
             raise GameAlreadyExists(game_id)
-        self._games[game_id] = _Game(
+        game = _Game(
             meta=meta.SerializeToString(), state=state.SerializeToString(deterministic=True)
         )
+        self._renew(game, finished=False)
+        self._games[game_id] = game
 
     async def load(self, game_id: str, *, idempotency_key: str = "") -> LoadedGame:
         game = self._get(game_id)
@@ -81,6 +124,7 @@ class MemoryStore:
                 raise GameFull(game_id)
             chosen = free[0]
         game.seats[chosen] = record.SerializeToString()
+        self._renew(game, finished=False)
         return chosen
 
     async def commit(
@@ -90,6 +134,8 @@ class MemoryStore:
         state: game_pb2.GameState,
         entry: storage_pb2.StoredEntry,
         idempotency_key: str,
+        *,
+        finished: bool = False,
     ) -> CommitResult:
         game = self._get(game_id)
         # No await between the checks and the writes: atomic on the event loop.
@@ -102,6 +148,7 @@ class MemoryStore:
         game.entries.append(entry_bytes(entry, game.state))
         if idempotency_key:
             game.idempotency[idempotency_key] = game.version
+        self._renew(game, finished=finished)
         game.changed.set()
         game.changed = asyncio.Event()
         return Committed(game.version)
@@ -124,6 +171,21 @@ class MemoryStore:
             except TimeoutError:
                 return []
         return await self.read_entries(game_id, after_version, limit)
+
+    async def take_tokens(
+        self, bucket: str, capacity: float, per_second: float, cost: float = 1.0
+    ) -> float:
+        now = self._clock()
+        saved = self._buckets.get(bucket)
+        if saved is None:
+            saved = self._buckets[bucket] = _Bucket(tokens=capacity, at=now)
+        tokens = min(capacity, saved.tokens + max(0.0, now - saved.at) * per_second)
+        saved.at = now
+        if tokens >= cost:
+            saved.tokens = tokens - cost
+            return 0.0
+        saved.tokens = tokens
+        return (cost - tokens) / per_second
 
     async def ping(self) -> None:
         return None

@@ -10,9 +10,22 @@ on one slot (the Lua scripts touch both):
 
 Move path: one HMGET (load) + one EVALSHA (commit) = two round trips, both
 on one multiplexed connection (``multiplex.py``) for speed; everything else
-uses redis-py. Scripts are loaded once and re-loaded on NOSCRIPT. Watchers
-block on XREAD, so a watcher connected to any replica sees every move
-committed through any other.
+uses redis-py. Scripts are loaded once and re-loaded on NOSCRIPT.
+
+Watching: each watched game has one reader per replica (``watch.py``) that
+blocks on XREAD, so a watcher connected to any replica sees every move
+committed through any other. Blocking reads use their own client, apart from
+the command pool, so watchers can never starve creates, joins or moves; its
+socket timeout is set from the blocking time (never the library's default,
+which redis-py 8 lowered to 5 s, shorter than a blocking read).
+
+Every write renews the time to live of the game's keys (``Retention``).
+Redis errors are translated: unreachable or read-only (a replica, a
+failover) -> StoreUnavailable; out of memory (``maxmemory`` with
+``noeviction``) -> StoreFull. The scripts read before they write, so a
+refused write leaves nothing half done.
+
+Rate-limit buckets live under ``{rl:<scope>}:bucket`` (``take_tokens.lua``).
 """
 
 from __future__ import annotations
@@ -24,7 +37,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.asyncio.connection import parse_url
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError
+from redis.exceptions import NoScriptError, OutOfMemoryError, ReadOnlyError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from throneroom.v1 import game_pb2, storage_pb2
 
@@ -36,8 +49,10 @@ from throneroom_server.store.base import (
     GameAlreadyExists,
     GameFull,
     LoadedGame,
+    Retention,
     SeatTaken,
     Stale,
+    StoreFull,
     StoreGameNotFound,
     StoreUnavailable,
     entry_bytes,
@@ -54,6 +69,13 @@ def _lua(name: str) -> str:
 COMMIT_LUA = _lua("commit.lua")
 CLAIM_SEAT_LUA = _lua("claim_seat.lua")
 CREATE_GAME_LUA = _lua("create_game.lua")
+TAKE_TOKENS_LUA = _lua("take_tokens.lua")
+
+COMMAND_TIMEOUT = 10.0
+"""Seconds a command may take before the store is called unavailable."""
+CONNECT_TIMEOUT = 5.0
+BLOCKING_MARGIN = 10.0
+"""Extra seconds a blocking read's socket waits beyond the blocking time."""
 
 
 def _hot_path(url: str) -> MultiplexedConnection | None:
@@ -79,6 +101,27 @@ def log_key(game_id: str) -> str:
     return f"{{g:{game_id}}}:log"
 
 
+def bucket_key(bucket: str) -> str:
+    return f"{{rl:{bucket}}}:bucket"
+
+
+_UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
+
+
+def _refused(exc: ResponseError) -> StoreFull | StoreUnavailable | None:
+    """The store error a Redis error reply means, or None for any other error."""
+    text = str(exc)
+    # redis-py names some errors by class (its message drops the code); the
+    # multiplexed connection keeps the code in the text.
+    if isinstance(exc, OutOfMemoryError) or text.startswith("OOM"):
+        return StoreFull("Redis is at its maxmemory and refuses writes")
+    if isinstance(exc, ReadOnlyError) or text.startswith("READONLY"):
+        return StoreUnavailable("Redis is read-only (a replica, or failing over)")
+    if text.startswith(("LOADING", "MASTERDOWN", "BUSY", "TRYAGAIN", "CLUSTERDOWN")):
+        return StoreUnavailable(f"Redis cannot answer now ({text.split(' ', 1)[0]})")
+    return None
+
+
 def _status(raw: Any) -> tuple[str, int]:
     status, value = raw
     if isinstance(status, bytes):
@@ -87,14 +130,40 @@ def _status(raw: Any) -> tuple[str, int]:
 
 
 class RedisStore:
-    def __init__(self, url: str, *, max_connections: int = 512) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        max_connections: int = 256,
+        max_blocking_connections: int = 2000,
+        max_block_seconds: float = 60.0,
+        retention: Retention | None = None,
+    ) -> None:
         # decode_responses=False: every reply is bytes (the stubs cannot know).
+        # Timeouts are explicit: library defaults change between versions.
         self._redis: Any = aioredis.Redis.from_url(
-            url, max_connections=max_connections, decode_responses=False
+            url,
+            max_connections=max_connections,
+            decode_responses=False,
+            socket_timeout=COMMAND_TIMEOUT,
+            socket_connect_timeout=CONNECT_TIMEOUT,
+            socket_keepalive=True,
         )
+        # Blocking reads (one per watched game on this replica, see watch.py).
+        self._blocking: Any = aioredis.Redis.from_url(
+            url,
+            max_connections=max_blocking_connections,
+            decode_responses=False,
+            socket_timeout=max_block_seconds + BLOCKING_MARGIN,
+            socket_connect_timeout=CONNECT_TIMEOUT,
+            socket_keepalive=True,
+        )
+        self._max_block_seconds = max_block_seconds
+        self.retention = retention or Retention()
         self._commit = self._redis.register_script(COMMIT_LUA)
         self._claim_seat = self._redis.register_script(CLAIM_SEAT_LUA)
         self._create_game = self._redis.register_script(CREATE_GAME_LUA)
+        self._take_tokens = self._redis.register_script(TAKE_TOKENS_LUA)
         self._hot = _hot_path(url)
 
     async def create_game(
@@ -103,7 +172,11 @@ class RedisStore:
         created = await self._call(
             self._create_game,
             keys=[game_key(game_id)],
-            args=[meta.SerializeToString(), state.SerializeToString(deterministic=True)],
+            args=[
+                meta.SerializeToString(),
+                state.SerializeToString(deterministic=True),
+                self.retention.ttl_ms(finished=False),
+            ],
         )
         if int(created) != 1:
             raise GameAlreadyExists(game_id)
@@ -115,8 +188,10 @@ class RedisStore:
                 values = await self._hot.execute("HMGET", game_key(game_id), *fields)
             else:
                 values = await self._redis.hmget(game_key(game_id), fields)
-        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+        except _UNREACHABLE as exc:
             raise StoreUnavailable(str(exc)) from exc
+        except ResponseError as exc:
+            raise _refused(exc) or exc from exc
         meta_raw, state_raw, version_raw, idem_raw, *seat_raw = values
         if meta_raw is None or state_raw is None or version_raw is None:
             raise StoreGameNotFound(game_id)
@@ -139,8 +214,13 @@ class RedisStore:
     ) -> int:
         raw = await self._call(
             self._claim_seat,
-            keys=[game_key(game_id)],
-            args=[-1 if seat is None else seat, num_seats, record.SerializeToString()],
+            keys=[game_key(game_id), log_key(game_id)],
+            args=[
+                -1 if seat is None else seat,
+                num_seats,
+                record.SerializeToString(),
+                self.retention.ttl_ms(finished=False),
+            ],
         )
         status, value = _status(raw)
         if status == "OK":
@@ -158,6 +238,8 @@ class RedisStore:
         state: game_pb2.GameState,
         entry: storage_pb2.StoredEntry,
         idempotency_key: str,
+        *,
+        finished: bool = False,
     ) -> CommitResult:
         state_bytes = state.SerializeToString(deterministic=True)
         keys = [game_key(game_id), log_key(game_id)]
@@ -166,6 +248,7 @@ class RedisStore:
             state_bytes,
             entry_bytes(entry, state_bytes),
             f"idem:{idempotency_key}" if idempotency_key else "",
+            str(self.retention.ttl_ms(finished=finished)),
         ]
         if self._hot is not None:
             raw = await self._commit_hot(keys, args)
@@ -187,35 +270,51 @@ class RedisStore:
             rows = await self._redis.xrange(
                 log_key(game_id), min=f"({after_version}-0", max="+", count=limit
             )
-        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+        except _UNREACHABLE as exc:
             raise StoreUnavailable(str(exc)) from exc
+        except ResponseError as exc:
+            raise _refused(exc) or exc from exc
         return [storage_pb2.StoredEntry.FromString(fields[b"e"]) for _, fields in rows]
 
     async def wait_entries(
         self, game_id: str, after_version: int, timeout: float, limit: int = 100
     ) -> Sequence[storage_pb2.StoredEntry]:
         key = log_key(game_id)
+        block_ms = max(1, int(min(timeout, self._max_block_seconds) * 1000))
         try:
-            reply = await self._redis.xread(
-                {key: f"{after_version}-0"}, count=limit, block=max(1, int(timeout * 1000))
+            reply = await self._blocking.xread(
+                {key: f"{after_version}-0"}, count=limit, block=block_ms
             )
-        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+        except _UNREACHABLE as exc:
             raise StoreUnavailable(str(exc)) from exc
+        except ResponseError as exc:
+            raise _refused(exc) or exc from exc
         entries: list[storage_pb2.StoredEntry] = []
         for _stream, rows in reply or []:
             entries.extend(storage_pb2.StoredEntry.FromString(fields[b"e"]) for _, fields in rows)
         return entries
 
+    async def take_tokens(
+        self, bucket: str, capacity: float, per_second: float, cost: float = 1.0
+    ) -> float:
+        raw = await self._call(
+            self._take_tokens,
+            keys=[bucket_key(bucket)],
+            args=[repr(float(capacity)), repr(float(per_second)), repr(float(cost))],
+        )
+        return int(raw) / 1000.0
+
     async def ping(self) -> None:
         try:
             await self._redis.ping()
-        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+        except _UNREACHABLE as exc:
             raise StoreUnavailable(str(exc)) from exc
 
     async def close(self) -> None:
         if self._hot is not None:
             self._hot.close()
         await self._redis.aclose()
+        await self._blocking.aclose()
 
     async def _commit_hot(self, keys: list[str], args: list[Any]) -> Any:
         assert self._hot is not None
@@ -228,11 +327,15 @@ class RedisStore:
                 # answered before anything runs: load the script and retry.
                 await self._redis.script_load(COMMIT_LUA)
                 return await self._hot.execute(*command)
-        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+        except _UNREACHABLE as exc:
             raise StoreUnavailable(str(exc)) from exc
+        except ResponseError as exc:
+            raise _refused(exc) or exc from exc
 
     async def _call(self, script: Any, *, keys: list[str], args: list[Any]) -> Any:
         try:
             return await script(keys=keys, args=args)
-        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+        except _UNREACHABLE as exc:
             raise StoreUnavailable(str(exc)) from exc
+        except ResponseError as exc:
+            raise _refused(exc) or exc from exc

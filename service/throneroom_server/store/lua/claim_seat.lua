@@ -1,23 +1,35 @@
 -- claim_seat.lua: claim one seat of a game atomically.
 --
 -- KEYS[1]  the game's hash {g:<id>}:game
+-- KEYS[2]  the game's stream {g:<id>}:log (its time to live is renewed too)
 -- ARGV[1]  the seat to claim, or -1 for the lowest free seat
 -- ARGV[2]  the number of seats
 -- ARGV[3]  the seat record (serialized StoredSeat)
+-- ARGV[4]  time to live of the game's keys in ms (retention; "0" = none)
 --
 -- Returns {status, seat}: {"OK", seat} | {"TAKEN", seat} | {"FULL", -1} | {"NOT_FOUND", -1}
+local function renew()
+  if ARGV[4] ~= '0' then
+    redis.call('PEXPIRE', KEYS[1], ARGV[4])
+    redis.call('PEXPIRE', KEYS[2], ARGV[4])
+  end
+end
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return {'NOT_FOUND', -1}
 end
 local wanted = tonumber(ARGV[1])
 if wanted >= 0 then
-  if redis.call('HSETNX', KEYS[1], 'seat:' .. wanted, ARGV[3]) == 1 then
-    return {'OK', wanted}
+  if redis.call('HEXISTS', KEYS[1], 'seat:' .. wanted) == 1 then
+    return {'TAKEN', wanted}
   end
-  return {'TAKEN', wanted}
+  redis.call('HSET', KEYS[1], 'seat:' .. wanted, ARGV[3])
+  renew()
+  return {'OK', wanted}
 end
 for seat = 0, tonumber(ARGV[2]) - 1 do
-  if redis.call('HSETNX', KEYS[1], 'seat:' .. seat, ARGV[3]) == 1 then
+  if redis.call('HEXISTS', KEYS[1], 'seat:' .. seat) == 0 then
+    redis.call('HSET', KEYS[1], 'seat:' .. seat, ARGV[3])
+    renew()
     return {'OK', seat}
   end
 end

@@ -7,12 +7,16 @@
 -- ARGV[2]  the new state (serialized GameState)
 -- ARGV[3]  the entry (serialized StoredEntry) to append
 -- ARGV[4]  idempotency field ("idem:<key>"), or "" for none
+-- ARGV[5]  time to live of both keys in ms after this move (retention: the
+--          idle or the finished one; "0" = none)
 --
 -- Returns {status, version}:
 --   {"OK", new_version}        committed
 --   {"STALE", current_version} the version moved on; nothing written
 --   {"DUPLICATE", version}     the idempotency key was used by `version`; nothing written
 --   {"NOT_FOUND", 0}           no such game
+-- Every read comes before the first write: when Redis is at maxmemory the
+-- first write fails with OOM and nothing at all is written.
 local current = redis.call('HGET', KEYS[1], 'version')
 if not current then
   return {'NOT_FOUND', 0}
@@ -33,4 +37,8 @@ else
   redis.call('HSET', KEYS[1], 'version', new_version, 'state', ARGV[2])
 end
 redis.call('XADD', KEYS[2], new_version .. '-0', 'e', ARGV[3])
+if ARGV[5] ~= '0' then
+  redis.call('PEXPIRE', KEYS[1], ARGV[5])
+  redis.call('PEXPIRE', KEYS[2], ARGV[5])
+end
 return {'OK', new_version}

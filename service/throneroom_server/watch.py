@@ -1,0 +1,237 @@
+"""Watching games: one store reader per game per replica, fanned out to every
+local watcher, with bounded buffers and stream limits.
+
+A watcher costs the store nothing extra: the first watcher of a game on this
+replica starts the game's *feed*, one task that blocks on the store
+(``wait_entries``: ``XREAD BLOCK`` on Redis) and pushes each new entry to the
+subscriptions of every local watcher; the last one to leave stops it. 1,000
+spectators of one game hold one Redis connection, not 1,000.
+
+Each subscription buffers at most ``WatchLimits.buffer_entries`` entries (the
+parsed entries are shared by every subscription, so a buffer holds
+references, not copies). A watcher that falls further behind than that (its
+client does not read) is *dropped*: its stream ends with ``WatcherTooSlow``
+carrying the last version it delivered, and the client resumes from there
+(the SDK does so on its own). A feed whose store read fails fails every
+subscription with the store's error; the next watcher starts a new feed.
+
+Streams are counted per client, per game and per replica; over a limit,
+``subscribe`` raises ``TooManyStreams`` and nothing is held.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter, deque
+from dataclasses import dataclass
+
+import structlog
+from throneroom.v1 import storage_pb2
+
+from throneroom_server.store.base import Store, StoreError
+
+log = structlog.get_logger("throneroom.watch")
+
+
+@dataclass(frozen=True)
+class WatchLimits:
+    """Bounds on watch streams (configuration: ``THRONEROOM_MAX_STREAMS_*``)."""
+
+    streams_per_client: int = 100
+    """Open watch streams of one client (an API key, else a peer address)."""
+    streams_per_game: int = 5000
+    """Open watch streams of one game on this replica."""
+    streams_total: int = 20000
+    """Open watch streams on this replica."""
+    buffer_entries: int = 256
+    """Entries a watcher may fall behind before it is dropped (it resumes)."""
+    watched_games: int = 2000
+    """Games with a feed (one blocking store connection each) on this replica."""
+    read_block_seconds: float = 10.0
+    """How long one blocking store read waits before it is renewed."""
+
+
+class TooManyStreams(Exception):
+    """A stream limit is reached; ``scope`` says which (client, game, server)."""
+
+    def __init__(self, scope: str, limit: int) -> None:
+        super().__init__(f"at most {limit} open watch streams per {scope}")
+        self.scope = scope
+        self.limit = limit
+
+
+class WatcherTooSlow(Exception):
+    """The watcher fell more than the buffer behind the game and was dropped."""
+
+
+class Subscription:
+    """One watcher's view of a feed: new entries, in version order."""
+
+    __slots__ = ("_failure", "_limit", "_pending", "_wake", "client_id", "dropped", "feed")
+
+    def __init__(self, limit: int, feed: _Feed, client_id: str) -> None:
+        self.feed = feed
+        self.client_id = client_id
+        self._pending: deque[storage_pb2.StoredEntry] = deque()
+        self._wake = asyncio.Event()
+        self._limit = limit
+        self._failure: BaseException | None = None
+        self.dropped = False
+
+    def _push(self, entry: storage_pb2.StoredEntry) -> None:
+        if self.dropped:
+            return
+        if len(self._pending) >= self._limit:
+            self.dropped = True
+            self._pending.clear()
+        else:
+            self._pending.append(entry)
+        self._wake.set()
+
+    def _fail(self, failure: BaseException) -> None:
+        self._failure = failure
+        self._wake.set()
+
+    @property
+    def latest(self) -> int:
+        """The newest version the game's feed has seen."""
+        return self.feed.after
+
+    @property
+    def woken(self) -> bool:
+        """Something was pushed (or failed) since the last drain."""
+        return self._wake.is_set()
+
+    def drain(self) -> list[storage_pb2.StoredEntry]:
+        """The entries pushed since the last drain (raises when dropped or failed)."""
+        if self.dropped:
+            raise WatcherTooSlow
+        if self._failure is not None:
+            raise self._failure
+        entries = list(self._pending)
+        self._pending.clear()
+        self._wake.clear()
+        return entries
+
+    async def wait(self, timeout: float, closing: asyncio.Event) -> None:
+        """Until something was pushed (or failed), ``closing`` is set or ``timeout`` passes."""
+        if self._wake.is_set() or closing.is_set():
+            return
+        woken = asyncio.ensure_future(self._wake.wait())
+        closed = asyncio.ensure_future(closing.wait())
+        try:
+            await asyncio.wait({woken, closed}, timeout=timeout, return_when="FIRST_COMPLETED")
+        finally:
+            for task in (woken, closed):
+                task.cancel()
+            await asyncio.gather(woken, closed, return_exceptions=True)
+
+
+class _Feed:
+    __slots__ = ("after", "game_id", "subscriptions", "task")
+
+    def __init__(self, game_id: str, after: int) -> None:
+        self.game_id = game_id
+        self.after = after
+        self.subscriptions: set[Subscription] = set()
+        self.task: asyncio.Task[None] | None = None
+
+
+class WatchHub:
+    """The feeds of this replica and the stream counters."""
+
+    def __init__(self, store: Store, limits: WatchLimits | None = None) -> None:
+        self.store = store
+        self.limits = limits or WatchLimits()
+        self._feeds: dict[str, _Feed] = {}
+        self._per_client: Counter[str] = Counter()
+        self._per_game: Counter[str] = Counter()
+        self._total = 0
+
+    @property
+    def open_streams(self) -> int:
+        return self._total
+
+    @property
+    def feeds(self) -> int:
+        """Games with a running store reader on this replica."""
+        return len(self._feeds)
+
+    def subscribe(
+        self, game_id: str, client_id: str, after_version: int, per_client: int | None = None
+    ) -> Subscription:
+        """A stream slot and a subscription to the game's feed (started at
+        ``after_version`` when this is the game's first watcher here); close it
+        with ``unsubscribe``. ``per_client`` overrides the per-client stream
+        limit (API key quotas). Raises TooManyStreams, holding nothing."""
+        limits = self.limits
+        client_limit = limits.streams_per_client if per_client is None else per_client
+        if self._total >= limits.streams_total:
+            raise TooManyStreams("server", limits.streams_total)
+        if self._per_game[game_id] >= limits.streams_per_game:
+            raise TooManyStreams("game", limits.streams_per_game)
+        if self._per_client[client_id] >= client_limit:
+            raise TooManyStreams("client", client_limit)
+        feed = self._feeds.get(game_id)
+        if feed is None:
+            if len(self._feeds) >= limits.watched_games:
+                raise TooManyStreams("server (watched games)", limits.watched_games)
+            feed = self._feeds[game_id] = _Feed(game_id, after_version)
+            feed.task = asyncio.get_running_loop().create_task(
+                self._read(feed), name=f"feed:{game_id}"
+            )
+        self._total += 1
+        self._per_game[game_id] += 1
+        self._per_client[client_id] += 1
+        subscription = Subscription(limits.buffer_entries, feed, client_id)
+        feed.subscriptions.add(subscription)
+        return subscription
+
+    def unsubscribe(self, subscription: Subscription) -> None:
+        """Give the slot back; the game's feed stops with its last watcher."""
+        feed = subscription.feed
+        if subscription not in feed.subscriptions:
+            return
+        feed.subscriptions.discard(subscription)
+        if not feed.subscriptions and self._feeds.get(feed.game_id) is feed:
+            del self._feeds[feed.game_id]
+            if feed.task is not None:
+                feed.task.cancel()
+        self._total -= 1
+        _decrement(self._per_game, feed.game_id)
+        _decrement(self._per_client, subscription.client_id)
+
+    async def _read(self, feed: _Feed) -> None:
+        try:
+            while feed.subscriptions:
+                entries = await self.store.wait_entries(
+                    feed.game_id, feed.after, self.limits.read_block_seconds
+                )
+                for entry in entries:
+                    if entry.version <= feed.after:
+                        continue
+                    feed.after = entry.version
+                    for subscription in tuple(feed.subscriptions):
+                        subscription._push(entry)
+        except asyncio.CancelledError:
+            raise
+        except (StoreError, OSError) as exc:
+            log.warning("watch_feed_failed", game_id=feed.game_id, error=type(exc).__name__)
+            self._stop(feed, exc)
+        except Exception as exc:  # a bug: never leave watchers waiting forever
+            log.exception("watch_feed_crashed", game_id=feed.game_id)
+            self._stop(feed, exc)
+
+    def _stop(self, feed: _Feed, failure: BaseException) -> None:
+        """The feed failed: its watchers fail (and unsubscribe); the next
+        watcher of the game starts a new feed."""
+        if self._feeds.get(feed.game_id) is feed:
+            del self._feeds[feed.game_id]
+        for subscription in tuple(feed.subscriptions):
+            subscription._fail(failure)
+
+
+def _decrement(counter: Counter[str], key: str) -> None:
+    counter[key] -= 1
+    if counter[key] <= 0:
+        del counter[key]

@@ -1,0 +1,401 @@
+"""The import contracts of docs/architecture.md, checked over the source tree.
+
+(a) the rules engines are pure: ``throneroom_server.games`` (and the SDK's
+    ``throneroom.games`` data modules it reads) import only the standard
+    library without I/O, clock or ambient randomness, the generated
+    ``throneroom.v1`` messages with their protobuf runtime, ``throneroom.games``
+    and themselves;
+(b) the SDK stands alone: ``throneroom`` imports the standard library, itself
+    and the modules of its three dependencies (grpcio, protobuf,
+    googleapis-common-protos); the server only lazily, inside the functions
+    listed in LAZY_SERVER_IMPORTS;
+(c) dependencies point one way: main/server/embedded -> api -> app -> (games, store);
+(d) no import cycles: within each engine package, and across the server and the SDK.
+
+Every import statement counts, lazy or not (tests/architecture/imports.py).
+Each contract is also run on a small planted violation, to prove it can fail.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tests.architecture.imports import (
+    Import,
+    check_games,
+    check_layers,
+    check_sdk,
+    cycles,
+    find_modules,
+    imports_of,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+GAMES_PACKAGES = ("throneroom_server.games", "throneroom.games")
+# Besides the standard library: the engines themselves, the SDK's game data and
+# texts, the generated messages (not the *_pb2_grpc service stubs) and their runtime.
+GAMES_ALLOWED = ("throneroom_server.games", "throneroom.games", "google.protobuf")
+# Standard-library modules an engine must not touch: clock, event loop and
+# threads, network, processes and signals, files and the process environment,
+# ambient randomness (an engine's only RNG is the PCG32 state inside the game
+# state), logging.
+FORBIDDEN_STDLIB = frozenset(
+    {
+        *("time", "datetime", "zoneinfo", "calendar", "sched"),
+        *("asyncio", "threading", "_thread", "multiprocessing", "concurrent", "queue"),
+        *("socket", "socketserver", "ssl", "select", "selectors", "http", "urllib"),
+        *("ftplib", "smtplib", "xmlrpc", "subprocess", "signal"),
+        *("os", "io", "pathlib", "shutil", "tempfile", "glob", "fileinput", "sys"),
+        *("argparse", "sqlite3", "shelve", "dbm", "mmap", "ctypes"),
+        *("random", "secrets", "uuid"),
+        "logging",
+    }
+)
+# The one developer tool inside games/: the golden playthroughs (make golden)
+# read and write tests/golden/*.txt from a command line, and choose moves with a
+# seeded random.Random, like RandomBot.
+TOOL_STDLIB = {
+    "throneroom_server.games.golden": frozenset({"argparse", "sys", "pathlib", "random"}),
+}
+
+SDK_DEPENDENCY_MODULES = (
+    "grpc",  # grpcio
+    "google.protobuf",  # protobuf
+    "google.rpc",  # googleapis-common-protos
+    "google.api",  # ditto
+    "google.type",  # ditto
+)
+# (importer, imported server module): embedded servers for local play; each
+# catches the missing server package and raises ServerNotInstalled.
+LAZY_SERVER_IMPORTS = frozenset({("throneroom.arena", "throneroom_server.embedded")})
+
+COMPOSITION = ("throneroom_server.main", "throneroom_server.server", "throneroom_server.embedded")
+API = "throneroom_server.api"
+APP = "throneroom_server.app"
+STORE = "throneroom_server.store"
+GAMES = "throneroom_server.games"
+LAYERS = {
+    API: COMPOSITION,
+    APP: (API, *COMPOSITION),
+    STORE: (APP, API, GAMES, *COMPOSITION),
+    GAMES: (STORE, APP, API, *COMPOSITION),
+}
+
+# Cycles being removed elsewhere. Each entry is one exact cycle (a strongly
+# connected component); any other cycle fails, and so does an entry once its
+# cycle is gone (delete the entry then).
+KNOWN_CYCLES: frozenset[frozenset[str]] = frozenset(
+    {
+        # King's Life: days -> reckoning -> suggestions -> characters -> back
+        # (another change removes it).
+        frozenset(
+            f"throneroom_server.games.kings_life.{name}"
+            for name in ("characters", "days", "reckoning", "suggestions")
+        ),
+    }
+)
+
+
+def _scan(root: Path) -> list[Import]:
+    modules = {}
+    for base, package in ((root / "sdk", "throneroom"), (root / "service", "throneroom_server")):
+        if (base / package).is_dir():
+            modules.update(find_modules(base, package))
+    return imports_of(modules)
+
+
+@pytest.fixture(scope="module")
+def tree() -> list[Import]:
+    return _scan(ROOT)
+
+
+def _plant(tmp_path: Path, files: dict[str, str]) -> list[Import]:
+    """A small source tree in the repository's layout (sdk/, service/)."""
+    for relative, text in files.items():
+        path = tmp_path / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+        for parent in path.relative_to(tmp_path).parents[:-2]:
+            (tmp_path / parent / "__init__.py").touch()
+    return _scan(tmp_path)
+
+
+def _pb2_modules(imports: list[Import]) -> tuple[str, ...]:
+    names = {imp.target for imp in imports} | {imp.importer for imp in imports}
+    return tuple(sorted(n for n in names if n.startswith("throneroom.v1.") and n.endswith("_pb2")))
+
+
+def _check_games(imports: list[Import]) -> list[str]:
+    return check_games(
+        imports,
+        packages=GAMES_PACKAGES,
+        allowed=(*GAMES_ALLOWED, *_pb2_modules(imports)),
+        forbidden_stdlib=FORBIDDEN_STDLIB,
+        tool_stdlib=TOOL_STDLIB,
+    )
+
+
+def _check_sdk(imports: list[Import]) -> list[str]:
+    return check_sdk(
+        imports,
+        sdk="throneroom",
+        server="throneroom_server",
+        dependencies=SDK_DEPENDENCY_MODULES,
+        lazy_server_imports=LAZY_SERVER_IMPORTS,
+    )
+
+
+# -- the scanner ----------------------------------------------------------------------
+
+
+def test_scanner_reads_every_form_of_import(tmp_path: Path) -> None:
+    imports = _plant(
+        tmp_path,
+        {
+            "service/throneroom_server/games/kings_life/days.py": """
+                import time
+                from . import reckoning
+                from .reckoning import score
+                from ..core import Outcome
+                from throneroom_server.games.kings_life import data
+
+                class Day:
+                    import random
+
+                def later():
+                    import asyncio
+            """,
+            "service/throneroom_server/games/kings_life/reckoning.py": "score = 1\n",
+            "service/throneroom_server/games/kings_life/data.py": "",
+            "service/throneroom_server/games/core.py": "Outcome = 1\n",
+        },
+    )
+    found = {(i.target, i.top_level) for i in imports if i.importer.endswith(".days")}
+    assert found == {
+        ("time", True),
+        ("throneroom_server.games.kings_life.reckoning", True),
+        ("throneroom_server.games.kings_life.reckoning", True),
+        ("throneroom_server.games.core", True),
+        ("throneroom_server.games.kings_life.data", True),
+        ("random", True),
+        ("asyncio", False),
+    }
+
+
+def test_the_source_tree_is_seen() -> None:
+    imports = _scan(ROOT)
+    importers = {imp.importer for imp in imports}
+    # A scan that silently found nothing would pass every contract.
+    assert {
+        "throneroom.client",
+        "throneroom.arena",
+        "throneroom_server.app",
+        "throneroom_server.store.redis",
+        "throneroom_server.api.servicer",
+        "throneroom_server.games.kings_life.days",
+        "throneroom_server.games.king_is_dead.engine",
+    } <= importers
+    assert len(_pb2_modules(imports)) >= 5
+
+
+# -- (a) pure engines -----------------------------------------------------------------
+
+
+def test_games_import_only_pure_modules(tree: list[Import]) -> None:
+    assert _check_games(tree) == []
+
+
+def test_games_contract_catches_planted_violations(tmp_path: Path) -> None:
+    imports = _plant(
+        tmp_path,
+        {
+            "service/throneroom_server/games/bad.py": """
+                import collections
+                import time
+                import redis
+                import grpc
+                import structlog
+                from google.protobuf.message import Message
+                from throneroom.v1 import nim_pb2
+                from throneroom.v1 import service_pb2_grpc
+                from throneroom.games import kings_life
+                from throneroom_server.store import base
+                from throneroom_server import app
+                from throneroom_server.api import servicer
+                from throneroom_server import server
+                from throneroom_server.games import core
+
+                def lazily():
+                    import asyncio
+                    import random
+            """,
+            "service/throneroom_server/games/core.py": "",
+            "service/throneroom_server/games/golden.py": "import random, sys, pathlib\n",
+            "service/throneroom_server/store/base.py": "",
+            "service/throneroom_server/app.py": "",
+            "service/throneroom_server/api/servicer.py": "",
+            "service/throneroom_server/server.py": "",
+            "sdk/throneroom/v1/nim_pb2.py": "",
+            "sdk/throneroom/v1/service_pb2_grpc.py": "import grpc\n",
+            "sdk/throneroom/games/kings_life.py": "import socket\n",
+        },
+    )
+    flagged = {line.split(": ")[1] for line in _check_games(imports)}
+    assert flagged == {
+        "throneroom_server.games.bad imports time",
+        "throneroom_server.games.bad imports redis",
+        "throneroom_server.games.bad imports grpc",
+        "throneroom_server.games.bad imports structlog",
+        "throneroom_server.games.bad imports throneroom.v1.service_pb2_grpc",
+        "throneroom_server.games.bad imports throneroom_server.store.base",
+        "throneroom_server.games.bad imports throneroom_server.app",
+        "throneroom_server.games.bad imports throneroom_server.api.servicer",
+        "throneroom_server.games.bad imports throneroom_server.server",
+        "throneroom_server.games.bad imports asyncio (inside a function)",
+        "throneroom_server.games.bad imports random (inside a function)",
+        "throneroom.games.kings_life imports socket",
+    }
+
+
+# -- (b) the SDK stands alone -----------------------------------------------------------
+
+
+def test_sdk_imports_only_its_dependencies_and_the_server_lazily(tree: list[Import]) -> None:
+    assert _check_sdk(tree) == []
+
+
+def test_sdk_contract_catches_planted_violations(tmp_path: Path) -> None:
+    imports = _plant(
+        tmp_path,
+        {
+            "sdk/throneroom/client.py": """
+                import json
+                import grpc
+                from google.rpc import status_pb2
+                import redis
+                from grpc_status import rpc_status
+                from throneroom_server.app import App
+
+                def local():
+                    from throneroom_server.games.registry import build_registry
+                    import structlog
+            """,
+            "sdk/throneroom/arena.py": """
+                def embedded_client():
+                    from throneroom_server.embedded import EmbeddedServer
+            """,
+            "service/throneroom_server/app.py": "",
+            "service/throneroom_server/embedded.py": "",
+            "service/throneroom_server/games/registry.py": "",
+        },
+    )
+    flagged = {line.split(": ")[1] for line in _check_sdk(imports)}
+    assert flagged == {
+        "throneroom.client imports redis",
+        "throneroom.client imports grpc_status",
+        "throneroom.client imports throneroom_server.app",
+        "throneroom.client imports throneroom_server.games.registry (inside a function)",
+        "throneroom.client imports structlog (inside a function)",
+    }
+
+
+def test_sdk_contract_reports_a_stale_allowed_lazy_import(tmp_path: Path) -> None:
+    imports = _plant(tmp_path, {"sdk/throneroom/arena.py": "import grpc\n"})
+    assert _check_sdk(imports) == [
+        "allowed lazy import throneroom.arena -> throneroom_server.embedded no longer exists:"
+        " drop it from the list"
+    ]
+
+
+# -- (c) layers -------------------------------------------------------------------------
+
+
+def test_dependencies_point_from_api_to_app_to_games_and_store(tree: list[Import]) -> None:
+    assert check_layers(tree, LAYERS) == []
+
+
+def test_layer_contract_catches_planted_violations(tmp_path: Path) -> None:
+    imports = _plant(
+        tmp_path,
+        {
+            "service/throneroom_server/store/redis.py": """
+                from throneroom_server.store.base import Store
+                from throneroom_server.errors import AppError
+
+                def later():
+                    from throneroom_server import app
+            """,
+            "service/throneroom_server/store/base.py": "",
+            "service/throneroom_server/errors.py": "",
+            "service/throneroom_server/app.py": """
+                from throneroom_server.games import core
+                from throneroom_server.store import base
+                from .api import errors
+            """,
+            "service/throneroom_server/api/errors.py": "from throneroom_server import server\n",
+            "service/throneroom_server/api/servicer.py": "from throneroom_server import app\n",
+            "service/throneroom_server/server.py": "from throneroom_server.api import servicer\n",
+            "service/throneroom_server/games/core.py": "",
+        },
+    )
+    flagged = {line.split(": ")[1] for line in check_layers(imports, LAYERS)}
+    assert flagged == {
+        "throneroom_server.store.redis imports throneroom_server.app (inside a function)",
+        "throneroom_server.app imports throneroom_server.api.errors",
+        "throneroom_server.api.errors imports throneroom_server.server",
+    }
+
+
+# -- (d) no cycles ----------------------------------------------------------------------
+
+
+def _cycle_packages() -> list[str]:
+    games = ROOT / "service" / "throneroom_server" / "games"
+    engines = sorted(
+        f"throneroom_server.games.{path.parent.name}" for path in games.glob("*/__init__.py")
+    )
+    return [*engines, "throneroom_server.games", "throneroom_server", "throneroom"]
+
+
+def test_every_engine_package_is_checked_for_cycles() -> None:
+    assert {
+        "throneroom_server.games.king_is_dead",
+        "throneroom_server.games.kings_life",
+    } <= set(_cycle_packages())
+
+
+@pytest.mark.parametrize("package", _cycle_packages())
+def test_no_import_cycles(tree: list[Import], package: str) -> None:
+    found = [sorted(cycle) for cycle in cycles(tree, package) if cycle not in KNOWN_CYCLES]
+    assert found == []
+
+
+def test_known_cycles_are_still_there(tree: list[Import]) -> None:
+    present = set(cycles(tree, "throneroom_server"))
+    gone = [sorted(cycle) for cycle in KNOWN_CYCLES if cycle not in present]
+    assert gone == [], "this cycle is gone: delete it from KNOWN_CYCLES"
+
+
+def test_cycle_check_catches_planted_cycles(tmp_path: Path) -> None:
+    imports = _plant(
+        tmp_path,
+        {
+            "service/throneroom_server/games/duel/__init__.py": "from .engine import Duel\n",
+            "service/throneroom_server/games/duel/engine.py": "from . import rules\nDuel = 1\n",
+            "service/throneroom_server/games/duel/rules.py": "from . import board\n",
+            "service/throneroom_server/games/duel/board.py": """
+                def later():
+                    from throneroom_server.games.duel import rules
+            """,
+            "service/throneroom_server/games/duel/alone.py": "import alone_dependency\n",
+            "service/throneroom_server/games/duel/selfish.py": "from . import selfish\n",
+        },
+    )
+    assert cycles(imports, "throneroom_server.games.duel") == [
+        frozenset({"throneroom_server.games.duel.board", "throneroom_server.games.duel.rules"}),
+        frozenset({"throneroom_server.games.duel.selfish"}),
+    ]
