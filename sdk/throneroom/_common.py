@@ -1,26 +1,42 @@
-"""What the sync and asyncio clients share: defaults, retry policy, the
-read-only face of a game handle and the bookkeeping of a resumable watch."""
+"""What the sync and asyncio clients share: defaults, the read-only face of a
+game handle and the bookkeeping of a resumable watch (the retry policy is in
+:mod:`throneroom.retry`)."""
 
 from __future__ import annotations
 
 import os
-import random
 import uuid
-from dataclasses import dataclass
 
 import grpc
 from google.protobuf.message import Message
 
 from throneroom.envelopes import game_type_of, message_class, unwrap
 from throneroom.errors import Unauthenticated
+from throneroom.retry import NO_RETRY, RetryPolicy
 from throneroom.v1 import common_pb2, game_pb2, service_pb2
 
 DEFAULT_ADDRESS = "127.0.0.1:50051"
 ADDRESS_ENV = "THRONEROOM_SERVER"
-#: Seconds a unary request may take before it fails with DEADLINE_EXCEEDED.
-DEFAULT_TIMEOUT = 10.0
+#: Seconds one attempt of a unary request may take (``RetryPolicy.attempt_timeout``).
+DEFAULT_TIMEOUT = RetryPolicy().attempt_timeout
 #: Seconds between the server's heartbeats on a watch stream.
 DEFAULT_HEARTBEAT_SECONDS = 10
+
+__all__ = [
+    "ADDRESS_ENV",
+    "DEFAULT_ADDRESS",
+    "DEFAULT_HEARTBEAT_SECONDS",
+    "DEFAULT_TIMEOUT",
+    "NO_RETRY",
+    "HandleState",
+    "RetryPolicy",
+    "VersionGapError",
+    "WatchCursor",
+    "default_address",
+    "new_idempotency_key",
+    "silence_limit",
+    "spectator_error",
+]
 
 
 def default_address() -> str:
@@ -31,32 +47,6 @@ def default_address() -> str:
 def new_idempotency_key() -> str:
     """A fresh idempotency key for one decision (a random UUID, 32 hex digits)."""
     return uuid.uuid4().hex
-
-
-@dataclass(frozen=True)
-class RetryPolicy:
-    """How transient failures (UNAVAILABLE) are retried.
-
-    Reads and moves (which carry an idempotency key) are retried up to
-    ``attempts`` more times, waiting ``initial_backoff * multiplier**n``
-    seconds (capped at ``max_backoff``, with up to 20% jitter) between
-    attempts. A watch stream reconnects the same way, the count starting
-    again whenever the stream delivers something. Creating a game and joining
-    a seat are never retried: they are not idempotent.
-    """
-
-    attempts: int = 4
-    initial_backoff: float = 0.1
-    max_backoff: float = 2.0
-    multiplier: float = 2.0
-
-    def backoff(self, attempt: int) -> float:
-        """Seconds to wait before retry number ``attempt`` (0-based)."""
-        delay = min(self.max_backoff, self.initial_backoff * self.multiplier**attempt)
-        return delay * (1.0 + 0.2 * random.random())
-
-
-NO_RETRY = RetryPolicy(attempts=0)
 
 
 def spectator_error() -> Unauthenticated:

@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import random
+import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
-from types import TracebackType
+from types import EllipsisType, TracebackType
 from typing import Any, TypeVar
 
 import grpc
@@ -25,9 +28,7 @@ from google.protobuf.message import Message
 
 from throneroom._common import (
     DEFAULT_HEARTBEAT_SECONDS,
-    DEFAULT_TIMEOUT,
     HandleState,
-    RetryPolicy,
     VersionGapError,
     WatchCursor,
     default_address,
@@ -36,6 +37,15 @@ from throneroom._common import (
 )
 from throneroom.envelopes import OptionValue, unwrap, wrap_move, wrap_options
 from throneroom.errors import StaleVersion, ThroneroomError, Unavailable, from_rpc_error
+from throneroom.retry import (
+    CallRetries,
+    Clock,
+    Idempotency,
+    Rand,
+    RetryPolicy,
+    WatchRetries,
+    channel_options,
+)
 from throneroom.v1 import game_pb2, service_pb2, service_pb2_grpc
 
 Response = TypeVar("Response", bound=Message)
@@ -46,7 +56,8 @@ __all__ = ["AsyncClient", "AsyncGameHandle"]
 class AsyncClient:
     """A connection to a Throneroom server over ``grpc.aio``.
 
-    Arguments as for :class:`throneroom.Client`. Create it inside a running
+    Arguments as for :class:`throneroom.Client` (``sleep`` is a coroutine
+    function here, ``asyncio.sleep`` by default). Create it inside a running
     event loop; use ``async with`` or ``await client.close()``.
     """
 
@@ -54,15 +65,32 @@ class AsyncClient:
         self,
         address: str | None = None,
         *,
-        timeout: float | None = DEFAULT_TIMEOUT,
+        timeout: float | EllipsisType | None = ...,
         retry: RetryPolicy | None = None,
         channel: grpc.aio.Channel | None = None,
+        clock: Clock = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        rand: Rand = random.random,
     ) -> None:
         self.address = address or default_address()
-        self.timeout = timeout
-        self.retry = retry or RetryPolicy()
-        self._channel = channel if channel is not None else grpc.aio.insecure_channel(self.address)
+        policy = retry or RetryPolicy()
+        if not isinstance(timeout, EllipsisType):
+            policy = dataclasses.replace(policy, attempt_timeout=timeout)
+        self.retry = policy
+        self.clock = clock
+        self.sleep = sleep
+        self.rand = rand
+        self._channel = (
+            channel
+            if channel is not None
+            else grpc.aio.insecure_channel(self.address, options=channel_options(policy))
+        )
         self.stub = service_pb2_grpc.ThroneroomStub(self._channel)
+
+    @property
+    def timeout(self) -> float | None:
+        """The deadline of each attempt of a unary request, in seconds."""
+        return self.retry.attempt_timeout
 
     async def __aenter__(self) -> AsyncClient:
         return self
@@ -89,16 +117,29 @@ class AsyncClient:
         retry: bool = False,
     ) -> Response:
         """Call one unary method of :attr:`stub`, raising typed errors (see ``Client.call``)."""
-        attempt = 0
+        idempotency = Idempotency.IDEMPOTENT if retry else Idempotency.UNSAFE
+        retries = self.retries(idempotency)
         while True:
             try:
-                return await method(request, timeout=self.timeout)
+                return await method(
+                    request,
+                    timeout=retries.attempt_timeout(),
+                    wait_for_ready=None if retry else True,
+                )
             except grpc.RpcError as rpc_error:
                 error = from_rpc_error(rpc_error)
-                if not (retry and isinstance(error, Unavailable)) or attempt >= self.retry.attempts:
+                delay = retries.delay_after(error)
+                if delay is None:
                     raise error from None
-            await asyncio.sleep(self.retry.backoff(attempt))
-            attempt += 1
+            await self.sleep(delay)
+
+    def retries(self, idempotency: Idempotency) -> CallRetries:
+        """A fresh retry schedule for one call, on this client's policy and clock."""
+        return CallRetries(self.retry, idempotency, clock=self.clock, rand=self.rand)
+
+    def watch_retries(self) -> WatchRetries:
+        """A fresh reconnection schedule for one watch, on this client's policy and clock."""
+        return WatchRetries(self.retry, clock=self.clock, rand=self.rand)
 
     async def game_types(self) -> list[service_pb2.GameType]:
         response = await self.call(
@@ -216,7 +257,7 @@ class AsyncGameHandle(HandleState):
         try:
             response = await self.client.call(self.client.stub.ApplyMove, request, retry=True)
         except StaleVersion:
-            with contextlib.suppress(Unavailable):  # StaleVersion is raised all the same
+            with contextlib.suppress(ThroneroomError):  # StaleVersion is raised all the same
                 await self.refresh()
             raise
         self._remember(response.snapshot)
@@ -235,14 +276,15 @@ class AsyncGameHandle(HandleState):
         cursor = WatchCursor(self.version if from_version is None else from_version)
         if self.finished and cursor.last_version >= self.version:
             return
-        stub, policy = self.client.stub, self.client.retry
+        client = self.client
+        retries = client.watch_retries()
         limit = silence_limit(heartbeat_seconds) if heartbeat_seconds > 0 else None
-        failures = 0
         while True:
             call: grpc.aio.UnaryStreamCall[Any, service_pb2.WatchGameResponse] | None = None
             reason: ThroneroomError | None = None
             try:
-                call = stub.WatchGame(cursor.request(self.game_id, self.token, heartbeat_seconds))
+                request = cursor.request(self.game_id, self.token, heartbeat_seconds)
+                call = client.stub.WatchGame(request)
                 responses = aiter(call)
                 while True:
                     try:
@@ -252,30 +294,32 @@ class AsyncGameHandle(HandleState):
                     except TimeoutError:
                         reason = Unavailable("the watch stream went silent")
                         break
-                    failures = 0
+                    retries.delivered()
                     if not response.HasField("update") or not cursor.accept(response.update):
                         continue
                     self._remember(response.update.snapshot)
                     yield response.update
                     if cursor.finished:
                         return
+                    retries.delivered()  # the consumer's own time is not the stream's silence
             except grpc.RpcError as rpc_error:
-                error = from_rpc_error(rpc_error)
-                if not isinstance(error, Unavailable):
-                    raise error from None
-                reason = error
+                reason = from_rpc_error(rpc_error)
             except VersionGapError as gap:
                 reason = Unavailable(str(gap))
             finally:
                 if call is not None:
                     call.cancel()
             if reason is None:
-                snapshot = await self.client.get_game(self.game_id, self.token)
-                self._remember(snapshot)
-                if snapshot.finished and snapshot.version <= cursor.last_version:
-                    return
-                reason = Unavailable("the watch stream ended before the game finished")
-            if failures >= policy.attempts:
+                try:
+                    snapshot = await client.get_game(self.game_id, self.token)
+                except ThroneroomError as error:
+                    reason = error
+                else:
+                    self._remember(snapshot)
+                    if snapshot.finished and snapshot.version <= cursor.last_version:
+                        return
+                    reason = Unavailable("the watch stream ended before the game finished")
+            delay = retries.delay_after(reason)
+            if delay is None:
                 raise reason
-            await asyncio.sleep(policy.backoff(failures))
-            failures += 1
+            await client.sleep(delay)

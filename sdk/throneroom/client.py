@@ -14,11 +14,13 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
+import random
 import threading
 import time
 from collections.abc import Callable, Generator, Mapping
-from types import TracebackType
+from types import EllipsisType, TracebackType
 from typing import Any, TypeVar
 
 import grpc
@@ -26,9 +28,7 @@ from google.protobuf.message import Message
 
 from throneroom._common import (
     DEFAULT_HEARTBEAT_SECONDS,
-    DEFAULT_TIMEOUT,
     HandleState,
-    RetryPolicy,
     VersionGapError,
     WatchCursor,
     default_address,
@@ -37,6 +37,15 @@ from throneroom._common import (
 )
 from throneroom.envelopes import OptionValue, unwrap, wrap_move, wrap_options
 from throneroom.errors import StaleVersion, ThroneroomError, Unavailable, from_rpc_error
+from throneroom.retry import (
+    CallRetries,
+    Clock,
+    Idempotency,
+    Rand,
+    RetryPolicy,
+    WatchRetries,
+    channel_options,
+)
 from throneroom.v1 import game_pb2, service_pb2, service_pb2_grpc
 
 Request = TypeVar("Request", bound=Message)
@@ -49,25 +58,48 @@ class Client:
     """A connection to a Throneroom server (``grpc.insecure_channel``).
 
     ``address`` defaults to ``$THRONEROOM_SERVER`` or ``127.0.0.1:50051``.
-    ``timeout`` bounds each unary request in seconds (``None``: no deadline);
-    ``retry`` says how transient failures are retried. ``stub`` is the raw
-    generated ``ThroneroomStub`` for anything this layer does not cover.
-    Use it as a context manager, or call :meth:`close`.
+    ``retry`` says how transient failures are retried (:class:`RetryPolicy`:
+    by default for up to 30 s per call, and a watch reconnects for as long as
+    it is iterated); ``timeout``, when given, replaces the policy's deadline
+    of each attempt (``None``: no deadline). ``stub`` is the raw generated
+    ``ThroneroomStub`` for anything this layer does not cover. Use it as a
+    context manager, or call :meth:`close`.
+
+    ``clock`` (monotonic seconds), ``sleep`` and ``rand`` (uniform in [0, 1),
+    for the jitter) are what the retries wait and draw with; tests inject
+    their own.
     """
 
     def __init__(
         self,
         address: str | None = None,
         *,
-        timeout: float | None = DEFAULT_TIMEOUT,
+        timeout: float | EllipsisType | None = ...,
         retry: RetryPolicy | None = None,
         channel: grpc.Channel | None = None,
+        clock: Clock = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+        rand: Rand = random.random,
     ) -> None:
         self.address = address or default_address()
-        self.timeout = timeout
-        self.retry = retry or RetryPolicy()
-        self._channel = channel if channel is not None else grpc.insecure_channel(self.address)
+        policy = retry or RetryPolicy()
+        if not isinstance(timeout, EllipsisType):
+            policy = dataclasses.replace(policy, attempt_timeout=timeout)
+        self.retry = policy
+        self.clock = clock
+        self.sleep = sleep
+        self.rand = rand
+        self._channel = (
+            channel
+            if channel is not None
+            else grpc.insecure_channel(self.address, options=channel_options(policy))
+        )
         self.stub = service_pb2_grpc.ThroneroomStub(self._channel)
+
+    @property
+    def timeout(self) -> float | None:
+        """The deadline of each attempt of a unary request, in seconds."""
+        return self.retry.attempt_timeout
 
     def __enter__(self) -> Client:
         return self
@@ -98,19 +130,34 @@ class Client:
     ) -> Response:
         """Call one unary method of :attr:`stub`, raising typed errors.
 
-        With ``retry`` (only for idempotent requests), UNAVAILABLE is retried
-        with the *same* request as the retry policy says.
+        ``retry=True`` says the request is idempotent: UNAVAILABLE and
+        DEADLINE_EXCEEDED are retried with the *same* request as the retry
+        policy says. Otherwise it is sent with ``wait_for_ready`` and retried
+        only when the server declined it (RESOURCE_EXHAUSTED with RetryInfo).
         """
-        attempt = 0
+        idempotency = Idempotency.IDEMPOTENT if retry else Idempotency.UNSAFE
+        retries = self.retries(idempotency)
         while True:
             try:
-                return method(request, timeout=self.timeout)
+                return method(
+                    request,
+                    timeout=retries.attempt_timeout(),
+                    wait_for_ready=None if retry else True,
+                )
             except grpc.RpcError as rpc_error:
                 error = from_rpc_error(rpc_error)
-                if not (retry and isinstance(error, Unavailable)) or attempt >= self.retry.attempts:
+                delay = retries.delay_after(error)
+                if delay is None:
                     raise error from None
-            time.sleep(self.retry.backoff(attempt))
-            attempt += 1
+            self.sleep(delay)
+
+    def retries(self, idempotency: Idempotency) -> CallRetries:
+        """A fresh retry schedule for one call, on this client's policy and clock."""
+        return CallRetries(self.retry, idempotency, clock=self.clock, rand=self.rand)
+
+    def watch_retries(self) -> WatchRetries:
+        """A fresh reconnection schedule for one watch, on this client's policy and clock."""
+        return WatchRetries(self.retry, clock=self.clock, rand=self.rand)
 
     # -- the service ------------------------------------------------------
 
@@ -297,7 +344,7 @@ class GameHandle(HandleState):
         try:
             response = self.client.call(self.client.stub.ApplyMove, request, retry=True)
         except StaleVersion:
-            with contextlib.suppress(Unavailable):  # StaleVersion is raised all the same
+            with contextlib.suppress(ThroneroomError):  # StaleVersion is raised all the same
                 self.refresh()
             raise
         self._remember(response.snapshot)
@@ -318,27 +365,30 @@ class GameHandle(HandleState):
         Each version is yielded exactly once and in order, even across lost
         connections: on UNAVAILABLE, an early end of the stream, a skipped
         version or ``3 * heartbeat_seconds + 2`` seconds of silence, it
-        reconnects from the last version seen. The handle's snapshot follows
-        the updates. The iterator ends after the update that finishes the
+        reconnects from the last version seen, waiting a jittered backoff
+        that starts again after every message; by default it never gives up
+        (``RetryPolicy.watch_budget``). The handle's snapshot follows the
+        updates. The iterator ends after the update that finishes the
         game (at once if the game is already finished at ``from_version``).
         """
         cursor = WatchCursor(self.version if from_version is None else from_version)
         if self.finished and cursor.last_version >= self.version:
             return
-        stub, policy = self.client.stub, self.client.retry
-        failures = 0
+        client = self.client
+        retries = client.watch_retries()
         while True:
             call: grpc.CallIterator[service_pb2.WatchGameResponse] | None = None
             watchdog: _Watchdog | None = None
             reason: ThroneroomError | None = None
             try:
-                call = stub.WatchGame(cursor.request(self.game_id, self.token, heartbeat_seconds))
+                request = cursor.request(self.game_id, self.token, heartbeat_seconds)
+                call = client.stub.WatchGame(request)
                 if heartbeat_seconds > 0:
                     watchdog = _Watchdog(silence_limit(heartbeat_seconds), call.cancel)
                 for response in call:
                     if watchdog is not None:
                         watchdog.kick()
-                    failures = 0
+                    retries.delivered()
                     if not response.HasField("update") or not cursor.accept(response.update):
                         continue
                     self._remember(response.update.snapshot)
@@ -347,16 +397,14 @@ class GameHandle(HandleState):
                     yield response.update
                     if cursor.finished:
                         return
+                    retries.delivered()  # the consumer's own time is not the stream's silence
                     if watchdog is not None:
                         watchdog.kick()
             except grpc.RpcError as rpc_error:
-                error = from_rpc_error(rpc_error)
                 if watchdog is not None and watchdog.fired:
                     reason = Unavailable("the watch stream went silent")
-                elif isinstance(error, Unavailable):
-                    reason = error
                 else:
-                    raise error from None
+                    reason = from_rpc_error(rpc_error)
             except VersionGapError as gap:
                 reason = Unavailable(str(gap))
             finally:
@@ -368,12 +416,16 @@ class GameHandle(HandleState):
                 # The server ended the stream before the game finished: it may
                 # be shutting down, or the game may have finished at a version
                 # already seen. Only the snapshot tells.
-                snapshot = self.client.get_game(self.game_id, self.token)
-                self._remember(snapshot)
-                if snapshot.finished and snapshot.version <= cursor.last_version:
-                    return
-                reason = Unavailable("the watch stream ended before the game finished")
-            if failures >= policy.attempts:
+                try:
+                    snapshot = client.get_game(self.game_id, self.token)
+                except ThroneroomError as error:
+                    reason = error
+                else:
+                    self._remember(snapshot)
+                    if snapshot.finished and snapshot.version <= cursor.last_version:
+                        return
+                    reason = Unavailable("the watch stream ended before the game finished")
+            delay = retries.delay_after(reason)
+            if delay is None:
                 raise reason
-            time.sleep(policy.backoff(failures))
-            failures += 1
+            client.sleep(delay)

@@ -22,10 +22,13 @@ channel itself could not reach the server)::
     ├── Unauthenticated            UNAUTHENTICATED
     ├── PermissionDenied           PERMISSION_DENIED
     ├── GameNotFound               NOT_FOUND
-    └── Unavailable                UNAVAILABLE
+    ├── Unavailable                UNAVAILABLE
+    ├── DeadlineExceeded           DEADLINE_EXCEEDED
+    └── ResourceExhausted          RESOURCE_EXHAUSTED
 
-Any other status (``DEADLINE_EXCEEDED``, ``INTERNAL`` ...) becomes a plain
-:class:`ThroneroomError` carrying its code.
+Any other status (``INTERNAL``, ``CANCELLED`` ...) becomes a plain
+:class:`ThroneroomError` carrying its code. A ``google.rpc.RetryInfo`` detail
+(the server saying when to try again) is kept as ``retry_delay`` in seconds.
 """
 
 from __future__ import annotations
@@ -56,6 +59,11 @@ class ThroneroomError(Exception):
     #: Set by ``join()`` when the seat was taken but its first snapshot could
     #: not be read: the seat's handle (with its token), so the seat is not lost.
     handle: Any = None
+    #: Seconds the server asked the client to wait before trying again
+    #: (``google.rpc.RetryInfo``), or ``None`` when it did not say.
+    retry_delay: float | None = None
+    #: How many attempts the SDK made before raising this error (1: no retry).
+    attempts: int = 1
 
     def __init__(
         self,
@@ -166,6 +174,18 @@ class Unavailable(ThroneroomError):
     default_code = grpc.StatusCode.UNAVAILABLE
 
 
+class DeadlineExceeded(ThroneroomError):
+    """The request took longer than its deadline; it may or may not have run."""
+
+    default_code = grpc.StatusCode.DEADLINE_EXCEEDED
+
+
+class ResourceExhausted(ThroneroomError):
+    """A quota or size limit refused the request (``retry_delay``: when to try again)."""
+
+    default_code = grpc.StatusCode.RESOURCE_EXHAUSTED
+
+
 _BY_REASON: Mapping[str, type[ThroneroomError]] = {
     "MALFORMED_REQUEST": InvalidArgument,
     "IDEMPOTENCY_KEY_REUSED": InvalidArgument,
@@ -194,6 +214,8 @@ _BY_CODE: Mapping[grpc.StatusCode, type[ThroneroomError]] = {
     grpc.StatusCode.PERMISSION_DENIED: PermissionDenied,
     grpc.StatusCode.NOT_FOUND: GameNotFound,
     grpc.StatusCode.UNAVAILABLE: Unavailable,
+    grpc.StatusCode.DEADLINE_EXCEEDED: DeadlineExceeded,
+    grpc.StatusCode.RESOURCE_EXHAUSTED: ResourceExhausted,
 }
 
 
@@ -209,21 +231,28 @@ def _rich_status(call: grpc.Call) -> status_pb2.Status | None:
     return None
 
 
-def _error_info(error: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:
-    """The ErrorInfo detail of the status, if the server attached one."""
+def _details(
+    error: grpc.RpcError,
+) -> tuple[error_details_pb2.ErrorInfo | None, error_details_pb2.RetryInfo | None]:
+    """The ErrorInfo and RetryInfo details of the status, where the server attached them."""
     try:
         # Works for sync errors and for grpc.aio's AioRpcError alike: both
         # expose code(), details() and trailing_metadata() synchronously.
         status = _rich_status(cast(grpc.Call, error))
     except (ValueError, TypeError, AttributeError, DecodeError):
-        return None
+        return None, None
     if status is None:
-        return None
+        return None, None
+    error_info: error_details_pb2.ErrorInfo | None = None
+    retry_info: error_details_pb2.RetryInfo | None = None
     for detail in status.details:
         info = error_details_pb2.ErrorInfo()
-        if detail.Is(info.DESCRIPTOR) and detail.Unpack(info):
-            return info
-    return None
+        retry = error_details_pb2.RetryInfo()
+        if error_info is None and detail.Is(info.DESCRIPTOR) and detail.Unpack(info):
+            error_info = info
+        elif retry_info is None and detail.Is(retry.DESCRIPTOR) and detail.Unpack(retry):
+            retry_info = retry
+    return error_info, retry_info
 
 
 def from_rpc_error(error: grpc.RpcError) -> ThroneroomError:
@@ -233,7 +262,7 @@ def from_rpc_error(error: grpc.RpcError) -> ThroneroomError:
         message = error.details() or ""
     except (AttributeError, TypeError):  # an RpcError that is not a Call
         code, message = None, str(error)
-    info = _error_info(error)
+    info, retry_info = _details(error)
     reason = info.reason if info is not None and info.domain == ERROR_DOMAIN else ""
     metadata = dict(info.metadata) if info is not None else {}
     cls = _BY_REASON.get(reason)
@@ -241,4 +270,8 @@ def from_rpc_error(error: grpc.RpcError) -> ThroneroomError:
         cls = _BY_CODE.get(code, ThroneroomError) if code is not None else ThroneroomError
     if not message:
         message = code.name.lower().replace("_", " ") if code is not None else "request failed"
-    return cls(message, code=code, reason=reason, metadata=metadata)
+    typed = cls(message, code=code, reason=reason, metadata=metadata)
+    if retry_info is not None and retry_info.HasField("retry_delay"):
+        delay = retry_info.retry_delay
+        typed.retry_delay = max(0.0, delay.seconds + delay.nanos / 1e9)
+    return typed

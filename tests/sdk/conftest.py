@@ -9,8 +9,9 @@ import pytest
 from throneroom import AsyncClient, Client, RetryPolicy
 from throneroom_server.embedded import EmbeddedServer
 
-#: Quick retries so that tests of the failure paths stay fast.
-FAST_RETRY = RetryPolicy(attempts=4, initial_backoff=0.01, max_backoff=0.05)
+#: Quick retries, and few, so that tests of the failure paths stay fast.
+FAST_RETRIES = 4
+FAST_RETRY = RetryPolicy(max_retries=FAST_RETRIES, initial_backoff=0.01, max_backoff=0.05)
 
 
 @pytest.fixture(scope="module")

@@ -1,12 +1,14 @@
 """Test doubles for the SDK tests: fake gRPC errors, stub wrappers that fail on
-purpose, a TCP proxy that can cut every connection, and a simultaneous-move
-fixture engine."""
+purpose, a TCP proxy that can cut every connection, a redis-server that can be
+restarted, and a simultaneous-move fixture engine."""
 
 from __future__ import annotations
 
 import contextlib
+import shutil
 import socket
 import struct
+import subprocess
 import threading
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from typing import Any, cast
@@ -16,6 +18,7 @@ from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 from throneroom.v1 import nim_pb2, service_pb2_grpc
+from throneroom_server.devtools import RedisServerError, free_port, wait_for_port
 from throneroom_server.games.core import (
     GameFinishedError,
     GameInfo,
@@ -30,7 +33,8 @@ from throneroom_server.games.nim import Nim
 
 
 class FakeRpcError(grpc.RpcError):
-    """A failed call as grpc raises it, optionally with an ErrorInfo detail."""
+    """A failed call as grpc raises it, optionally with an ErrorInfo detail and
+    a RetryInfo detail (``retry_delay`` seconds)."""
 
     def __init__(
         self,
@@ -40,19 +44,29 @@ class FakeRpcError(grpc.RpcError):
         reason: str | None = None,
         metadata: dict[str, str] | None = None,
         domain: str = "throneroom",
+        retry_delay: float | None = None,
     ) -> None:
         super().__init__(message)
         self._code = code
         self._message = message
         self._trailing: tuple[tuple[str, str | bytes], ...] = ()
+        details = []
         if reason is not None:
             info = error_details_pb2.ErrorInfo(
                 reason=reason, domain=domain, metadata=metadata or {}
             )
             detail = any_pb2.Any()
             detail.Pack(info)
+            details.append(detail)
+        if retry_delay is not None:
+            retry = error_details_pb2.RetryInfo()
+            retry.retry_delay.FromNanoseconds(round(retry_delay * 1e9))
+            detail = any_pb2.Any()
+            detail.Pack(retry)
+            details.append(detail)
+        if details:
             status = status_pb2.Status(
-                code=getattr(code_pb2, code.name), message=message, details=[detail]
+                code=getattr(code_pb2, code.name), message=message, details=details
             )
             self._trailing = tuple(rpc_status.to_status(status).trailing_metadata)
 
@@ -286,3 +300,49 @@ class SimultaneousNim(Nim):
 
 def versions(updates: Iterator[Any] | Sequence[Any]) -> list[int]:
     return [u.version for u in updates]
+
+
+class RestartableRedis:
+    """A private redis-server that can be stopped and started again on the same
+    port and data directory, as an operator restarting Redis does. Every write
+    is appended to the AOF and fsynced (``appendfsync always``), so what was
+    acknowledged before a stop is there after the start."""
+
+    def __init__(self, workdir: str) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            raise RedisServerError("redis-server is not installed (make test installs it)")
+        self._binary = binary
+        self._workdir = workdir
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self._proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        assert self._proc is None, "already running"
+        self._proc = subprocess.Popen(
+            [
+                self._binary,
+                "--port", str(self.port),
+                "--bind", "127.0.0.1",
+                "--dir", self._workdir,
+                "--save", "",
+                "--appendonly", "yes",
+                "--appendfsync", "always",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        wait_for_port(self.port, timeout=20, proc=self._proc)
+
+    def stop(self) -> None:
+        """SIGTERM: Redis closes every connection and exits; the port goes dead."""
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        proc.terminate()
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)

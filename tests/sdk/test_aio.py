@@ -21,7 +21,7 @@ from throneroom import (
 from throneroom.v1 import nim_pb2, service_pb2
 from throneroom_server.embedded import EmbeddedServer
 
-from tests.sdk.conftest import FAST_RETRY
+from tests.sdk.conftest import FAST_RETRIES, FAST_RETRY
 from tests.sdk.helpers import FakeAsyncStream, StubProxy, TcpProxy, unavailable, versions
 
 
@@ -198,4 +198,4 @@ async def test_watch_gives_up(aclient: AsyncClient) -> None:
     aclient.stub = proxy.as_stub()  # type: ignore[assignment]
     with pytest.raises(Unavailable):
         await anext(aiter(watcher.watch()))
-    assert len(proxy.calls["WatchGame"]) == 1 + FAST_RETRY.attempts
+    assert len(proxy.calls["WatchGame"]) == 1 + FAST_RETRIES

@@ -12,6 +12,7 @@ from throneroom.envelopes import message_class, set_option
 from throneroom.v1 import game_pb2, king_is_dead_pb2, nim_pb2, service_pb2
 from throneroom_server.embedded import EmbeddedServer
 
+from tests.sdk.conftest import FAST_RETRIES
 from tests.sdk.helpers import StubProxy, unavailable
 
 
@@ -159,7 +160,7 @@ def test_retries_give_up_with_unavailable(client: Client) -> None:
     client.stub = proxy.as_stub()
     with pytest.raises(Unavailable):
         ada.play(nim_pb2.NimMove(take=1))
-    assert len(proxy.calls["ApplyMove"]) == 1 + client.retry.attempts
+    assert len(proxy.calls["ApplyMove"]) == 1 + FAST_RETRIES
     assert client.get_game(game_id).version == 0
 
 

@@ -27,6 +27,7 @@ from throneroom import (
     UnknownGameType,
     from_rpc_error,
 )
+from throneroom.errors import DeadlineExceeded, ResourceExhausted
 from throneroom.v1 import game_pb2, nim_pb2, service_pb2
 from throneroom_server.embedded import EmbeddedServer
 
@@ -118,10 +119,18 @@ def test_foreign_domain_reason_is_ignored() -> None:
 
 
 def test_other_codes_become_the_base_error_with_their_code() -> None:
-    error = from_rpc_error(FakeRpcError(grpc.StatusCode.DEADLINE_EXCEEDED, ""))
+    error = from_rpc_error(FakeRpcError(grpc.StatusCode.INTERNAL, ""))
     assert type(error) is ThroneroomError
-    assert error.code == grpc.StatusCode.DEADLINE_EXCEEDED
-    assert error.message == "deadline exceeded"
+    assert error.code == grpc.StatusCode.INTERNAL
+    assert error.message == "internal"
+
+
+def test_deadline_and_quota_have_their_own_classes() -> None:
+    deadline = from_rpc_error(FakeRpcError(grpc.StatusCode.DEADLINE_EXCEEDED, ""))
+    assert type(deadline) is DeadlineExceeded
+    assert deadline.message == "deadline exceeded" and deadline.retry_delay is None
+    quota = from_rpc_error(FakeRpcError(grpc.StatusCode.RESOURCE_EXHAUSTED, "slow down"))
+    assert type(quota) is ResourceExhausted and quota.retry_delay is None
 
 
 # -- every kind from the real server --------------------------------------------

@@ -13,7 +13,7 @@ from throneroom import Client, GameHandle, Unavailable
 from throneroom.v1 import nim_pb2, service_pb2
 from throneroom_server.embedded import EmbeddedServer
 
-from tests.sdk.conftest import FAST_RETRY
+from tests.sdk.conftest import FAST_RETRIES, FAST_RETRY
 from tests.sdk.helpers import FakeStream, StubProxy, TcpProxy, unavailable, versions
 
 
@@ -150,7 +150,7 @@ def test_watch_gives_up_after_repeated_failures(client: Client) -> None:
     client.stub = proxy.as_stub()
     with pytest.raises(Unavailable):
         next(watcher.watch())
-    assert len(proxy.calls["WatchGame"]) == 1 + FAST_RETRY.attempts
+    assert len(proxy.calls["WatchGame"]) == 1 + FAST_RETRIES
 
 
 def test_watch_reconnects_when_the_stream_goes_silent(

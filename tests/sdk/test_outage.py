@@ -1,0 +1,180 @@
+"""The SDK rides through a store outage with its default retry policy.
+
+A real server over a real redis-server; while a game is being played (GetGame,
+ListLegalMoves, ApplyMove), read and watched by the sync and the asyncio
+clients, the redis-server is stopped, kept down for 20 seconds and started
+again on the same port with the same data. Every call must complete without
+raising, every move must be applied exactly once (versions 1..N, no gap, no
+repeat) and every watch must deliver every version exactly once.
+
+This takes about 25 seconds of wall time; nothing here asserts on time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from throneroom import AsyncClient, Client, GameHandle
+from throneroom.v1 import service_pb2
+from throneroom_server.embedded import EmbeddedServer
+
+from tests.sdk.helpers import RestartableRedis
+
+OUTAGE_SECONDS = 20.0
+PILE = 60
+#: Redis is stopped once the game reaches this version ...
+OUTAGE_AT = 10
+#: ... and the player waits for the stop before playing past this one, so that
+#: the outage always falls in the middle of the game.
+HOLD_AT = 20
+#: Seconds between two moves (so the readers see the game move).
+PACE = 0.02
+
+
+class Background:
+    """Runs ``target`` in a thread and keeps what it raised."""
+
+    def __init__(self, name: str, target: Callable[[], Any]) -> None:
+        self.errors: list[BaseException] = []
+        self.result: Any = None
+
+        def run() -> None:
+            try:
+                self.result = target()
+            except BaseException as exc:  # reported by the test, not lost in the thread
+                self.errors.append(exc)
+
+        self.thread = threading.Thread(target=run, name=name, daemon=True)
+        self.thread.start()
+
+    def join(self) -> Any:
+        self.thread.join(timeout=300)
+        assert not self.thread.is_alive(), f"{self.thread.name} is still running"
+        assert self.errors == [], f"{self.thread.name} raised {self.errors!r}"
+        return self.result
+
+
+def test_a_game_rides_through_a_redis_restart(tmp_path: Path) -> None:
+    redis = RestartableRedis(str(tmp_path))
+    redis.start()
+    try:
+        with EmbeddedServer(redis_url=redis.url, include_fixtures=True) as server:
+            _play_through_an_outage(server.address, redis)
+    finally:
+        redis.stop()
+
+
+def _play_through_an_outage(address: str, redis: RestartableRedis) -> None:
+    waits: list[float] = []  # every retry wait of the sync client
+
+    def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        time.sleep(seconds)
+
+    with Client(address, sleep=sleep) as client:  # the shipped default policy
+        game_id = client.create_game("nim", seats=2, options={"pile": PILE, "max_take": 1})
+        seats = [client.join(game_id, name="ada"), client.join(game_id, name="bob")]
+        watcher = client.spectate(game_id)
+        reached_outage_version = threading.Event()
+        redis_stopped = threading.Event()
+        game_over = threading.Event()
+
+        def play() -> list[service_pb2.ApplyMoveResponse]:
+            responses = []
+            try:
+                while True:
+                    first = seats[0]
+                    first.refresh()  # GetGame
+                    if first.finished:
+                        return responses
+                    mover = seats[first.to_act[0]]
+                    move = mover.legal_moves()[0]  # ListLegalMoves
+                    responses.append(mover.play(move))  # ApplyMove
+                    if mover.version >= OUTAGE_AT:
+                        reached_outage_version.set()
+                    if mover.version >= HOLD_AT:
+                        assert redis_stopped.wait(60), "redis was never stopped"
+                    time.sleep(PACE)
+            finally:
+                reached_outage_version.set()
+                game_over.set()
+
+        def poll() -> list[int]:
+            seen = []
+            while not game_over.is_set():
+                seen.append(client.get_game(game_id).version)
+                time.sleep(0.1)
+            return seen
+
+        def watch(handle: GameHandle) -> list[int]:
+            return [update.version for update in handle.watch(0)]
+
+        async_waits: list[float] = []
+        async_run = Background(
+            "async-client", lambda: asyncio.run(_async_reader(address, game_id, async_waits))
+        )
+        watching = Background("watch", lambda: watch(watcher))
+        polling = Background("poll", poll)
+        playing = Background("play", play)
+
+        assert reached_outage_version.wait(60)
+        redis.stop()
+        redis_stopped.set()
+        time.sleep(OUTAGE_SECONDS)
+        redis.start()
+
+        responses: list[service_pb2.ApplyMoveResponse] = playing.join()
+        polled: list[int] = polling.join()
+        watched: list[int] = watching.join()
+        async_watched, async_polled = async_run.join()
+
+        every_version = list(range(1, PILE + 1))
+        # Each move applied exactly once: one answer per version, in order.
+        assert [r.version for r in responses] == every_version
+        history = client.history(game_id)
+        assert [e.version for e in history] == every_version
+        assert [e.seat for e in history] == [(v - 1) % 2 for v in every_version]
+        final = client.spectate(game_id)
+        assert final.finished and final.version == PILE
+        assert final.view.pile == 0  # type: ignore[attr-defined]
+        # Each watch delivered every version exactly once.
+        assert watched == every_version
+        assert async_watched == every_version
+        # Readers never went back in time.
+        assert polled == sorted(polled) and async_polled == sorted(async_polled)
+        # The outage did reach both clients: they waited and retried.
+        assert waits and async_waits
+
+
+async def _async_reader(
+    address: str, game_id: str, waits: list[float]
+) -> tuple[list[int], list[int]]:
+    """Watches and polls the game with the asyncio client until it is over."""
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        await asyncio.sleep(seconds)
+
+    async with AsyncClient(address, sleep=sleep) as client:
+        watcher = await client.spectate(game_id)
+        polled: list[int] = []
+        finished = asyncio.Event()
+
+        async def watch() -> list[int]:
+            try:
+                return [update.version async for update in watcher.watch(0)]
+            finally:
+                finished.set()
+
+        async def poll() -> None:
+            while not finished.is_set():
+                polled.append((await client.get_game(game_id)).version)
+                await asyncio.sleep(0.1)
+
+        watched, _ = await asyncio.gather(watch(), poll())
+        return watched, polled
