@@ -17,6 +17,7 @@ from throneroom.bots import Bot, RandomBot
 from throneroom.client import Client, GameHandle
 from throneroom.envelopes import unwrap, wrap_move, wrap_options
 from throneroom.errors import (
+    DeadlineExceeded,
     GameFinished,
     GameFull,
     GameNotFound,
@@ -27,6 +28,7 @@ from throneroom.errors import (
     InvalidOptions,
     NotYourTurn,
     PermissionDenied,
+    ResourceExhausted,
     SeatTaken,
     StaleVersion,
     ThroneroomError,
@@ -44,6 +46,7 @@ __all__ = [
     "AsyncGameHandle",
     "Bot",
     "Client",
+    "DeadlineExceeded",
     "GameFinished",
     "GameFull",
     "GameHandle",
@@ -56,6 +59,7 @@ __all__ = [
     "NotYourTurn",
     "PermissionDenied",
     "RandomBot",
+    "ResourceExhausted",
     "RetryPolicy",
     "SeatTaken",
     "StaleVersion",
