@@ -15,7 +15,7 @@ from __future__ import annotations
 from throneroom.v1 import kings_life_pb2 as pb
 
 from throneroom_server.games.core import Viewer
-from throneroom_server.games.kings_life import reckoning, suggestions
+from throneroom_server.games.kings_life import queen, reckoning
 from throneroom_server.games.kings_life.data import (
     ALL_CARDS,
     CARD_ACTIVITY,
@@ -264,7 +264,7 @@ def randomize_hidden(state: State, viewer: Viewer, seed: int) -> State:
         new.queen_target = NO_SEAT
         holder = next((s for s in answered if QUEEN in players[s].hand), NO_SEAT)
         if holder != NO_SEAT:
-            targets = suggestions.queen_targets(new, holder)
+            targets = queen.queen_targets(new, holder)
             if targets:
                 new.queen_canceller = holder
                 new.queen_target = (
