@@ -17,12 +17,17 @@ holds no Queen, ``only_move`` returns the single legal move when there is no
 choice.
 """
 
+from throneroom.games.kings_life.data import ACTIVITY_CARD_VALUES as ACTIVITY_VALUES
+from throneroom.games.kings_life.data import DUCHESS_VALUE
 from throneroom.games.kings_life.texts import (
     ACTIVITY_NAMES,
+    CANCEL_REASONS,
     CHARACTERS,
     DAYS,
     DECK,
+    DRAW_REASONS,
     EVENT_KINDS,
+    POSITIONS,
     CardFace,
     CharacterText,
     DayText,
@@ -37,10 +42,15 @@ from throneroom.v1.kings_life_pb2 import KingsLifeMove
 
 __all__ = [
     "ACTIVITY_NAMES",
+    "ACTIVITY_VALUES",
+    "CANCEL_REASONS",
     "CHARACTERS",
     "DAYS",
     "DECK",
+    "DRAW_REASONS",
+    "DUCHESS_VALUE",
     "EVENT_KINDS",
+    "POSITIONS",
     "CardFace",
     "CharacterText",
     "DayText",
