@@ -4,7 +4,7 @@
 every seat in ``awaiting`` at once), which decisions they may take (each a
 move kind with its decision tree and its effect), what ends the phase and
 which phases may follow. ``CONTINUATIONS`` maps each step a decision may lead
-to (``steps.Step``) to the function carrying it out; ``run`` follows the
+to (``steps.Step``) to the function carrying it out; ``decide`` follows the
 steps until a decision is awaited again, checking that every phase change is
 one the table lists.
 
