@@ -24,6 +24,7 @@ from throneroom_server.games.kings_life.data import (
     FACE_DOWN_POSITION,
     QUEEN,
 )
+from throneroom_server.games.kings_life.phases import PHASES
 from throneroom_server.games.kings_life.table import NO_SEAT, Event, State
 from throneroom_server.games.rng import Rng, seed_rng
 
@@ -46,11 +47,7 @@ def token_known(state: State, day_index: int, viewer: Viewer) -> bool:
 
 def view(state: State, viewer: Viewer) -> pb.KingsLifeView:
     over = state.phase == Phase.PHASE_GAME_OVER
-    simultaneous = state.phase in (
-        Phase.PHASE_MULLIGAN,
-        Phase.PHASE_INITIAL_ROUND,
-        Phase.PHASE_QUEEN_WINDOW,
-    )
+    simultaneous = PHASES[state.phase].simultaneous
     if over:
         to_act: list[int] = []
     elif simultaneous:
