@@ -19,7 +19,7 @@ the one it was given). There is no second copy of any rule to drift apart.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -31,7 +31,12 @@ T = TypeVar("T")
 Move = pb.KingsLifeMove
 
 
-@dataclass(frozen=True, slots=True)
+# Rule and Pick are built afresh for every legal_moves / apply call, so they
+# are plain slotted dataclasses (a frozen one's __init__ costs ~10% of random
+# play); nothing mutates them.
+
+
+@dataclass(slots=True)
 class Rule(Generic[T]):
     """A condition on one choice, with the sentence that explains a refusal."""
 
@@ -39,14 +44,15 @@ class Rule(Generic[T]):
     refusal: Callable[[T], str]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Pick(Generic[T]):
     """One choice of a decision."""
 
     read: Callable[[Move], T]
     """The value the given move chose here."""
     domain: Sequence[T]
-    """Every value worth trying, in move order (enumeration walks it)."""
+    """Every value worth trying, in ``move_key`` order (enumeration walks it,
+    and the engine's legal moves come out sorted without a sort)."""
     outside: Callable[[T], str]
     """Why a value outside the domain is refused."""
     then: Callable[[T], Node]
@@ -71,14 +77,29 @@ def done(move: Move) -> Node:
     return move
 
 
-def moves(tree: Node) -> Iterator[Move]:
-    """Every legal move of the tree."""
+def moves(tree: Node) -> list[Move]:
+    """Every legal move of the tree, in domain order (trees list their domains
+    in ``move_key`` order, so the result is sorted)."""
     if isinstance(tree, Move):
-        yield tree
-        return
-    for value in tree.domain:
-        if all(rule.allows(value) for rule in tree.rules):
-            yield from moves(tree.then(value))
+        return [tree]
+    found: list[Move] = []
+    _collect(tree, found)
+    return found
+
+
+def _collect(pick: Pick[Any], found: list[Move]) -> None:
+    rules = [rule.allows for rule in pick.rules]
+    then = pick.then
+    for value in pick.domain:
+        for allows in rules:
+            if not allows(value):
+                break
+        else:
+            node = then(value)
+            if isinstance(node, Move):
+                found.append(node)
+            else:
+                _collect(node, found)
 
 
 def check(tree: Node, move: Move, what: str) -> Move:

@@ -48,7 +48,8 @@ class PhaseRule:
     """True: every seat in ``awaiting`` answers, hidden until all have; False:
     the seat in ``turn`` decides."""
     decisions: Mapping[str, Decision]
-    """Move kind (the Move oneof's field name) -> decision."""
+    """Move kind (the Move oneof's field name) -> decision, in ``move_key``
+    order of the kinds."""
     ends: str
     follows: frozenset[PhaseId]
     """The phases that may come next."""
@@ -97,7 +98,7 @@ PHASES: Mapping[PhaseId, PhaseRule] = {
     Phase.PHASE_TURNS: PhaseRule(
         text="a turn: play a card or pass",
         simultaneous=False,
-        decisions={"play": PLAY, "passing": PASS},
+        decisions={"passing": PASS, "play": PLAY},
         ends="every seat has passed (or a Rainy day); the king reckons the programs",
         follows=frozenset({Phase.PHASE_QUEEN_WINDOW, Phase.PHASE_FOOL_TAKE_BACK} | _END_OF_DAY),
     ),
@@ -111,7 +112,7 @@ PHASES: Mapping[PhaseId, PhaseRule] = {
     Phase.PHASE_FOOL_PASS: PhaseRule(
         text="the Fool's pass: pass, or play a Guard as the pass",
         simultaneous=False,
-        decisions={"play": PLAY, "passing": PASS},
+        decisions={"passing": PASS, "play": PLAY},
         ends="the Fool's player has passed",
         follows=frozenset({Phase.PHASE_TURNS, Phase.PHASE_QUEEN_WINDOW} | _END_OF_DAY),
     ),
