@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from throneroom.envelopes import unwrap, wrap_move
-from throneroom.games.kings_life import DAYS, DECK, auto_decline_queen, card_face, only_move
+from throneroom.games.kings_life import DAYS, auto_decline_queen, card_face, only_move
+from throneroom.games.kings_life.data import ACTIVITIES, MERCHANT, PRIEST, SORCERER, TOKEN_VALUES
 from throneroom.v1 import game_pb2
 from throneroom.v1 import kings_life_pb2 as pb
 from throneroom.v1.kings_life_pb2 import KingsLifeMove, KingsLifeView
@@ -29,11 +30,6 @@ from throneroom.v1.kings_life_pb2 import KingsLifeMove, KingsLifeView
 __all__ = ["KingsLifeBot", "auto_decline_queen"]
 
 GAME = "kings_life"
-ACTIVITIES = (pb.ACTIVITY_TOURNEY, pb.ACTIVITY_FEAST, pb.ACTIVITY_HUNT, pb.ACTIVITY_DANCE)
-PRIEST = next(f.id for f in DECK if f.character == pb.CHARACTER_PRIEST)
-MERCHANT = next(f.id for f in DECK if f.character == pb.CHARACTER_MERCHANT)
-SORCERER = next(f.id for f in DECK if f.character == pb.CHARACTER_SORCERER)
-TOKEN_VALUES = (0, 1, 1, 2, 2)
 Phase = pb.KingsLifeState
 
 KEEP_VALUE: dict[int, int] = {
@@ -395,7 +391,9 @@ class KingsLifeBot:
         guards = [
             m
             for m in plays
-            if card_face(m.play.card).character == pb.CHARACTER_GUARD and m.play.support == leader
+            if card_face(m.play.card).character == pb.CHARACTER_GUARD
+            and m.play.HasField("support")
+            and m.play.support == leader
         ]
         supportable = [m for m in passes if m.passing.HasField("support")]
         if not any(m.passing.support == leader for m in supportable) and guards:

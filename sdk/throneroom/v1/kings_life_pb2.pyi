@@ -15,7 +15,7 @@ Conventions:
 * Cards: every physical card has a stable id 1..70 (0 means "no card").
   Ids 1-48 are the activity cards, twelve per activity in Activity order
   (Tourney 1-12, Feast 13-24, Hunt 25-36, Dance 37-48); inside a block the
-  face values are 1,1,1,2,2,2,3,3,4,4,5,5, the block's first card (a 1)
+  face values are 1,1,2,2,2,3,3,3,4,4,5,5, the block's first card (a 1)
   also draws a card, and the 1s and 2s carry the sun. Ids 49-70 are the
   characters in Character order with their counts: Duchess 49-50, Little
   Prince 51, Merchant 52, Priest 53, Princess 54, Sorcerer 55, Duke 56,

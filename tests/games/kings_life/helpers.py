@@ -19,6 +19,7 @@ from throneroom_server.games.kings_life.data import (
     DAYS,
     cards_of,
 )
+from throneroom_server.games.kings_life.phases import PHASES
 
 ENGINE = KingsLife()
 Move = pb.KingsLifeMove
@@ -132,8 +133,7 @@ def scenario(
     state.phase = phase  # type: ignore[assignment]
     state.turn = turn
     del state.awaiting[:]
-    simultaneous = (Phase.PHASE_MULLIGAN, Phase.PHASE_INITIAL_ROUND, Phase.PHASE_QUEEN_WINDOW)
-    if phase in simultaneous:
+    if PHASES[phase].simultaneous:  # type: ignore[index]
         state.awaiting.extend(range(seats) if awaiting is None else awaiting)
         state.turn = -1
     state.first_player = first_player

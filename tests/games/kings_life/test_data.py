@@ -1,10 +1,14 @@
-"""The deck and the data defaults (RULES-NOTES), and the SDK's copy of them."""
+"""The deck and the data defaults (RULES-NOTES), kept once, in the SDK's data
+module, which the engine imports."""
 
 from __future__ import annotations
 
+import ast
 from collections import Counter
+from pathlib import Path
 
 from throneroom.games import kings_life as texts
+from throneroom.games.kings_life import data as sdk_data
 from throneroom.v1 import kings_life_pb2 as pb
 from throneroom_server.games.kings_life import data
 
@@ -19,7 +23,7 @@ def test_deck_composition() -> None:
         values = sorted(
             data.CARD_VALUE[c] for c in activity_cards if data.CARD_ACTIVITY[c] == activity
         )
-        assert values == [1, 1, 1, 2, 2, 2, 3, 3, 4, 4, 5, 5]
+        assert values == [1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 5, 5]
         drawing = [
             c for c in activity_cards if data.CARD_ACTIVITY[c] == activity and data.CARD_DRAWS[c]
         ]
@@ -27,6 +31,7 @@ def test_deck_composition() -> None:
     assert {c for c in data.ALL_CARDS if data.CARD_SUN[c]} == {
         c for c in activity_cards if data.CARD_VALUE[c] in (1, 2)
     }, "the sun is on the 1s and 2s, on no character"
+    assert sum(data.CARD_SUN) == 4 * 5, "five sun cards per activity"
     characters = Counter(data.CARD_CHARACTER[c] for c in data.ALL_CARDS if data.CARD_CHARACTER[c])
     assert sum(characters.values()) == 22
     assert characters == Counter(
@@ -65,6 +70,25 @@ def test_day_values_tokens_and_hand_sizes() -> None:
         7: [5, 5, 5, 6, 6],
         8: [4, 4, 4, 5, 5],
     }
+
+
+def test_the_engine_and_the_sdk_share_one_data_module() -> None:
+    """No second copy: every table the engine reads is the SDK's own object."""
+    for name in data.__all__:
+        if name == "max_plays_per_day":
+            continue
+        assert getattr(data, name) is getattr(sdk_data, name), name
+    engine_package = Path(data.__file__).parent
+    for module in engine_package.glob("*.py"):
+        tree = ast.parse(module.read_text())
+        assigned = {
+            target.id
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Assign | ast.AnnAssign)
+            for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+            if isinstance(target, ast.Name)
+        }
+        assert not assigned & set(data.__all__), f"{module.name} redefines shared data"
 
 
 def test_the_sdk_decodes_card_ids_like_the_engine() -> None:

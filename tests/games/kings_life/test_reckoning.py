@@ -4,7 +4,7 @@ the final victory points (rulebook: Winning the Day, Game End & Victory)."""
 from __future__ import annotations
 
 from throneroom.v1 import kings_life_pb2 as pb
-from throneroom_server.games.kings_life import reckoning
+from throneroom_server.games.kings_life import data, reckoning
 
 from .helpers import (
     DANCE,
@@ -20,7 +20,6 @@ from .helpers import (
     PRINCESS,
     QUEEN,
     SATURDAY,
-    SORCERER,
     THURSDAY,
     TOURNEY,
     TUESDAY,
@@ -52,24 +51,39 @@ def programs_of(events: list[pb.KingsLifeEvent]) -> list[tuple[bool, int, int]]:
 
 
 def test_scoring_example() -> None:
-    """The rulebook's scoring example, players A-D (seats 0-3).
+    """The rulebook's scoring example as printed, players A-D (seats 0-3),
+    dealt from cards of the default deck (three Hunt 3s and three Dance 2s on
+    the table at once: the deck has three of each).
 
-    The king: Hunting (+1), Dancing, Tourney; Feasting face down. The default
-    deck (RULES-NOTES) has two Hunt 3s and the example shows three, so player
-    C's uncounted "Hunting 3" is a Tourney 3 the Sorcerer turned into a Hunt
-    card: the same activities and values as printed.
+    The king: Hunting (+1), Dancing, Tourney; Feasting face down.
     """
-    c_hunt_3 = A(TOURNEY, 3)
+    hunt_3s = [A(HUNT, 3, 0), A(HUNT, 3, 1), A(HUNT, 3, 2)]
+    dance_2s = [A(DANCE, 2, 0), A(DANCE, 2, 1), A(DANCE, 2, 2)]
+    feast_1s = [A(FEAST, 1, 0), A(FEAST, 1, 1)]
+    displays = {
+        # A: Hunting 3, 3, 1; Dancing 2 (not counted); Feasting 1 (not counted).
+        0: [hunt_3s[0], hunt_3s[1], A(HUNT, 1), dance_2s[0], feast_1s[0]],
+        # B: Hunting 2 (not counted); Dancing 4, 2, 2.
+        1: [A(HUNT, 2), A(DANCE, 4), dance_2s[1], dance_2s[2]],
+        # C: Hunting 3 (not counted); Tourney 4, 2, 1; Feasting 1 (not counted).
+        2: [hunt_3s[2], A(TOURNEY, 4), A(TOURNEY, 2), A(TOURNEY, 1), feast_1s[1]],
+        # D: Feasting 5, 4, 2 (not counted).
+        3: [A(FEAST, 5), A(FEAST, 4), A(FEAST, 2)],
+    }
+    printed = {
+        0: {HUNT: [3, 3, 1], DANCE: [2], FEAST: [1]},
+        1: {HUNT: [2], DANCE: [4, 2, 2]},
+        2: {HUNT: [3], TOURNEY: [4, 2, 1], FEAST: [1]},
+        3: {FEAST: [5, 4, 2]},
+    }
+    for seat, cards in displays.items():
+        dealt: dict[int, list[int]] = {}
+        for card in cards:
+            dealt.setdefault(data.CARD_ACTIVITY[card], []).append(data.CARD_VALUE[card])
+        assert dealt == printed[seat], f"player {'ABCD'[seat]} as printed"
     state = scenario(
-        displays={
-            0: [A(HUNT, 3, 0), A(HUNT, 3, 1), A(HUNT, 1, 1), A(DANCE, 2, 0), A(FEAST, 1, 0)],
-            1: [A(HUNT, 2, 0), A(DANCE, 4, 0), A(DANCE, 2, 1), A(DANCE, 2, 2)],
-            2: [c_hunt_3, SORCERER, A(TOURNEY, 4), A(TOURNEY, 2), A(TOURNEY, 1, 1), A(FEAST, 1, 1)],
-            3: [A(FEAST, 5), A(FEAST, 4), A(FEAST, 2)],
-        },
+        displays=displays,
         preferences=(HUNT, DANCE, TOURNEY, FEAST),
-        sorcerer_on=c_hunt_3,
-        sorcerer_activity=HUNT,
         passed=(0, 1, 2),
         turn=3,
     )

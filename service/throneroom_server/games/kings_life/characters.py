@@ -1,24 +1,24 @@
-"""Playing a card on one's turn: the legal plays with their choices, their
-validation, and each card's effect once its Queen window has closed.
+"""Playing a card: the legal plays with their choices (one decision tree per
+card, see ``choices``), the Fool's take-back, and each card's effect once its
+Queen window has closed.
 
 Card choices known at play time travel in the Play message itself (see
-kings_life.proto); what follows a card (the Fool's pass) is a separate
-decision.
+kings_life.proto); what follows a card (the Fool's take-backs and pass) is a
+separate decision.
 
 The Fool's take-back is sequential too: once the Fool took effect its player
-takes back one display card per decision (``take_back_moves``), or stops;
+takes back one display card per decision (``take_back_tree``), or stops;
 then the pass follows.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from itertools import combinations, pairwise
+from collections.abc import Callable
+from itertools import combinations
 
 from throneroom.v1 import kings_life_pb2 as pb
 
-from throneroom_server.games.core import IllegalMoveError, InvalidMoveError
-from throneroom_server.games.kings_life import suggestions
+from throneroom_server.games.kings_life.choices import Node, Pick, Rule
 from throneroom_server.games.kings_life.data import (
     ACTIVITIES,
     CARD_ACTIVITY,
@@ -28,12 +28,13 @@ from throneroom_server.games.kings_life.data import (
     DAYS,
     DISPLAY_CHARACTERS,
     MERCHANT,
-    NOT_PLAYABLE_ON_TURN,
+    PASSING_CHARACTERS,
     PREFERENCE_POSITIONS,
     SORCERER,
 )
+from throneroom_server.games.kings_life.steps import Follow
+from throneroom_server.games.kings_life.support import Power, give_support, support_choice
 from throneroom_server.games.kings_life.table import (
-    NO_SEAT,
     Event,
     Events,
     State,
@@ -47,6 +48,7 @@ from throneroom_server.games.kings_life.table import (
 
 Move = pb.KingsLifeMove
 Play = pb.KingsLifeMove.Play
+Phase = pb.KingsLifeState
 
 AFTER_TURN = 0
 AFTER_FOOL = 1
@@ -55,76 +57,37 @@ AFTER_RAINY_DAY = 2
 POSITION_PAIRS = tuple(combinations(range(PREFERENCE_POSITIONS), 2))
 TOKEN_PLAYABLE = (pb.KingsLifeToken.STATUS_ON_BOARD, pb.KingsLifeToken.STATUS_WON)
 
-# Which optional fields of Play each card uses (anything else must stay unset).
-_USES: dict[int, frozenset[str]] = {
-    pb.CHARACTER_MERCHANT: frozenset({"target_card"}),
-    pb.CHARACTER_SORCERER: frozenset({"target_card", "activity"}),
-    pb.CHARACTER_THIEF: frozenset({"target_card"}),
-    pb.CHARACTER_JESTER: frozenset({"cards"}),
-    pb.CHARACTER_CHAMBERLAIN: frozenset({"positions"}),
-    pb.CHARACTER_ASTROLOGER: frozenset({"token_day"}),
-    pb.CHARACTER_GUARD: frozenset({"support", "hand_over"}),
-    pb.CHARACTER_PEON: frozenset({"support", "hand_over"}),
-}
-_NOTHING: frozenset[str] = frozenset()
-
-
-def _simple(card: int) -> pb.KingsLifeMove:
-    move = Move()
-    move.play.card = card
-    return move
-
-
-def own_activity_cards(state: State, seat: int) -> list[int]:
-    return sorted(c for c in state.players[seat].display if CARD_ACTIVITY[c])
-
-
-def others_activity_cards(state: State, seat: int) -> list[tuple[int, int]]:
-    """(card, owner) for every activity card in another player's display, by card."""
-    found = [
-        (c, s)
-        for s, p in enumerate(state.players)
-        if s != seat
-        for c in p.display
-        if CARD_ACTIVITY[c]
-    ]
-    found.sort()
-    return found
-
 
 # --- The Fool's take-back (after the Fool took effect) --------------------------------
 
-_DONE = Move(take_back=Move.TakeBack())
 
-
-def take_back_moves(state: State, seat: int) -> list[pb.KingsLifeMove]:
+def take_back_tree(state: State, seat: int) -> Node:
     """Stop (card 0), or take back any one card still in ``seat``'s display,
     by card id: an activity card brings its Merchant / Sorcerer, and those
     may also come back alone."""
-    moves = [_DONE]
-    moves.extend(Move(take_back=Move.TakeBack(card=c)) for c in sorted(state.players[seat].display))
-    return moves
+    return Pick(
+        read=lambda m: m.take_back.card,
+        domain=(0, *sorted(state.players[seat].display)),
+        outside=lambda c: (
+            f"{card_name(c)} is not in seat {seat}'s display and cannot be taken back"
+        ),
+        then=lambda c: Move(take_back=Move.TakeBack(card=c)),
+    )
 
 
-def check_take_back(state: State, seat: int, card: int) -> None:
-    if card and card not in state.players[seat].display:
-        raise IllegalMoveError(
-            f"Fool: {card_name(card)} is not in seat {seat}'s display and cannot be taken back"
-        )
-
-
-def take_back(state: State, seat: int, card: int, events: Events) -> None:
-    """Take ``card`` (with its Merchant / Sorcerer) back into the hand, openly,
+def take_back(state: State, seat: int, move: pb.KingsLifeMove, events: Events) -> Follow:
+    """Take the card (with its Merchant / Sorcerer) back into the hand, openly,
     or (card 0) stop and go on to the Fool's pass.
 
     Canonical: the cards taken back with this Fool sit at the end of the hand
     and of the publicly known cards in ascending order, so the order of the
     take-backs does not matter (the same state as taking the set at once).
     """
+    card = move.take_back.card
     if not card:
         del state.fool_taken[:]
-        state.phase = pb.KingsLifeState.PHASE_FOOL_PASS
-        return
+        state.phase = Phase.PHASE_FOOL_PASS
+        return None
     me = state.players[seat]
     cards = [card, *attachments_of(state, card)] if CARD_ACTIVITY[card] else [card]
     cards.sort()
@@ -145,224 +108,237 @@ def take_back(state: State, seat: int, card: int, events: Events) -> None:
     del state.fool_taken[:]
     state.fool_taken.extend(taken)
     events.append(Event(cards_taken_back=Event.CardsTakenBack(seat=seat, cards=cards)))
+    return None
 
 
-def support_plays(state: State, seat: int, card: int, *, guard: bool) -> list[pb.KingsLifeMove]:
-    me = state.players[seat]
-    if me.supporting != NO_SEAT:
-        return [] if guard else [_simple(card)]
-    if guard:
-        targets = [s for s, p in enumerate(state.players) if s != seat and p.supporter != NO_SEAT]
-    else:
-        targets = suggestions.unsupported_others(state, seat)
-    if not targets:
-        return [] if guard else [_simple(card)]
-    gifts = suggestions.hand_over_cards(me)
-    moves = []
-    for t in targets:
-        moves.append(Move(play=Play(card=card, support=t)))
-        moves.extend(Move(play=Play(card=card, support=t, hand_over=g)) for g in gifts)
-    return moves
+# --- Plays ------------------------------------------------------------------------------
 
 
-def play_moves(state: State, seat: int) -> list[pb.KingsLifeMove]:
-    """Every legal play of ``seat`` on its turn, sorted by move key."""
-    moves: list[pb.KingsLifeMove] = []
-    for card in sorted(state.players[seat].hand):
-        kind = CARD_CHARACTER[card]
-        if not kind or kind in PLAYED_SIMPLE:
-            moves.append(_simple(card))
-        elif kind in NOT_PLAYABLE_ON_TURN:
-            continue
-        elif kind == pb.CHARACTER_MERCHANT:
-            moves.extend(
-                Move(play=Play(card=card, target_card=t)) for t in own_activity_cards(state, seat)
-            )
-        elif kind == pb.CHARACTER_SORCERER:
-            moves.extend(
-                Move(play=Play(card=card, target_card=t, activity=a))
-                for t in own_activity_cards(state, seat)
-                for a in ACTIVITIES
-                if a != CARD_ACTIVITY[t]
-            )
-        elif kind == pb.CHARACTER_THIEF:
-            value = CARD_VALUE[card]
-            moves.extend(
-                Move(play=Play(card=card, target_card=t))
-                for t, _ in others_activity_cards(state, seat)
-                if CARD_VALUE[t] == value
-            )
-        elif kind == pb.CHARACTER_JESTER:
-            others = others_activity_cards(state, seat)
-            moves.extend(
-                Move(play=Play(card=card, cards=(a, b)))
-                for i, (a, owner_a) in enumerate(others)
-                for b, owner_b in others[i + 1 :]
-                if owner_a != owner_b
-            )
-        elif kind == pb.CHARACTER_CHAMBERLAIN:
-            moves.extend(Move(play=Play(card=card, positions=pair)) for pair in POSITION_PAIRS)
-        elif kind == pb.CHARACTER_ASTROLOGER:
-            moves.extend(
-                Move(play=Play(card=card, token_day=day))
-                for day, token in zip(DAYS, state.tokens, strict=True)
-                if token.status in TOKEN_PLAYABLE
-            )
-        elif kind == pb.CHARACTER_GUARD:
-            moves.extend(support_plays(state, seat, card, guard=True))
-        elif kind == pb.CHARACTER_PEON:
-            moves.extend(support_plays(state, seat, card, guard=False))
-        else:  # pragma: no cover - every character is listed above
-            raise AssertionError(f"no play rule for {card_name(card)}")
-    return moves
+def _simple(card: int) -> pb.KingsLifeMove:
+    move = Move()
+    move.play.card = card
+    return move
 
 
-PLAYED_SIMPLE = frozenset(
-    {
-        pb.CHARACTER_DUCHESS,
-        pb.CHARACTER_LITTLE_PRINCE,
-        pb.CHARACTER_PRIEST,
-        pb.CHARACTER_PRINCESS,
-        pb.CHARACTER_DOG,
-        pb.CHARACTER_FOOL,
-        pb.CHARACTER_RAINY_DAY,
-    }
-)
-"""Characters played without a choice."""
+def _support_of(play: Play) -> int | None:
+    return play.support if play.HasField("support") else None
 
 
-# --- Validation ----------------------------------------------------------------------
+def _own_activity_target(state: State, seat: int, card: int, then: Callable[[int], Node]) -> Node:
+    """Merchant / Sorcerer: next to an activity card of the player's own display."""
+    display = sorted(state.players[seat].display)
+    return Pick(
+        read=lambda m: m.play.target_card,
+        domain=display,
+        outside=lambda t: (
+            f"{card_name(card)} must go next to an activity card of seat {seat}'s display, "
+            f"not {card_name(t)}"
+        ),
+        then=then,
+        rules=(
+            Rule(
+                lambda t: CARD_ACTIVITY[t] != 0,
+                lambda t: (
+                    f"{card_name(card)} must go next to an activity card of seat {seat}'s "
+                    f"display, not {card_name(t)}"
+                ),
+            ),
+        ),
+    )
 
 
-def _ascending(values: Sequence[int]) -> bool:
-    return all(a < b for a, b in pairwise(values))
+def _others_display_cards(state: State, seat: int) -> dict[int, int]:
+    """card -> owner, for every card in another player's display."""
+    return {c: s for s, p in enumerate(state.players) if s != seat for c in p.display}
 
 
-def check_play_shape(play: Play, num_seats: int) -> None:
-    """Malformed plays (InvalidMoveError): unknown card, fields the card does
-    not use, values out of range, duplicates."""
-    card = play.card
-    if not 1 <= card < len(CARD_CHARACTER):
-        raise InvalidMoveError(
-            f"Play: card {card} does not exist (ids are 1-{len(CARD_CHARACTER) - 1})"
+def _not_others_activity(t: int) -> str:
+    return f"{card_name(t)} is not an activity card in another player's display"
+
+
+def _merchant(state: State, seat: int, card: int) -> Node:
+    return _own_activity_target(
+        state, seat, card, lambda t: Move(play=Play(card=card, target_card=t))
+    )
+
+
+def _sorcerer(state: State, seat: int, card: int) -> Node:
+    def activity(target: int) -> Node:
+        return Pick(
+            read=lambda m: m.play.activity,
+            domain=ACTIVITIES,
+            outside=lambda a: f"the Sorcerer turns a card into one of the four activities, not {a}",
+            then=lambda a: Move(play=Play(card=card, target_card=target, activity=a)),
+            rules=(
+                Rule(
+                    lambda a: a != CARD_ACTIVITY[target],
+                    lambda a: f"the Sorcerer must change {card_name(target)} to another activity",
+                ),
+            ),
         )
-    kind = CARD_CHARACTER[card]
-    uses = _USES.get(kind, _NOTHING)
-    name = card_name(card)
-    used = {
-        "target_card": play.target_card != 0,
-        "activity": play.activity != 0,
-        "cards": len(play.cards) > 0,
-        "positions": len(play.positions) > 0,
-        "token_day": play.token_day != 0,
-        "support": play.HasField("support"),
-        "hand_over": play.hand_over != 0,
-    }
-    extra = sorted(f for f, is_set in used.items() if is_set and f not in uses)
-    if extra:
-        raise InvalidMoveError(f"Play: {name} takes no {', '.join(extra)}")
-    for field in ("target_card", "hand_over"):
-        value = getattr(play, field)
-        if value and not 1 <= value < len(CARD_CHARACTER):
-            raise InvalidMoveError(f"Play: {field} {value} is not a card")
-    for value in play.cards:
-        if not 1 <= value < len(CARD_CHARACTER):
-            raise InvalidMoveError(f"Play: card {value} in cards does not exist")
-    if not _ascending(play.cards):
-        raise InvalidMoveError(f"Play: {name}'s cards must be listed once each, ascending")
-    if not _ascending(play.positions):
-        raise InvalidMoveError(f"Play: {name}'s positions must be listed once each, ascending")
-    if play.HasField("support") and not 0 <= play.support < num_seats:
-        raise InvalidMoveError(f"Play: seat {play.support} does not exist")
-    if kind == pb.CHARACTER_MERCHANT and not play.target_card:
-        raise InvalidMoveError("Play: the Merchant needs a target_card")
-    if kind == pb.CHARACTER_SORCERER and (not play.target_card or play.activity not in ACTIVITIES):
-        raise InvalidMoveError("Play: the Sorcerer needs a target_card and a valid activity")
-    if kind == pb.CHARACTER_THIEF and not play.target_card:
-        raise InvalidMoveError("Play: the Thief needs a target_card")
-    if kind == pb.CHARACTER_JESTER and len(play.cards) != 2:
-        raise InvalidMoveError("Play: the Jester needs exactly two cards")
-    if kind == pb.CHARACTER_CHAMBERLAIN and (
-        len(play.positions) != 2 or not all(0 <= p < PREFERENCE_POSITIONS for p in play.positions)
-    ):
-        raise InvalidMoveError("Play: the Chamberlain needs two different positions 0-3")
-    if kind == pb.CHARACTER_ASTROLOGER and play.token_day not in DAYS:
-        raise InvalidMoveError("Play: the Astrologer needs a valid token_day")
-    if kind == pb.CHARACTER_GUARD and not play.HasField("support"):
-        raise InvalidMoveError("Play: the Guard needs the seat it supports")
+
+    return _own_activity_target(state, seat, card, activity)
 
 
-def check_play(state: State, seat: int, play: Play) -> None:
-    """Rules violations of a well-formed play (IllegalMoveError)."""
-    card = play.card
-    me = state.players[seat]
-    name = card_name(card)
-    if card not in me.hand:
-        raise IllegalMoveError(f"Play: {name} is not in seat {seat}'s hand")
-    kind = CARD_CHARACTER[card]
-    if kind == pb.CHARACTER_QUEEN:
-        raise IllegalMoveError("Play: the Queen is played only to cancel a card just played")
-    if kind == pb.CHARACTER_DUKE:
-        raise IllegalMoveError(
-            "Play: the Duke is played only at the end of the day, by the winner's supporter"
+def _thief(state: State, seat: int, card: int) -> Node:
+    value = CARD_VALUE[card]
+    return Pick(
+        read=lambda m: m.play.target_card,
+        domain=sorted(_others_display_cards(state, seat)),
+        outside=_not_others_activity,
+        then=lambda t: Move(play=Play(card=card, target_card=t)),
+        rules=(
+            Rule(lambda t: CARD_ACTIVITY[t] != 0, _not_others_activity),
+            Rule(
+                lambda t: CARD_VALUE[t] == value,
+                lambda t: (
+                    f"{card_name(card)} takes a card of face value {value}, not {card_name(t)}"
+                ),
+            ),
+        ),
+    )
+
+
+def _jester(state: State, seat: int, card: int) -> Node:
+    owners = _others_display_cards(state, seat)
+
+    def not_others_activity(pair: tuple[int, ...]) -> str:
+        bad = next((c for c in pair if c not in owners or not CARD_ACTIVITY[c]), pair[0])
+        return _not_others_activity(bad)
+
+    return Pick(
+        read=lambda m: tuple(m.play.cards),
+        domain=list(combinations(sorted(owners), 2)),
+        outside=not_others_activity,
+        then=lambda pair: Move(play=Play(card=card, cards=pair)),
+        rules=(
+            Rule(lambda pair: all(CARD_ACTIVITY[c] for c in pair), not_others_activity),
+            Rule(
+                lambda pair: owners[pair[0]] != owners[pair[1]],
+                lambda pair: (
+                    "the Jester swaps cards of two different players, but seat "
+                    f"{owners[pair[0]]} holds both"
+                ),
+            ),
+        ),
+    )
+
+
+def _chamberlain(state: State, seat: int, card: int) -> Node:
+    return Pick(
+        read=lambda m: tuple(m.play.positions),
+        domain=POSITION_PAIRS,
+        outside=lambda pair: "the Chamberlain swaps two different positions 0-3",
+        then=lambda pair: Move(play=Play(card=card, positions=pair)),
+    )
+
+
+def _astrologer(state: State, seat: int, card: int) -> Node:
+    status = {day: token.status for day, token in zip(DAYS, state.tokens, strict=True)}
+    return Pick(
+        read=lambda m: m.play.token_day,
+        domain=DAYS,
+        outside=lambda day: f"the Astrologer looks at a day's token, and {day} is no day",
+        then=lambda day: Move(play=Play(card=card, token_day=day)),
+        rules=(
+            Rule(
+                lambda day: status[day] in TOKEN_PLAYABLE,
+                lambda day: f"{day_name(day)}'s support token was discarded unseen",
+            ),
+        ),
+    )
+
+
+def _play_with_support(card: int) -> Callable[[int | None, int], pb.KingsLifeMove]:
+    def finish(target: int | None, hand_over: int) -> pb.KingsLifeMove:
+        play = Play(card=card, hand_over=hand_over)
+        if target is not None:
+            play.support = target
+        return Move(play=play)
+
+    return finish
+
+
+def _guard(state: State, seat: int, card: int) -> Node:
+    return support_choice(
+        state,
+        seat,
+        Power.GUARD,
+        read_support=lambda m: _support_of(m.play),
+        read_hand_over=lambda m: m.play.hand_over,
+        finish=_play_with_support(card),
+    )
+
+
+def _peon(state: State, seat: int, card: int) -> Node:
+    return support_choice(
+        state,
+        seat,
+        Power.PEON,
+        read_support=lambda m: _support_of(m.play),
+        read_hand_over=lambda m: m.play.hand_over,
+        finish=_play_with_support(card),
+    )
+
+
+def _no_choice(state: State, seat: int, card: int) -> Node:
+    return _simple(card)
+
+
+_CHOICES: dict[int, Callable[[State, int, int], Node]] = {
+    pb.CHARACTER_UNSPECIFIED: _no_choice,  # an activity card
+    pb.CHARACTER_DUCHESS: _no_choice,
+    pb.CHARACTER_LITTLE_PRINCE: _no_choice,
+    pb.CHARACTER_PRIEST: _no_choice,
+    pb.CHARACTER_PRINCESS: _no_choice,
+    pb.CHARACTER_DOG: _no_choice,
+    pb.CHARACTER_FOOL: _no_choice,
+    pb.CHARACTER_RAINY_DAY: _no_choice,
+    pb.CHARACTER_MERCHANT: _merchant,
+    pb.CHARACTER_SORCERER: _sorcerer,
+    pb.CHARACTER_THIEF: _thief,
+    pb.CHARACTER_JESTER: _jester,
+    pb.CHARACTER_CHAMBERLAIN: _chamberlain,
+    pb.CHARACTER_ASTROLOGER: _astrologer,
+    pb.CHARACTER_GUARD: _guard,
+    pb.CHARACTER_PEON: _peon,
+}
+"""Each card kind's choices once it is chosen (the Duke and the Queen are
+never played on a turn: they have none)."""
+
+
+def play_tree(state: State, seat: int) -> Node:
+    """Every legal play of ``seat``: on its turn any card of the hand but the
+    Duke and the Queen; as the Fool's pass, a card played as a pass (the
+    Guard)."""
+    fool_pass = state.phase == Phase.PHASE_FOOL_PASS
+    rules: list[Rule[int]] = [
+        Rule(
+            lambda c: CARD_CHARACTER[c] != pb.CHARACTER_QUEEN,
+            lambda c: "the Queen is played only to cancel a card just played",
+        ),
+        Rule(
+            lambda c: CARD_CHARACTER[c] != pb.CHARACTER_DUKE,
+            lambda c: "the Duke is played only at the end of the day, by the winner's supporter",
+        ),
+    ]
+    if fool_pass:
+        rules.append(
+            Rule(
+                lambda c: CARD_CHARACTER[c] in PASSING_CHARACTERS,
+                lambda c: (
+                    f"the Fool's pass is a pass: {card_name(c)} cannot be played as one "
+                    "(only a Guard can)"
+                ),
+            )
         )
-    if kind in (pb.CHARACTER_MERCHANT, pb.CHARACTER_SORCERER):
-        target = play.target_card
-        if not CARD_ACTIVITY[target] or target not in me.display:
-            raise IllegalMoveError(
-                f"Play: {name} must go next to an activity card of seat {seat}'s display, "
-                f"not {card_name(target)}"
-            )
-        if kind == pb.CHARACTER_SORCERER and play.activity == CARD_ACTIVITY[target]:
-            raise IllegalMoveError(
-                f"Play: the Sorcerer must change {card_name(target)} to another activity"
-            )
-    elif kind == pb.CHARACTER_THIEF:
-        target = play.target_card
-        owner = owner_of_display_card(state, target)
-        if owner in (NO_SEAT, seat) or not CARD_ACTIVITY[target]:
-            raise IllegalMoveError(
-                f"Play: {card_name(target)} is not an activity card in another player's display"
-            )
-        if CARD_VALUE[target] != CARD_VALUE[card]:
-            raise IllegalMoveError(
-                f"Play: {name} takes a card of face value {CARD_VALUE[card]}, "
-                f"not {card_name(target)}"
-            )
-    elif kind == pb.CHARACTER_JESTER:
-        a, b = play.cards
-        owner_a = owner_of_display_card(state, a)
-        owner_b = owner_of_display_card(state, b)
-        for c, owner in ((a, owner_a), (b, owner_b)):
-            if owner in (NO_SEAT, seat) or not CARD_ACTIVITY[c]:
-                raise IllegalMoveError(
-                    f"Play: {card_name(c)} is not an activity card in another player's display"
-                )
-        if owner_a == owner_b:
-            raise IllegalMoveError(
-                f"Play: the Jester swaps cards of two different players, but seat {owner_a} "
-                "holds both"
-            )
-    elif kind == pb.CHARACTER_ASTROLOGER:
-        token = state.tokens[DAYS.index(play.token_day)]
-        if token.status not in TOKEN_PLAYABLE:
-            raise IllegalMoveError(
-                f"Play: {day_name(play.token_day)}'s support token was discarded unseen"
-            )
-    elif kind == pb.CHARACTER_GUARD:
-        suggestions.check_support(state, seat, play.support, play.hand_over, "Guard", guard=True)
-    elif kind == pb.CHARACTER_PEON:
-        supported = play.support if play.HasField("support") else None
-        if (
-            supported is None
-            and me.supporting == NO_SEAT
-            and suggestions.unsupported_others(state, seat)
-        ):
-            raise IllegalMoveError(
-                "Play: the Peon must support an unsupported player when seat "
-                f"{seat} still holds its support token"
-            )
-        suggestions.check_support(state, seat, supported, play.hand_over, "Peon", guard=False)
+    return Pick(
+        read=lambda m: m.play.card,
+        domain=sorted(state.players[seat].hand),
+        outside=lambda c: f"{card_name(c)} is not in seat {seat}'s hand",
+        then=lambda c: _CHOICES[CARD_CHARACTER[c]](state, seat, c),
+        rules=rules,
+    )
 
 
 # --- Effects -------------------------------------------------------------------------------
@@ -431,12 +407,15 @@ def take_effect(state: State, seat: int, play: Play, events: Events) -> int:
         # The take-backs follow as separate decisions (take_back).
         after = AFTER_FOOL
     elif kind == pb.CHARACTER_GUARD:
-        me.passed = True
-        events.append(Event(passed=Event.Passed(seat=seat)))
-        suggestions.give_support(state, seat, play.support, play.hand_over, events)
+        # Played as the pass (as the Fool's pass, the player passed already).
+        if not me.passed:
+            me.passed = True
+            events.append(Event(passed=Event.Passed(seat=seat)))
+        if play.HasField("support"):
+            give_support(state, seat, play.support, play.hand_over, events)
     elif kind == pb.CHARACTER_PEON:
         if play.HasField("support"):
-            suggestions.give_support(state, seat, play.support, play.hand_over, events)
+            give_support(state, seat, play.support, play.hand_over, events)
     else:  # pragma: no cover - every character is handled above
         raise AssertionError(f"no effect for {card_name(card)}")
     state.discard.append(card)

@@ -4,27 +4,33 @@ exchange and the mulligan; and the passage from one day to the next.
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from throneroom.v1 import kings_life_pb2 as pb
 
-from throneroom_server.games.kings_life import reckoning, suggestions
+from throneroom_server.games.kings_life.choices import Node, Pick, Rule
 from throneroom_server.games.kings_life.data import (
     ACTIVITIES,
     CARD_ACTIVITY,
     DAYS,
+    EXCHANGE_MAX,
     FACE_DOWN_POSITION,
     hand_size,
 )
+from throneroom_server.games.kings_life.steps import Follow, Next, Step
 from throneroom_server.games.kings_life.table import (
     NO_SEAT,
     Event,
     Events,
     State,
+    card_name,
     draw,
     leave_hand,
     shuffle_discard_into_deck,
 )
 from throneroom_server.games.rng import Rng
 
+Move = pb.KingsLifeMove
 Phase = pb.KingsLifeState
 
 
@@ -88,9 +94,33 @@ def seating_from(state: State, seat: int) -> list[int]:
 # --- Tuesday exchange ------------------------------------------------------------
 
 
-def exchange(state: State, seat: int, cards: list[int], events: Events) -> None:
-    """Discard ``cards`` face down and draw as many; then the next seat, and
+def exchange_tree(state: State, seat: int) -> Node:
+    """Up to three cards of the hand (ascending), to discard and draw as many."""
+    hand = sorted(state.players[seat].hand)
+    held = set(hand)
+
+    def outside(cards: tuple[int, ...]) -> str:
+        if len(cards) > EXCHANGE_MAX:
+            return f"seat {seat} may discard at most {EXCHANGE_MAX} cards, not {len(cards)}"
+        missing = next(c for c in cards if c not in held)
+        return f"{card_name(missing)} is not in seat {seat}'s hand"
+
+    return Pick(
+        read=lambda m: tuple(m.exchange.discard),
+        domain=[
+            combo
+            for size in range(min(EXCHANGE_MAX, len(hand)) + 1)
+            for combo in combinations(hand, size)
+        ],
+        outside=outside,
+        then=lambda combo: Move(exchange=Move.Exchange(discard=combo)),
+    )
+
+
+def exchange(state: State, seat: int, move: pb.KingsLifeMove, events: Events) -> Follow:
+    """Discard the cards face down and draw as many; then the next seat, and
     after the last one the mulligan round."""
+    cards = list(move.exchange.discard)
     player = state.players[seat]
     for card in cards:
         leave_hand(player, card)
@@ -105,6 +135,7 @@ def exchange(state: State, seat: int, cards: list[int], events: Events) -> None:
     if state.turn == state.first_player:
         state.turn = NO_SEAT
         open_mulligan(state)
+    return None
 
 
 # --- Mulligan --------------------------------------------------------------------
@@ -124,7 +155,28 @@ def open_mulligan(state: State) -> None:
     state.awaiting.extend(range(state.num_seats))
 
 
-def answer_mulligan(state: State, seat: int, take: bool, events: Events) -> None:
+def mulligan_tree(state: State, seat: int) -> Node:
+    """Keep the hand, or (a hand of characters only) take the mulligan."""
+    allowed = may_mulligan(state.players[seat])
+    return Pick(
+        read=lambda m: m.mulligan.take,
+        domain=(False, True),
+        outside=lambda take: "a mulligan answer takes or keeps",
+        then=lambda take: Move(mulligan=Move.Mulligan(take=take)),
+        rules=(
+            Rule(
+                lambda take: not take or allowed,
+                lambda take: (
+                    f"seat {seat} holds an activity card; only a hand of character cards "
+                    "may be mulliganed"
+                ),
+            ),
+        ),
+    )
+
+
+def answer_mulligan(state: State, seat: int, move: pb.KingsLifeMove, events: Events) -> Follow:
+    take = move.mulligan.take
     state.players[seat].mulligan = take
     state.awaiting.remove(seat)
     events.append(
@@ -135,7 +187,7 @@ def answer_mulligan(state: State, seat: int, take: bool, events: Events) -> None
         )
     )
     if state.awaiting:
-        return
+        return None
     for taker in seating_from(state, state.first_player):
         player = state.players[taker]
         if not player.mulligan:
@@ -147,13 +199,13 @@ def answer_mulligan(state: State, seat: int, take: bool, events: Events) -> None
         del player.revealed[:]
         state.discard.extend(shown)
         draw(state, taker, len(shown), Event.DRAW_REASON_MULLIGAN, events)
-    suggestions.open_initial_round(state)
+    return Next(Step.OPEN_INITIAL_ROUND)
 
 
 # --- From one day to the next ----------------------------------------------------------
 
 
-def finish_day(state: State, events: Events) -> None:
+def finish_day(state: State, events: Events) -> Follow:
     """Displays discarded, supports and passes cleared; then the next day, or
     the end of the game after Saturday."""
     count = 0
@@ -175,9 +227,9 @@ def finish_day(state: State, events: Events) -> None:
     del state.awaiting[:]
     events.append(Event(displays_discarded=Event.DisplaysDiscarded(count=count)))
     if state.day == DAYS[-1]:
-        reckoning.end_game(state, events)
-        return
+        return Next(Step.END_GAME)
     if state.last_winner != NO_SEAT:
         state.first_player = state.last_winner
     state.day = DAYS[DAYS.index(state.day) + 1]
     begin_day(state, events)
+    return None

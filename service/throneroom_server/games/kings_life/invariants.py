@@ -18,6 +18,7 @@ from throneroom_server.games.kings_life.data import (
     SORCERER,
     TOKEN_VALUES,
 )
+from throneroom_server.games.kings_life.phases import PHASES
 from throneroom_server.games.kings_life.table import NO_SEAT, State
 
 Phase = pb.KingsLifeState
@@ -104,7 +105,7 @@ def check(state: State) -> None:
 
     # Who acts.
     phase = state.phase
-    if phase in (Phase.PHASE_MULLIGAN, Phase.PHASE_INITIAL_ROUND, Phase.PHASE_QUEEN_WINDOW):
+    if PHASES[phase].simultaneous:
         awaiting = list(state.awaiting)
         assert awaiting, "a simultaneous decision waits for somebody"
         assert awaiting == sorted(set(awaiting)), "awaiting seats ascending, unique"

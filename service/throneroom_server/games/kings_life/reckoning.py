@@ -8,8 +8,8 @@ from typing import NamedTuple
 
 from throneroom.v1 import kings_life_pb2 as pb
 
-from throneroom_server.games.core import IllegalMoveError, Outcome
-from throneroom_server.games.kings_life import days, suggestions
+from throneroom_server.games.core import Outcome
+from throneroom_server.games.kings_life.choices import Node, Pick, Rule
 from throneroom_server.games.kings_life.data import (
     CARD_ACTIVITY,
     CARD_CHARACTER,
@@ -22,9 +22,12 @@ from throneroom_server.games.kings_life.data import (
     KEPT_CARD_POINTS,
     LITTLE_PRINCE,
     PRIEST,
+    PRIEST_VALUE,
     PRINCESS,
     TOP_BONUS,
 )
+from throneroom_server.games.kings_life.queen import open_window, window_participants
+from throneroom_server.games.kings_life.steps import Follow, Next, Step
 from throneroom_server.games.kings_life.table import (
     NO_SEAT,
     Event,
@@ -38,9 +41,6 @@ Move = pb.KingsLifeMove
 Phase = pb.KingsLifeState
 Record = pb.KingsLifeDayRecord
 Status = pb.KingsLifeToken
-
-PRIEST_VALUE = 5
-"""'Priest: All cards with a face value of 5 have no value this day.'"""
 
 
 class Program(NamedTuple):
@@ -151,20 +151,19 @@ def kings_choice(progs: list[Program]) -> tuple[int, list[int]]:
 # --- End of the day -----------------------------------------------------------------
 
 
-def end_day(state: State, events: Events, *, rainy: bool) -> None:
+def end_day(state: State, events: Events, *, rainy: bool) -> Follow:
     """All players passed (or the Rainy day ended the day): the king decides."""
     day = state.day
-    state.phase = Phase.PHASE_TURNS
     state.turn = NO_SEAT
     if rainy:
-        _cancel_day(state, events, Record.RESULT_RAINY_DAY, [])
-        return
+        return _cancel_day(state, events, Record.RESULT_RAINY_DAY, [])
     progs = programs(state)
     events.append(Event(day_reckoned=Event.DayReckoned(day=day, programs=program_messages(progs))))
     winner, tied = kings_choice(progs)
     if winner == NO_SEAT:
-        _cancel_day(state, events, Record.RESULT_TIE if tied else Record.RESULT_NO_PROGRAM, tied)
-        return
+        return _cancel_day(
+            state, events, Record.RESULT_TIE if tied else Record.RESULT_NO_PROGRAM, tied
+        )
     supporter = state.players[winner].supporter
     state.days.add(day=day, result=Record.RESULT_WON, winner=winner, supporter=supporter)
     state.last_winner = winner
@@ -174,20 +173,20 @@ def end_day(state: State, events: Events, *, rainy: bool) -> None:
         # tell who holds the Duke.
         state.phase = Phase.PHASE_DUKE
         state.turn = supporter
-        return
-    take_rewards(state, events, duke=False)
+        return None
+    return take_rewards(state, events, duke=False)
 
 
 def _cancel_day(
     state: State, events: Events, result: pb.KingsLifeDayRecord.Result.ValueType, tied: list[int]
-) -> None:
+) -> Follow:
     """No winner: the day card and the day's token are discarded, the token
     unseen."""
     day = state.day
     state.days.add(day=day, result=result, winner=NO_SEAT, supporter=NO_SEAT, tied=tied)
     events.append(Event(day_cancelled=Event.DayCancelled(day=day, reason=result, tied=tied)))
     _discard_token(state, events)
-    days.finish_day(state, events)
+    return Next(Step.FINISH_DAY)
 
 
 def _discard_token(state: State, events: Events) -> None:
@@ -197,39 +196,43 @@ def _discard_token(state: State, events: Events) -> None:
     events.append(Event(token_discarded=Event.TokenDiscarded(day=state.day)))
 
 
-def duke_moves(state: State, seat: int) -> list[pb.KingsLifeMove]:
-    moves = [Move(duke=Move.Duke(play=False))]
-    if DUKE in state.players[seat].hand:
-        moves.append(Move(duke=Move.Duke(play=True)))
-    return moves
+def duke_tree(state: State, seat: int) -> Node:
+    """Let the rewards be taken, or (holding the Duke) play it."""
+    holds_duke = DUKE in state.players[seat].hand
+    return Pick(
+        read=lambda m: m.duke.play,
+        domain=(False, True),
+        outside=lambda play: "a Duke answer plays it or not",
+        then=lambda play: Move(duke=Move.Duke(play=play)),
+        rules=(
+            Rule(
+                lambda play: not play or holds_duke,
+                lambda play: f"seat {seat} does not hold the Duke",
+            ),
+        ),
+    )
 
 
-def check_duke(state: State, seat: int, play: bool) -> None:
-    if play and DUKE not in state.players[seat].hand:
-        raise IllegalMoveError(f"Duke: seat {seat} does not hold the Duke")
-
-
-def answer_duke(state: State, seat: int, play: bool, events: Events) -> None:
+def answer_duke(state: State, seat: int, move: pb.KingsLifeMove, events: Events) -> Follow:
     """The winner's supporter plays the Duke (the Queen may still cancel it) or
     lets the rewards be taken."""
-    if not play:
+    if not move.duke.play:
         events.append(
             Event(answered=Event.Answered(seat=seat, move=Move(duke=Move.Duke(play=False))))
         )
-        take_rewards(state, events, duke=False)
-        return
+        return take_rewards(state, events, duke=False)
     leave_hand(state.players[seat], DUKE)
     played = Move.Play(card=DUKE)
     events.append(Event(card_played=Event.CardPlayed(seat=seat, play=played)))
-    participants = suggestions.window_participants(state, seat)
+    participants = window_participants(state, seat)
     if participants:
         state.pending.CopyFrom(played)
-        suggestions.open_window(state, Phase.WINDOW_DUKE, seat, participants)
-    else:
-        duke_resolved(state, events, cancelled=False)
+        open_window(state, Phase.WINDOW_DUKE, seat, participants)
+        return None
+    return duke_resolved(state, events, cancelled=False)
 
 
-def duke_resolved(state: State, events: Events, *, cancelled: bool) -> None:
+def duke_resolved(state: State, events: Events, *, cancelled: bool) -> Follow:
     """After the Duke's Queen window: the Duke leaves the game and the rewards
     are swapped, unless the Queen cancelled it (then it is simply discarded)."""
     if not cancelled:
@@ -239,10 +242,10 @@ def duke_resolved(state: State, events: Events, *, cancelled: bool) -> None:
         events.append(
             Event(card_took_effect=Event.CardTookEffect(seat=record.supporter, card=DUKE))
         )
-    take_rewards(state, events, duke=not cancelled)
+    return take_rewards(state, events, duke=not cancelled)
 
 
-def take_rewards(state: State, events: Events, *, duke: bool) -> None:
+def take_rewards(state: State, events: Events, *, duke: bool) -> Follow:
     """The winner takes the day card, the supporter the day's token (a winner
     without supporter: the token is discarded unseen); the Duke swaps those
     two rewards. The Princess goes to the winner and the Little Prince to the
@@ -275,7 +278,7 @@ def take_rewards(state: State, events: Events, *, duke: bool) -> None:
             players[owner].display.remove(card)
             players[taker].kept.append(card)
             events.append(Event(reward_taken=Event.RewardTaken(seat=taker, kept_card=card)))
-    days.finish_day(state, events)
+    return Next(Step.FINISH_DAY)
 
 
 # --- End of the game ---------------------------------------------------------------
@@ -321,7 +324,7 @@ def final_outcome(points: list[int], support: list[int]) -> Outcome:
     return Outcome(winners=leaders, termination="points", summary=summary, tiebreaks=tiebreaks)
 
 
-def end_game(state: State, events: Events) -> None:
+def end_game(state: State, events: Events) -> Follow:
     points, support = scores(state)
     outcome = final_outcome(points, support)
     state.outcome.CopyFrom(outcome)
@@ -330,3 +333,4 @@ def end_game(state: State, events: Events) -> None:
     events.append(
         Event(game_ended=Event.GameEnded(scores=points, support_points=support, outcome=outcome))
     )
+    return None

@@ -8,13 +8,8 @@ from __future__ import annotations
 
 from throneroom.v1 import kings_life_pb2 as pb
 
-from throneroom_server.games.kings_life.data import (
-    CARD_ACTIVITY,
-    CARD_CHARACTER,
-    CARD_VALUE,
-    MERCHANT,
-    SORCERER,
-)
+from throneroom_server.games.kings_life import data
+from throneroom_server.games.kings_life.data import DAY_NAMES, MERCHANT, SORCERER
 from throneroom_server.games.rng import Rng
 
 State = pb.KingsLifeState
@@ -23,49 +18,10 @@ Events = list[pb.KingsLifeEvent]
 
 NO_SEAT = -1
 
-ACTIVITY_NAMES: dict[int, str] = {
-    pb.ACTIVITY_TOURNEY: "Tourney",
-    pb.ACTIVITY_FEAST: "Feast",
-    pb.ACTIVITY_HUNT: "Hunt",
-    pb.ACTIVITY_DANCE: "Dance",
-}
-CHARACTER_NAMES: dict[int, str] = {
-    pb.CHARACTER_DUCHESS: "Duchess",
-    pb.CHARACTER_LITTLE_PRINCE: "Little Prince",
-    pb.CHARACTER_MERCHANT: "Merchant",
-    pb.CHARACTER_PRIEST: "Priest",
-    pb.CHARACTER_PRINCESS: "Princess",
-    pb.CHARACTER_SORCERER: "Sorcerer",
-    pb.CHARACTER_DUKE: "Duke",
-    pb.CHARACTER_QUEEN: "Queen",
-    pb.CHARACTER_ASTROLOGER: "Astrologer",
-    pb.CHARACTER_CHAMBERLAIN: "Chamberlain",
-    pb.CHARACTER_DOG: "Dog",
-    pb.CHARACTER_FOOL: "Fool",
-    pb.CHARACTER_GUARD: "Guard",
-    pb.CHARACTER_JESTER: "Jester",
-    pb.CHARACTER_PEON: "Peon",
-    pb.CHARACTER_RAINY_DAY: "Rainy day",
-    pb.CHARACTER_THIEF: "Thief",
-}
-DAY_NAMES: dict[int, str] = {
-    pb.DAY_TUESDAY: "Tuesday",
-    pb.DAY_WEDNESDAY: "Wednesday",
-    pb.DAY_THURSDAY: "Thursday",
-    pb.DAY_FRIDAY: "Friday",
-    pb.DAY_SATURDAY: "Saturday",
-}
-
 
 def card_name(card: int) -> str:
     """A card's name for error messages, e.g. 'Hunt 3 (#31)' or 'the Queen (#57)'."""
-    activity = CARD_ACTIVITY[card]
-    if activity:
-        return f"{ACTIVITY_NAMES[activity]} {CARD_VALUE[card]} (#{card})"
-    kind = CARD_CHARACTER[card]
-    if kind == pb.CHARACTER_THIEF:
-        return f"the Thief ({CARD_VALUE[card]}) (#{card})"
-    return f"the {CHARACTER_NAMES[kind]} (#{card})"
+    return f"{data.card_name(card)} (#{card})"
 
 
 def day_name(day: int) -> str:

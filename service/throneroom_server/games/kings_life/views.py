@@ -15,7 +15,7 @@ from __future__ import annotations
 from throneroom.v1 import kings_life_pb2 as pb
 
 from throneroom_server.games.core import Viewer
-from throneroom_server.games.kings_life import reckoning, suggestions
+from throneroom_server.games.kings_life import queen, reckoning
 from throneroom_server.games.kings_life.data import (
     ALL_CARDS,
     CARD_ACTIVITY,
@@ -24,6 +24,7 @@ from throneroom_server.games.kings_life.data import (
     FACE_DOWN_POSITION,
     QUEEN,
 )
+from throneroom_server.games.kings_life.phases import PHASES
 from throneroom_server.games.kings_life.table import NO_SEAT, Event, State
 from throneroom_server.games.rng import Rng, seed_rng
 
@@ -46,11 +47,7 @@ def token_known(state: State, day_index: int, viewer: Viewer) -> bool:
 
 def view(state: State, viewer: Viewer) -> pb.KingsLifeView:
     over = state.phase == Phase.PHASE_GAME_OVER
-    simultaneous = state.phase in (
-        Phase.PHASE_MULLIGAN,
-        Phase.PHASE_INITIAL_ROUND,
-        Phase.PHASE_QUEEN_WINDOW,
-    )
+    simultaneous = PHASES[state.phase].simultaneous
     if over:
         to_act: list[int] = []
     elif simultaneous:
@@ -264,7 +261,7 @@ def randomize_hidden(state: State, viewer: Viewer, seed: int) -> State:
         new.queen_target = NO_SEAT
         holder = next((s for s in answered if QUEEN in players[s].hand), NO_SEAT)
         if holder != NO_SEAT:
-            targets = suggestions.queen_targets(new, holder)
+            targets = queen.queen_targets(new, holder)
             if targets:
                 new.queen_canceller = holder
                 new.queen_target = (

@@ -1,18 +1,6 @@
-"""King's Life for clients: card faces, English names and rulebook texts, and
-sentences for moves and events.
-
-Card ids are stable (see the header of ``kings_life.proto``); ``card_face``
-decodes one without asking the server::
-
-    >>> card_face(31).name
-    'Hunt 3'
-    >>> describe_move(KingsLifeMove(play=KingsLifeMove.Play(card=55)), seat=1)
-    'seat 1 plays the Sorcerer'
-
-The deck table mirrors the engine's data (a test checks they agree). Helpers
-for simultaneous decisions: ``auto_decline_queen`` answers a Queen window with
-"decline" when the seat holds no Queen, ``only_move`` returns the single legal
-move when there is no choice.
+"""King's Life for clients: card faces, rulebook texts, and sentences for
+moves and events (numbers and names come from ``.data``, the game's one data
+home, which the engine imports too).
 """
 
 from __future__ import annotations
@@ -20,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from throneroom.games.kings_life import data
+from throneroom.games.kings_life.data import ACTIVITY_NAMES
 from throneroom.v1 import kings_life_pb2 as pb
 from throneroom.v1.kings_life_pb2 import KingsLifeEvent, KingsLifeMove, KingsLifeView
 
@@ -39,13 +29,6 @@ __all__ = [
     "only_move",
 ]
 
-ACTIVITY_NAMES: Mapping[int, str] = {
-    pb.ACTIVITY_TOURNEY: "Tourney",
-    pb.ACTIVITY_FEAST: "Feast",
-    pb.ACTIVITY_HUNT: "Hunt",
-    pb.ACTIVITY_DANCE: "Dance",
-}
-
 
 @dataclass(frozen=True)
 class CharacterText:
@@ -55,128 +38,101 @@ class CharacterText:
     text: str
 
 
-CHARACTERS: Mapping[int, CharacterText] = {
-    pb.CHARACTER_DUCHESS: CharacterText(
-        "Duchess",
-        2,
+_RULE_TEXTS: Mapping[int, tuple[str, str]] = {
+    pb.CHARACTER_DUCHESS: (
         "played in the player's display",
         'The Duchess is a "wild" suggestion card, which adds to the program\'s value in any '
         "activity.",
     ),
-    pb.CHARACTER_LITTLE_PRINCE: CharacterText(
-        "Little Prince",
-        1,
+    pb.CHARACTER_LITTLE_PRINCE: (
         "played in the player's display",
         "The player, if any, who supported the winner of the day will take this card and keep "
         "it with his day cards and scoring tokens. It is worth 1 victory point at the end of "
         "the game.",
     ),
-    pb.CHARACTER_MERCHANT: CharacterText(
-        "Merchant",
-        1,
+    pb.CHARACTER_MERCHANT: (
         "played in the player's display",
         "This card must be placed next to an activity card in the player's display. The value "
         "of this activity card is doubled. If the doubled activity card is discarded, swapped "
         "or stolen by another player, the Merchant is discarded, swapped or stolen with it.",
     ),
-    pb.CHARACTER_PRIEST: CharacterText(
-        "Priest",
-        1,
+    pb.CHARACTER_PRIEST: (
         "played in the player's display",
         "All cards with a face value of 5 have no value this day.",
     ),
-    pb.CHARACTER_PRINCESS: CharacterText(
-        "Princess",
-        1,
+    pb.CHARACTER_PRINCESS: (
         "played in the player's display",
         "The winner of the day, if any, will take this card and keep it with their day cards. "
         "It is worth 1 victory point at the end of the game.",
     ),
-    pb.CHARACTER_SORCERER: CharacterText(
-        "Sorcerer",
-        1,
+    pb.CHARACTER_SORCERER: (
         "played in the player's display",
         "This card must be placed next to an activity card in the player's display. The "
         "activity of this card is changed to any other activity of your choice. If the changed "
         "activity card is discarded, swapped or stolen, the Sorcerer goes with it and its "
         "effect continues.",
     ),
-    pb.CHARACTER_DUKE: CharacterText(
-        "Duke",
-        1,
+    pb.CHARACTER_DUKE: (
         "played at the end of the day",
         "Played at the end of the day by the supporter of the winning player. The rewards for "
         "the day's winner and his support are swapped. The card is then removed from the game.",
     ),
-    pb.CHARACTER_QUEEN: CharacterText(
-        "Queen",
-        1,
+    pb.CHARACTER_QUEEN: (
         "played at any time",
         "Cancels a card just played by another player. The cancelled card is discarded without "
         "effect and the affected player cannot play a replacement.",
     ),
-    pb.CHARACTER_ASTROLOGER: CharacterText(
-        "Astrologer",
-        2,
+    pb.CHARACTER_ASTROLOGER: (
         "played and discarded after effect",
         "Look at a face down support token on the board. It can be today's or a later one, or "
         "a token already won by a player.",
     ),
-    pb.CHARACTER_CHAMBERLAIN: CharacterText(
-        "Chamberlain",
-        2,
+    pb.CHARACTER_CHAMBERLAIN: (
         "played and discarded after effect",
         "Swap two activity preference cards (even the face down card if you want). The card "
         "placed at the bottom is turned face down, and the face down card is turned face up.",
     ),
-    pb.CHARACTER_DOG: CharacterText(
-        "Dog",
-        1,
+    pb.CHARACTER_DOG: (
         "played and discarded after effect",
         "Discard all your other cards in hand, and draw the same number of cards from the "
         "drawing deck.",
     ),
-    pb.CHARACTER_FOOL: CharacterText(
-        "Fool",
-        1,
+    pb.CHARACTER_FOOL: (
         "played and discarded after effect",
         "Take back in hand any or all of the cards in your display and pass. Character cards "
         "taken back lose their effect.",
     ),
-    pb.CHARACTER_GUARD: CharacterText(
-        "Guard",
-        2,
+    pb.CHARACTER_GUARD: (
         "played and discarded after effect",
-        "Play this card when passing. It allows you to support a player who already has a "
-        "support. The former support is cancelled and the token given back to its owner.",
+        "Play this card when passing (it is your pass, and you can support another player "
+        "normally). It also allows you to support a player who already has a support. The "
+        "former support is cancelled and the token given back to its owner.",
     ),
-    pb.CHARACTER_JESTER: CharacterText(
-        "Jester",
-        1,
+    pb.CHARACTER_JESTER: (
         "played and discarded after effect",
         "Swap two cards (activity cards only, no character cards) in two other players' displays.",
     ),
-    pb.CHARACTER_PEON: CharacterText(
-        "Peon",
-        1,
+    pb.CHARACTER_PEON: (
         "played and discarded after effect",
         "Support an unsupported player without passing: you keep playing, but cannot support "
         "when you pass unless a Guard gives your token back.",
     ),
-    pb.CHARACTER_RAINY_DAY: CharacterText(
-        "Rainy day",
-        1,
+    pb.CHARACTER_RAINY_DAY: (
         "played and discarded after effect",
         "The day immediately ends with no winner. The day card and support token are "
         "discarded. The Rainy day card is removed from the game.",
     ),
-    pb.CHARACTER_THIEF: CharacterText(
-        "Thief",
-        2,
+    pb.CHARACTER_THIEF: (
         "played and discarded after effect",
         "Take a card of the stated value (3 or 4) from another player's display and add it to "
         "your display.",
     ),
+}
+"""Each character's timing and effect, as the rulebook's last page prints them."""
+
+CHARACTERS: Mapping[int, CharacterText] = {
+    kind: CharacterText(data.CHARACTER_NAMES[kind], count, *_RULE_TEXTS[kind])
+    for kind, count in data.CHARACTER_COUNTS
 }
 
 
@@ -189,13 +145,10 @@ class DayText:
 
 
 DAYS: Mapping[int, DayText] = {
-    pb.DAY_TUESDAY: DayText("Tuesday", 1, 6),
-    pb.DAY_WEDNESDAY: DayText("Wednesday", 1, 6),
-    pb.DAY_THURSDAY: DayText("Thursday", 2, 6),
-    pb.DAY_FRIDAY: DayText("Friday", 2, 7),
-    pb.DAY_SATURDAY: DayText("Saturday", 3, 7),
+    day: DayText(data.DAY_NAMES[day], data.DAY_POINTS[day], data.HAND_SIZE[day])
+    for day in data.DAYS
 }
-"""Victory points are the engine's defaults (the rulebook does not print them)."""
+"""Victory points are the data defaults (the rulebook does not print them)."""
 
 
 @dataclass(frozen=True)
@@ -223,26 +176,18 @@ class CardFace:
         return text
 
 
-ACTIVITY_VALUES = (1, 1, 1, 2, 2, 2, 3, 3, 4, 4, 5, 5)
-DUCHESS_VALUE = 2
-
-
 def _deck() -> tuple[CardFace, ...]:
-    cards: list[CardFace] = []
-    for activity in ACTIVITY_NAMES:
-        for index, value in enumerate(ACTIVITY_VALUES):
-            cards.append(CardFace(len(cards) + 1, activity, value, 0, index == 0, value in (1, 2)))
-    thieves = iter((3, 4))
-    for character, text in CHARACTERS.items():
-        for _ in range(text.count):
-            if character == pb.CHARACTER_THIEF:
-                value = next(thieves)
-            elif character == pb.CHARACTER_DUCHESS:
-                value = DUCHESS_VALUE
-            else:
-                value = 0
-            cards.append(CardFace(len(cards) + 1, 0, value, character, False, False))
-    return tuple(cards)
+    return tuple(
+        CardFace(
+            card,
+            data.CARD_ACTIVITY[card],
+            data.CARD_VALUE[card],
+            data.CARD_CHARACTER[card],
+            data.CARD_DRAWS[card],
+            data.CARD_SUN[card],
+        )
+        for card in data.ALL_CARDS
+    )
 
 
 DECK: tuple[CardFace, ...] = _deck()
@@ -257,8 +202,7 @@ def card_face(card: int) -> CardFace:
 
 def card_name(card: int) -> str:
     """'Hunt 3', 'the Queen', 'the Thief (4)'."""
-    face = card_face(card)
-    return face.name if face.activity else f"the {face.name}"
+    return data.card_name(card)
 
 
 def _cards(cards: Sequence[int]) -> str:
