@@ -88,16 +88,8 @@ LAYERS = {
 # Cycles being removed elsewhere. Each entry is one exact cycle (a strongly
 # connected component); any other cycle fails, and so does an entry once its
 # cycle is gone (delete the entry then).
-KNOWN_CYCLES: frozenset[frozenset[str]] = frozenset(
-    {
-        # King's Life: days -> reckoning -> suggestions -> characters -> back
-        # (another change removes it).
-        frozenset(
-            f"throneroom_server.games.kings_life.{name}"
-            for name in ("characters", "days", "reckoning", "suggestions")
-        ),
-    }
-)
+KNOWN_CYCLES: frozenset[frozenset[str]] = frozenset()
+"""Cycles tolerated for now (none: keep it that way)."""
 
 
 def _scan(root: Path) -> list[Import]:
