@@ -223,3 +223,26 @@ def test_setup_must_leave_the_game_in_a_start_phase() -> None:
     game = _nim_with_table(table)
     with pytest.raises(PhaseTransitionError, match="not a start phase"):
         game.setup(game.default_options(), 2, 1)
+
+
+def test_derived_keys_order_moves_and_tell_them_apart() -> None:
+    """The default move_key (fields in number order) on real moves with oneofs,
+    enums, optional and repeated fields: distinct legal moves, distinct keys."""
+    from throneroom_server.games.kit import derived_key
+    from throneroom_server.games.registry import build_registry
+
+    games = build_registry()
+    compared = 0
+    for name in ("king_is_dead", "kings_life"):
+        game = games[name]
+        for state in playout_states(game, game.default_options(), game.info.min_seats, 1, limit=60):
+            for seat in game.to_act(state):
+                moves = list(game.legal_moves(state, seat))
+                keys = {derived_key(m) for m in moves}
+                assert len(keys) == len(moves), f"{name}: two legal moves share a derived key"
+                compared += len(moves)
+    assert compared > 100
+    assert derived_key(KidMove(pass_turn=KidMove.Pass())) < derived_key(
+        KidMove(settle=KidMove.Settle(region=kid.REGION_CALEDONIA))
+    )
+    assert derived_key(Move(take=2)) == (2,)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Generic, TypeVar, cast
 
 from google.protobuf.descriptor import FieldDescriptor
@@ -23,6 +24,8 @@ from throneroom_server.games.kit.messages import (
     check_keyable,
     derived_key,
     descriptor,
+    has_enums,
+    key_function,
     kinds_oneof,
     oneof_kinds,
 )
@@ -146,6 +149,8 @@ class GameDefinition(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
     """A game for the framework's own tests (registered only when asked for)."""
     info: GameInfo = field(init=False)
     kinds: dict[str, MoveKind[StateT, MoveT, EventT]] = field(init=False, repr=False)
+    _num_seats: Callable[[StateT], int] = field(init=False, repr=False, compare=False)
+    move_has_enums: bool = field(init=False, repr=False)
     kinds_oneof: str | None = field(init=False, repr=False)
     """The oneof of the move message that carries the kinds (None: one kind)."""
 
@@ -161,6 +166,8 @@ class GameDefinition(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
             raise PhaseTableError(f"{name}: {error}") from None
         object.__setattr__(self, "kinds_oneof", oneof)
         object.__setattr__(self, "kinds", self._check_moves())
+        object.__setattr__(self, "move_has_enums", has_enums(self.messages.move))
+        object.__setattr__(self, "_num_seats", attrgetter("num_seats"))
         specs = tuple(
             OptionSpec(o.name, o.description, _default_text(self.default_options, o.name))
             for o in self.options
@@ -238,6 +245,7 @@ class GameDefinition(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
                 check_keyable(self.messages.move)
             except TypeError as error:
                 raise PhaseTableError(f"{self.name}: {error}") from None
+            object.__setattr__(self, "move_key", key_function(self.messages.move))
         return kinds
 
     def kind_of(self, move: MoveT) -> MoveKind[StateT, MoveT, EventT] | None:
@@ -249,7 +257,8 @@ class GameDefinition(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
 
     def seats_of(self, state: StateT) -> int:
         """The seat count a state was set up for."""
-        return int(cast(int, getattr(state, "num_seats")))  # noqa: B009 (checked field)
+        seats: int = self._num_seats(state)
+        return seats
 
     def outcome_of(self, state: StateT) -> Outcome | None:
         if not state.HasField("outcome"):

@@ -160,6 +160,11 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         """The move's kind when ``seat`` may play ``move`` now; otherwise raises
         InvalidMoveError (malformed whatever the state), GameFinishedError,
         NotYourTurnError or IllegalMoveError (with the game's explanation)."""
+        return self._check(state, seat, move, self.phase(state))
+
+    def _check(
+        self, state: StateT, seat: Seat, move: MoveT, phase: Phase[StateT]
+    ) -> MoveKind[StateT, MoveT, EventT]:
         d = self.definition
         if d.check_move is not None:  # first, so that the game's own words come first
             d.check_move(state, move)
@@ -167,11 +172,11 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         if kind is None:
             names = ", ".join(d.kinds)
             raise InvalidMoveError(f"{d.title}: the move is empty; set one of: {names}")
-        bad = undeclared_enum(move)
-        if bad is not None:
-            raise InvalidMoveError(f"{d.title}: the move is malformed: {bad}")
+        if d.move_has_enums:
+            bad = undeclared_enum(move)
+            if bad is not None:
+                raise InvalidMoveError(f"{d.title}: the move is malformed: {bad}")
         check_seat(d.seats_of(state), seat)
-        phase = self.phase(state)
         if phase.over:
             outcome = d.outcome_of(state)
             summary = f" ({outcome.summary})" if outcome is not None and outcome.summary else ""
@@ -212,13 +217,13 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         return True
 
     def apply(self, state: StateT, seat: Seat, move: MoveT) -> tuple[StateT, list[EventT]]:
-        kind = self.check(state, seat, move)
-        before = self.definition.phases.phase_of(state)
+        phase = self.phase(state)
+        kind = self._check(state, seat, move, phase)
         new = self.messages.state()
         new.CopyFrom(state)
         events: list[EventT] = []
         kind.play(new, seat, move, events)
-        self._check_transition(before, new)
+        self._check_transition(phase.name, new)
         return new, events
 
     def _check_transition(self, before: str, state: StateT) -> None:

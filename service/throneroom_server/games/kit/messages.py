@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cache
 from typing import cast
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
@@ -89,6 +91,27 @@ def undeclared_enum(message: Message, where: str = "") -> str | None:
     return None
 
 
+@cache
+def has_enums(move_cls: type[Message]) -> bool:
+    """Whether the message can hold an enum value at any depth (else
+    :func:`undeclared_enum` has nothing to find)."""
+    return _has_enums(descriptor(move_cls), set())
+
+
+def _has_enums(desc: Descriptor, seen: set[str]) -> bool:
+    if desc.full_name in seen:
+        return False
+    seen.add(desc.full_name)
+    for field in desc.fields:
+        if field.type == FieldDescriptor.TYPE_ENUM:
+            return True
+        if field.type == FieldDescriptor.TYPE_MESSAGE:
+            assert field.message_type is not None
+            if _has_enums(field.message_type, seen):
+                return True
+    return False
+
+
 def check_keyable(move_cls: type[Message]) -> None:
     """TypeError unless :func:`derived_key` can order this move message (only
     integer, bool and enum fields, and messages of them)."""
@@ -115,9 +138,42 @@ def derived_key(message: Message) -> Key:
     position of the set field, then that field's key; a field with presence adds
     0 (unset) or 1 before its value; a repeated field adds its length before its
     items. Distinct well-formed moves of one game get distinct keys."""
-    out: list[int] = []
-    _key_into(message, out)
-    return tuple(out)
+    return key_function(type(message))(message)
+
+
+@cache
+def key_function(move_cls: type[Message]) -> Callable[[Message], Key]:
+    """:func:`derived_key` for one message class, specialised once: a message of
+    plain singular scalars is read with one ``attrgetter``."""
+    desc = descriptor(move_cls)
+    plain = all(
+        not f.is_repeated
+        and not f.has_presence
+        and f.type != FieldDescriptor.TYPE_MESSAGE
+        and f.containing_oneof is None
+        for f in desc.fields
+    )
+    if plain and desc.fields:
+        names = [f.name for f in sorted(desc.fields, key=lambda f: f.number)]
+        if len(names) == 1:
+            name = names[0]
+
+            def one(message: Message) -> Key:
+                return (int(getattr(message, name)),)
+
+            return one
+
+        def several(message: Message) -> Key:
+            return tuple(int(getattr(message, n)) for n in names)
+
+        return several
+
+    def general(message: Message) -> Key:
+        out: list[int] = []
+        _key_into(message, out)
+        return tuple(out)
+
+    return general
 
 
 def _key_into(message: Message, out: list[int]) -> None:
