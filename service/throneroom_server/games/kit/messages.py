@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 from typing import cast
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
@@ -91,7 +90,6 @@ def undeclared_enum(message: Message, where: str = "") -> str | None:
     return None
 
 
-@cache
 def has_enums(move_cls: type[Message]) -> bool:
     """Whether the message can hold an enum value at any depth (else
     :func:`undeclared_enum` has nothing to find)."""
@@ -141,11 +139,20 @@ def derived_key(message: Message) -> Key:
     return key_function(type(message))(message)
 
 
-@cache
+_KEY_FUNCTIONS: dict[str, Callable[[Message], Key]] = {}
+
+
 def key_function(move_cls: type[Message]) -> Callable[[Message], Key]:
-    """:func:`derived_key` for one message class, specialised once: a message of
-    plain singular scalars is read with one ``attrgetter``."""
+    """:func:`derived_key` for one message class, specialised once (and cached): a
+    message of plain singular scalars is read field by field, without the walk."""
     desc = descriptor(move_cls)
+    found = _KEY_FUNCTIONS.get(desc.full_name)
+    if found is None:
+        found = _KEY_FUNCTIONS[desc.full_name] = _specialised_key(desc)
+    return found
+
+
+def _specialised_key(desc: Descriptor) -> Callable[[Message], Key]:
     plain = all(
         not f.is_repeated
         and not f.has_presence
