@@ -128,3 +128,28 @@ def test_a_simultaneous_kit_game_keeps_the_conformance_contract(
             event_only_reveals=game.testing.event_only_reveals,
         ).run()
         assert stats.steps > 0 and stats.rejections > 0
+
+
+@pytest.mark.parametrize("name", real_game_names())
+def test_every_real_game_has_sdk_texts_found_by_its_name(name: str) -> None:
+    from throneroom.games import texts
+
+    found = texts(name)
+    assert found is not None, f"sdk/throneroom/games/{name}.py lacks describe_move/describe_event"
+    game = GAMES[name]
+    state = game.setup(game.default_options(), game.info.min_seats, 3)
+    seat = game.to_act(state)[0]
+    move = game.legal_moves(state, seat)[0]
+    sentence = found.describe_move(game.messages.wrap_move(move))
+    assert sentence and sentence == found.describe_move(move)
+    _, events = game.apply(state, seat, move)
+    for event in events:
+        assert found.describe_event(event)
+
+
+def test_texts_of_unknown_or_textless_games_are_none() -> None:
+    from throneroom.games import texts
+
+    assert texts("chess") is None
+    assert texts("nim") is None, "the fixture game has no SDK texts"
+    assert texts("king_is_dead_names") is None, "a helper module is no game"
