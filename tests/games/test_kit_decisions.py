@@ -15,7 +15,7 @@ from throneroom_server.games.kit import Engine, EnvelopeGame, MoveKind
 from throneroom_server.games.kit.checks import independence_problems, playout_states
 from throneroom_server.games.kit.service import ServiceGame
 from throneroom_server.games.nim import Nim
-from throneroom_server.games.registry import build_registry, serve
+from throneroom_server.games.registry import build_registry, serve, service_games
 
 from tests.games.kit_games import SEALED, SealedTakes, Snap, SnapWithoutEpoch, choose
 
@@ -89,6 +89,54 @@ def test_every_seat_answers_from_the_version_it_was_asked_at_and_none_is_refused
             else:
                 refused += 1
     assert refused == 0 and accepted == version > 4
+
+
+def _strict_rule(
+    game: ServiceGame, state: game_pb2.GameState, seat: int, chosen_at: int, current: int
+) -> bool:
+    return chosen_at == current
+
+
+def _play_with_answers_chosen_together(
+    game: ServiceGame, seats: int, seed: int, rule: Any = _service_rule
+) -> tuple[int, int]:
+    """A whole game in which every seat asked at a version chooses at that version,
+    and the answers reach the service in a random order: (moves, refusals).
+    A refused seat asks again (it chooses anew at the next round of asking)."""
+    rng = random.Random(seed)
+    state = game.setup(game_pb2.GameOptions(**{game.name: {}}), seats, seed)
+    version = refused = 0
+    while acting := game.to_act(state):
+        asked_at = version
+        answers = {seat: rng.choice(game.legal_moves(state, seat)) for seat in acting}
+        order = list(answers)
+        rng.shuffle(order)
+        for seat in order:
+            if rule(game, state, seat, asked_at, version):
+                state, _ = game.apply(state, seat, answers[seat])
+                version += 1
+            else:
+                refused += 1
+    return version, refused
+
+
+@pytest.mark.parametrize(
+    "name",
+    [n for n, g in build_registry(include_fixtures=True).items() if g.info.simultaneous_decisions],
+)
+def test_a_registered_game_never_refuses_a_simultaneous_answer(name: str) -> None:
+    game = service_games(include_fixtures=True)[name]
+    seats = game.info.min_seats + 1
+    for seed in range(2):
+        moves, refused = _play_with_answers_chosen_together(game, seats, seed)
+        assert moves > 0 and refused == 0
+
+
+def test_without_the_clock_simultaneous_answers_would_be_refused() -> None:
+    """The control: the same play with a plain version check refuses answers."""
+    game = service_games()["kings_life"]
+    _, refused = _play_with_answers_chosen_together(game, 5, 0, rule=_strict_rule)
+    assert refused > 0
 
 
 def test_a_stale_sequential_move_is_refused_by_the_same_rule() -> None:
