@@ -246,3 +246,49 @@ def test_derived_keys_order_moves_and_tell_them_apart() -> None:
         KidMove(settle=KidMove.Settle(region=kid.REGION_CALEDONIA))
     )
     assert derived_key(Move(take=2)) == (2,)
+
+
+class _Listed(list[Move]):
+    """A Sequence the generator hands out (stands for a lazy one, e.g. King Is Dead's)."""
+
+
+def _listed_takes(state: nim_pb2.NimState, seat: int) -> _Listed:
+    return _Listed(NIM.moves[0].generate(state, seat))
+
+
+def test_an_ordered_generator_is_handed_out_as_it_is() -> None:
+    take = dataclasses.replace(NIM.moves[0], generate=_listed_takes, ordered=True)
+
+    class Ordered(Nim):
+        definition = dataclasses.replace(NIM, moves=(take,))
+        info = NIM.info
+
+    game = Ordered()
+    state = game.setup(game.default_options(), 2, 1)
+    listed = game.legal_moves(state, 0)
+    assert type(listed) is _Listed and [m.take for m in listed] == [1, 2, 3]
+
+
+def test_an_ordered_generator_that_is_not_is_caught_by_the_conformance_suite() -> None:
+    from throneroom_server.games.kit import Variant
+
+    from tests.conformance.playout import Playout
+    from tests.conformance.report import ConformanceError
+
+    take = dataclasses.replace(NIM.moves[0], generate=_reversed_takes, ordered=True)
+
+    class Liar(Nim):
+        definition = dataclasses.replace(NIM, moves=(take,))
+        info = NIM.info
+
+    game = Liar()
+    with pytest.raises(ConformanceError) as caught:
+        Playout(
+            game,  # type: ignore[arg-type]
+            name="nim",
+            variant=Variant(2),
+            options=game.default_options(),
+            seed=1,
+            choice_seed=1,
+        ).run()
+    assert caught.value.check == "5 legal moves"

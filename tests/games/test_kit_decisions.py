@@ -218,3 +218,29 @@ def test_registered_simultaneous_decisions_keep_the_promise(name: str) -> None:
 def test_envelope_game_is_what_the_registry_serves() -> None:
     nim = build_registry(include_fixtures=True)["nim"]
     assert isinstance(serve(nim), EnvelopeGame) and serve(nim).name == "nim"
+
+
+def test_a_shared_phase_lets_several_seats_act_but_checks_versions_strictly() -> None:
+    from throneroom_server.games.kit import PhaseTable, shared
+
+    from tests.games.kit_games import choosing
+
+    table = PhaseTable(
+        phase_of=SEALED.phases.phase_of,
+        phases=(
+            shared("choose", seats=choosing, moves=["take"], ends="all chose", follows=["over"]),
+            SEALED.phases["over"],
+        ),
+        start=("choose",),
+    )
+
+    class Together(SealedTakes):
+        definition = dataclasses.replace(SEALED, phases=table)
+
+    assert not Together.definition.info.simultaneous_decisions
+    game = serve(Together())
+    state = game.setup(game_pb2.GameOptions(nim={}), 3, 1)
+    state, _ = game.apply(state, 1, _move(game, 2))
+    assert game.to_act(state) == [0, 2]
+    assert [game.earliest_version(state, seat, 1) for seat in range(3)] == [1, 1, 1]
+    assert "| choose | shared | take |" in table.describe()

@@ -27,6 +27,7 @@ from throneroom_server.games.kit.phases import (
     PhaseTableError,
     PhaseTransitionError,
     end,
+    shared,
     simultaneous,
     turn,
 )
@@ -56,6 +57,7 @@ __all__ = [
     "earliest_version",
     "end",
     "legacy_game",
+    "shared",
     "simultaneous",
     "start_clock",
     "turn",

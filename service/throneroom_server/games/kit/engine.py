@@ -14,6 +14,7 @@ conformance suite plants defects that way).
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Sequence
 from typing import Generic, TypeVar
 
@@ -142,13 +143,19 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
             return None
         return (phase.name, phase.epoch(state) if phase.epoch is not None else 0)
 
-    def legal_moves(self, state: StateT, seat: Seat) -> list[MoveT]:
+    def legal_moves(self, state: StateT, seat: Seat) -> Sequence[MoveT]:
         phase = self.phase(state)
         if seat not in phase.acting(state):
             return []
-        kinds = self.definition.kinds
-        moves = [move for name in phase.moves for move in kinds[name].generate(state, seat)]
-        moves.sort(key=self.definition.move_key)
+        kinds = [self.definition.kinds[name] for name in phase.moves]
+        key = self.definition.move_key
+        if all(kind.ordered for kind in kinds):
+            if len(kinds) == 1:
+                listed = kinds[0].generate(state, seat)
+                return listed if isinstance(listed, Sequence) else list(listed)
+            return list(heapq.merge(*(k.generate(state, seat) for k in kinds), key=key))
+        moves = [move for kind in kinds for move in kind.generate(state, seat)]
+        moves.sort(key=key)
         return moves
 
     def move_key(self, move: MoveT) -> Key:

@@ -5,7 +5,8 @@ is in (``PhaseTable.phase_of``, usually one enum field of the state); each
 phase declares, as data:
 
 * who acts: one seat (``turn``), several seats answering the same decision,
-  collected hidden (``simultaneous``), or nobody, the game being over (``end``);
+  collected hidden (``simultaneous``), several seats acting in any order with
+  public moves (``shared``), or nobody, the game being over (``end``);
 * which kinds of move the acting seats may make (the move kinds of the game's
   ``MoveKind`` table: the oneof fields of its move message);
 * what ends it (a sentence, for people) and which phases may follow it.
@@ -51,6 +52,10 @@ class PhaseKind(enum.Enum):
     """One seat decides."""
     SIMULTANEOUS = "simultaneous"
     """Several seats answer the same decision, hidden from each other."""
+    SHARED = "shared"
+    """Several seats may act, in any order, and each move is public and may change
+    what the others may do (e.g. the two players of a team moving their halves
+    of one army): the service checks versions strictly."""
     END = "end"
     """The game is over: nobody acts and the state holds the outcome."""
 
@@ -122,6 +127,26 @@ def simultaneous(
         ends,
         (*follows,),
         epoch,
+    )
+
+
+def shared(
+    name: str,
+    *,
+    seats: Callable[[StateT], Iterable[Seat]],
+    moves: Sequence[str],
+    ends: str,
+    follows: Sequence[str] = (),
+) -> Phase[StateT]:
+    """A phase in which every seat of ``seats(state)`` may act, in any order, each
+    move public (not a simultaneous decision: answers are not independent)."""
+    return Phase(
+        name,
+        PhaseKind.SHARED,
+        lambda state: tuple(sorted(seats(state))),
+        tuple(moves),
+        ends,
+        (*follows,),
     )
 
 
@@ -261,3 +286,8 @@ class MoveKind(Generic[StateT, MoveT, EventT]):
     appending the events it causes."""
     narrow: Callable[[StateT, Seat, MoveT], Iterable[MoveT]] | None = None
     explain: Callable[[StateT, Seat, MoveT], str] | None = None
+    ordered: bool = False
+    """``generate`` yields its moves already in ascending ``move_key`` order (then
+    the kit merges instead of sorting, and a phase with this one kind hands the
+    generator's Sequence out as it is: lazy sequences stay lazy). The
+    conformance suite's check 5 catches a generator that breaks the promise."""
