@@ -125,7 +125,7 @@ def _forgetful_narrow(state: nim_pb2.NimState, seat: int, move: Move) -> Iterato
 
 @pytest.mark.parametrize(
     ("narrow", "found"),
-    [(_lax_narrow, "which generate() does not"), (_forgetful_narrow, "does not list it")],
+    [(_lax_narrow, "which the enumeration does not"), (_forgetful_narrow, "does not list it")],
 )
 def test_a_narrowing_that_is_not_the_generator_is_caught(narrow: object, found: str) -> None:
     take = dataclasses.replace(NIM.moves[0], narrow=narrow)
@@ -292,3 +292,32 @@ def test_an_ordered_generator_that_is_not_is_caught_by_the_conformance_suite() -
             choice_seed=1,
         ).run()
     assert caught.value.check == "5 legal moves"
+
+
+def test_a_phase_generator_lists_every_kind_at_once() -> None:
+    """Settlers with one generator for the "settle" phase (pass or settle) and no
+    generator per kind: the same legal moves, and legality is still exactly
+    membership in that enumeration."""
+    from tests.games.kit_games import SETTLERS, free_regions, passes
+
+    def everything(state: kid.KingIsDeadState, seat: int) -> list[KidMove]:
+        return [*passes(state, seat), *free_regions(state, seat)]
+
+    settle, never, over = SETTLERS.phases.phases
+    table = PhaseTable(
+        phase_of=SETTLERS.phases.phase_of,
+        phases=(dataclasses.replace(settle, generate=everything), never, over),
+        start=SETTLERS.phases.start,
+    )
+    kinds = tuple(
+        dataclasses.replace(k, generate=None) if k.name in ("settle", "pass_turn") else k
+        for k in SETTLERS.moves
+    )
+
+    class OneList(Settlers):
+        definition = dataclasses.replace(SETTLERS, phases=table, moves=kinds)
+
+    game, reference = OneList(), Settlers()
+    state = game.setup(game.default_options(), 2, 1)
+    assert list(game.legal_moves(state, 0)) == list(reference.legal_moves(state, 0))
+    assert _legal_exactly_when_listed(game, 2, range(3)) > 50

@@ -185,3 +185,15 @@ def test_info_is_derived_from_the_definition() -> None:
     assert info.hidden_information and info.chance and not info.simultaneous_decisions
     assert [(o.name, o.default) for o in info.options] == [("pile", "21"), ("max_take", "3")]
     assert SEALED.info.simultaneous_decisions, "a simultaneous phase makes a simultaneous game"
+
+
+def test_a_kind_without_a_generator_needs_a_phase_generator() -> None:
+    bare = dataclasses.replace(_take, generate=None)
+    with pytest.raises(PhaseTableError, match="'take' has no generator, and phase 'take'"):
+        dataclasses.replace(NIM, moves=(bare,))
+    with pytest.raises(PhaseTableError, match="`ordered` describes the phase's generator"):
+        _table(_play(ordered=True), OVER)
+    listed = _play(generate=_take.generate, name="take", follows=("over",))
+    table = PhaseTable(phase_of=NIM.phases.phase_of, phases=(listed, OVER), start=("take",))
+    rebuilt = dataclasses.replace(NIM, moves=(bare,), phases=table)
+    assert rebuilt.kinds["take"].generate is None

@@ -58,10 +58,11 @@ def narrowing_problems(
     each legal move and each of ``probes`` (e.g. illegal or earlier moves)."""
     problems: list[str] = []
     definition = engine.definition
+    listed = list(engine.legal_moves(state, seat))
     for kind in definition.moves:
         if kind.narrow is None:
             continue
-        legal = list(kind.generate(state, seat))
+        legal = [m for m in listed if definition.kind_of(m) is kind]
         legal_bytes = {m.SerializeToString(deterministic=True) for m in legal}
         asked = legal + [p for p in probes if definition.kind_of(p) is kind]
         for move in asked:
@@ -70,7 +71,7 @@ def narrowing_problems(
                 if candidate.SerializeToString(deterministic=True) not in legal_bytes:
                     problems.append(
                         f"{kind.name}: narrow() for {one_line(move)} lists "
-                        f"{one_line(candidate)}, which generate() does not"
+                        f"{one_line(candidate)}, which the enumeration does not"
                     )
             if move in legal and not any(c == move for c in candidates):
                 problems.append(

@@ -233,6 +233,16 @@ class GameDefinition(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
                 f"{self.name}: {self.messages.move.DESCRIPTOR.name} has no oneof, so the game "
                 f"has exactly one move kind, not {len(kinds)}"
             )
+        for phase in self.phases.phases:
+            if phase.generate is not None:
+                continue
+            for kind_name in phase.moves:
+                found = kinds.get(kind_name)
+                if found is not None and found.generate is None:
+                    raise PhaseTableError(
+                        f"{self.name}: move kind {kind_name!r} has no generator, and phase "
+                        f"{phase.name!r} has none either"
+                    )
         used = self.phases.move_kinds
         for kind_name in used - set(kinds):
             raise PhaseTableError(

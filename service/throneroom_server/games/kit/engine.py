@@ -15,7 +15,7 @@ conformance suite plants defects that way).
 from __future__ import annotations
 
 import heapq
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Generic, TypeVar
 
 from google.protobuf import text_format
@@ -147,14 +147,20 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         phase = self.phase(state)
         if seat not in phase.acting(state):
             return []
-        kinds = [self.definition.kinds[name] for name in phase.moves]
         key = self.definition.move_key
+        if phase.generate is not None:
+            listed = phase.generate(state, seat)
+            if phase.ordered:
+                return listed if isinstance(listed, Sequence) else list(listed)
+            return sorted(listed, key=key)
+        kinds = [self.definition.kinds[name] for name in phase.moves]
+        generators = [_generator(kind)(state, seat) for kind in kinds]
         if all(kind.ordered for kind in kinds):
             if len(kinds) == 1:
-                listed = kinds[0].generate(state, seat)
+                listed = generators[0]
                 return listed if isinstance(listed, Sequence) else list(listed)
-            return list(heapq.merge(*(k.generate(state, seat) for k in kinds), key=key))
-        moves = [move for kind in kinds for move in kind.generate(state, seat)]
+            return list(heapq.merge(*generators, key=key))
+        moves = [move for generated in generators for move in generated]
         moves.sort(key=key)
         return moves
 
@@ -196,7 +202,7 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
             raise IllegalMoveError(
                 f"{d.title}, {phase.name}: seat {seat} may play {allowed} now, not {kind.name}"
             )
-        if not self._listed(kind, state, seat, move):
+        if not self._listed(kind, phase, state, seat, move):
             reason = kind.explain(state, seat, move) if kind.explain is not None else ""
             raise IllegalMoveError(
                 reason
@@ -205,14 +211,21 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         return kind
 
     def _listed(
-        self, kind: MoveKind[StateT, MoveT, EventT], state: StateT, seat: Seat, move: MoveT
+        self,
+        kind: MoveKind[StateT, MoveT, EventT],
+        phase: Phase[StateT],
+        state: StateT,
+        seat: Seat,
+        move: MoveT,
     ) -> bool:
         """Membership in the enumeration (narrowed when the kind says how)."""
-        candidates = (
-            kind.narrow(state, seat, move)
-            if kind.narrow is not None
-            else kind.generate(state, seat)
-        )
+        candidates: Iterable[Message]
+        if kind.narrow is not None:
+            candidates = kind.narrow(state, seat, move)
+        elif phase.generate is not None:
+            candidates = phase.generate(state, seat)
+        else:
+            candidates = _generator(kind)(state, seat)
         return any(candidate == move for candidate in candidates)
 
     def is_legal(self, state: StateT, seat: Seat, move: MoveT) -> bool:
@@ -275,3 +288,11 @@ def _not_your_turn(title: str, phase: Phase[StateT], acting: Sequence[Seat], sea
         waiting = ", ".join(str(s) for s in acting)
         return f"{title}, {phase.name}: seat {seat} is not asked (waiting for seats {waiting})"
     return f"{title}, {phase.name}: it is seat {acting[0]}'s turn, not seat {seat}'s"
+
+
+def _generator(
+    kind: MoveKind[StateT, MoveT, EventT],
+) -> Callable[[StateT, Seat], Iterable[MoveT]]:
+    generate = kind.generate
+    assert generate is not None, f"move kind {kind.name!r} has no generator (checked at build)"
+    return generate

@@ -26,7 +26,7 @@ import enum
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from google.protobuf.message import Message
 
@@ -80,6 +80,12 @@ class Phase(Generic[StateT]):
     the phase opens. Needed only when one move can close an instance before every
     seat has answered and open the next instance of the same phase (see
     docs/adding-a-game.md, "Simultaneous decisions")."""
+    generate: Callable[[StateT, Seat], Iterable[Any]] | None = None
+    """Every legal move of the phase at once, when one computation lists several
+    kinds (e.g. "pass, or play one of these cards"); otherwise each kind's
+    generator is used."""
+    ordered: bool = False
+    """The phase's generator yields in ascending move_key order (see MoveKind)."""
 
     @property
     def simultaneous(self) -> bool:
@@ -94,6 +100,10 @@ def _nobody(state: Message) -> Sequence[Seat]:
     return ()
 
 
+Generator = Callable[[StateT, Seat], Iterable[Any]]
+"""A phase's own generator: every legal move of the phase, whatever its kind."""
+
+
 def turn(
     name: str,
     *,
@@ -101,10 +111,19 @@ def turn(
     moves: Sequence[str],
     ends: str,
     follows: Sequence[str] = (),
+    generate: Generator[StateT] | None = None,
+    ordered: bool = False,
 ) -> Phase[StateT]:
     """A phase in which the one seat ``seat(state)`` decides."""
     return Phase(
-        name, PhaseKind.TURN, lambda state: (seat(state),), tuple(moves), ends, (*follows,)
+        name,
+        PhaseKind.TURN,
+        lambda state: (seat(state),),
+        tuple(moves),
+        ends,
+        (*follows,),
+        generate=generate,
+        ordered=ordered,
     )
 
 
@@ -116,6 +135,8 @@ def simultaneous(
     ends: str,
     follows: Sequence[str] = (),
     epoch: Callable[[StateT], int] | None = None,
+    generate: Generator[StateT] | None = None,
+    ordered: bool = False,
 ) -> Phase[StateT]:
     """A phase in which every seat of ``seats(state)`` (those who still owe an
     answer) decides, each unseen by the others."""
@@ -126,7 +147,9 @@ def simultaneous(
         tuple(moves),
         ends,
         (*follows,),
-        epoch,
+        epoch=epoch,
+        generate=generate,
+        ordered=ordered,
     )
 
 
@@ -137,6 +160,8 @@ def shared(
     moves: Sequence[str],
     ends: str,
     follows: Sequence[str] = (),
+    generate: Generator[StateT] | None = None,
+    ordered: bool = False,
 ) -> Phase[StateT]:
     """A phase in which every seat of ``seats(state)`` may act, in any order, each
     move public (not a simultaneous decision: answers are not independent)."""
@@ -147,6 +172,8 @@ def shared(
         tuple(moves),
         ends,
         (*follows,),
+        generate=generate,
+        ordered=ordered,
     )
 
 
@@ -194,6 +221,8 @@ class PhaseTable(Generic[StateT]):
                 raise PhaseTableError(f"{where}: say what ends it (ends=...)")
             if phase.epoch is not None and not phase.simultaneous:
                 raise PhaseTableError(f"{where}: only a simultaneous phase has an epoch")
+            if phase.ordered and phase.generate is None:
+                raise PhaseTableError(f"{where}: `ordered` describes the phase's generator")
         if not any(phase.over for phase in self.phases):
             raise PhaseTableError("the table has no end phase: a game must be able to finish")
 
@@ -271,8 +300,9 @@ class MoveKind(Generic[StateT, MoveT, EventT]):
     ``name`` is the field of the move message's oneof that carries this kind (for
     a move message without a oneof, the game's only kind, any name).
 
-    Legality is written once, in ``generate``: the kit accepts a move exactly
-    when it equals a move ``generate`` lists (for the seat, in the current state).
+    Legality is written once, in ``generate`` (or the phase's generator): the
+    kit accepts a move exactly when it equals a move the enumeration lists (for
+    the seat, in the current state).
     ``narrow``, if given, lists only the legal moves that *could* equal the move
     being checked (e.g. those of its region); it must be the generator restricted
     (a subset of ``generate``'s moves that includes every listed move equal to the
@@ -280,10 +310,12 @@ class MoveKind(Generic[StateT, MoveT, EventT]):
     """
 
     name: str
-    generate: Callable[[StateT, Seat], Iterable[MoveT]]
     play: Callable[[StateT, Seat, MoveT, list[EventT]], None]
     """Carry out a legal move on ``state`` (a fresh copy, changed in place),
     appending the events it causes."""
+    generate: Callable[[StateT, Seat], Iterable[MoveT]] | None = None
+    """Every legal move of this kind; None only when every phase allowing the
+    kind has its own generator."""
     narrow: Callable[[StateT, Seat, MoveT], Iterable[MoveT]] | None = None
     explain: Callable[[StateT, Seat, MoveT], str] | None = None
     ordered: bool = False
