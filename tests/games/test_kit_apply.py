@@ -321,3 +321,44 @@ def test_a_phase_generator_lists_every_kind_at_once() -> None:
     state = game.setup(game.default_options(), 2, 1)
     assert list(game.legal_moves(state, 0)) == list(reference.legal_moves(state, 0))
     assert _legal_exactly_when_listed(game, 2, range(3)) > 50
+
+
+def test_a_kind_generator_that_disagrees_with_its_phase_generator_is_caught() -> None:
+    """Membership tests a kind's own generator before the phase's: the two must
+    list the same moves of that kind, which narrowing_problems checks."""
+    from tests.games.kit_games import SETTLERS, free_regions, passes
+
+    def everything(state: kid.KingIsDeadState, seat: int) -> list[KidMove]:
+        return [*passes(state, seat), *free_regions(state, seat)]
+
+    def one_region_too_many(state: kid.KingIsDeadState, seat: int) -> Iterator[KidMove]:
+        yield from free_regions(state, seat)
+        yield KidMove(settle=KidMove.Settle(region=kid.REGION_LONDINIUM))
+
+    settle, never, over = SETTLERS.phases.phases
+    table = PhaseTable(
+        phase_of=SETTLERS.phases.phase_of,
+        phases=(dataclasses.replace(settle, generate=everything), never, over),
+        start=SETTLERS.phases.start,
+    )
+
+    def with_settle(generate: object) -> Settlers:
+        kinds = tuple(
+            dataclasses.replace(k, generate=generate) if k.name == "settle" else k
+            for k in SETTLERS.moves
+        )
+
+        class Built(Settlers):
+            definition = dataclasses.replace(SETTLERS, phases=table, moves=kinds)
+
+        return Built()
+
+    state = Settlers().setup(kid.KingIsDeadOptions(), 2, 1)
+    assert narrowing_problems(with_settle(free_regions), state, 0) == []
+    wrong = with_settle(one_region_too_many)
+    problems = narrowing_problems(wrong, state, 0)
+    assert problems == [
+        "settle: its generator and the generator of phase 'settle' list different moves"
+    ]
+    with pytest.raises(AssertionError, match="disagree"):
+        _legal_exactly_when_listed(wrong, 2, range(1))

@@ -7,7 +7,8 @@ over random playouts:
 * ``narrowing_problems``: each ``MoveKind.narrow`` is the generator restricted:
   every candidate it lists is a legal move, and it lists every legal move equal
   to the one asked about. Then membership through ``narrow`` is exactly
-  membership in the enumeration.
+  membership in the enumeration. A kind with its own generator in a phase with
+  a phase generator must list exactly that phase's moves of its kind.
 * ``independence_problems``: in a simultaneous decision, a seat's answer does not
   change what another asked seat may decide, while that seat's decision stays
   open (the promise behind the decision clock, see decisions.py).
@@ -59,10 +60,22 @@ def narrowing_problems(
     problems: list[str] = []
     definition = engine.definition
     listed = list(engine.legal_moves(state, seat))
+    phase = engine.phase(state)
     for kind in definition.moves:
+        legal = [m for m in listed if definition.kind_of(m) is kind]
+        if (
+            phase.generate is not None
+            and kind.name in phase.moves
+            and kind.generate is not None
+            and sorted(m.SerializeToString(deterministic=True) for m in kind.generate(state, seat))
+            != sorted(m.SerializeToString(deterministic=True) for m in legal)
+        ):
+            problems.append(
+                f"{kind.name}: its generator and the generator of phase {phase.name!r} list "
+                "different moves"
+            )
         if kind.narrow is None:
             continue
-        legal = [m for m in listed if definition.kind_of(m) is kind]
         legal_bytes = {m.SerializeToString(deterministic=True) for m in legal}
         asked = legal + [p for p in probes if definition.kind_of(p) is kind]
         for move in asked:

@@ -218,14 +218,16 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         seat: Seat,
         move: MoveT,
     ) -> bool:
-        """Membership in the enumeration (narrowed when the kind says how)."""
+        """Membership in the enumeration: the kind's narrowing, else the kind's
+        generator, else the phase's (the smallest list that is exact)."""
         candidates: Iterable[Message]
         if kind.narrow is not None:
             candidates = kind.narrow(state, seat, move)
-        elif phase.generate is not None:
-            candidates = phase.generate(state, seat)
+        elif kind.generate is not None:
+            candidates = kind.generate(state, seat)
         else:
-            candidates = _generator(kind)(state, seat)
+            assert phase.generate is not None, "checked when the definition is built"
+            candidates = phase.generate(state, seat)
         return any(candidate == move for candidate in candidates)
 
     def is_legal(self, state: StateT, seat: Seat, move: MoveT) -> bool:
