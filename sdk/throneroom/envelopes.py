@@ -28,186 +28,45 @@ helpers (the engine kit declares each game's ``GameMessages``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Generic, TypeVar, cast
+from typing import TypeVar
 
 from google.protobuf import descriptor, text_format
 from google.protobuf.message import Message
 
+from throneroom.games.messages import (
+    ENVELOPES,
+    GAME_ONEOF,
+    GameMessages,
+    WrongGameError,
+    envelope_field,
+    field_named,
+    game_type_of,
+    game_types_of,
+    message_class,
+)
 from throneroom.v1 import game_pb2
 
-GAME_ONEOF = "game"
+__all__ = [
+    "ENVELOPES",
+    "GAME_ONEOF",
+    "GameMessages",
+    "WrongGameError",
+    "game_type_of",
+    "game_types_of",
+    "message_class",
+    "one_line",
+    "parse_option_assignments",
+    "parse_text",
+    "set_option",
+    "unwrap",
+    "wrap",
+    "wrap_move",
+    "wrap_options",
+]
 
 Envelope = TypeVar("Envelope", game_pb2.Move, game_pb2.GameOptions, game_pb2.View, game_pb2.Event)
 
 OptionValue = bool | int | float | str
-
-
-OptionsT = TypeVar("OptionsT", bound=Message)
-StateT = TypeVar("StateT", bound=Message)
-MoveT = TypeVar("MoveT", bound=Message)
-EventT = TypeVar("EventT", bound=Message)
-ViewT = TypeVar("ViewT", bound=Message)
-
-ENVELOPES: tuple[type[Message], ...] = (
-    game_pb2.GameOptions,
-    game_pb2.GameState,
-    game_pb2.Move,
-    game_pb2.Event,
-    game_pb2.View,
-)
-"""The five envelopes, in the order of GameMessages' fields."""
-
-
-class WrongGameError(ValueError):
-    """An envelope that carries another game's message, or none at all.
-
-    ``expected`` is the game type asked for; ``given`` the one the envelope
-    carries (``""`` for an empty envelope)."""
-
-    def __init__(self, envelope: Message, expected: str) -> None:
-        self.expected = expected
-        self.given = game_type_of(envelope)
-        kind = envelope.DESCRIPTOR.name
-        if self.given:
-            text = f"this game is {expected!r}; a {self.given!r} {kind} does not apply to it"
-        else:
-            text = f"the {kind} is empty: set its {expected!r} entry"
-        super().__init__(text)
-
-
-@dataclass(frozen=True)
-class GameMessages(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
-    """One game type's five messages, and typed wrapping into and out of the
-    envelopes of game.proto.
-
-    Construction checks the classes against game.proto: each must be the
-    message of the envelope entry named ``name`` (``TypeError`` otherwise), so a
-    game whose messages and envelope entries disagree fails at import.
-    """
-
-    name: str
-    options: type[OptionsT]
-    state: type[StateT]
-    move: type[MoveT]
-    event: type[EventT]
-    view: type[ViewT]
-
-    def __post_init__(self) -> None:
-        classes: tuple[type[Message], ...] = (
-            self.options,
-            self.state,
-            self.move,
-            self.event,
-            self.view,
-        )
-        for envelope_cls, cls in zip(ENVELOPES, classes, strict=True):
-            field = _field_named(envelope_cls, self.name)
-            envelope_name = envelope_cls.DESCRIPTOR.name
-            if field is None or field.containing_oneof is None or field.message_type is None:
-                raise TypeError(f"game.proto's {envelope_name} has no entry named {self.name!r}")
-            if cls.DESCRIPTOR.full_name != field.message_type.full_name:
-                raise TypeError(
-                    f"{self.name}: game.proto's {envelope_name}.{self.name} is a "
-                    f"{field.message_type.full_name}, not a {cls.DESCRIPTOR.full_name}"
-                )
-
-    @staticmethod
-    def of(name: str) -> GameMessages[Message, Message, Message, Message, Message]:
-        """The messages of any game type in game.proto, derived from its entries
-        (``ValueError`` for a name game.proto does not have)."""
-        classes = [message_class(envelope_cls, name) for envelope_cls in ENVELOPES]
-        return GameMessages(name, *classes)
-
-    # -- wrapping ------------------------------------------------------------------
-
-    def wrap_options(self, options: OptionsT | None = None) -> game_pb2.GameOptions:
-        """A GameOptions envelope (an empty entry when ``options`` is None)."""
-        envelope = game_pb2.GameOptions()
-        entry = self._entry(envelope)
-        if options is None:
-            entry.SetInParent()
-        else:
-            entry.CopyFrom(options)
-        return envelope
-
-    def wrap_state(self, state: StateT) -> game_pb2.GameState:
-        envelope = game_pb2.GameState()
-        self._entry(envelope).CopyFrom(state)
-        return envelope
-
-    def wrap_move(self, move: MoveT) -> game_pb2.Move:
-        envelope = game_pb2.Move()
-        self._entry(envelope).CopyFrom(move)
-        return envelope
-
-    def wrap_event(self, event: EventT) -> game_pb2.Event:
-        envelope = game_pb2.Event()
-        self._entry(envelope).CopyFrom(event)
-        return envelope
-
-    def wrap_view(self, view: ViewT) -> game_pb2.View:
-        envelope = game_pb2.View()
-        self._entry(envelope).CopyFrom(view)
-        return envelope
-
-    # -- unwrapping ----------------------------------------------------------------
-    # Each returns the entry itself (no copy): copy it before changing it.
-
-    def unwrap_options(self, envelope: game_pb2.GameOptions) -> OptionsT:
-        return cast(OptionsT, self._carried(envelope))
-
-    def unwrap_state(self, envelope: game_pb2.GameState) -> StateT:
-        return cast(StateT, self._carried(envelope))
-
-    def unwrap_move(self, envelope: game_pb2.Move) -> MoveT:
-        return cast(MoveT, self._carried(envelope))
-
-    def unwrap_event(self, envelope: game_pb2.Event) -> EventT:
-        return cast(EventT, self._carried(envelope))
-
-    def unwrap_view(self, envelope: game_pb2.View) -> ViewT:
-        return cast(ViewT, self._carried(envelope))
-
-    def _entry(self, envelope: Message) -> Message:
-        entry: Message = getattr(envelope, self.name)
-        return entry
-
-    def _carried(self, envelope: Message) -> Message:
-        if envelope.WhichOneof(GAME_ONEOF) != self.name:
-            raise WrongGameError(envelope, self.name)
-        return self._entry(envelope)
-
-
-def game_types_of(envelope_cls: type[Message]) -> list[str]:
-    """The game types an envelope class can carry, in field order."""
-    return [f.name for f in envelope_cls.DESCRIPTOR.oneofs_by_name[GAME_ONEOF].fields]
-
-
-def game_type_of(envelope: Message) -> str:
-    """The game type an envelope carries, or ``""`` when it is empty."""
-    return envelope.WhichOneof(GAME_ONEOF) or ""
-
-
-def _field_named(message: Message | type[Message], name: str) -> descriptor.FieldDescriptor | None:
-    # The upb backend's descriptors are typed apart from the pure-Python ones.
-    desc = cast(descriptor.Descriptor, message.DESCRIPTOR)
-    return desc.fields_by_name.get(name)
-
-
-def _field(envelope_cls: type[Message], game_type: str) -> descriptor.FieldDescriptor:
-    field = _field_named(envelope_cls, game_type)
-    if field is None or field.containing_oneof is None:
-        known = ", ".join(game_types_of(envelope_cls))
-        raise ValueError(f"unknown game type {game_type!r} (this SDK knows: {known})")
-    return field
-
-
-def message_class(envelope_cls: type[Message], game_type: str) -> type[Message]:
-    """The game's own message class inside an envelope, e.g. ``(Move, "nim") -> NimMove``."""
-    _field(envelope_cls, game_type)
-    cls: type[Message] = type(getattr(envelope_cls(), game_type))
-    return cls
 
 
 def wrap(envelope_cls: type[Envelope], game_type: str, message: Message | None) -> Envelope:
@@ -217,7 +76,7 @@ def wrap(envelope_cls: type[Envelope], game_type: str, message: Message | None) 
     Raises ``TypeError`` when the message is not the game's message for this
     envelope (a ``NimMove`` cannot be a ``king_is_dead`` move).
     """
-    field = _field(envelope_cls, game_type)
+    field = envelope_field(envelope_cls, game_type)
     envelope = envelope_cls()
     entry: Message = getattr(envelope, game_type)
     if message is None:
@@ -342,7 +201,7 @@ def set_option(options: Message, name: str, value: OptionValue) -> None:
     ``ValueError`` with a sentence naming the option.
     """
     head, _, rest = name.partition(".")
-    field = _field_named(options, head)
+    field = field_named(options, head)
     if field is None:
         known = ", ".join(f.name for f in options.DESCRIPTOR.fields) or "none"
         raise ValueError(f"{options.DESCRIPTOR.name} has no option {head!r} (its options: {known})")

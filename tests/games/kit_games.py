@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 
-from throneroom.envelopes import GameMessages
+from throneroom.games.messages import GameMessages
 from throneroom.v1 import king_is_dead_pb2 as kid
 from throneroom.v1 import nim_pb2
 from throneroom_server.games.core import Outcome, Seat, Viewer

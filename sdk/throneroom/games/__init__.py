@@ -17,7 +17,7 @@ from typing import Any, cast
 
 from google.protobuf.message import Message
 
-from throneroom.envelopes import GAME_ONEOF, game_type_of, game_types_of, unwrap
+from throneroom.games.messages import GAME_ONEOF, game_type_of, game_types_of
 from throneroom.v1 import game_pb2
 
 
@@ -41,7 +41,8 @@ def _inner(message: Message, game_type: str) -> Message:
     if GAME_ONEOF in message.DESCRIPTOR.oneofs_by_name:
         if game_type_of(message) != game_type:
             raise ValueError(f"not a {game_type} {message.DESCRIPTOR.name}")
-        return unwrap(message)
+        inner: Message = getattr(message, game_type)
+        return inner
     return message
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from throneroom.envelopes import GameMessages
+from throneroom.games.messages import GameMessages
 from throneroom.v1 import nim_pb2
 
 from throneroom_server.games.core import InvalidMoveError, Outcome, Seat, Viewer

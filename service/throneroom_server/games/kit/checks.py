@@ -18,15 +18,16 @@ Each returns a list of problems (sentences); empty means the promise held.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 from google.protobuf.message import Message
+from throneroom.v1 import common_pb2
 
 from throneroom_server.games.core import Seat
 from throneroom_server.games.kit.engine import Engine, one_line
 from throneroom_server.games.kit.service import KitGame
+from throneroom_server.games.rng import Rng, seed_rng
 
 AnyKitGame = KitGame[Any, Any, Any, Any, Any]
 
@@ -34,9 +35,12 @@ AnyKitGame = KitGame[Any, Any, Any, Any, Any]
 def playout_states(
     game: AnyKitGame, options: Message, seats: int, seed: int, *, limit: int = 400
 ) -> Iterator[Message]:
-    """The states of one random playout (moves chosen with ``random.Random(seed)``),
-    from setup to the end or ``limit`` moves."""
-    chooser = random.Random(seed)
+    """The states of one random playout, from setup to the end or ``limit`` moves
+    (seats and moves chosen with the games' own PCG32, seeded with ``seed``: the
+    engines' package stays free of ambient randomness)."""
+    stream = common_pb2.RngState()
+    seed_rng(stream, seed)
+    chooser = Rng(stream)
     state: Message = game.setup(options, seats, seed)
     for _ in range(limit):
         yield state
@@ -45,7 +49,7 @@ def playout_states(
             return
         seat = chooser.choice(acting)
         moves = list(game.legal_moves(state, seat))
-        state, _ = game.apply(state, seat, moves[chooser.randrange(len(moves))])
+        state, _ = game.apply(state, seat, moves[chooser.below(len(moves))])
     yield state
 
 

@@ -16,7 +16,7 @@ from typing import Generic, TypeVar
 
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
-from throneroom.envelopes import GameMessages
+from throneroom.games.messages import GameMessages
 
 from throneroom_server.games.core import GameInfo, OptionSpec, Outcome, Seat, Viewer
 from throneroom_server.games.kit.messages import (

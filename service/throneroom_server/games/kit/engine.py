@@ -20,7 +20,7 @@ from typing import Generic, TypeVar
 
 from google.protobuf import text_format
 from google.protobuf.message import Message
-from throneroom.envelopes import GameMessages
+from throneroom.games.messages import GameMessages
 
 from throneroom_server.games.core import (
     GameFinishedError,

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, cast
 
 from google.protobuf.message import Message
-from throneroom.envelopes import GameMessages
+from throneroom.games.messages import GameMessages
 
 from throneroom_server.games.core import Game, GameInfo, Outcome, Seat, Viewer
 from throneroom_server.games.kit.definition import Testing

@@ -3,7 +3,7 @@
 The app layer holds a ``Mapping[str, ServiceGame]`` (``registry.service_games``)
 and works only with the game.proto envelopes (``GameOptions``, ``GameState``,
 ``Move``, ``Event``, ``View``): no ``getattr(envelope, name)``, no ``Any``.
-Each call unwraps with the game's typed :class:`~throneroom.envelopes.GameMessages`,
+Each call unwraps with the game's typed :class:`~throneroom.games.messages.GameMessages`,
 calls the engine and wraps the result. ``apply`` also keeps the decision clock
 (see ``decisions.py``) and ``earliest_version`` answers the version question
 of simultaneous decisions.
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Generic, Protocol, TypeVar
 
 from google.protobuf.message import Message
-from throneroom.envelopes import GameMessages, WrongGameError
+from throneroom.games.messages import GameMessages, WrongGameError
 from throneroom.v1 import game_pb2, service_pb2
 
 from throneroom_server.games.core import (
