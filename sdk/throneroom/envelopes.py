@@ -11,54 +11,62 @@ so a game type *is* a field name::
     'nim'
     >>> unwrap(move)
     take: 2
+
+Typed code names a game's five messages once, as a :class:`GameMessages`, and
+wraps and unwraps through it with the game's own types (no ``getattr``, no
+``Any``)::
+
+    NIM = GameMessages("nim", NimOptions, NimState, NimMove, NimEvent, NimView)
+    envelope = NIM.wrap_move(NimMove(take=2))      # a throneroom.v1.Move
+    move: NimMove = NIM.unwrap_move(envelope)      # WrongGameError if another game's
+
+``GameMessages.of(name)`` gives the same helpers for any game in game.proto,
+typed with plain ``Message``. The rules engines of the server use these very
+helpers (the engine kit declares each game's ``GameMessages``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TypeVar, cast
+from typing import TypeVar
 
 from google.protobuf import descriptor, text_format
 from google.protobuf.message import Message
 
+from throneroom.games.messages import (
+    ENVELOPES,
+    GAME_ONEOF,
+    GameMessages,
+    WrongGameError,
+    envelope_field,
+    field_named,
+    game_type_of,
+    game_types_of,
+    message_class,
+)
 from throneroom.v1 import game_pb2
 
-GAME_ONEOF = "game"
+__all__ = [
+    "ENVELOPES",
+    "GAME_ONEOF",
+    "GameMessages",
+    "WrongGameError",
+    "game_type_of",
+    "game_types_of",
+    "message_class",
+    "one_line",
+    "parse_option_assignments",
+    "parse_text",
+    "set_option",
+    "unwrap",
+    "wrap",
+    "wrap_move",
+    "wrap_options",
+]
 
 Envelope = TypeVar("Envelope", game_pb2.Move, game_pb2.GameOptions, game_pb2.View, game_pb2.Event)
 
 OptionValue = bool | int | float | str
-
-
-def game_types_of(envelope_cls: type[Message]) -> list[str]:
-    """The game types an envelope class can carry, in field order."""
-    return [f.name for f in envelope_cls.DESCRIPTOR.oneofs_by_name[GAME_ONEOF].fields]
-
-
-def game_type_of(envelope: Message) -> str:
-    """The game type an envelope carries, or ``""`` when it is empty."""
-    return envelope.WhichOneof(GAME_ONEOF) or ""
-
-
-def _field_named(message: Message | type[Message], name: str) -> descriptor.FieldDescriptor | None:
-    # The upb backend's descriptors are typed apart from the pure-Python ones.
-    desc = cast(descriptor.Descriptor, message.DESCRIPTOR)
-    return desc.fields_by_name.get(name)
-
-
-def _field(envelope_cls: type[Message], game_type: str) -> descriptor.FieldDescriptor:
-    field = _field_named(envelope_cls, game_type)
-    if field is None or field.containing_oneof is None:
-        known = ", ".join(game_types_of(envelope_cls))
-        raise ValueError(f"unknown game type {game_type!r} (this SDK knows: {known})")
-    return field
-
-
-def message_class(envelope_cls: type[Message], game_type: str) -> type[Message]:
-    """The game's own message class inside an envelope, e.g. ``(Move, "nim") -> NimMove``."""
-    _field(envelope_cls, game_type)
-    cls: type[Message] = type(getattr(envelope_cls(), game_type))
-    return cls
 
 
 def wrap(envelope_cls: type[Envelope], game_type: str, message: Message | None) -> Envelope:
@@ -68,7 +76,7 @@ def wrap(envelope_cls: type[Envelope], game_type: str, message: Message | None) 
     Raises ``TypeError`` when the message is not the game's message for this
     envelope (a ``NimMove`` cannot be a ``king_is_dead`` move).
     """
-    field = _field(envelope_cls, game_type)
+    field = envelope_field(envelope_cls, game_type)
     envelope = envelope_cls()
     entry: Message = getattr(envelope, game_type)
     if message is None:
@@ -193,7 +201,7 @@ def set_option(options: Message, name: str, value: OptionValue) -> None:
     ``ValueError`` with a sentence naming the option.
     """
     head, _, rest = name.partition(".")
-    field = _field_named(options, head)
+    field = field_named(options, head)
     if field is None:
         known = ", ".join(f.name for f in options.DESCRIPTOR.fields) or "none"
         raise ValueError(f"{options.DESCRIPTOR.name} has no option {head!r} (its options: {known})")

@@ -1,10 +1,12 @@
-"""The conformance suite's one table: which variants of each game it plays, and how hard.
+"""Which variants of each game the conformance suite plays, and how hard.
 
-Every game of ``build_registry(include_fixtures=True)`` is played. A game
-without an entry here is played with its default options at every seat count
+Every game of ``build_registry(include_fixtures=True)`` is played, as its
+definition's ``testing`` declares (``kit.Testing``: variants, examples, deep
+rate, event-only reveals...): there is no per-game table here. A game that
+declares no variants is played with its default options at every seat count
 from ``info.min_seats`` to ``info.max_seats``. Options are named by their field
-name on the game's options message and looked up on its descriptor, so an
-entry may name an option before the engine has it: such a variant is left out
+name on the game's options message and looked up on its descriptor, so a
+variant may name an option before the engine has it: such a variant is left out
 of the playouts (``test_variant_table_is_playable`` reports it).
 """
 
@@ -16,29 +18,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from google.protobuf.message import Message
+from throneroom_server.games.kit import Variant
 from throneroom_server.games.registry import AnyGame, build_registry
+
+__all__ = ["Variant"]
 
 OptionValue = bool | int | str
 
 
 @dataclass(frozen=True)
-class Variant:
-    """A seat count and the options (by field name) that differ from the defaults."""
-
-    seats: int
-    options: tuple[tuple[str, OptionValue], ...] = ()
-
-    @property
-    def label(self) -> str:
-        parts = [f"{self.seats}p"]
-        for name, value in self.options:
-            parts.append(name if value is True else f"{name}={value}")
-        return "-".join(parts)
-
-
-@dataclass(frozen=True)
 class GameProfile:
-    """How the suite plays one game."""
+    """How the suite plays one game (read from its definition's ``testing``)."""
 
     variants: tuple[Variant, ...]
     examples: int = 3
@@ -61,27 +51,24 @@ class GameProfile:
     compares them as multisets. Narrower than event_only_reveals."""
 
 
-def _king_is_dead_variants() -> tuple[Variant, ...]:
-    return tuple(
-        Variant(seats, (("mordred", True),) if mordred else ())
-        for seats in (2, 3, 4)
-        for mordred in (False, True)
+def _declared(game: AnyGame) -> GameProfile:
+    testing = game.testing
+    return GameProfile(
+        variants=testing.variants,
+        examples=testing.examples,
+        deep_rate=testing.deep_rate,
+        chance_at_setup=testing.chance_at_setup,
+        event_only_reveals=testing.event_only_reveals,
+        unordered_event_fields=testing.unordered_event_fields,
     )
 
 
 PROFILES: Mapping[str, GameProfile] = {
-    "king_is_dead": GameProfile(variants=_king_is_dead_variants(), examples=8, deep_rate=0.3),
-    "kings_life": GameProfile(
-        variants=tuple(Variant(seats) for seats in range(4, 9)),
-        examples=4,
-        deep_rate=0.15,
-        # The drawer sees its new cards in draw order; its view keeps only the hand.
-        unordered_event_fields=frozenset({"cards_drawn.cards"}),
-    ),
-    "nim": GameProfile(
-        variants=tuple(Variant(seats) for seats in (2, 3, 4)), examples=10, deep_rate=1.0
-    ),
+    name: _declared(game)
+    for name, game in build_registry(include_fixtures=True).items()
+    if game.testing.variants
 }
+"""The games that declare their variants, by name (derived from the registry)."""
 
 EXAMPLES_ENV = "THRONEROOM_CONFORMANCE_EXAMPLES"
 """Set to a number to play that many examples per variant instead (e.g. a long nightly run)."""

@@ -6,8 +6,10 @@ of each entry is the game's registered name and is the same in all five
 envelopes.
 """
 
+from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
+from google.protobuf.internal import containers as _containers
 from throneroom.v1 import king_is_dead_pb2 as _king_is_dead_pb2
 from throneroom.v1 import kings_life_pb2 as _kings_life_pb2
 from throneroom.v1 import nim_pb2 as _nim_pb2
@@ -15,10 +17,10 @@ import builtins as _builtins
 import sys
 import typing as _typing
 
-if sys.version_info >= (3, 10):
-    from typing import TypeAlias as _TypeAlias
+if sys.version_info >= (3, 11):
+    from typing import TypeAlias as _TypeAlias, Never as _Never
 else:
-    from typing_extensions import TypeAlias as _TypeAlias
+    from typing_extensions import TypeAlias as _TypeAlias, Never as _Never
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
@@ -61,28 +63,67 @@ class GameState(_message.Message):
     KING_IS_DEAD_FIELD_NUMBER: _builtins.int
     KINGS_LIFE_FIELD_NUMBER: _builtins.int
     NIM_FIELD_NUMBER: _builtins.int
+    CLOCK_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def king_is_dead(self) -> _king_is_dead_pb2.KingIsDeadState: ...
     @_builtins.property
     def kings_life(self) -> _kings_life_pb2.KingsLifeState: ...
     @_builtins.property
     def nim(self) -> _nim_pb2.NimState: ...
+    @_builtins.property
+    def clock(self) -> Global___DecisionClock:
+        """Kept by the engine kit for every game (no game reads or writes it): when
+        each seat's current decision opened, so that a seat answering a
+        simultaneous decision is not refused because another seat answered first.
+        """
+
     def __init__(
         self,
         *,
         king_is_dead: _king_is_dead_pb2.KingIsDeadState | None = ...,
         kings_life: _kings_life_pb2.KingsLifeState | None = ...,
         nim: _nim_pb2.NimState | None = ...,
+        clock: Global___DecisionClock | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "king_is_dead", b"king_is_dead", "kings_life", b"kings_life", "nim", b"nim"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "game", b"game", "king_is_dead", b"king_is_dead", "kings_life", b"kings_life", "nim", b"nim"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "king_is_dead", b"king_is_dead", "kings_life", b"kings_life", "nim", b"nim"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "game", b"game", "king_is_dead", b"king_is_dead", "kings_life", b"kings_life", "nim", b"nim"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["king_is_dead", "kings_life", "nim"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 
 Global___GameState: _TypeAlias = GameState  # noqa: Y015
+
+@_typing.final
+class DecisionClock(_message.Message):
+    """When decisions opened, counted in moves applied since setup (one move is
+    one version). See docs/adding-a-game.md, "Simultaneous decisions".
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MOVES_FIELD_NUMBER: _builtins.int
+    OPENED_AT_FIELD_NUMBER: _builtins.int
+    moves: _builtins.int
+    """Moves applied since setup."""
+    @_builtins.property
+    def opened_at(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Per seat: the value of `moves` when the seat's current decision opened."""
+
+    def __init__(
+        self,
+        *,
+        moves: _builtins.int = ...,
+        opened_at: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["moves", b"moves", "opened_at", b"opened_at"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DecisionClock: _TypeAlias = DecisionClock  # noqa: Y015
 
 @_typing.final
 class Move(_message.Message):

@@ -109,6 +109,8 @@ class GameInfo:
     hidden_information: bool
     simultaneous_decisions: bool
     options: Sequence[OptionSpec] = field(default_factory=tuple)
+    chance: bool = False
+    """Whether the game draws from its seeded RNG (deals, shuffles, dice)."""
 
 
 class Game(Protocol, Generic[OptionsT, StateT, MoveT, EventT, ViewT_co]):

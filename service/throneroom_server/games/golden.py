@@ -46,17 +46,23 @@ class GoldenCase:
     options: tuple[tuple[str, OptionValue], ...] = ()
 
 
-CASES: tuple[GoldenCase, ...] = (
-    GoldenCase("king_is_dead-2p", "king_is_dead", seats=2, seed=1),
-    GoldenCase("king_is_dead-3p", "king_is_dead", seats=3, seed=2),
-    GoldenCase("king_is_dead-4p", "king_is_dead", seats=4, seed=3),
-    GoldenCase(
-        "king_is_dead-4p-mordred", "king_is_dead", seats=4, seed=4, options=(("mordred", True),)
-    ),
-    GoldenCase("kings_life-4p", "kings_life", seats=4, seed=5),
-    GoldenCase("kings_life-8p", "kings_life", seats=8, seed=6),
-    GoldenCase("nim-2p", "nim", seats=2, seed=7),
-)
+def golden_cases(games: Mapping[str, AnyGame]) -> tuple[GoldenCase, ...]:
+    """The golden cases the games declare (``definition.testing.golden``), in
+    registry order: tests/golden/<game>-<variant label>.txt."""
+    return tuple(
+        GoldenCase(
+            f"{name}-{golden.variant.label}",
+            name,
+            seats=golden.variant.seats,
+            seed=golden.seed,
+            options=golden.variant.options,
+        )
+        for name, game in games.items()
+        for golden in game.testing.golden
+    )
+
+
+CASES: tuple[GoldenCase, ...] = golden_cases(build_registry(include_fixtures=True))
 
 FULL_VIEW_DECISIONS = 60
 """Every viewer's view is printed after each of the first this many decisions..."""

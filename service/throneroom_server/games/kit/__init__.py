@@ -1,0 +1,64 @@
+"""The engine kit: a game as one declarative definition, with one checked apply.
+
+A game declares a :class:`GameDefinition` (metadata, options, setup, the table
+of phases, its move kinds, views, invariants, test declarations), names it in
+an :class:`Engine` subclass, and is registered by one line in ``registry.py``.
+The kit derives ``to_act``, ``legal_moves``, the checked ``apply``, option
+checks, the service's envelope face (:class:`EnvelopeGame`) and the decision
+clock of simultaneous decisions. docs/adding-a-game.md walks through Nim.
+"""
+
+from throneroom_server.games.kit.decisions import advance_clock, earliest_version, start_clock
+from throneroom_server.games.kit.definition import (
+    GameDefinition,
+    Golden,
+    Option,
+    Testing,
+    Variant,
+)
+from throneroom_server.games.kit.engine import DecisionKey, Engine
+from throneroom_server.games.kit.legacy import LegacyEngine, legacy_game
+from throneroom_server.games.kit.messages import Key, derived_key
+from throneroom_server.games.kit.phases import (
+    MoveKind,
+    Phase,
+    PhaseKind,
+    PhaseTable,
+    PhaseTableError,
+    PhaseTransitionError,
+    end,
+    shared,
+    simultaneous,
+    turn,
+)
+from throneroom_server.games.kit.service import EnvelopeGame, KitGame, ServiceGame
+
+__all__ = [
+    "DecisionKey",
+    "Engine",
+    "EnvelopeGame",
+    "GameDefinition",
+    "Golden",
+    "Key",
+    "KitGame",
+    "LegacyEngine",
+    "MoveKind",
+    "Option",
+    "Phase",
+    "PhaseKind",
+    "PhaseTable",
+    "PhaseTableError",
+    "PhaseTransitionError",
+    "ServiceGame",
+    "Testing",
+    "Variant",
+    "advance_clock",
+    "derived_key",
+    "earliest_version",
+    "end",
+    "legacy_game",
+    "shared",
+    "simultaneous",
+    "start_clock",
+    "turn",
+]

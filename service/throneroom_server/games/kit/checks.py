@@ -1,0 +1,126 @@
+"""Checks of what a definition promises but code cannot enforce, over real states.
+
+The kit enforces the phase table at every move; two promises need states to
+check, and a game's tests (and the kit's, over every registered game) run these
+over random playouts:
+
+* ``narrowing_problems``: each ``MoveKind.narrow`` is the generator restricted:
+  every candidate it lists is a legal move, and it lists every legal move equal
+  to the one asked about. Then membership through ``narrow`` is exactly
+  membership in the enumeration. A kind with its own generator in a phase with
+  a phase generator must list exactly that phase's moves of its kind.
+* ``independence_problems``: in a simultaneous decision, a seat's answer does not
+  change what another asked seat may decide, while that seat's decision stays
+  open (the promise behind the decision clock, see decisions.py).
+
+Each returns a list of problems (sentences); empty means the promise held.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from google.protobuf.message import Message
+from throneroom.v1 import common_pb2
+
+from throneroom_server.games.core import Seat
+from throneroom_server.games.kit.engine import Engine, one_line
+from throneroom_server.games.kit.service import KitGame
+from throneroom_server.games.rng import Rng, seed_rng
+
+AnyKitGame = KitGame[Any, Any, Any, Any, Any]
+
+
+def playout_states(
+    game: AnyKitGame, options: Message, seats: int, seed: int, *, limit: int = 400
+) -> Iterator[Message]:
+    """The states of one random playout, from setup to the end or ``limit`` moves
+    (seats and moves chosen with the games' own PCG32, seeded with ``seed``: the
+    engines' package stays free of ambient randomness)."""
+    stream = common_pb2.RngState()
+    seed_rng(stream, seed)
+    chooser = Rng(stream)
+    state: Message = game.setup(options, seats, seed)
+    for _ in range(limit):
+        yield state
+        acting = list(game.to_act(state))
+        if not acting:
+            return
+        seat = chooser.choice(acting)
+        moves = list(game.legal_moves(state, seat))
+        state, _ = game.apply(state, seat, moves[chooser.below(len(moves))])
+    yield state
+
+
+def narrowing_problems(
+    engine: Engine[Any, Any, Any, Any, Any],
+    state: Message,
+    seat: Seat,
+    probes: Sequence[Message] = (),
+) -> list[str]:
+    """Check every ``narrow`` of ``engine`` at ``state`` for ``seat``, asking about
+    each legal move and each of ``probes`` (e.g. illegal or earlier moves)."""
+    problems: list[str] = []
+    definition = engine.definition
+    listed = list(engine.legal_moves(state, seat))
+    phase = engine.phase(state)
+    for kind in definition.moves:
+        legal = [m for m in listed if definition.kind_of(m) is kind]
+        if (
+            phase.generate is not None
+            and kind.name in phase.moves
+            and kind.generate is not None
+            and sorted(m.SerializeToString(deterministic=True) for m in kind.generate(state, seat))
+            != sorted(m.SerializeToString(deterministic=True) for m in legal)
+        ):
+            problems.append(
+                f"{kind.name}: its generator and the generator of phase {phase.name!r} list "
+                "different moves"
+            )
+        if kind.narrow is None:
+            continue
+        legal_bytes = {m.SerializeToString(deterministic=True) for m in legal}
+        asked = legal + [p for p in probes if definition.kind_of(p) is kind]
+        for move in asked:
+            candidates = list(kind.narrow(state, seat, move))
+            for candidate in candidates:
+                if candidate.SerializeToString(deterministic=True) not in legal_bytes:
+                    problems.append(
+                        f"{kind.name}: narrow() for {one_line(move)} lists "
+                        f"{one_line(candidate)}, which the enumeration does not"
+                    )
+            if move in legal and not any(c == move for c in candidates):
+                problems.append(
+                    f"{kind.name}: narrow() for the legal {one_line(move)} does not list it"
+                )
+    return problems
+
+
+def independence_problems(game: AnyKitGame, state: Message, *, sample: int = 4) -> list[str]:
+    """In a simultaneous decision: each asked seat's answer (up to ``sample`` of its
+    legal moves) leaves every other asked seat whose decision stays open with the
+    same legal moves."""
+    decision = game.decision_key(state)
+    if decision is None:
+        return []
+    problems: list[str] = []
+    acting = list(game.to_act(state))
+    before = {seat: list(game.legal_moves(state, seat)) for seat in acting}
+    for mover in acting:
+        answers = before[mover]
+        step = max(1, len(answers) // sample)
+        for move in answers[::step][:sample]:
+            after, _ = game.apply(state, mover, move)
+            if game.decision_key(after) != decision:
+                continue  # the decision closed (or a new one opened): every clock restarts
+            still = set(game.to_act(after))
+            for seat in acting:
+                if seat == mover or seat not in still:
+                    continue
+                if list(game.legal_moves(after, seat)) != before[seat]:
+                    problems.append(
+                        f"{decision[0]}: seat {mover} answering {one_line(move)} changed the "
+                        f"legal moves of seat {seat}, whose decision stays open"
+                    )
+    return problems

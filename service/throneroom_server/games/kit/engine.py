@@ -1,0 +1,300 @@
+"""The engine of a defined game: the Game protocol, derived from its definition.
+
+A game's engine is one line::
+
+    class Nim(Engine[NimOptions, NimState, NimMove, NimEvent, NimView]):
+        definition = NIM
+
+``Engine`` supplies everything the definition implies: option checks, ``to_act``
+from the phase table, ``legal_moves`` as the generators' moves in key order,
+and the one checked ``apply`` (a move is legal exactly when the enumeration
+produces it). Subclassing and overriding a method works as for any class (the
+conformance suite plants defects that way).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Iterable, Sequence
+from typing import Generic, TypeVar
+
+from google.protobuf import text_format
+from google.protobuf.message import Message
+from throneroom.games.messages import GameMessages
+
+from throneroom_server.games.core import (
+    GameFinishedError,
+    GameInfo,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidOptionsError,
+    NotYourTurnError,
+    Outcome,
+    Seat,
+    Viewer,
+    check_seat,
+)
+from throneroom_server.games.kit.definition import GameDefinition, Testing
+from throneroom_server.games.kit.messages import Key, undeclared_enum
+from throneroom_server.games.kit.phases import MoveKind, Phase, PhaseTransitionError
+
+OptionsT = TypeVar("OptionsT", bound=Message)
+StateT = TypeVar("StateT", bound=Message)
+MoveT = TypeVar("MoveT", bound=Message)
+EventT = TypeVar("EventT", bound=Message)
+ViewT = TypeVar("ViewT", bound=Message)
+
+DecisionKey = tuple[str, int]
+"""Which simultaneous decision a state is in: (phase name, epoch)."""
+
+
+def one_line(message: Message) -> str:
+    return text_format.MessageToString(message, as_one_line=True) or "(empty)"
+
+
+class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
+    """The rules engine of one game definition (see the module docstring)."""
+
+    definition: GameDefinition[OptionsT, StateT, MoveT, EventT, ViewT]
+    info: GameInfo
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        definition = cls.__dict__.get("definition")
+        if isinstance(definition, GameDefinition) and "info" not in cls.__dict__:
+            cls.info = definition.info
+
+    # -- what the game is ---------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    @property
+    def messages(self) -> GameMessages[OptionsT, StateT, MoveT, EventT, ViewT]:
+        return self.definition.messages
+
+    @property
+    def testing(self) -> Testing:
+        return self.definition.testing
+
+    @property
+    def fixture(self) -> bool:
+        return self.definition.fixture
+
+    # -- options and setup ------------------------------------------------------------------
+
+    def default_options(self) -> OptionsT:
+        options = self.messages.options()
+        options.CopyFrom(self.definition.default_options)
+        return options
+
+    def validate_options(self, options: OptionsT, num_seats: int) -> None:
+        d = self.definition
+        if not d.min_seats <= num_seats <= d.max_seats:
+            raise InvalidOptionsError(
+                f"{d.title} is played by {d.min_seats} to {d.max_seats} seats, not {num_seats}"
+            )
+        for option in d.options:
+            value = getattr(options, option.name)
+            if option.minimum is not None and value < option.minimum:
+                raise InvalidOptionsError(
+                    f"option {option.name} is at least {option.minimum}, not {value}"
+                )
+            if option.maximum is not None and value > option.maximum:
+                raise InvalidOptionsError(
+                    f"option {option.name} is at most {option.maximum}, not {value}"
+                )
+        if d.check_options is not None:
+            d.check_options(options, num_seats)
+
+    def setup(self, options: OptionsT, num_seats: int, seed: int) -> StateT:
+        self.validate_options(options, num_seats)
+        state = self.definition.setup(options, num_seats, seed)
+        start = self.definition.phases.phase_of(state)
+        if start not in self.definition.phases.start:
+            raise PhaseTransitionError(
+                f"setup left the game in phase {start!r}, not a start phase of the table"
+            )
+        return state
+
+    def setup_events(self, state: StateT) -> list[EventT]:
+        """The public events of a fresh game (for its history)."""
+        events = self.definition.setup_events
+        return events(state) if events is not None else []
+
+    def max_decisions(self, options: OptionsT, num_seats: int) -> int:
+        return self.definition.max_decisions(options, num_seats)
+
+    # -- who acts, what they may do -----------------------------------------------------------
+
+    def phase(self, state: StateT) -> Phase[StateT]:
+        """The row of the phase table the state is in."""
+        return self.definition.phases.current(state)
+
+    def to_act(self, state: StateT) -> tuple[Seat, ...]:
+        return tuple(self.phase(state).acting(state))
+
+    def decision_key(self, state: StateT) -> DecisionKey | None:
+        """The simultaneous decision the state is in (phase name and epoch), or
+        None when the current phase is not simultaneous."""
+        phase = self.phase(state)
+        if not phase.simultaneous:
+            return None
+        return (phase.name, phase.epoch(state) if phase.epoch is not None else 0)
+
+    def legal_moves(self, state: StateT, seat: Seat) -> Sequence[MoveT]:
+        phase = self.phase(state)
+        if seat not in phase.acting(state):
+            return []
+        key = self.definition.move_key
+        if phase.generate is not None:
+            listed = phase.generate(state, seat)
+            if phase.ordered:
+                return listed if isinstance(listed, Sequence) else list(listed)
+            return sorted(listed, key=key)
+        kinds = [self.definition.kinds[name] for name in phase.moves]
+        generators = [_generator(kind)(state, seat) for kind in kinds]
+        if all(kind.ordered for kind in kinds):
+            if len(kinds) == 1:
+                listed = generators[0]
+                return listed if isinstance(listed, Sequence) else list(listed)
+            return list(heapq.merge(*generators, key=key))
+        moves = [move for generated in generators for move in generated]
+        moves.sort(key=key)
+        return moves
+
+    def move_key(self, move: MoveT) -> Key:
+        return self.definition.move_key(move)
+
+    # -- the one checked apply ------------------------------------------------------------------
+
+    def check(self, state: StateT, seat: Seat, move: MoveT) -> MoveKind[StateT, MoveT, EventT]:
+        """The move's kind when ``seat`` may play ``move`` now; otherwise raises
+        InvalidMoveError (malformed whatever the state), GameFinishedError,
+        NotYourTurnError or IllegalMoveError (with the game's explanation)."""
+        return self._check(state, seat, move, self.phase(state))
+
+    def _check(
+        self, state: StateT, seat: Seat, move: MoveT, phase: Phase[StateT]
+    ) -> MoveKind[StateT, MoveT, EventT]:
+        d = self.definition
+        if d.check_move is not None:  # first, so that the game's own words come first
+            d.check_move(state, move)
+        kind = d.kind_of(move)
+        if kind is None:
+            names = ", ".join(d.kinds)
+            raise InvalidMoveError(f"{d.title}: the move is empty; set one of: {names}")
+        if d.move_has_enums:
+            bad = undeclared_enum(move)
+            if bad is not None:
+                raise InvalidMoveError(f"{d.title}: the move is malformed: {bad}")
+        check_seat(d.seats_of(state), seat)
+        if phase.over:
+            outcome = d.outcome_of(state)
+            summary = f" ({outcome.summary})" if outcome is not None and outcome.summary else ""
+            raise GameFinishedError(f"{d.title}: the game is over{summary}")
+        acting = phase.acting(state)
+        if seat not in acting:
+            raise NotYourTurnError(_not_your_turn(d.title, phase, acting, seat))
+        if kind.name not in phase.moves:
+            allowed = " or ".join(phase.moves)
+            raise IllegalMoveError(
+                f"{d.title}, {phase.name}: seat {seat} may play {allowed} now, not {kind.name}"
+            )
+        if not self._listed(kind, phase, state, seat, move):
+            reason = kind.explain(state, seat, move) if kind.explain is not None else ""
+            raise IllegalMoveError(
+                reason
+                or f"{d.title}, {phase.name}: {one_line(move)} is not a legal move of seat {seat}"
+            )
+        return kind
+
+    def _listed(
+        self,
+        kind: MoveKind[StateT, MoveT, EventT],
+        phase: Phase[StateT],
+        state: StateT,
+        seat: Seat,
+        move: MoveT,
+    ) -> bool:
+        """Membership in the enumeration: the kind's narrowing, else the kind's
+        generator, else the phase's (the smallest list that is exact)."""
+        candidates: Iterable[Message]
+        if kind.narrow is not None:
+            candidates = kind.narrow(state, seat, move)
+        elif kind.generate is not None:
+            candidates = kind.generate(state, seat)
+        else:
+            assert phase.generate is not None, "checked when the definition is built"
+            candidates = phase.generate(state, seat)
+        return any(candidate == move for candidate in candidates)
+
+    def is_legal(self, state: StateT, seat: Seat, move: MoveT) -> bool:
+        """Whether ``apply`` would accept the move (no exception)."""
+        try:
+            self.check(state, seat, move)
+        except (InvalidMoveError, IllegalMoveError):
+            return False
+        return True
+
+    def apply(self, state: StateT, seat: Seat, move: MoveT) -> tuple[StateT, list[EventT]]:
+        phase = self.phase(state)
+        kind = self._check(state, seat, move, phase)
+        new = self.messages.state()
+        new.CopyFrom(state)
+        events: list[EventT] = []
+        kind.play(new, seat, move, events)
+        self._check_transition(phase.name, new)
+        return new, events
+
+    def _check_transition(self, before: str, state: StateT) -> None:
+        table = self.definition.phases
+        after = table.current(state)
+        if not table.allows(before, after.name):
+            raise PhaseTransitionError(
+                f"a move in phase {before!r} led to {after.name!r}, which the table does not "
+                f"list after it (follows: {', '.join(table[before].follows) or 'nothing'})"
+            )
+        if after.over != (self.definition.outcome_of(state) is not None):
+            raise PhaseTransitionError(
+                f"phase {after.name!r} {'ends' if after.over else 'does not end'} the game, "
+                f"yet the outcome is {'unset' if after.over else 'set'}"
+            )
+
+    # -- outcome, views, checks -------------------------------------------------------------------
+
+    def outcome(self, state: StateT) -> Outcome | None:
+        return self.definition.outcome_of(state)
+
+    def view(self, state: StateT, viewer: Viewer) -> ViewT:
+        return self.definition.view(state, viewer)
+
+    def redact_event(self, event: EventT, viewer: Viewer) -> EventT | None:
+        return self.definition.redact_event(event, viewer)
+
+    def check_invariants(self, state: StateT) -> None:
+        table = self.definition.phases
+        phase = table.current(state)
+        if phase.over != (self.definition.outcome_of(state) is not None):
+            raise AssertionError(f"phase {phase.name!r} and the outcome disagree")
+        for invariant in self.definition.invariants:
+            invariant(state)
+
+    def randomize_hidden(self, state: StateT, viewer: Viewer, seed: int) -> StateT:
+        return self.definition.randomize_hidden(state, viewer, seed)
+
+
+def _not_your_turn(title: str, phase: Phase[StateT], acting: Sequence[Seat], seat: Seat) -> str:
+    if phase.simultaneous:
+        waiting = ", ".join(str(s) for s in acting)
+        return f"{title}, {phase.name}: seat {seat} is not asked (waiting for seats {waiting})"
+    return f"{title}, {phase.name}: it is seat {acting[0]}'s turn, not seat {seat}'s"
+
+
+def _generator(
+    kind: MoveKind[StateT, MoveT, EventT],
+) -> Callable[[StateT, Seat], Iterable[MoveT]]:
+    generate = kind.generate
+    assert generate is not None, f"move kind {kind.name!r} has no generator (checked at build)"
+    return generate

@@ -1,0 +1,223 @@
+"""What the service sees of a game: envelopes in, envelopes out.
+
+The app layer holds a ``Mapping[str, ServiceGame]`` (``registry.service_games``)
+and works only with the game.proto envelopes (``GameOptions``, ``GameState``,
+``Move``, ``Event``, ``View``): no ``getattr(envelope, name)``, no ``Any``.
+Each call unwraps with the game's typed :class:`~throneroom.games.messages.GameMessages`,
+calls the engine and wraps the result. ``apply`` also keeps the decision clock
+(see ``decisions.py``) and ``earliest_version`` answers the version question
+of simultaneous decisions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Generic, Protocol, TypeVar
+
+from google.protobuf.message import Message
+from throneroom.games.messages import GameMessages, WrongGameError
+from throneroom.v1 import game_pb2, service_pb2
+
+from throneroom_server.games.core import (
+    Game,
+    GameInfo,
+    InvalidMoveError,
+    InvalidOptionsError,
+    Outcome,
+    Seat,
+    Viewer,
+)
+from throneroom_server.games.kit.decisions import advance_clock, earliest_version, start_clock
+from throneroom_server.games.kit.definition import Testing
+
+OptionsT = TypeVar("OptionsT", bound=Message)
+StateT = TypeVar("StateT", bound=Message)
+MoveT = TypeVar("MoveT", bound=Message)
+EventT = TypeVar("EventT", bound=Message)
+ViewT = TypeVar("ViewT", bound=Message)
+
+
+class KitGame(Game[OptionsT, StateT, MoveT, EventT, ViewT], Protocol):
+    """What the registry holds for every game: the Game protocol of core.py plus
+    what the kit derives (messages, test declarations, simultaneous decisions).
+    Implemented by ``kit.Engine`` (defined games) and ``kit.LegacyEngine`` (games
+    still written against the bare Game protocol)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def messages(self) -> GameMessages[OptionsT, StateT, MoveT, EventT, ViewT]: ...
+
+    @property
+    def testing(self) -> Testing: ...
+
+    @property
+    def fixture(self) -> bool: ...
+
+    def setup_events(self, state: StateT) -> list[EventT]: ...
+
+    def decision_key(self, state: StateT) -> tuple[str, int] | None: ...
+
+
+class ServiceGame(Protocol):
+    """One game as the service uses it, over envelopes only."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def info(self) -> GameInfo: ...
+
+    def game_type(self) -> service_pb2.GameType:
+        """The catalogue entry (ListGameTypes)."""
+        ...
+
+    def validate_options(self, options: game_pb2.GameOptions, num_seats: int) -> None:
+        """InvalidOptionsError for another game's options, bad values or seat count."""
+        ...
+
+    def setup(
+        self, options: game_pb2.GameOptions, num_seats: int, seed: int
+    ) -> game_pb2.GameState: ...
+
+    def setup_events(self, state: game_pb2.GameState) -> list[game_pb2.Event]: ...
+
+    def to_act(self, state: game_pb2.GameState) -> list[Seat]: ...
+
+    def outcome(self, state: game_pb2.GameState) -> Outcome | None: ...
+
+    def legal_moves(self, state: game_pb2.GameState, seat: Seat) -> list[game_pb2.Move]: ...
+
+    def apply(
+        self, state: game_pb2.GameState, seat: Seat, move: game_pb2.Move
+    ) -> tuple[game_pb2.GameState, list[game_pb2.Event]]:
+        """The checked apply; InvalidMoveError for an empty move or another game's."""
+        ...
+
+    def view(self, state: game_pb2.GameState, viewer: Viewer) -> game_pb2.View: ...
+
+    def redact_events(
+        self, events: Sequence[game_pb2.Event], viewer: Viewer
+    ) -> list[game_pb2.Event]: ...
+
+    def earliest_version(self, state: game_pb2.GameState, seat: Seat, current_version: int) -> int:
+        """The oldest expected_version to accept for ``seat``'s move at ``current_version``."""
+        ...
+
+
+class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
+    """A KitGame behind the envelopes (implements ServiceGame)."""
+
+    def __init__(self, game: KitGame[OptionsT, StateT, MoveT, EventT, ViewT]) -> None:
+        self.game = game
+        self.messages = game.messages
+
+    @property
+    def name(self) -> str:
+        return self.messages.name
+
+    @property
+    def info(self) -> GameInfo:
+        return self.game.info
+
+    def game_type(self) -> service_pb2.GameType:
+        info = self.info
+        return service_pb2.GameType(
+            name=self.name,
+            title=info.title,
+            description=info.description,
+            min_seats=info.min_seats,
+            max_seats=info.max_seats,
+            default_options=self.messages.wrap_options(self.game.default_options()),
+            options=[
+                service_pb2.OptionInfo(
+                    name=o.name, description=o.description, default_value=o.default
+                )
+                for o in info.options
+            ],
+            hidden_information=info.hidden_information,
+            simultaneous_decisions=info.simultaneous_decisions,
+        )
+
+    def _options(self, options: game_pb2.GameOptions) -> OptionsT:
+        try:
+            return self.messages.unwrap_options(options)
+        except WrongGameError as error:
+            raise InvalidOptionsError(str(error)) from None
+
+    def validate_options(self, options: game_pb2.GameOptions, num_seats: int) -> None:
+        self.game.validate_options(self._options(options), num_seats)
+
+    def setup(self, options: game_pb2.GameOptions, num_seats: int, seed: int) -> game_pb2.GameState:
+        state = self.game.setup(self._options(options), num_seats, seed)
+        envelope = self.messages.wrap_state(state)
+        envelope.clock.CopyFrom(start_clock(num_seats))
+        return envelope
+
+    def setup_events(self, state: game_pb2.GameState) -> list[game_pb2.Event]:
+        inner = self.messages.unwrap_state(state)
+        return [self.messages.wrap_event(e) for e in self.game.setup_events(inner)]
+
+    def to_act(self, state: game_pb2.GameState) -> list[Seat]:
+        return list(self.game.to_act(self.messages.unwrap_state(state)))
+
+    def outcome(self, state: game_pb2.GameState) -> Outcome | None:
+        return self.game.outcome(self.messages.unwrap_state(state))
+
+    def legal_moves(self, state: game_pb2.GameState, seat: Seat) -> list[game_pb2.Move]:
+        inner = self.messages.unwrap_state(state)
+        return [self.messages.wrap_move(m) for m in self.game.legal_moves(inner, seat)]
+
+    def apply(
+        self, state: game_pb2.GameState, seat: Seat, move: game_pb2.Move
+    ) -> tuple[game_pb2.GameState, list[game_pb2.Event]]:
+        try:
+            inner_move = self.messages.unwrap_move(move)
+        except WrongGameError as error:
+            raise InvalidMoveError(str(error)) from None
+        before = self.messages.unwrap_state(state)
+        after, events = self.game.apply(before, seat, inner_move)
+        envelope = self.messages.wrap_state(after)
+        envelope.clock.CopyFrom(
+            advance_clock(
+                state.clock,
+                num_seats=len(state.clock.opened_at) or _seats_hint(before),
+                mover=seat,
+                acting_before=self.game.to_act(before),
+                acting_after=self.game.to_act(after),
+                decision_before=self.game.decision_key(before),
+                decision_after=self.game.decision_key(after),
+            )
+        )
+        return envelope, [self.messages.wrap_event(e) for e in events]
+
+    def view(self, state: game_pb2.GameState, viewer: Viewer) -> game_pb2.View:
+        return self.messages.wrap_view(self.game.view(self.messages.unwrap_state(state), viewer))
+
+    def redact_events(
+        self, events: Sequence[game_pb2.Event], viewer: Viewer
+    ) -> list[game_pb2.Event]:
+        out = []
+        for event in events:
+            shown = self.game.redact_event(self.messages.unwrap_event(event), viewer)
+            if shown is not None:
+                out.append(self.messages.wrap_event(shown))
+        return out
+
+    def earliest_version(self, state: game_pb2.GameState, seat: Seat, current_version: int) -> int:
+        inner = self.messages.unwrap_state(state)
+        return earliest_version(
+            state.clock,
+            seat=seat,
+            acting=self.game.to_act(inner),
+            decision=self.game.decision_key(inner),
+            current_version=current_version,
+        )
+
+
+def _seats_hint(state: Message) -> int:
+    """The seat count of a state stored before the clock existed (every known game
+    state has ``num_seats``); 0 if unknown, which makes the clock strict."""
+    fields = state.DESCRIPTOR.fields_by_name
+    return int(getattr(state, "num_seats")) if "num_seats" in fields else 0  # noqa: B009
