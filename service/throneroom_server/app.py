@@ -11,9 +11,9 @@ import asyncio
 import hashlib
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypeVar
 
 import structlog
 from throneroom.v1 import game_pb2, service_pb2, storage_pb2
@@ -37,7 +37,7 @@ from throneroom_server.games.core import (
     InvalidMoveError,
     InvalidOptionsError,
 )
-from throneroom_server.games.registry import AnyGame
+from throneroom_server.games.kit.service import ServiceGame
 from throneroom_server.store import (
     Committed,
     Duplicate,
@@ -55,10 +55,15 @@ from throneroom_server.watch import TooManyStreams, WatcherTooSlow, WatchHub, Wa
 
 log = structlog.get_logger("throneroom.app")
 
+T = TypeVar("T")
+
 MAX_IDEMPOTENCY_KEY = 128
 MAX_DISPLAY_NAME = 64
 DEFAULT_PAGE = 100
 MAX_PAGE = 1000
+MAX_COMMIT_ATTEMPTS = 16
+"""Commits tried for one move whose version moved on meanwhile (simultaneous
+answers racing each other); after that, ABORTED."""
 
 
 @dataclass(frozen=True)
@@ -85,7 +90,7 @@ class App:
     def __init__(
         self,
         store: Store,
-        games: Mapping[str, AnyGame],
+        games: Mapping[str, ServiceGame],
         *,
         config: AppConfig | None = None,
         clock: Callable[[], float] = time.time,
@@ -112,30 +117,7 @@ class App:
     # -- catalogue ----------------------------------------------------------
 
     def list_game_types(self) -> list[service_pb2.GameType]:
-        out = []
-        for name, game in sorted(self.games.items()):
-            info = game.info
-            defaults = game_pb2.GameOptions()
-            getattr(defaults, name).CopyFrom(game.default_options())
-            out.append(
-                service_pb2.GameType(
-                    name=name,
-                    title=info.title,
-                    description=info.description,
-                    min_seats=info.min_seats,
-                    max_seats=info.max_seats,
-                    default_options=defaults,
-                    options=[
-                        service_pb2.OptionInfo(
-                            name=o.name, description=o.description, default_value=o.default
-                        )
-                        for o in info.options
-                    ],
-                    hidden_information=info.hidden_information,
-                    simultaneous_decisions=info.simultaneous_decisions,
-                )
-            )
-        return out
+        return [game.game_type() for _, game in sorted(self.games.items())]
 
     # -- create and join ------------------------------------------------------
 
@@ -154,15 +136,12 @@ class App:
         game = self.games.get(name)
         if game is None:
             raise invalid("UNKNOWN_GAME_TYPE", f"this server does not play {name!r}")
-        game_options = getattr(options, name)
         try:
-            game.validate_options(game_options, num_seats)
+            game.validate_options(options, num_seats)
         except InvalidOptionsError as exc:
             raise invalid(exc.reason, exc.message) from exc
         seed = secrets.randbits(64) if seed is None else seed
-        state = game.setup(game_options, num_seats, seed)
-        envelope = game_pb2.GameState()
-        getattr(envelope, name).CopyFrom(state)
+        envelope = game.setup(options, num_seats, seed)
         meta = storage_pb2.StoredGameMeta(
             game_type=name,
             options=options,
@@ -228,13 +207,7 @@ class App:
         """The seat's legal moves in ``state`` (none before every seat is taken)."""
         if seat is None or len(loaded.seats) < loaded.meta.num_seats:
             return []
-        name, game = self._game_of(loaded)
-        moves = []
-        for move in game.legal_moves(getattr(state, name), seat):
-            envelope = game_pb2.Move()
-            getattr(envelope, name).CopyFrom(move)
-            moves.append(envelope)
-        return moves
+        return self._game_of(loaded).legal_moves(state, seat)
 
     # -- moving --------------------------------------------------------------------
 
@@ -264,65 +237,87 @@ class App:
             return await self._replay(
                 loaded, viewer, loaded.idempotent_version, request_hash, with_legal_moves
             )
-        name, game = self._game_of(loaded)
+        game = self._game_of(loaded)
         if len(loaded.seats) < loaded.meta.num_seats:
             raise precondition(
                 "GAME_NOT_STARTED",
                 f"{len(loaded.seats)} of {loaded.meta.num_seats} seats are taken; "
                 "moves are accepted once every seat is taken",
             )
-        if expected_version != loaded.version:
-            raise stale_version(expected_version, loaded.version)
         given = move.WhichOneof("game")
         if given is None:
             raise invalid("INVALID_MOVE", "the move is empty: set the entry of this game")
-        if given != name:
-            raise invalid("INVALID_MOVE", f"this game is {name!r}; a {given!r} move cannot apply")
-        state = getattr(loaded.state, name)
-        try:
-            new_state, events = game.apply(state, seat, getattr(move, name))
-        except InvalidMoveError as exc:
-            raise invalid(exc.reason, exc.message) from exc
-        except IllegalMoveError as exc:
-            raise precondition(exc.reason, exc.message) from exc
-        except GameError as exc:  # any other rules error is still a precondition
-            raise precondition(exc.reason, exc.message) from exc
-        new_envelope = game_pb2.GameState()
-        getattr(new_envelope, name).CopyFrom(new_state)
-        new_version = loaded.version + 1
-        entry = storage_pb2.StoredEntry(
-            version=new_version,
-            seat=seat,
-            move=move,
-            request_sha256=request_hash,
-        )
-        for event in events:
-            getattr(entry.events.add(), name).CopyFrom(event)
-        result = await self._store(
-            self.store.commit(
-                game_id,
-                loaded.version,
-                new_envelope,
-                entry,
-                idempotency_key,
-                finished=game.outcome(new_state) is not None,
+        if given != game.name:
+            raise invalid(
+                "INVALID_MOVE", f"this game is {game.name!r}; a {given!r} move cannot apply"
             )
-        )
-        if isinstance(result, Stale):
-            raise stale_version(expected_version, result.current_version)
-        if isinstance(result, Duplicate):
-            return await self._replay(
-                loaded, viewer, result.version, request_hash, with_legal_moves
+        for attempt in range(MAX_COMMIT_ATTEMPTS):
+            self._check_version(game, loaded, seat, expected_version)
+            try:
+                new_state, events = game.apply(loaded.state, seat, move)
+            except InvalidMoveError as exc:
+                raise invalid(exc.reason, exc.message) from exc
+            except IllegalMoveError as exc:
+                raise precondition(exc.reason, exc.message) from exc
+            except GameError as exc:  # any other rules error is still a precondition
+                raise precondition(exc.reason, exc.message) from exc
+            entry = storage_pb2.StoredEntry(
+                version=loaded.version + 1, seat=seat, move=move, request_sha256=request_hash
             )
-        assert isinstance(result, Committed)
-        # The access log line of this call carries the version (no second line).
-        structlog.contextvars.bind_contextvars(version=result.version)
-        return service_pb2.ApplyMoveResponse(
-            version=result.version,
-            events=self._visible_events(name, game, entry.events, viewer),
-            snapshot=self._snapshot(loaded, new_envelope, result.version, viewer),
-            legal_moves=self._moves_of(loaded, new_envelope, seat) if with_legal_moves else (),
-        )
+            entry.events.extend(events)
+            result = await self._store(
+                self.store.commit(
+                    game_id,
+                    loaded.version,
+                    new_state,
+                    entry,
+                    idempotency_key,
+                    finished=game.outcome(new_state) is not None,
+                )
+            )
+            if isinstance(result, Duplicate):
+                return await self._replay(
+                    loaded, viewer, result.version, request_hash, with_legal_moves
+                )
+            if isinstance(result, Committed):
+                # The access log line of this call carries the version (no second line).
+                structlog.contextvars.bind_contextvars(version=result.version)
+                return service_pb2.ApplyMoveResponse(
+                    version=result.version,
+                    events=self._visible_events(game, entry.events, viewer),
+                    snapshot=self._snapshot(loaded, new_state, result.version, viewer),
+                    legal_moves=(
+                        self._moves_of(loaded, new_state, seat) if with_legal_moves else ()
+                    ),
+                )
+            assert isinstance(result, Stale)
+            # Another move was committed meanwhile. The seat's answer may
+            # still stand (a simultaneous decision it shares): decide again on
+            # the new state, with the same expected version.
+            if expected_version == result.current_version or attempt + 1 == MAX_COMMIT_ATTEMPTS:
+                raise stale_version(expected_version, result.current_version)
+            loaded = await self._load(game_id, idempotency_key=idempotency_key)
+            if loaded.idempotent_version is not None:
+                return await self._replay(
+                    loaded, viewer, loaded.idempotent_version, request_hash, with_legal_moves
+                )
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    @staticmethod
+    def _check_version(
+        game: ServiceGame, loaded: LoadedGame, seat: int, expected_version: int
+    ) -> None:
+        """The move was chosen at ``expected_version``: the current version, or,
+        when the seat answers a simultaneous decision, any version since that
+        decision opened for it (nothing it could see has changed since: the
+        kit's decision clock, docs/api.md)."""
+        current = loaded.version
+        if expected_version == current:
+            return
+        if expected_version > current or expected_version < game.earliest_version(
+            loaded.state, seat, current
+        ):
+            raise stale_version(expected_version, current)
 
     async def _replay(
         self,
@@ -345,13 +340,13 @@ class App:
                 "IDEMPOTENCY_KEY_REUSED",
                 f"this idempotency key was used for a different move (version {version})",
             )
-        name, game = self._game_of(loaded)
+        game = self._game_of(loaded)
         structlog.contextvars.bind_contextvars(version=version, replayed=True)
         # Legal moves only while that version is still the current one.
         current = with_legal_moves and loaded.version == version
         return service_pb2.ApplyMoveResponse(
             version=version,
-            events=self._visible_events(name, game, entry.events, viewer),
+            events=self._visible_events(game, entry.events, viewer),
             snapshot=self._snapshot(loaded, entry.state, version, viewer),
             replayed=True,
             legal_moves=self._moves_of(loaded, entry.state, viewer.seat) if current else (),
@@ -386,7 +381,7 @@ class App:
         await self._admit(caller, token=token)
         loaded = await self._load(game_id)
         viewer = await self._authenticate(loaded, token, caller, required=False)
-        name, game = self._game_of(loaded)
+        game = self._game_of(loaded)
         heartbeat = heartbeat_seconds or self.config.heartbeat_seconds
         heartbeat = min(max(heartbeat, 0.05), self.config.max_heartbeat_seconds)
         hub = self.watch_hub
@@ -399,7 +394,7 @@ class App:
         seat = viewer.seat if with_legal_moves else None
         try:
             current = loaded.version
-            finished = game.outcome(getattr(loaded.state, name)) is not None
+            finished = game.outcome(loaded.state) is not None
             if include_current and from_version >= current:
                 last = current
                 yield await self._current_update(loaded, viewer, seat)
@@ -449,11 +444,11 @@ class App:
                             version=entry.version,
                             seat=entry.seat,
                             snapshot=self._snapshot(loaded, entry.state, entry.version, viewer),
-                            events=self._visible_events(name, game, entry.events, viewer),
+                            events=self._visible_events(game, entry.events, viewer),
                             legal_moves=self._moves_of(loaded, entry.state, seat) if newest else (),
                         )
                     )
-                    if game.outcome(getattr(entry.state, name)) is not None:
+                    if game.outcome(entry.state) is not None:
                         finished = True
         finally:
             hub.unsubscribe(sub)
@@ -463,7 +458,7 @@ class App:
     ) -> service_pb2.WatchGameResponse:
         """The update of the loaded (current) version, as the stream would
         have sent it (version 0: no mover, seat -1, no events)."""
-        name, game = self._game_of(loaded)
+        game = self._game_of(loaded)
         update = service_pb2.GameUpdate(
             version=loaded.version,
             seat=-1,
@@ -476,7 +471,7 @@ class App:
             )
             if entries and entries[0].version == loaded.version:
                 update.seat = entries[0].seat
-                update.events.extend(self._visible_events(name, game, entries[0].events, viewer))
+                update.events.extend(self._visible_events(game, entries[0].events, viewer))
         return service_pb2.WatchGameResponse(update=update)
 
     async def history(
@@ -485,7 +480,7 @@ class App:
         await self._admit(caller, token=token)
         loaded = await self._load(game_id)
         viewer = await self._authenticate(loaded, token, caller, required=False)
-        name, game = self._game_of(loaded)
+        game = self._game_of(loaded)
         size = min(page_size or DEFAULT_PAGE, MAX_PAGE)
         entries = await self._store(self.store.read_entries(game_id, from_version, size))
         response = service_pb2.GetHistoryResponse(current_version=loaded.version)
@@ -493,7 +488,7 @@ class App:
             response.entries.add(
                 version=entry.version,
                 seat=entry.seat,
-                events=self._visible_events(name, game, entry.events, viewer),
+                events=self._visible_events(game, entry.events, viewer),
             )
         if entries and entries[-1].version < loaded.version:
             response.next_from_version = entries[-1].version
@@ -511,7 +506,7 @@ class App:
         except StoreGameNotFound as exc:
             raise game_not_found(game_id) from exc
 
-    async def _store(self, awaitable: Any) -> Any:
+    async def _store(self, awaitable: Awaitable[T]) -> T:
         try:
             return await awaitable
         except (StoreUnavailable, StoreFull, StoreGameNotFound) as exc:
@@ -556,28 +551,28 @@ class App:
         structlog.contextvars.bind_contextvars(seat=parsed[0])
         return Viewer(seat=parsed[0])
 
-    def _game_of(self, loaded: LoadedGame) -> tuple[str, AnyGame]:
+    def _game_of(self, loaded: LoadedGame) -> ServiceGame:
         name = loaded.meta.game_type
         game = self.games.get(name)
         if game is None:
             raise precondition("UNKNOWN_GAME_TYPE", f"this server no longer plays {name!r}")
-        return name, game
+        return game
 
     def _snapshot(
         self, loaded: LoadedGame, state: game_pb2.GameState, version: int, viewer: Viewer
     ) -> service_pb2.GameSnapshot:
-        name, game = self._game_of(loaded)
-        inner = getattr(state, name)
-        outcome = game.outcome(inner)
+        game = self._game_of(loaded)
+        outcome = game.outcome(state)
         snapshot = service_pb2.GameSnapshot(
             game_id=loaded.game_id,
-            game_type=name,
+            game_type=game.name,
             version=version,
             num_seats=loaded.meta.num_seats,
-            to_act=list(game.to_act(inner)),
+            to_act=game.to_act(state),
             finished=outcome is not None,
             # Moves happen only once every seat is taken.
             started=version > 0 or len(loaded.seats) == loaded.meta.num_seats,
+            view=game.view(state, viewer.seat),
         )
         for seat in range(loaded.meta.num_seats):
             record = loaded.seats.get(seat)
@@ -588,23 +583,15 @@ class App:
             )
         if viewer.seat is not None:
             snapshot.viewer_seat = viewer.seat
-        getattr(snapshot.view, name).CopyFrom(game.view(inner, viewer.seat))
         if outcome is not None:
             snapshot.outcome.CopyFrom(outcome)
         return snapshot
 
     @staticmethod
     def _visible_events(
-        name: str, game: AnyGame, events: Sequence[game_pb2.Event], viewer: Viewer
+        game: ServiceGame, events: Sequence[game_pb2.Event], viewer: Viewer
     ) -> list[game_pb2.Event]:
-        out = []
-        for event in events:
-            redacted = game.redact_event(getattr(event, name), viewer.seat)
-            if redacted is not None:
-                envelope = game_pb2.Event()
-                getattr(envelope, name).CopyFrom(redacted)
-                out.append(envelope)
-        return out
+        return game.redact_events(events, viewer.seat)
 
 
 def _store_error(exc: StoreError) -> AppError:

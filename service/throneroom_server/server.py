@@ -21,7 +21,7 @@ from throneroom_server.api.rest import start_rest
 from throneroom_server.api.servicer import ThroneroomServicer
 from throneroom_server.app import App, AppConfig
 from throneroom_server.config import Config
-from throneroom_server.games.registry import build_registry
+from throneroom_server.games.registry import service_games
 from throneroom_server.store.base import Retention, Store
 from throneroom_server.store.memory import MemoryStore
 from throneroom_server.watch import WatchLimits
@@ -104,7 +104,7 @@ async def create_server(config: Config, store: Store | None = None) -> RunningSe
     store = store if store is not None else make_store(config)
     app = App(
         store,
-        build_registry(include_fixtures=config.fixture_games),
+        service_games(include_fixtures=config.fixture_games),
         config=app_config(config),
         access=Access(store, access),
     )

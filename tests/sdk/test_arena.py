@@ -10,7 +10,8 @@ from throneroom import Client, RandomBot
 from throneroom.arena import MatchError, MatchResult, play_match
 from throneroom.v1 import game_pb2
 from throneroom_server.embedded import EmbeddedServer
-from throneroom_server.games.registry import AnyGame
+from throneroom_server.games.kit.service import ServiceGame
+from throneroom_server.games.registry import serve
 
 from tests.sdk.helpers import SimultaneousNim
 
@@ -97,10 +98,10 @@ def test_without_a_client_an_embedded_server_is_used() -> None:
 def simultaneous_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[EmbeddedServer]:
     """A real server whose "nim" is the simultaneous-decision fixture."""
 
-    def registry(*, include_fixtures: bool = False) -> dict[str, AnyGame]:
-        return {"nim": SimultaneousNim()}
+    def registry(*, include_fixtures: bool = False) -> dict[str, ServiceGame]:
+        return {"nim": serve(SimultaneousNim())}
 
-    monkeypatch.setattr(throneroom_server.server, "build_registry", registry)
+    monkeypatch.setattr(throneroom_server.server, "service_games", registry)
     with EmbeddedServer(include_fixtures=True) as embedded:
         yield embedded
 

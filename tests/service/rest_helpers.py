@@ -14,6 +14,7 @@ from multidict import CIMultiDict
 from throneroom_server.api.rest import start_rest
 from throneroom_server.app import App, AppConfig
 from throneroom_server.games.nim import Nim
+from throneroom_server.games.registry import serve
 from throneroom_server.store.base import Store
 
 Json = dict[str, Any]
@@ -67,7 +68,7 @@ class Rest:
 async def start(store: Store, *, heartbeat_seconds: float = 15.0, games: Any = None) -> Rest:
     app = App(
         store,
-        games if games is not None else {"nim": Nim()},
+        {name: serve(game) for name, game in (games or {"nim": Nim()}).items()},
         config=AppConfig(heartbeat_seconds=heartbeat_seconds),
     )
     runner, port = await start_rest(app, "127.0.0.1:0", shutdown_timeout=5)

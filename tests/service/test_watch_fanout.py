@@ -14,7 +14,7 @@ from throneroom.v1 import game_pb2, nim_pb2, service_pb2, service_pb2_grpc
 from throneroom_server.access import Caller
 from throneroom_server.app import App, AppConfig
 from throneroom_server.config import Config
-from throneroom_server.games.registry import build_registry
+from throneroom_server.games.registry import service_games
 from throneroom_server.server import create_server
 from throneroom_server.store.base import Store
 from throneroom_server.store.memory import MemoryStore
@@ -190,7 +190,7 @@ async def test_streams_per_game_are_limited() -> None:
     """Counted per game whoever the clients are (here: four addresses)."""
     app = App(
         MemoryStore(),
-        build_registry(include_fixtures=True),
+        service_games(include_fixtures=True),
         config=AppConfig(watch=WatchLimits(streams_per_game=4)),
     )
     game_id, _ = await app.create_game(_nim_options(), 2, 1)
@@ -208,7 +208,7 @@ async def test_streams_per_game_are_limited() -> None:
 async def test_a_watcher_too_slow_is_dropped_and_resumes_without_a_gap() -> None:
     app = App(
         MemoryStore(),
-        build_registry(include_fixtures=True),
+        service_games(include_fixtures=True),
         config=AppConfig(watch=WatchLimits(buffer_entries=3)),
     )
     game_id, _ = await app.create_game(_nim_options(pile=20), 2, 1)
