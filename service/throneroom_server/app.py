@@ -12,13 +12,13 @@ import hashlib
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import structlog
 from throneroom.v1 import game_pb2, service_pb2, storage_pb2
 
-from throneroom_server import tokens
+from throneroom_server import limits, tokens
 from throneroom_server.errors import (
     AppError,
     ErrorKind,
@@ -35,6 +35,7 @@ from throneroom_server.games.core import (
     InvalidOptionsError,
 )
 from throneroom_server.games.registry import AnyGame
+from throneroom_server.limits import Limits
 from throneroom_server.store import (
     Committed,
     Duplicate,
@@ -50,7 +51,6 @@ from throneroom_server.store import (
 log = structlog.get_logger("throneroom.app")
 
 MAX_IDEMPOTENCY_KEY = 128
-MAX_DISPLAY_NAME = 64
 DEFAULT_PAGE = 100
 MAX_PAGE = 1000
 
@@ -66,6 +66,7 @@ class Viewer:
 class AppConfig:
     heartbeat_seconds: float = 15.0
     max_heartbeat_seconds: float = 300.0
+    limits: Limits = field(default_factory=Limits)
 
 
 def _request_hash(seat: int, move: game_pb2.Move) -> bytes:
@@ -132,6 +133,7 @@ class App:
     async def create_game(
         self, options: game_pb2.GameOptions, num_seats: int, seed: int | None
     ) -> tuple[str, int]:
+        limits.check_options(options, self.config.limits)
         name = options.WhichOneof("game")
         if name is None:
             raise invalid("MALFORMED_REQUEST", "options must name a game type (set one entry)")
@@ -160,10 +162,7 @@ class App:
         return game_id, 0
 
     async def join_game(self, game_id: str, seat: int | None, display_name: str) -> tuple[int, str]:
-        if len(display_name) > MAX_DISPLAY_NAME:
-            raise invalid(
-                "MALFORMED_REQUEST", f"display names have at most {MAX_DISPLAY_NAME} characters"
-            )
+        limits.check_display_name(display_name, self.config.limits)
         loaded = await self._load(game_id)
         num_seats = loaded.meta.num_seats
         if seat is not None and not 0 <= seat < num_seats:
@@ -215,6 +214,7 @@ class App:
         move: game_pb2.Move,
         idempotency_key: str,
     ) -> service_pb2.ApplyMoveResponse:
+        limits.check_move(move, self.config.limits)
         if not 1 <= len(idempotency_key) <= MAX_IDEMPOTENCY_KEY:
             raise invalid(
                 "MALFORMED_REQUEST",
@@ -477,5 +477,4 @@ class App:
 
 
 def _check_game_id(game_id: str) -> None:
-    if not game_id or len(game_id) > 64 or not game_id.isalnum():
-        raise invalid("MALFORMED_REQUEST", "game_id must be 1-64 letters or digits")
+    limits.check_game_id(game_id)
