@@ -181,9 +181,13 @@ def header_value(text: str) -> bytes:
     return cleaned.strip().encode("utf-8", "surrogatepass")
 
 
+# JSON text may also spell what no UTF-8 can: unpaired surrogates ("\\ud800").
+JSON_TEXT = st.one_of(
+    TRICKY_TEXT, st.text(st.characters(categories=["Cs", "Nd", "Lu"]), max_size=4)
+)
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | TRICKY_TEXT,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TRICKY_TEXT, inner, max_size=3),
+    st.none() | st.booleans() | st.integers() | st.floats() | JSON_TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(JSON_TEXT, inner, max_size=3),
     max_leaves=8,
 )
 
@@ -193,7 +197,7 @@ def json_body(draw: Draw, data: dict[str, Any]) -> bytes:
     if pick < 12:
         return json.dumps(data).encode()
     if pick == 12:  # an unknown or misspelt field
-        return json.dumps({**data, draw(TRICKY_TEXT): draw(JSON_VALUES)}).encode()
+        return json.dumps({**data, draw(JSON_TEXT): draw(JSON_VALUES)}).encode()
     names = [*sorted(data), "move", "options"]
     name = names[index(draw, len(names))]
     if pick == 13:  # a known field with a value of any type
@@ -266,4 +270,12 @@ def rest_request(
         headers["Content-Type"] = content_type.encode()
     if method == "ApplyMove" and draw(st.integers(0, 9)) == 0:
         headers["Idempotency-Key"] = header_value(draw(TRICKY_TEXT))
+        if draw(st.booleans()):  # bytes that are not UTF-8
+            headers["Idempotency-Key"] += (
+                draw(st.binary(min_size=1, max_size=4))
+                .replace(b"\r", b".")
+                .replace(b"\n", b".")
+                .replace(b"\x00", b".")
+                + b"\xff"
+            )
     return verb, path, body, headers

@@ -5,6 +5,7 @@ PERMISSION_DENIED; store errors never name the store's address."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import AsyncIterator
 
 import grpc
 import pytest
@@ -182,3 +183,19 @@ async def test_an_unreachable_store_is_unavailable_without_its_address() -> None
     # The detail (which names the address) is in the server's log instead.
     (logged,) = [e for e in logs if e["event"] == "store_unavailable"]
     assert str(port) in logged["detail"]
+
+
+async def test_a_bug_in_a_watch_is_a_terse_internal_and_logged_whole(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def broken(*args: object, **kwargs: object) -> AsyncIterator[object]:
+        raise RuntimeError("secret internals")
+        yield  # an async generator, as App.watch is
+
+    monkeypatch.setattr(service.running.app, "watch", broken)
+    with structlog.testing.capture_logs() as logs, pytest.raises(grpc.aio.AioRpcError) as err:
+        async for _ in service.stub.WatchGame(service_pb2.WatchGameRequest(game_id="abc")):
+            pass
+    assert (err.value.code(), err.value.details()) == (grpc.StatusCode.INTERNAL, "internal error")
+    (failure,) = [e for e in logs if e["event"] == "rpc_failed"]
+    assert failure["exc_info"] is True

@@ -3,6 +3,8 @@ each kind (never a 500), and nothing changed."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -105,6 +107,8 @@ async def test_malformed_json_of_every_kind_is_400(rest: Rest) -> None:
     for raw in (
         b"\xff\xfe{",  # not UTF-8
         b'{"idempotencyKey":"\\ud800","move":{"nim":{"take":1}},"expectedVersion":0}',
+        b'{"\\ud800":1}',  # an unpaired surrogate as a field name
+        b'{"move":{"\\udc80nim":{}}}',
         b'{"expectedVersion":1e400}',
         b'{"expectedVersion":"\\u0661"}',
         b'{"expectedVersion":NaN}',
@@ -161,3 +165,28 @@ async def test_game_ids_in_paths_are_ascii(rest: Rest, game_id: str) -> None:
     await expect_error(
         rest, "GET", f"/v1/games/{game_id}", (400, "INVALID_ARGUMENT", "MALFORMED_REQUEST")
     )
+
+
+async def test_header_bytes_that_are_not_utf8_are_400(rest: Rest) -> None:
+    """aiohttp hands such bytes over as surrogate escapes; an idempotency key made
+    of them would reach the store, which cannot encode it."""
+    game = await new_nim(rest)
+    host, port = rest.base.removeprefix("http://").split(":")
+    body = b'{"expectedVersion":"0","move":{"nim":{"take":1}}}'
+    head = (
+        f"POST /v1/games/{game.game_id}/moves HTTP/1.1\r\nHost: {host}\r\n"
+        f"Authorization: Bearer {game.tokens[0]}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n"
+    ).encode()
+    reader, writer = await asyncio.open_connection(host, int(port))
+    writer.write(head + b"Idempotency-Key: k\xff\xfe\r\n\r\n" + body)
+    await writer.drain()
+    reply = await reader.read()
+    writer.close()
+    status_line, _, rest_of_reply = reply.partition(b"\r\n")
+    assert status_line.split()[1] == b"400", reply
+    payload = json.loads(rest_of_reply.partition(b"\r\n\r\n")[2])
+    assert payload["error"]["reason"] == "MALFORMED_REQUEST"
+    assert "Idempotency-Key" in payload["error"]["message"]
+    snap = (await rest.ok("GET", f"/v1/games/{game.game_id}"))["snapshot"]
+    assert snap["version"] == "0"

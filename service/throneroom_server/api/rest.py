@@ -145,23 +145,33 @@ def _require_json(request: web.Request) -> None:
         raise web.HTTPUnsupportedMediaType()
 
 
-def json_depth(data: Any) -> int:
-    """How deeply ``data`` (parsed JSON) nests arrays and objects (a scalar is 0)."""
-    deepest = 0
+def _check_json(data: Any) -> None:
+    """Refuse parsed JSON nested more than ``MAX_JSON_DEPTH`` deep, or holding a
+    string that is not Unicode text (JSON's escapes can spell an unpaired
+    surrogate, ``"\\ud800"``, which protobuf cannot take as a field name)."""
     stack: list[tuple[Any, int]] = [(data, 1)]
     while stack:
         value, depth = stack.pop()
         if isinstance(value, dict):
+            _check_text(*value)
             children: Any = value.values()
         elif isinstance(value, list):
             children = value
         else:
+            if isinstance(value, str):
+                _check_text(value)
             continue
-        deepest = max(deepest, depth)
         if depth > MAX_JSON_DEPTH:
-            break
+            raise _too_deep()
         stack.extend((child, depth + 1) for child in children)
-    return deepest
+
+
+def _check_text(*texts: str) -> None:
+    for text in texts:
+        try:
+            text.encode()
+        except UnicodeEncodeError as exc:
+            raise _malformed("the body holds a string that is not Unicode text") from exc
 
 
 async def _body(request: web.Request, message: Msg) -> Msg:
@@ -186,8 +196,7 @@ async def _body(request: web.Request, message: Msg) -> Msg:
         data = {}
     if not isinstance(data, dict):
         raise _malformed("the body must be a JSON object")
-    if json_depth(data) > MAX_JSON_DEPTH:
-        raise _too_deep()
+    _check_json(data)
     _parse(data, message, "body field")
     _claim_path_fields(request, message, "body")
     return message
@@ -244,6 +253,18 @@ def _token(request: web.Request) -> str:
             "the Authorization header must read 'Bearer <seat token>'",
         )
     return token
+
+
+def _header_text(request: web.Request, name: str) -> str:
+    """A header's value ("" when absent); refused when its bytes are not UTF-8
+    (aiohttp hands such bytes over as surrogate escapes, which no store can
+    encode)."""
+    text = request.headers.get(name, "")
+    try:
+        text.encode()
+    except UnicodeEncodeError as exc:
+        raise _malformed(f"the {name} header is not UTF-8 text") from exc
+    return text
 
 
 def _version_header(request: web.Request, name: str) -> int | None:
@@ -305,7 +326,7 @@ async def apply_move(request: web.Request) -> web.StreamResponse:
     when both are given they must be equal (400 otherwise), so a client never
     has a key silently ignored."""
     body = await _body(request, service_pb2.ApplyMoveRequest())
-    header_key = request.headers.get("Idempotency-Key", "")
+    header_key = _header_text(request, "Idempotency-Key")
     if header_key and body.idempotency_key and header_key != body.idempotency_key:
         raise _malformed(
             "the Idempotency-Key header and the body's idempotencyKey differ; send one key"

@@ -41,6 +41,8 @@ class Undecodable:
     detail: str
 
     def error(self) -> AppError:
+        """The client's error; the decoder's own words go to the log only."""
+        log.info("request_undecodable", message_type=self.message_type, detail=self.detail)
         return invalid(
             "MALFORMED_REQUEST", f"the request is not a valid {self.message_type} message"
         )
@@ -184,6 +186,10 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
                 yield item
         except AppError as error:
             await _abort(context, error)
+        except Exception:
+            # A bug, not a client error: log it whole, tell the client little.
+            log.exception("rpc_failed")
+            await context.abort(grpc.StatusCode.INTERNAL, "internal error")
 
     @_unary
     async def GetHistory(
