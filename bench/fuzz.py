@@ -210,6 +210,7 @@ class Tally:
     cases: int = 0
     histogram: collections.Counter[str] = field(default_factory=collections.Counter)
     by_kind: collections.Counter[str] = field(default_factory=collections.Counter)
+    moves: collections.Counter[str] = field(default_factory=collections.Counter)
     violations: list[str] = field(default_factory=list)
     rejected_checked: int = 0
     unparsable_http: int = 0  # of the http 400s: requests aiohttp itself could not parse
@@ -453,6 +454,9 @@ class Fuzzer:
                 outcome = self.checked(
                     f"grpc {method}", target, lambda: self.grpc_send(method, request)
                 )
+        if game is not None and method == "ApplyMove":
+            verdict = "accepted" if outcome.accepted else "rejected"
+            self.tally.moves[f"{game.game_type} {verdict}"] += 1
         if game is None or not outcome.accepted:
             return
         if method == "ApplyMove":
@@ -618,6 +622,8 @@ def report(tally: Tally, seconds: float) -> str:
         *(f"  {label:<32} {n:>8}" for label, n in sorted(tally.histogram.items())),
         "cases by call:",
         *(f"  {kind:<32} {n:>8}" for kind, n in sorted(tally.by_kind.items())),
+        "ApplyMove cases by game:",
+        *(f"  {kind:<32} {n:>8}" for kind, n in sorted(tally.moves.items())),
         f"violations: {len(tally.violations)}",
         *(f"  {v}" for v in tally.violations[:30]),
     ]
