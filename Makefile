@@ -61,6 +61,11 @@ bench: $(STAMP) redis-server ## Run the benchmarks (engine and service) and prin
 	$(PY) bench/engine.py
 	$(PY) bench/service.py
 
+FUZZ_CASES ?= 100000
+.PHONY: fuzz
+fuzz: $(STAMP) ## Fuzz both faces and every game's moves (FUZZ_CASES=100000; FUZZ_ARGS=--redis for Redis)
+	$(PY) bench/fuzz.py --cases $(FUZZ_CASES) $(FUZZ_ARGS)
+
 bots: $(STAMP) ## Evaluate the heuristic bots against random bots (200 seeded games each)
 	$(PY) scripts/bot_eval.py king_is_dead
 	$(PY) scripts/bot_eval.py kings_life

@@ -18,7 +18,7 @@ from typing import TypeVar
 import structlog
 from throneroom.v1 import game_pb2, service_pb2, storage_pb2
 
-from throneroom_server import tokens
+from throneroom_server import limits, tokens
 from throneroom_server.access import LOCAL, Access, Caller
 from throneroom_server.errors import (
     AppError,
@@ -38,6 +38,7 @@ from throneroom_server.games.core import (
     InvalidOptionsError,
 )
 from throneroom_server.games.kit.service import ServiceGame
+from throneroom_server.limits import Limits
 from throneroom_server.store import (
     Committed,
     Duplicate,
@@ -58,7 +59,6 @@ log = structlog.get_logger("throneroom.app")
 T = TypeVar("T")
 
 MAX_IDEMPOTENCY_KEY = 128
-MAX_DISPLAY_NAME = 64
 DEFAULT_PAGE = 100
 MAX_PAGE = 1000
 MAX_COMMIT_ATTEMPTS = 16
@@ -78,6 +78,7 @@ class AppConfig:
     heartbeat_seconds: float = 15.0
     max_heartbeat_seconds: float = 300.0
     watch: WatchLimits = field(default_factory=WatchLimits)
+    limits: Limits = field(default_factory=Limits)
 
 
 def _request_hash(seat: int, move: game_pb2.Move) -> bytes:
@@ -130,6 +131,7 @@ class App:
         caller: Caller = LOCAL,
     ) -> tuple[str, int]:
         await self._admit(caller, creating=True)
+        limits.check_options(options, self.config.limits)
         name = options.WhichOneof("game")
         if name is None:
             raise invalid("MALFORMED_REQUEST", "options must name a game type (set one entry)")
@@ -158,10 +160,7 @@ class App:
         self, game_id: str, seat: int | None, display_name: str, *, caller: Caller = LOCAL
     ) -> tuple[int, str]:
         await self._admit(caller, joining=True)
-        if len(display_name) > MAX_DISPLAY_NAME:
-            raise invalid(
-                "MALFORMED_REQUEST", f"display names have at most {MAX_DISPLAY_NAME} characters"
-            )
+        limits.check_display_name(display_name, self.config.limits)
         loaded = await self._load(game_id)
         num_seats = loaded.meta.num_seats
         if seat is not None and not 0 <= seat < num_seats:
@@ -223,6 +222,7 @@ class App:
         caller: Caller = LOCAL,
     ) -> service_pb2.ApplyMoveResponse:
         await self._admit(caller, token=token)
+        limits.check_move(move, self.config.limits)
         if not 1 <= len(idempotency_key) <= MAX_IDEMPOTENCY_KEY:
             raise invalid(
                 "MALFORMED_REQUEST",
@@ -605,5 +605,4 @@ def _store_error(exc: StoreError) -> AppError:
 
 
 def _check_game_id(game_id: str) -> None:
-    if not game_id or len(game_id) > 64 or not game_id.isalnum():
-        raise invalid("MALFORMED_REQUEST", "game_id must be 1-64 letters or digits")
+    limits.check_game_id(game_id)

@@ -7,6 +7,8 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from throneroom_server.limits import DEFAULT_MAX_MOVE_BYTES, DEFAULT_MAX_OPTIONS_BYTES, Limits
+
 
 @dataclass(frozen=True)
 class Config:
@@ -16,6 +18,8 @@ class Config:
     log_format: str = "console"  # "console" (development) or "json" (production)
     log_level: str = "info"
     max_message_bytes: int = 4 * 1024 * 1024
+    max_move_bytes: int = DEFAULT_MAX_MOVE_BYTES
+    max_options_bytes: int = DEFAULT_MAX_OPTIONS_BYTES
     heartbeat_seconds: float = 15.0
     shutdown_grace_seconds: float = 10.0
     fixture_games: bool = False
@@ -35,6 +39,10 @@ class Config:
     def store_name(self) -> str:
         return "redis" if self.redis_url else "memory"
 
+    @property
+    def limits(self) -> Limits:
+        return Limits(max_move_bytes=self.max_move_bytes, max_options_bytes=self.max_options_bytes)
+
 
 ENV = {
     "listen": "THRONEROOM_LISTEN",
@@ -43,6 +51,8 @@ ENV = {
     "log_format": "THRONEROOM_LOG_FORMAT",
     "log_level": "THRONEROOM_LOG_LEVEL",
     "max_message_bytes": "THRONEROOM_MAX_MESSAGE_BYTES",
+    "max_move_bytes": "THRONEROOM_MAX_MOVE_BYTES",
+    "max_options_bytes": "THRONEROOM_MAX_OPTIONS_BYTES",
     "heartbeat_seconds": "THRONEROOM_HEARTBEAT_SECONDS",
     "shutdown_grace_seconds": "THRONEROOM_SHUTDOWN_GRACE_SECONDS",
     "fixture_games": "THRONEROOM_FIXTURE_GAMES",
@@ -98,6 +108,8 @@ def load_config(argv: Sequence[str] | None = None, env: Mapping[str, str] | None
         "--log-level", choices=["debug", "info", "warning", "error"], help=ENV["log_level"]
     )
     parser.add_argument("--max-message-bytes", type=int, help=ENV["max_message_bytes"])
+    parser.add_argument("--max-move-bytes", type=int, help=ENV["max_move_bytes"])
+    parser.add_argument("--max-options-bytes", type=int, help=ENV["max_options_bytes"])
     parser.add_argument("--heartbeat-seconds", type=float, help=ENV["heartbeat_seconds"])
     parser.add_argument("--shutdown-grace-seconds", type=float, help=ENV["shutdown_grace_seconds"])
     parser.add_argument(
@@ -124,6 +136,8 @@ def load_config(argv: Sequence[str] | None = None, env: Mapping[str, str] | None
         log_format=str(pick("log_format", str, defaults.log_format)),
         log_level=str(pick("log_level", str, defaults.log_level)),
         max_message_bytes=int(pick("max_message_bytes", int, defaults.max_message_bytes)),  # type: ignore[call-overload]
+        max_move_bytes=int(pick("max_move_bytes", int, defaults.max_move_bytes)),  # type: ignore[call-overload]
+        max_options_bytes=int(pick("max_options_bytes", int, defaults.max_options_bytes)),  # type: ignore[call-overload]
         heartbeat_seconds=float(pick("heartbeat_seconds", float, defaults.heartbeat_seconds)),  # type: ignore[arg-type]
         shutdown_grace_seconds=float(
             pick("shutdown_grace_seconds", float, defaults.shutdown_grace_seconds)  # type: ignore[arg-type]

@@ -1,10 +1,22 @@
 """Application errors: a kind (mapped to a gRPC status by the transport), a
-stable machine-readable reason, an English sentence and optional metadata."""
+stable machine-readable reason, an English sentence and optional metadata.
+
+Messages go to clients: they never carry internal detail (addresses, driver
+text); such detail is logged server-side instead (see ``store_unavailable``).
+They are also bounded (``MAX_MESSAGE_CHARS``), so an error that quotes a
+client's input can never outgrow gRPC's trailing-metadata limit.
+"""
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
+
+import structlog
+
+log = structlog.get_logger("throneroom.errors")
+
+MAX_MESSAGE_CHARS = 1024
 
 
 class ErrorKind(enum.Enum):
@@ -28,6 +40,8 @@ class AppError(Exception):
         *,
         retry_after: float | None = None,
     ) -> None:
+        if len(message) > MAX_MESSAGE_CHARS:
+            message = message[: MAX_MESSAGE_CHARS - 1] + "\u2026"
         super().__init__(message)
         self.kind = kind
         self.reason = reason
@@ -63,8 +77,11 @@ def stale_version(expected: int, current: int) -> AppError:
 
 
 def store_unavailable(detail: str) -> AppError:
+    """The client learns only that the store is down; ``detail`` (the driver's
+    text, which names hosts and ports) goes to the server's log."""
+    log.warning("store_unavailable", detail=detail)
     return AppError(
-        ErrorKind.UNAVAILABLE, "STORE_UNAVAILABLE", f"the game store is unreachable: {detail}"
+        ErrorKind.UNAVAILABLE, "STORE_UNAVAILABLE", "the game store is unavailable; retry"
     )
 
 

@@ -13,12 +13,12 @@ from aiohttp import web
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
-from throneroom.v1 import service_pb2, service_pb2_grpc
+from throneroom.v1 import service_pb2
 
 from throneroom_server.access import Access, AccessConfig, load_keys
 from throneroom_server.api.interceptors import LoggingInterceptor
 from throneroom_server.api.rest import start_rest
-from throneroom_server.api.servicer import ThroneroomServicer
+from throneroom_server.api.servicer import ThroneroomServicer, add_servicer_to_server
 from throneroom_server.app import App, AppConfig
 from throneroom_server.config import Config
 from throneroom_server.games.registry import service_games
@@ -65,6 +65,7 @@ def app_config(config: Config) -> AppConfig:
             watched_games=config.max_watched_games,
             buffer_entries=config.watch_buffer_entries,
         ),
+        limits=config.limits,
     )
 
 
@@ -115,7 +116,7 @@ async def create_server(config: Config, store: Store | None = None) -> RunningSe
     ]
     interceptors = [LoggingInterceptor()] if config.access_log else []
     server = grpc.aio.server(interceptors=interceptors, options=options)
-    service_pb2_grpc.add_ThroneroomServicer_to_server(ThroneroomServicer(app), server)
+    add_servicer_to_server(ThroneroomServicer(app), server)
     health_servicer = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(

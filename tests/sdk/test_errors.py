@@ -270,7 +270,7 @@ def test_permission_denied(client: Client) -> None:
     other = client.create_game("nim", seats=2)
     token = client.join(other).token or ""
     with pytest.raises(PermissionDenied):
-        client.attach(game_id, "not-a-token")
+        client.attach(game_id, "0." + "A" * 43)  # well-formed, wrong
     with pytest.raises(PermissionDenied):
         client.attach(game_id, token)
 

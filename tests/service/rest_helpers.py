@@ -38,6 +38,8 @@ class Rest:
         headers: Mapping[str, str] | None = None,
     ) -> tuple[int, Json, Mapping[str, str]]:
         sent = dict(headers or {})
+        if method == "POST":
+            sent.setdefault("Content-Type", "application/json")
         if token is not None:
             sent["Authorization"] = f"Bearer {token}"
         data = raw if raw is not None else (None if body is None else json.dumps(body))

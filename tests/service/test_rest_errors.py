@@ -52,10 +52,17 @@ async def test_every_move_error_has_its_status_and_changes_nothing(rest: Rest) -
         ),
         (
             moves,
+            400,
+            "INVALID_ARGUMENT",
+            "SEAT_TOKEN_MALFORMED",
+            {"body": take(1, 1, "k"), "token": "garbage"},
+        ),
+        (
+            moves,
             403,
             "PERMISSION_DENIED",
             "SEAT_TOKEN_INVALID",
-            {"body": take(1, 1, "k"), "token": "garbage"},
+            {"body": take(1, 1, "k"), "token": "1." + "A" * 43},
         ),
         (
             moves,
@@ -256,7 +263,7 @@ async def test_reading_errors(rest: Rest) -> None:
         "GET",
         f"/v1/games/{gid}",
         (403, "PERMISSION_DENIED", "SEAT_TOKEN_INVALID"),
-        token="0.wrong",
+        token="0." + "A" * 43,
     )
     await expect_error(
         rest, "GET", f"/v1/games/{gid}/legal-moves", (401, "UNAUTHENTICATED", "SEAT_TOKEN_REQUIRED")

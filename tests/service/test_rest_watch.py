@@ -153,7 +153,7 @@ async def test_watch_rejects_before_the_stream_opens(rest: Rest) -> None:
     game = await new_nim(rest)
     watch = f"/v1/games/{game.game_id}/watch"
     await expect_error(
-        rest, "GET", watch, (403, "PERMISSION_DENIED", "SEAT_TOKEN_INVALID"), token="1.nope"
+        rest, "GET", watch, (403, "PERMISSION_DENIED", "SEAT_TOKEN_INVALID"), token="1." + "A" * 43
     )
     await expect_error(
         rest,

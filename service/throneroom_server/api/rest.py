@@ -37,6 +37,7 @@ from throneroom.v1 import service_pb2
 from throneroom_server.access import API_KEY_HEADER, Caller
 from throneroom_server.app import App
 from throneroom_server.errors import AppError, ErrorKind, invalid
+from throneroom_server.limits import MAX_JSON_DEPTH, parse_version
 
 log = structlog.get_logger("throneroom.http")
 
@@ -46,7 +47,7 @@ MAX_BODY_KEY = web.AppKey("throneroom_max_body_bytes", int)
 
 DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024  # the gRPC face's default message limit
 MAX_REQUEST_ID = 128
-MAX_UINT64 = 2**64 - 1
+JSON_MEDIA_TYPE = "application/json"
 
 HTTP_STATUS: dict[ErrorKind, int] = {
     ErrorKind.INVALID_ARGUMENT: 400,
@@ -64,6 +65,7 @@ _HTTP_ERRORS: dict[int, tuple[str, str]] = {
     404: ("NOT_FOUND", "ROUTE_NOT_FOUND"),
     405: ("UNIMPLEMENTED", "METHOD_NOT_ALLOWED"),
     413: ("RESOURCE_EXHAUSTED", "REQUEST_TOO_LARGE"),
+    415: ("INVALID_ARGUMENT", "UNSUPPORTED_MEDIA_TYPE"),
 }
 
 # Request fields the REST face takes from the path and the Authorization header.
@@ -137,26 +139,76 @@ def _malformed(message: str) -> AppError:
     return invalid("MALFORMED_REQUEST", message)
 
 
+def _require_json(request: web.Request) -> None:
+    """Every POST declares ``Content-Type: application/json`` (a ``charset``
+    parameter, if any, must be utf-8), even with an empty body: a browser
+    sends a cross-origin text/plain or form POST without asking first, but
+    not a JSON one."""
+    declared = request.headers.get("Content-Type")
+    charset = (request.charset or "utf-8").lower()
+    if declared is None or request.content_type != JSON_MEDIA_TYPE or charset != "utf-8":
+        raise web.HTTPUnsupportedMediaType()
+
+
+def _check_json(data: Any) -> None:
+    """Refuse parsed JSON nested more than ``MAX_JSON_DEPTH`` deep, or holding a
+    string that is not Unicode text (JSON's escapes can spell an unpaired
+    surrogate, ``"\\ud800"``, which protobuf cannot take as a field name)."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            _check_text(*value)
+            children: Any = value.values()
+        elif isinstance(value, list):
+            children = value
+        else:
+            if isinstance(value, str):
+                _check_text(value)
+            continue
+        if depth > MAX_JSON_DEPTH:
+            raise _too_deep()
+        stack.extend((child, depth + 1) for child in children)
+
+
+def _check_text(*texts: str) -> None:
+    for text in texts:
+        try:
+            text.encode()
+        except UnicodeEncodeError as exc:
+            raise _malformed("the body holds a string that is not Unicode text") from exc
+
+
 async def _body(request: web.Request, message: Msg) -> Msg:
     """Parse the JSON body into ``message`` (an empty body is ``{}``).
 
     Unknown fields are refused, so a misspelt field is an error, not a silent
     default. The seat token belongs in the Authorization header, and a game id
-    in the body, if given at all, must be the one in the path.
+    in the body, if given at all, must be the one in the path. The body is
+    bounded in size (413, by aiohttp's ``client_max_size``) and in nesting
+    (``MAX_JSON_DEPTH``, 400) before the JSON mapping sees it.
     """
+    _require_json(request)
     raw = await request.read()
     if raw.strip():
         try:
             data = json.loads(raw)
+        except RecursionError as exc:
+            raise _too_deep() from exc
         except ValueError as exc:
             raise _malformed(f"the body is not valid JSON: {exc}") from exc
     else:
         data = {}
     if not isinstance(data, dict):
         raise _malformed("the body must be a JSON object")
+    _check_json(data)
     _parse(data, message, "body field")
     _claim_path_fields(request, message, "body")
     return message
+
+
+def _too_deep() -> AppError:
+    return _malformed(f"the body nests arrays and objects more than {MAX_JSON_DEPTH} deep")
 
 
 def _query(request: web.Request, message: Msg) -> Msg:
@@ -210,13 +262,23 @@ def _token(request: web.Request) -> str:
     return token
 
 
+def _header_text(request: web.Request, name: str) -> str:
+    """A header's value ("" when absent); refused when its bytes are not UTF-8
+    (aiohttp hands such bytes over as surrogate escapes, which no store can
+    encode)."""
+    text = request.headers.get(name, "")
+    try:
+        text.encode()
+    except UnicodeEncodeError as exc:
+        raise _malformed(f"the {name} header is not UTF-8 text") from exc
+    return text
+
+
 def _version_header(request: web.Request, name: str) -> int | None:
     text = request.headers.get(name, "").strip()
     if not text:
         return None
-    if not text.isdigit() or int(text) > MAX_UINT64:
-        raise _malformed(f"the {name} header must be a version number, not {text!r}")
-    return int(text)
+    return parse_version(text, f"the {name} header")
 
 
 # -- handlers ----------------------------------------------------------------------------
@@ -284,7 +346,7 @@ async def apply_move(request: web.Request) -> web.StreamResponse:
     when both are given they must be equal (400 otherwise), so a client never
     has a key silently ignored."""
     body = await _body(request, service_pb2.ApplyMoveRequest())
-    header_key = request.headers.get("Idempotency-Key", "")
+    header_key = _header_text(request, "Idempotency-Key")
     if header_key and body.idempotency_key and header_key != body.idempotency_key:
         raise _malformed(
             "the Idempotency-Key header and the body's idempotencyKey differ; send one key"
@@ -413,6 +475,8 @@ def _transport_error(request: web.Request, exc: web.HTTPException) -> tuple[str,
         message = f"{request.method} is not allowed on {request.path}; use {allowed}"
     elif exc.status == 413:
         message = f"the body is larger than {request.app[MAX_BODY_KEY]} bytes"
+    elif exc.status == 415:
+        message = "a request body must be JSON: send 'Content-Type: application/json'"
     else:
         message = exc.reason
     structlog.contextvars.bind_contextvars(reason=reason)

@@ -1,25 +1,92 @@
-"""The Throneroom gRPC servicer: translate requests, delegate to the App, map errors."""
+"""The Throneroom gRPC servicer: translate requests, delegate to the App, map errors.
+
+Requests are decoded by ``decoder`` (installed by ``add_servicer_to_server``):
+unknown fields are discarded as each request is decoded, and bytes that are
+not a valid message become an ``Undecodable`` marker that every RPC answers
+with INVALID_ARGUMENT (reason MALFORMED_REQUEST). grpcio's own handling of a
+failing deserializer would answer UNKNOWN or INTERNAL instead.
+"""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from functools import wraps
 from typing import Any, TypeVar
 
 import grpc
 import structlog
+from google.protobuf.message import DecodeError, Message
 from throneroom.v1 import service_pb2, service_pb2_grpc
 
 from throneroom_server.access import API_KEY_HEADER, Caller, peer_address
 from throneroom_server.api.errors import to_status
 from throneroom_server.app import App
-from throneroom_server.errors import AppError
+from throneroom_server.errors import AppError, invalid
+from throneroom_server.limits import discard_unknown
 
 log = structlog.get_logger("throneroom.api")
 
 Req = TypeVar("Req")
 Resp = TypeVar("Resp")
 Context = grpc.aio.ServicerContext[Any, Any]
+
+SERVICE = service_pb2.DESCRIPTOR.services_by_name["Throneroom"]
+
+
+@dataclass(frozen=True)
+class Undecodable:
+    """What a request decodes to when its bytes are not a valid message."""
+
+    message_type: str
+    detail: str
+
+    def error(self) -> AppError:
+        """The client's error; the decoder's own words go to the log only."""
+        log.info("request_undecodable", message_type=self.message_type, detail=self.detail)
+        return invalid(
+            "MALFORMED_REQUEST", f"the request is not a valid {self.message_type} message"
+        )
+
+
+def decoder(message_class: type[Message]) -> Callable[[bytes], Message | Undecodable]:
+    """A request deserializer: the message without its unknown fields, or an
+    ``Undecodable`` marker (never an exception, which grpcio would turn into
+    UNKNOWN)."""
+
+    def decode(data: bytes) -> Message | Undecodable:
+        try:
+            message = message_class.FromString(data)
+        except DecodeError as exc:
+            return Undecodable(message_class.DESCRIPTOR.full_name, str(exc))
+        discard_unknown(message)
+        return message
+
+    return decode
+
+
+def add_servicer_to_server(servicer: ThroneroomServicer, server: grpc.aio.Server) -> None:
+    """Register ``servicer`` as ``service_pb2_grpc.add_ThroneroomServicer_to_server``
+    does, but with ``decoder`` as every method's request deserializer."""
+    handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {}
+    for method in SERVICE.methods:
+        behaviour = getattr(servicer, method.name)
+        request_class: Any = getattr(service_pb2, method.input_type.name)
+        response_class: Any = getattr(service_pb2, method.output_type.name)
+        make = (
+            grpc.unary_stream_rpc_method_handler
+            if method.server_streaming
+            else grpc.unary_unary_rpc_method_handler
+        )
+        handlers[method.name] = make(
+            behaviour,
+            request_deserializer=decoder(request_class),
+            response_serializer=response_class.SerializeToString,
+        )
+    server.add_generic_rpc_handlers(
+        (grpc.method_handlers_generic_handler(SERVICE.full_name, handlers),)
+    )
+    server.add_registered_method_handlers(SERVICE.full_name, handlers)  # type: ignore[attr-defined]
 
 
 async def _abort(context: Context, error: AppError) -> None:
@@ -37,6 +104,8 @@ def _unary(
         if game_id:
             structlog.contextvars.bind_contextvars(game_id=game_id)
         try:
+            if isinstance(request, Undecodable):
+                raise request.error()
             return await fn(self, request, context)
         except AppError as error:
             await _abort(context, error)
@@ -128,8 +197,10 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
     async def WatchGame(
         self, request: service_pb2.WatchGameRequest, context: Context
     ) -> AsyncIterator[service_pb2.WatchGameResponse]:
-        structlog.contextvars.bind_contextvars(game_id=request.game_id)
         try:
+            if isinstance(request, Undecodable):
+                raise request.error()
+            structlog.contextvars.bind_contextvars(game_id=request.game_id)
             async for item in self.app.watch(
                 request.game_id,
                 request.seat_token,
@@ -142,6 +213,10 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
                 yield item
         except AppError as error:
             await _abort(context, error)
+        except Exception:
+            # A bug, not a client error: log it whole, tell the client little.
+            log.exception("rpc_failed")
+            await context.abort(grpc.StatusCode.INTERNAL, "internal error")
 
     @_unary
     async def GetHistory(
