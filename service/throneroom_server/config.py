@@ -1,11 +1,19 @@
-"""Configuration from environment variables, overridable by command-line flags."""
+"""Configuration from environment variables, overridable by command-line flags.
+
+Every setting is one row of ``SETTINGS``: its ``Config`` field, environment
+variable, help text and (from ``Config``) its default; the flag is the field
+name with dashes. ``throneroom-server --help`` lists them all with their
+defaults, and docs/operations.md explains the limits among them.
+"""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from throneroom_server.limits import DEFAULT_MAX_MOVE_BYTES, DEFAULT_MAX_OPTIONS_BYTES, Limits
 
@@ -44,116 +52,162 @@ class Config:
         return Limits(max_move_bytes=self.max_move_bytes, max_options_bytes=self.max_options_bytes)
 
 
-ENV = {
-    "listen": "THRONEROOM_LISTEN",
-    "http_listen": "THRONEROOM_HTTP_LISTEN",
-    "redis_url": "REDIS_URL",
-    "log_format": "THRONEROOM_LOG_FORMAT",
-    "log_level": "THRONEROOM_LOG_LEVEL",
-    "max_message_bytes": "THRONEROOM_MAX_MESSAGE_BYTES",
-    "max_move_bytes": "THRONEROOM_MAX_MOVE_BYTES",
-    "max_options_bytes": "THRONEROOM_MAX_OPTIONS_BYTES",
-    "heartbeat_seconds": "THRONEROOM_HEARTBEAT_SECONDS",
-    "shutdown_grace_seconds": "THRONEROOM_SHUTDOWN_GRACE_SECONDS",
-    "fixture_games": "THRONEROOM_FIXTURE_GAMES",
-    "access_log": "THRONEROOM_ACCESS_LOG",
-    "api_keys_file": "THRONEROOM_API_KEYS_FILE",
-    "anonymous_requests_per_second": "THRONEROOM_ANONYMOUS_RPS",
-    "max_streams_per_client": "THRONEROOM_MAX_STREAMS_PER_CLIENT",
-    "max_streams_per_game": "THRONEROOM_MAX_STREAMS_PER_GAME",
-    "max_streams": "THRONEROOM_MAX_STREAMS",
-    "max_watched_games": "THRONEROOM_MAX_WATCHED_GAMES",
-    "watch_buffer_entries": "THRONEROOM_WATCH_BUFFER",
-    "idle_game_ttl_seconds": "THRONEROOM_IDLE_GAME_TTL_SECONDS",
-    "finished_game_ttl_seconds": "THRONEROOM_FINISHED_GAME_TTL_SECONDS",
-    "redis_max_connections": "THRONEROOM_REDIS_MAX_CONNECTIONS",
-}
+@dataclass(frozen=True)
+class Setting:
+    field: str
+    env: str
+    help: str
+    choices: tuple[str, ...] | None = None
+    zero_allowed: bool = False
+    """Numbers must be positive; some accept 0 (meaning: none, forever)."""
 
-# Numeric settings beyond the first few, as (name, type): each gets an
-# environment variable (ENV) and a --flag of the same name.
-_NUMBERS: tuple[tuple[str, type], ...] = (
-    ("anonymous_requests_per_second", float),
-    ("max_streams_per_client", int),
-    ("max_streams_per_game", int),
-    ("max_streams", int),
-    ("max_watched_games", int),
-    ("watch_buffer_entries", int),
-    ("idle_game_ttl_seconds", float),
-    ("finished_game_ttl_seconds", float),
-    ("redis_max_connections", int),
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("listen", "THRONEROOM_LISTEN", "gRPC address, host:port (port 0: any free port)"),
+    Setting("http_listen", "THRONEROOM_HTTP_LISTEN", "REST/JSON address; no REST face when unset"),
+    Setting("redis_url", "REDIS_URL", "Redis URL (redis://host:port/db); in-memory when unset"),
+    Setting("log_format", "THRONEROOM_LOG_FORMAT", "log lines", choices=("console", "json")),
+    Setting(
+        "log_level",
+        "THRONEROOM_LOG_LEVEL",
+        "lowest level logged",
+        choices=("debug", "info", "warning", "error"),
+    ),
+    Setting("max_message_bytes", "THRONEROOM_MAX_MESSAGE_BYTES", "largest gRPC message/REST body"),
+    Setting("max_move_bytes", "THRONEROOM_MAX_MOVE_BYTES", "largest move (serialized)"),
+    Setting("max_options_bytes", "THRONEROOM_MAX_OPTIONS_BYTES", "largest game options"),
+    Setting("heartbeat_seconds", "THRONEROOM_HEARTBEAT_SECONDS", "watch heartbeat interval"),
+    Setting(
+        "shutdown_grace_seconds",
+        "THRONEROOM_SHUTDOWN_GRACE_SECONDS",
+        "time in-flight calls get on SIGTERM",
+    ),
+    Setting("fixture_games", "THRONEROOM_FIXTURE_GAMES", "also serve the test game nim"),
+    Setting("access_log", "THRONEROOM_ACCESS_LOG", "one log line per call"),
+    Setting(
+        "api_keys_file",
+        "THRONEROOM_API_KEYS_FILE",
+        "JSON file of API keys; without it anyone may create and join games",
+    ),
+    Setting(
+        "anonymous_requests_per_second",
+        "THRONEROOM_ANONYMOUS_RPS",
+        "calls/s per address without a key (only when keys are configured)",
+    ),
+    Setting(
+        "max_streams_per_client",
+        "THRONEROOM_MAX_STREAMS_PER_CLIENT",
+        "open watch streams per client",
+    ),
+    Setting("max_streams_per_game", "THRONEROOM_MAX_STREAMS_PER_GAME", "open watch streams/game"),
+    Setting("max_streams", "THRONEROOM_MAX_STREAMS", "open watch streams on this replica"),
+    Setting(
+        "max_watched_games",
+        "THRONEROOM_MAX_WATCHED_GAMES",
+        "games watched at once on this replica (one store reader each)",
+    ),
+    Setting(
+        "watch_buffer_entries",
+        "THRONEROOM_WATCH_BUFFER",
+        "versions a watcher may fall behind before it is dropped (it resumes)",
+    ),
+    Setting(
+        "idle_game_ttl_seconds",
+        "THRONEROOM_IDLE_GAME_TTL_SECONDS",
+        "a game with no move or join for this long is removed (0: never)",
+        zero_allowed=True,
+    ),
+    Setting(
+        "finished_game_ttl_seconds",
+        "THRONEROOM_FINISHED_GAME_TTL_SECONDS",
+        "a finished game is removed this long after its last move (0: never)",
+        zero_allowed=True,
+    ),
+    Setting(
+        "redis_max_connections",
+        "THRONEROOM_REDIS_MAX_CONNECTIONS",
+        "Redis command connections per replica",
+    ),
 )
+
+ENV = {s.field: s.env for s in SETTINGS}
+
+_FIELDS = {f.name: f for f in dataclasses.fields(Config)}
+_DEFAULTS = Config()
+
+
+def _kind(name: str) -> type:
+    """The value type of a Config field (``str | None`` counts as str)."""
+    text = str(_FIELDS[name].type)
+    for kind in (bool, int, float):
+        if text == kind.__name__:
+            return kind
+    return str
 
 
 def _bool(text: str) -> bool:
-    return text.strip().lower() in {"1", "true", "yes", "on"}
+    value = text.strip().lower()
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    if value in {"0", "false", "no", "off", ""}:
+        return False
+    raise ValueError(f"not a yes/no value: {text!r}")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="throneroom-server",
+        description=(
+            "The Throneroom game-state service: gRPC (and a REST/JSON face with "
+            "--http-listen) over an in-memory or Redis store. Every flag can also be set "
+            "by the environment variable named in its help; flags win."
+        ),
+    )
+    for setting in SETTINGS:
+        flag = "--" + setting.field.replace("_", "-")
+        default = getattr(_DEFAULTS, setting.field)
+        shown = "unset" if default is None else default
+        text = f"{setting.help} (${setting.env}; default: {shown})"
+        kind = _kind(setting.field)
+        if kind is bool:
+            parser.add_argument(
+                flag, action=argparse.BooleanOptionalAction, default=None, help=text
+            )
+        else:
+            metavar = None if setting.choices else {int: "N", float: "X"}.get(kind, "VALUE")
+            parser.add_argument(
+                flag,
+                type=kind,
+                choices=setting.choices,
+                default=None,
+                metavar=metavar,
+                help=text,
+            )
+    return parser
 
 
 def load_config(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None) -> Config:
+    """The configuration: flags, else environment variables, else the defaults.
+    Bad values stop the program with one line (argparse's exit status 2)."""
     env = os.environ if env is None else env
-    defaults = Config()
-    parser = argparse.ArgumentParser(
-        prog="throneroom-server",
-        description="Throneroom game-state service (gRPC). Flags override environment variables.",
-    )
-    parser.add_argument("--listen", help=f"host:port to listen on ({ENV['listen']})")
-    parser.add_argument(
-        "--http-listen",
-        help=f"host:port of the REST/JSON face; off when unset ({ENV['http_listen']})",
-    )
-    parser.add_argument(
-        "--redis-url", help=f"Redis URL; in-memory store when unset ({ENV['redis_url']})"
-    )
-    parser.add_argument("--log-format", choices=["console", "json"], help=ENV["log_format"])
-    parser.add_argument(
-        "--log-level", choices=["debug", "info", "warning", "error"], help=ENV["log_level"]
-    )
-    parser.add_argument("--max-message-bytes", type=int, help=ENV["max_message_bytes"])
-    parser.add_argument("--max-move-bytes", type=int, help=ENV["max_move_bytes"])
-    parser.add_argument("--max-options-bytes", type=int, help=ENV["max_options_bytes"])
-    parser.add_argument("--heartbeat-seconds", type=float, help=ENV["heartbeat_seconds"])
-    parser.add_argument("--shutdown-grace-seconds", type=float, help=ENV["shutdown_grace_seconds"])
-    parser.add_argument(
-        "--fixture-games", action="store_true", default=None, help=ENV["fixture_games"]
-    )
-    parser.add_argument("--api-keys-file", help=ENV["api_keys_file"])
-    for name, kind in _NUMBERS:
-        parser.add_argument("--" + name.replace("_", "-"), type=kind, help=ENV[name])
+    parser = _parser()
     ns = parser.parse_args(argv)
-
-    def pick(name: str, cast: type, default: object) -> object:
-        flag = getattr(ns, name, None)
-        if flag is not None:
-            return flag
-        raw = env.get(ENV[name])
-        if raw is None or raw == "":
-            return default
-        return _bool(raw) if cast is bool else cast(raw)
-
-    return Config(
-        listen=str(pick("listen", str, defaults.listen)),
-        http_listen=pick("http_listen", str, None),  # type: ignore[arg-type]
-        redis_url=pick("redis_url", str, None),  # type: ignore[arg-type]
-        log_format=str(pick("log_format", str, defaults.log_format)),
-        log_level=str(pick("log_level", str, defaults.log_level)),
-        max_message_bytes=int(pick("max_message_bytes", int, defaults.max_message_bytes)),  # type: ignore[call-overload]
-        max_move_bytes=int(pick("max_move_bytes", int, defaults.max_move_bytes)),  # type: ignore[call-overload]
-        max_options_bytes=int(pick("max_options_bytes", int, defaults.max_options_bytes)),  # type: ignore[call-overload]
-        heartbeat_seconds=float(pick("heartbeat_seconds", float, defaults.heartbeat_seconds)),  # type: ignore[arg-type]
-        shutdown_grace_seconds=float(
-            pick("shutdown_grace_seconds", float, defaults.shutdown_grace_seconds)  # type: ignore[arg-type]
-        ),
-        fixture_games=bool(pick("fixture_games", bool, defaults.fixture_games)),
-        access_log=bool(pick("access_log", bool, defaults.access_log)),
-        api_keys_file=pick("api_keys_file", str, None),  # type: ignore[arg-type]
-        **{
-            name: _positive(name, kind(pick(name, kind, getattr(defaults, name))))  # type: ignore[arg-type]
-            for name, kind in _NUMBERS
-        },
-    )
-
-
-def _positive(name: str, value: float) -> float:
-    allowed_zero = name.endswith("ttl_seconds")  # 0 = keep forever
-    if value < 0 or (value == 0 and not allowed_zero):
-        raise SystemExit(f"throneroom-server: {name} must be positive, not {value}")
-    return value
+    values: dict[str, Any] = {}
+    for setting in SETTINGS:
+        name = setting.field
+        kind = _kind(name)
+        value = getattr(ns, name)
+        if value is None:
+            raw = env.get(setting.env, "")
+            if raw == "":
+                continue
+            try:
+                value = _bool(raw) if kind is bool else kind(raw)
+            except ValueError:
+                parser.error(f"${setting.env}={raw!r} is not a valid {kind.__name__}")
+            if setting.choices is not None and value not in setting.choices:
+                parser.error(f"${setting.env} must be one of {', '.join(setting.choices)}")
+        if kind in (int, float) and (value < 0 or (value == 0 and not setting.zero_allowed)):
+            parser.error(f"{name.replace('_', '-')} must be positive, not {value}")
+        values[name] = value
+    return Config(**values)

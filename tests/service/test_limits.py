@@ -21,6 +21,7 @@ from throneroom.v1 import (
 from throneroom_server.app import App, AppConfig
 from throneroom_server.config import Config, load_config
 from throneroom_server.games.nim import Nim
+from throneroom_server.games.registry import serve
 from throneroom_server.limits import Limits
 from throneroom_server.server import create_server
 from throneroom_server.store.base import Store
@@ -237,7 +238,7 @@ async def test_display_names_have_at_most_64_characters(service: Service) -> Non
 async def test_an_embedder_calling_the_app_gets_the_same_stripping_and_limits() -> None:
     """The App strips and bounds moves itself (not only the gRPC decoder)."""
     store = MemoryStore()
-    app = App(store, {"nim": Nim()}, config=AppConfig(limits=Limits(max_move_bytes=64)))
+    app = App(store, {"nim": serve(Nim())}, config=AppConfig(limits=Limits(max_move_bytes=64)))
     gid, _ = await app.create_game(
         game_pb2.GameOptions(nim=nim_pb2.NimOptions(pile=9, max_take=3)), 2, 1
     )
