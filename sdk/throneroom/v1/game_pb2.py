@@ -23,25 +23,26 @@ _sym_db = _symbol_database.Default()
 
 
 from throneroom.v1 import king_is_dead_pb2 as throneroom_dot_v1_dot_king__is__dead__pb2
+from throneroom.v1 import kill_the_king_pb2 as throneroom_dot_v1_dot_kill__the__king__pb2
 from throneroom.v1 import kings_life_pb2 as throneroom_dot_v1_dot_kings__life__pb2
 from throneroom.v1 import nim_pb2 as throneroom_dot_v1_dot_nim__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18throneroom/v1/game.proto\x12\rthroneroom.v1\x1a throneroom/v1/king_is_dead.proto\x1a\x1ethroneroom/v1/kings_life.proto\x1a\x17throneroom/v1/nim.proto\"\xb0\x01\n\x0bGameOptions\x12\x38\n\x0cking_is_dead\x18\x01 \x01(\x0b\x32 .throneroom.v1.KingIsDeadOptionsH\x00\x12\x35\n\nkings_life\x18\x02 \x01(\x0b\x32\x1f.throneroom.v1.KingsLifeOptionsH\x00\x12(\n\x03nim\x18\x0f \x01(\x0b\x32\x19.throneroom.v1.NimOptionsH\x00\x42\x06\n\x04game\"\xa8\x01\n\tGameState\x12\x36\n\x0cking_is_dead\x18\x01 \x01(\x0b\x32\x1e.throneroom.v1.KingIsDeadStateH\x00\x12\x33\n\nkings_life\x18\x02 \x01(\x0b\x32\x1d.throneroom.v1.KingsLifeStateH\x00\x12&\n\x03nim\x18\x0f \x01(\x0b\x32\x17.throneroom.v1.NimStateH\x00\x42\x06\n\x04game\"\xa0\x01\n\x04Move\x12\x35\n\x0cking_is_dead\x18\x01 \x01(\x0b\x32\x1d.throneroom.v1.KingIsDeadMoveH\x00\x12\x32\n\nkings_life\x18\x02 \x01(\x0b\x32\x1c.throneroom.v1.KingsLifeMoveH\x00\x12%\n\x03nim\x18\x0f \x01(\x0b\x32\x16.throneroom.v1.NimMoveH\x00\x42\x06\n\x04game\"\xa4\x01\n\x05\x45vent\x12\x36\n\x0cking_is_dead\x18\x01 \x01(\x0b\x32\x1e.throneroom.v1.KingIsDeadEventH\x00\x12\x33\n\nkings_life\x18\x02 \x01(\x0b\x32\x1d.throneroom.v1.KingsLifeEventH\x00\x12&\n\x03nim\x18\x0f \x01(\x0b\x32\x17.throneroom.v1.NimEventH\x00\x42\x06\n\x04game\"\xa0\x01\n\x04View\x12\x35\n\x0cking_is_dead\x18\x01 \x01(\x0b\x32\x1d.throneroom.v1.KingIsDeadViewH\x00\x12\x32\n\nkings_life\x18\x02 \x01(\x0b\x32\x1c.throneroom.v1.KingsLifeViewH\x00\x12%\n\x03nim\x18\x0f \x01(\x0b\x32\x16.throneroom.v1.NimViewH\x00\x42\x06\n\x04gameb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18throneroom/v1/game.proto\x12\rthroneroom.v1\x1a throneroom/v1/king_is_dead.proto\x1a!throneroom/v1/kill_the_king.proto\x1a\x1ethroneroom/v1/kings_life.proto\x1a\x17throneroom/v1/nim.proto\"\xec\x01\n\x0bGameOptions\x12\x38\n\x0cking_is_dead\x18\x01 \x01(\x0b\x32 .throneroom.v1.KingIsDeadOptionsH\x00\x12\x35\n\nkings_life\x18\x02 \x01(\x0b\x32\x1f.throneroom.v1.KingsLifeOptionsH\x00\x12:\n\rkill_the_king\x18\x03 \x01(\x0b\x32!.throneroom.v1.KillTheKingOptionsH\x00\x12(\n\x03nim\x18\x0f \x01(\x0b\x32\x19.throneroom.v1.NimOptionsH\x00\x42\x06\n\x04game\"\xe2\x01\n\tGameState\x12\x36\n\x0cking_is_dead\x18\x01 \x01(\x0b\x32\x1e.throneroom.v1.KingIsDeadStateH\x00\x12\x33\n\nkings_life\x18\x02 \x01(\x0b\x32\x1d.throneroom.v1.KingsLifeStateH\x00\x12\x38\n\rkill_the_king\x18\x03 \x01(\x0b\x32\x1f.throneroom.v1.KillTheKingStateH\x00\x12&\n\x03nim\x18\x0f \x01(\x0b\x32\x17.throneroom.v1.NimStateH\x00\x42\x06\n\x04game\"\xd9\x01\n\x04Move\x12\x35\n\x0cking_is_dead\x18\x01 \x01(\x0b\x32\x1d.throneroom.v1.KingIsDeadMoveH\x00\x12\x32\n\nkings_life\x18\x02 \x01(\x0b\x32\x1c.throneroom.v1.KingsLifeMoveH\x00\x12\x37\n\rkill_the_king\x18\x03 \x01(\x0b\x32\x1e.throneroom.v1.KillTheKingMoveH\x00\x12%\n\x03nim\x18\x0f \x01(\x0b\x32\x16.throneroom.v1.NimMoveH\x00\x42\x06\n\x04game\"\xde\x01\n\x05\x45vent\x12\x36\n\x0cking_is_dead\x18\x01 \x01(\x0b\x32\x1e.throneroom.v1.KingIsDeadEventH\x00\x12\x33\n\nkings_life\x18\x02 \x01(\x0b\x32\x1d.throneroom.v1.KingsLifeEventH\x00\x12\x38\n\rkill_the_king\x18\x03 \x01(\x0b\x32\x1f.throneroom.v1.KillTheKingEventH\x00\x12&\n\x03nim\x18\x0f \x01(\x0b\x32\x17.throneroom.v1.NimEventH\x00\x42\x06\n\x04game\"\xd9\x01\n\x04View\x12\x35\n\x0cking_is_dead\x18\x01 \x01(\x0b\x32\x1d.throneroom.v1.KingIsDeadViewH\x00\x12\x32\n\nkings_life\x18\x02 \x01(\x0b\x32\x1c.throneroom.v1.KingsLifeViewH\x00\x12\x37\n\rkill_the_king\x18\x03 \x01(\x0b\x32\x1e.throneroom.v1.KillTheKingViewH\x00\x12%\n\x03nim\x18\x0f \x01(\x0b\x32\x16.throneroom.v1.NimViewH\x00\x42\x06\n\x04gameb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'throneroom.v1.game_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_GAMEOPTIONS']._serialized_start=135
-  _globals['_GAMEOPTIONS']._serialized_end=311
-  _globals['_GAMESTATE']._serialized_start=314
-  _globals['_GAMESTATE']._serialized_end=482
-  _globals['_MOVE']._serialized_start=485
-  _globals['_MOVE']._serialized_end=645
-  _globals['_EVENT']._serialized_start=648
-  _globals['_EVENT']._serialized_end=812
-  _globals['_VIEW']._serialized_start=815
-  _globals['_VIEW']._serialized_end=975
+  _globals['_GAMEOPTIONS']._serialized_start=170
+  _globals['_GAMEOPTIONS']._serialized_end=406
+  _globals['_GAMESTATE']._serialized_start=409
+  _globals['_GAMESTATE']._serialized_end=635
+  _globals['_MOVE']._serialized_start=638
+  _globals['_MOVE']._serialized_end=855
+  _globals['_EVENT']._serialized_start=858
+  _globals['_EVENT']._serialized_end=1080
+  _globals['_VIEW']._serialized_start=1083
+  _globals['_VIEW']._serialized_end=1300
 # @@protoc_insertion_point(module_scope)
