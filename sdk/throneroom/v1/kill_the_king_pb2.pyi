@@ -12,7 +12,7 @@ Conventions:
 * Every enum has 0 = UNSPECIFIED; a move carrying an UNSPECIFIED (or an
   unknown) value where a value is required is malformed and rejected.
 * Seats are 0-based. Two players: one attacker, one defender (chosen after
-  the initiative roll, KK-4). Giga: team of a seat = seat % 2 (KK-112).
+  the initiative roll, KK-14). Giga: team of a seat = seat % 2 (KK-123).
 * Squares are (row, col) of the mode's field, 0-based. Row 0 is the
   attacker's edge; rows grow towards the castle ("north"); col 0 is the
   west edge. One board is 16 rows x 11 cols; a Giga field is two boards
@@ -57,7 +57,7 @@ class _KillTheKingModeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_KillT
     KILL_THE_KING_MODE_ATTACK_AND_DEFENSE_GIGA: _KillTheKingMode.ValueType  # 4
 
 class KillTheKingMode(_KillTheKingMode, metaclass=_KillTheKingModeEnumTypeWrapper):
-    """The four game modes (KK-1)."""
+    """The four game modes (KK-10)."""
 
 KILL_THE_KING_MODE_UNSPECIFIED: KillTheKingMode.ValueType  # 0
 """in options: the default, KILL_THE_KING"""
@@ -93,7 +93,7 @@ class _UnitTypeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_UnitType.Val
 
 class UnitType(_UnitType, metaclass=_UnitTypeEnumTypeWrapper):
     """Every kind of counter on the board: the eleven units of the chart, then the
-    five leaders (KK-60..KK-105). A Cavalry flipped face down is a SWORDSMEN
+    five leaders (KK-69..KK-109). A Cavalry flipped face down is a SWORDSMEN
     with Unit.dismounted set.
     """
 
@@ -171,10 +171,10 @@ class _LevelEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Level.ValueType
     LEVEL_WALL: _Level.ValueType  # 2
     """on top of a wall space or above the outer gate"""
     LEVEL_STAIRS: _Level.ValueType  # 3
-    """a stair space: on both levels at once (KK-53)"""
+    """a stair space: on both levels at once (KK-60)"""
 
 class Level(_Level, metaclass=_LevelEnumTypeWrapper):
-    """Where a unit stands, for the rules that depend on height (KK-40..KK-52)."""
+    """Where a unit stands, for the rules that depend on height (KK-4, KK-42..KK-60)."""
 
 LEVEL_UNSPECIFIED: Level.ValueType  # 0
 LEVEL_GROUND: Level.ValueType  # 1
@@ -182,7 +182,7 @@ LEVEL_GROUND: Level.ValueType  # 1
 LEVEL_WALL: Level.ValueType  # 2
 """on top of a wall space or above the outer gate"""
 LEVEL_STAIRS: Level.ValueType  # 3
-"""a stair space: on both levels at once (KK-53)"""
+"""a stair space: on both levels at once (KK-60)"""
 Global___Level: _TypeAlias = Level  # noqa: Y015
 
 class _DiePurpose:
@@ -193,7 +193,7 @@ class _DiePurposeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_DiePurpose
     DESCRIPTOR: _descriptor.EnumDescriptor
     DIE_PURPOSE_UNSPECIFIED: _DiePurpose.ValueType  # 0
     DIE_PURPOSE_INITIATIVE: _DiePurpose.ValueType  # 1
-    """KK-3"""
+    """KK-13"""
     DIE_PURPOSE_HIT: _DiePurpose.ValueType  # 2
     """an attack's hit roll: success when value <= needed"""
     DIE_PURPOSE_SAVE: _DiePurpose.ValueType  # 3
@@ -212,7 +212,7 @@ class DiePurpose(_DiePurpose, metaclass=_DiePurposeEnumTypeWrapper):
 
 DIE_PURPOSE_UNSPECIFIED: DiePurpose.ValueType  # 0
 DIE_PURPOSE_INITIATIVE: DiePurpose.ValueType  # 1
-"""KK-3"""
+"""KK-13"""
 DIE_PURPOSE_HIT: DiePurpose.ValueType  # 2
 """an attack's hit roll: success when value <= needed"""
 DIE_PURPOSE_SAVE: DiePurpose.ValueType  # 3
@@ -247,7 +247,7 @@ class _AttackModifierEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Attack
     ATTACK_MODIFIER_SECOND_CHARGE: _AttackModifier.ValueType  # 6
     """-1: a Cavalry's second attack"""
     ATTACK_MODIFIER_DOOR_SUPPORT: _AttackModifier.ValueType  # 7
-    """+1 per supporting unit on the stairs (KK-58)"""
+    """+1 per supporting unit on the stairs (KK-113)"""
 
 class AttackModifier(_AttackModifier, metaclass=_AttackModifierEnumTypeWrapper):
     """A change to an attack value (listed in the Attacked event)."""
@@ -266,7 +266,7 @@ ATTACK_MODIFIER_WALL_TARGET: AttackModifier.ValueType  # 5
 ATTACK_MODIFIER_SECOND_CHARGE: AttackModifier.ValueType  # 6
 """-1: a Cavalry's second attack"""
 ATTACK_MODIFIER_DOOR_SUPPORT: AttackModifier.ValueType  # 7
-"""+1 per supporting unit on the stairs (KK-58)"""
+"""+1 per supporting unit on the stairs (KK-113)"""
 Global___AttackModifier: _TypeAlias = AttackModifier  # noqa: Y015
 
 class _Cause:
@@ -438,7 +438,7 @@ class KillTheKingUnit(_message.Message):
     level: Global___Level.ValueType
     facing: Global___Direction.ValueType
     dismounted: _builtins.bool
-    """A Cavalry turned to its Swordsmen side (type is then SWORDSMEN), KK-73."""
+    """A Cavalry turned to its Swordsmen side (type is then SWORDSMEN), KK-76."""
     free: _builtins.bool
     """Came free with a purchase (Peasants, Flaming Pigs) or as a reinforcement."""
     carried_by: _builtins.int
@@ -446,7 +446,7 @@ class KillTheKingUnit(_message.Message):
     movement_used: _builtins.int
     """Set for this side's current turn only (cleared when a turn starts)."""
     moved: _builtins.bool
-    """took a step (or, for a Catapult/Ballista, rotated)"""
+    """took a step (or, for a Catapult, a paid rotation)"""
     rotated: _builtins.bool
     """used its one free rotation of the movement phase"""
     attacked: _builtins.bool
@@ -524,7 +524,7 @@ class KillTheKingGate(_message.Message):
     CONTROLLED_BY_FIELD_NUMBER: _builtins.int
     destroyed: _builtins.bool
     controlled_by: Global___Side.ValueType
-    """The side controlling it (KK-51): DEFENDER unless an attacker stands above it."""
+    """The side controlling it (KK-56): DEFENDER unless an attacker stands above it."""
     @_builtins.property
     def square(self) -> Global___Square: ...
     def __init__(
@@ -559,13 +559,13 @@ class KillTheKingSeat(_message.Message):
     coins: _builtins.int
     """Coins left in the current purchase step."""
     extra_coins: _builtins.int
-    """Extra coins to spend after the leader choice (the Treasurer), KK-90."""
+    """Extra coins to spend after the leader choice (the Treasurer), KK-103."""
     placed: _builtins.bool
     """Done with the current simultaneous placement."""
     movement_locked: _builtins.bool
-    """The Ranger died: this seat's units may not move in its next turn (KK-86)."""
+    """The Ranger died: this seat's units may not move in its next turn (KK-101)."""
     disband_value_left: _builtins.int
-    """Units still to remove after its Treasurer died (coins of value, KK-91)."""
+    """Units still to remove after its Treasurer died (coins of value, KK-104)."""
     @_builtins.property
     def initiative_rolls(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """The initiative rolls made by this seat, in order (ties are re-rolled)."""
@@ -592,7 +592,7 @@ Global___KillTheKingSeat: _TypeAlias = KillTheKingSeat  # noqa: Y015
 
 @_typing.final
 class KillTheKingFollowUp(_message.Message):
-    """A Cavalry that killed its target and may follow up (KK-75)."""
+    """A Cavalry that killed its target and may follow up (KK-78)."""
 
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -631,15 +631,15 @@ class KillTheKingState(_message.Message):
         PHASE_CHOOSE_SIDE: KillTheKingState._Phase.ValueType  # 1
         """the initiative winner picks attacker or defender"""
         PHASE_PURCHASE: KillTheKingState._Phase.ValueType  # 2
-        """alternate purchases (KK-6)"""
+        """alternate purchases (KK-16)"""
         PHASE_LEADER: KillTheKingState._Phase.ValueType  # 3
-        """leader choice, attacker first (KK-8)"""
+        """leader choice, attacker first (KK-20)"""
         PHASE_EXTRA_PURCHASE: KillTheKingState._Phase.ValueType  # 4
-        """the Treasurer's extra coins (KK-90)"""
+        """the Treasurer's extra coins (KK-21)"""
         PHASE_PLACEMENT: KillTheKingState._Phase.ValueType  # 5
-        """hidden simultaneous placement (KK-10)"""
+        """hidden simultaneous placement (KK-22)"""
         PHASE_REINFORCEMENT: KillTheKingState._Phase.ValueType  # 6
-        """the defender places its reinforcements (KK-30)"""
+        """the defender places its reinforcements (KK-40)"""
         PHASE_MOVEMENT: KillTheKingState._Phase.ValueType  # 7
         PHASE_ATTACK: KillTheKingState._Phase.ValueType  # 8
         PHASE_FOLLOW_UP: KillTheKingState._Phase.ValueType  # 9
@@ -653,15 +653,15 @@ class KillTheKingState(_message.Message):
     PHASE_CHOOSE_SIDE: KillTheKingState.Phase.ValueType  # 1
     """the initiative winner picks attacker or defender"""
     PHASE_PURCHASE: KillTheKingState.Phase.ValueType  # 2
-    """alternate purchases (KK-6)"""
+    """alternate purchases (KK-16)"""
     PHASE_LEADER: KillTheKingState.Phase.ValueType  # 3
-    """leader choice, attacker first (KK-8)"""
+    """leader choice, attacker first (KK-20)"""
     PHASE_EXTRA_PURCHASE: KillTheKingState.Phase.ValueType  # 4
-    """the Treasurer's extra coins (KK-90)"""
+    """the Treasurer's extra coins (KK-21)"""
     PHASE_PLACEMENT: KillTheKingState.Phase.ValueType  # 5
-    """hidden simultaneous placement (KK-10)"""
+    """hidden simultaneous placement (KK-22)"""
     PHASE_REINFORCEMENT: KillTheKingState.Phase.ValueType  # 6
-    """the defender places its reinforcements (KK-30)"""
+    """the defender places its reinforcements (KK-40)"""
     PHASE_MOVEMENT: KillTheKingState.Phase.ValueType  # 7
     PHASE_ATTACK: KillTheKingState.Phase.ValueType  # 8
     PHASE_FOLLOW_UP: KillTheKingState.Phase.ValueType  # 9
@@ -702,7 +702,7 @@ class KillTheKingState(_message.Message):
     to_move: _builtins.int
     active_unit: _builtins.int
     """The unit whose movement is under way (-1: none); moving another unit
-    completes it (KK-18).
+    completes it (KK-30).
     """
     door_destroyed: _builtins.bool
     resume_phase: Global___KillTheKingState.Phase.ValueType
@@ -727,11 +727,11 @@ class KillTheKingState(_message.Message):
     def ruins(self) -> _containers.RepeatedCompositeFieldContainer[Global___KillTheKingRuin]: ...
     @_builtins.property
     def reinforced_halves(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
-        """Reinforcements already received (by board half, Giga: KK-113)."""
+        """Reinforcements already received (by board half, Giga: KK-128)."""
 
     @_builtins.property
     def defence_penalty(self) -> _containers.RepeatedScalarFieldContainer[Global___Side.ValueType]:
-        """The Knight of this side died this turn: -1 defence on all faces (KK-88)."""
+        """The Knight of this side died this turn: -1 defence on all faces (KK-107)."""
 
     @_builtins.property
     def follow_up(self) -> Global___KillTheKingFollowUp: ...
@@ -776,7 +776,7 @@ class KillTheKingMove(_message.Message):
 
     @_typing.final
     class ChooseSide(_message.Message):
-        """The initiative winner picks its side (KK-4)."""
+        """The initiative winner picks its side (KK-14)."""
 
         DESCRIPTOR: _descriptor.Descriptor
 
@@ -795,7 +795,7 @@ class KillTheKingMove(_message.Message):
 
     @_typing.final
     class Buy(_message.Message):
-        """Buy one unit from the chart (KK-6): free extras come with it."""
+        """Buy one unit from the chart (KK-16): free extras come with it."""
 
         DESCRIPTOR: _descriptor.Descriptor
 
@@ -815,7 +815,7 @@ class KillTheKingMove(_message.Message):
     @_typing.final
     class BuySuggestedArmy(_message.Message):
         """Buy the rulebook's suggested army for this mode and side in one move
-        (only as the seat's first purchase), KK-7.
+        (only as the seat's first purchase), KK-18.
         """
 
         DESCRIPTOR: _descriptor.Descriptor
@@ -848,7 +848,7 @@ class KillTheKingMove(_message.Message):
 
     @_typing.final
     class Place(_message.Message):
-        """Place one of the seat's reserve units (hidden until the reveal), KK-10.
+        """Place one of the seat's reserve units (hidden until the reveal), KK-22.
         An infantry placed on its own Battering Ram's (or Siege Tower's) square
         starts as its crew.
         """
@@ -877,7 +877,7 @@ class KillTheKingMove(_message.Message):
 
     @_typing.final
     class Reinforce(_message.Message):
-        """Place one reinforcement on a reinforcement edge (KK-30)."""
+        """Place one reinforcement on a reinforcement edge (KK-40)."""
 
         DESCRIPTOR: _descriptor.Descriptor
 
@@ -903,7 +903,7 @@ class KillTheKingMove(_message.Message):
 
     @_typing.final
     class Step(_message.Message):
-        """One orthogonal step of one unit (KK-16): manning, unmanning, entering a
+        """One orthogonal step of one unit (KK-30): manning, unmanning, entering a
         tower, a War Elephant's trampling, passing the gate are all steps.
         """
 
@@ -927,7 +927,7 @@ class KillTheKingMove(_message.Message):
 
     @_typing.final
     class Rotate(_message.Message):
-        """Turn a unit to face `facing` (KK-17)."""
+        """Turn a unit to face `facing` (KK-31)."""
 
         DESCRIPTOR: _descriptor.Descriptor
 
@@ -949,7 +949,7 @@ class KillTheKingMove(_message.Message):
 
     @_typing.final
     class Climb(_message.Message):
-        """Climb the adjacent wall space in `direction` (KK-43): onto an empty wall
+        """Climb the adjacent wall space in `direction` (KK-44): onto an empty wall
         space, or a climbing attack on the enemy standing there, now.
         """
 
@@ -995,7 +995,7 @@ class KillTheKingMove(_message.Message):
 
     @_typing.final
     class Dismount(_message.Message):
-        """Flip a Cavalry to its Swordsmen side (KK-73)."""
+        """Flip a Cavalry to its Swordsmen side (KK-76)."""
 
         DESCRIPTOR: _descriptor.Descriptor
 
@@ -1014,10 +1014,10 @@ class KillTheKingMove(_message.Message):
 
     @_typing.final
     class Attack(_message.Message):
-        """One attack of one unit (KK-20). `target` is the square attacked: the
+        """One attack of one unit (KK-34). `target` is the square attacked: the
         enemy's square, the Spearmen's first square ahead, the Catapult's centre,
         the gate, the King's Door, or the wall space a climber set to climb
-        (KK-45). `level` only for a Ballista: which level it shoots (KK-80).
+        (KK-45). `level` only for a Ballista: which level it shoots (KK-94).
         """
 
         DESCRIPTOR: _descriptor.Descriptor
@@ -1063,7 +1063,7 @@ class KillTheKingMove(_message.Message):
 
     @_typing.final
     class Disband(_message.Message):
-        """Remove one unit after the Treasurer's death (KK-91)."""
+        """Remove one unit after the Treasurer's death (KK-104)."""
 
         DESCRIPTOR: _descriptor.Descriptor
 
@@ -1446,7 +1446,7 @@ class KillTheKingEvent(_message.Message):
         unit: _builtins.int
         facing: Global___Direction.ValueType
         cost: _builtins.int
-        """Movement points spent (Catapult and Ballista: 1)."""
+        """Movement points spent (a Catapult: 1; free for every other unit)."""
         def __init__(
             self,
             *,

@@ -182,9 +182,9 @@ class Space:
     """Its coordinates on its own board's map (its coord on a one-board field)."""
     road: bool = False
     reinforcement: bool = False
-    """On a reinforcement edge (KK-30)."""
+    """On a reinforcement edge (KK-40)."""
     rubble: bool = False
-    """A destroyed wall or gate space, now grass (KK-50)."""
+    """A destroyed wall or gate space, now grass (KK-52)."""
     board: int = 0
     """Which board of a Giga field it belongs to (0 on one board)."""
 
@@ -199,7 +199,7 @@ class Space:
 
     @property
     def inside(self) -> bool:
-        """Inside the castle walls (castle ground, the road there, stairs, the door): KK-31."""
+        """Inside the castle walls (castle ground, the road there, stairs, the door): KK-38."""
         return self.terrain in (Terrain.GROUND, Terrain.STAIRS, Terrain.DOOR)
 
     @property
@@ -222,7 +222,7 @@ class Space:
 
 
 def _joined(a: Level, b: Level) -> bool:
-    """Whether one orthogonal step may go between these levels (KK-16, KK-41, KK-53)."""
+    """Whether one orthogonal step may go between these levels (KK-5, KK-42, KK-60)."""
     if Level.STAIRS in (a, b):
         return True
     return a == b
@@ -303,11 +303,11 @@ class Board:
         return tuple(s.coord for s in self.spaces if s.reinforcement and board in (None, s.board))
 
     def corner_stairs(self) -> tuple[Coord, ...]:
-        """Stairs next to a wall space: the only way down from the walls (KK-41)."""
+        """Stairs next to a wall space: the only way down from the walls (KK-42)."""
         return tuple(c for c in self.stairs if any(self.space(*n).is_wall for n in self.around(c)))
 
     def king_stairs(self, door: Coord) -> tuple[Coord, ...]:
-        """The block of stairs in front of a door: stairs connected to it (KK-58)."""
+        """The block of stairs in front of a door: stairs connected to it (KK-113)."""
         seen: set[Coord] = set()
         todo = [n for n in self.around(door) if self.space(*n).terrain is Terrain.STAIRS]
         while todo:
@@ -335,13 +335,13 @@ class Board:
 
     def steps(self, position: Position) -> tuple[tuple[Direction, Position], ...]:
         """The orthogonal steps from a position that the terrain allows, ignoring
-        units, the gate's owner and climbing (KK-16, KK-41, KK-51, KK-53): along
+        units, the gate's owner and climbing (KK-5, KK-42, KK-55, KK-60): along
         the ground, along the walls, on and off stairs; never from a wall down to
         the ground or from the ground up a wall; never onto the King's Door."""
         return self._steps.get(position, ())
 
     def climbs(self, coord: Coord) -> tuple[tuple[Direction, Coord], ...]:
-        """The wall spaces a unit standing on the ground at ``coord`` may climb (KK-43)."""
+        """The wall spaces a unit standing on the ground at ``coord`` may climb (KK-44)."""
         here = self.space(*coord)
         if here.terrain not in (Terrain.GRASS, Terrain.GROUND):
             return ()
@@ -386,7 +386,7 @@ class Board:
 
     def ruined(self, coords: Iterable[tuple[int, int]]) -> Board:
         """This field with the given wall and gate spaces destroyed: grass with
-        rubble, which any unit may enter (KK-50). Other coordinates are refused."""
+        rubble, which any unit may enter (KK-52). Other coordinates are refused."""
         wrecked = {Coord(*c) for c in coords}
         for coord in wrecked:
             if not self.contains(coord) or not self.space(*coord).is_wall:

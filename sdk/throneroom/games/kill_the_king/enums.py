@@ -105,7 +105,7 @@ class Face(enum.Enum):
 
 def face_hit(facing: Direction, attack_from: Direction) -> Face:
     """The face of a unit facing ``facing`` that an attack coming *from* the
-    direction ``attack_from`` (seen from the unit) hits (KK-21)."""
+    direction ``attack_from`` (seen from the unit) hits (KK-36)."""
     if attack_from is facing:
         return Face.FRONT
     if attack_from is facing.opposite:
@@ -114,7 +114,7 @@ def face_hit(facing: Direction, attack_from: Direction) -> Face:
 
 
 class Category(enum.Enum):
-    """The chart's groups; 'infantry' is what may man a Battering Ram (KK-64)."""
+    """The chart's groups; 'infantry' is what may man a Battering Ram (KK-89)."""
 
     INFANTRY = "infantry"
     MOUNTED = "mounted"  # Cavalry
@@ -124,7 +124,7 @@ class Category(enum.Enum):
 
 
 class AttackKind(enum.Enum):
-    """How a unit's attack chooses what it hits (KK-20, KK-60..KK-82)."""
+    """How a unit's attack chooses what it hits (KK-34, KK-64..KK-98)."""
 
     MELEE = "melee"
     """The one space adjacent to its front."""
@@ -139,6 +139,6 @@ class AttackKind(enum.Enum):
     RAM = "ram"
     """Only the gate or the King's Door adjacent to its front (Battering Ram)."""
     EXPLOSION = "explosion"
-    """No attack of its own: it explodes (Flaming Pigs, KK-79)."""
+    """No attack of its own: it explodes (Flaming Pigs, KK-87)."""
     NONE = "none"
     """Cannot attack (Siege Tower)."""

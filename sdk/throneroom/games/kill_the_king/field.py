@@ -1,8 +1,8 @@
 """The field a mode is played on, and where each side sets up.
 
 A mode plays on the standard board (board.py) or, in Giga, on two of them
-joined (KK-112, KK-115); each side sets up by the zones of the mode's zone
-layer (KK-10..KK-13). Pure data lookups over the map: no rules state.
+joined (KK-9, KK-126); each side sets up by the zones of the mode's zone
+layer (KK-22..KK-26). Pure data lookups over the map: no rules state.
 
     >>> field_for(Mode.KILL_THE_KING_GIGA).rows
     32
@@ -21,7 +21,7 @@ from throneroom.games.kill_the_king.units import EXTRA_ROW_UNITS, UNITS
 
 
 def join_boards(first: Board, second: Board, join: Join) -> Board:
-    """Two boards as one field (KK-112, KK-115). One of them is turned half
+    """Two boards as one field (KK-9). One of them is turned half
     round so the named sides meet, and the field keeps row 0 at an attacker's
     edge:
 
@@ -83,14 +83,14 @@ def field_for(mode: Mode) -> Board:
 
 
 def _own_boards(spec: ModeSpec, side: Side) -> tuple[int, ...]:
-    """The boards of a field where a side sets up (KK-10, KK-12, KK-112, KK-115)."""
+    """The boards of a field where a side sets up (KK-23, KK-24, KK-126)."""
     if spec.join is Join.GRASS_SIDE:
         return (0,) if side is Side.ATTACKER else (1,)
     return tuple(range(spec.boards))
 
 
 def setup_squares(mode: Mode, side: Side, unit: UnitType) -> frozenset[Coord]:
-    """Where ``side`` may place a ``unit`` at setup in ``mode`` (KK-10..KK-13):
+    """Where ``side`` may place a ``unit`` at setup in ``mode`` (KK-23..KK-25):
     the side's setup zone of the mode's zone layer; the extra zone for the
     units allowed there; wall spaces (and above the gate) only for units that
     may stand on a wall, or be set there at setup. On a Giga field played on
@@ -122,8 +122,8 @@ def setup_squares(mode: Mode, side: Side, unit: UnitType) -> frozenset[Coord]:
 def home_row(mode: Mode, side: Side) -> int:
     """The in-play row nearest a side's own edge on a one-board field (the
     attacker's: the lowest; the defender's: the highest): the Ranger's
-    'rearmost' is measured from it (KK-87), the attacker's breakthrough aims at
-    the defender's (KK-109)."""
+    'rearmost' is measured from it (KK-102), the attacker's breakthrough aims at
+    the defender's (KK-117)."""
     board = field_for(mode)
     rows = [c.row for c in board.in_play(MODES[mode].zone_layer)]
     return min(rows) if side is Side.ATTACKER else max(rows)

@@ -17,7 +17,7 @@ from throneroom.games.kill_the_king.units import EXTRA_ROW_UNITS, TILE_CAPS, UNI
 
 
 class Victory(enum.Enum):
-    """What the attacker must achieve (KK-106..KK-111)."""
+    """What the attacker must achieve (KK-116..KK-118, KK-129, KK-130)."""
 
     DOOR = "door"
     """Destroy a King's Door within the round limit."""
@@ -39,7 +39,7 @@ Army = tuple[tuple[UnitType, int], ...]
 
 @dataclass(frozen=True)
 class ModeSpec:
-    """One game mode's numbers (KK-1, KK-5, KK-106..KK-116)."""
+    """One game mode's numbers (KK-10, KK-15, KK-116..KK-130)."""
 
     mode: Mode
     name: str
@@ -69,8 +69,8 @@ class ModeSpec:
     """The board map's zone layer this mode places by (board.py)."""
     defender_extra_units: frozenset[UnitType] = frozenset()
     """Units the defender may also place on its extra zone ('d' in the zone
-    layer): Kill the King, Flaming Pigs outside the walls (KK-79); Attack and
-    Defense, what the attacker may place on row 4 (KK-12)."""
+    layer): Kill the King, Flaming Pigs outside the walls (KK-24); Attack and
+    Defense, what the attacker may place on row 4 (KK-24)."""
 
     def budget(self, side: Side) -> int:
         return self.attacker_budget if side is Side.ATTACKER else self.defender_budget
@@ -84,7 +84,7 @@ class ModeSpec:
         return self.suggested_defender_leader
 
     def cap(self, unit: UnitType) -> int:
-        """Counters of ``unit`` one side may have in this mode (KK-9)."""
+        """Counters of ``unit`` one side may have in this mode (KK-19)."""
         return TILE_CAPS[unit] * self.boards
 
     @property

@@ -17,7 +17,7 @@ from throneroom.games.kill_the_king.enums import AttackKind, Category, Face, Uni
 
 @dataclass(frozen=True)
 class Defence:
-    """Defence values by face: front, left, right, back (KK-21)."""
+    """Defence values by face: front, left, right, back (KK-35)."""
 
     front: int
     left: int
@@ -54,7 +54,7 @@ class Attack:
     neighbour_value: int | None = None
     """CROSS: the value on the four spaces around the centre."""
     door_value: int = 2
-    """Against the King's Door (KK-57: 2 for everyone, the Ram 5)."""
+    """Against the King's Door (KK-112: 2 for everyone, the Ram 5)."""
 
     def value_at(self, distance: int) -> int | None:
         for d, value in self.by_distance:
@@ -88,18 +88,19 @@ class UnitSpec:
     free_extras: int = 0
     """Units of the same type that come free with each one bought."""
     road_bonus: int = 0
-    """Extra movement when it starts its turn on a road (KK-54)."""
+    """Extra movement when it starts its turn on a road (KK-62)."""
     rotation_cost: int = 0
-    """Movement points a rotation costs (KK-17)."""
+    """Movement points a rotation costs (KK-31)."""
     may_climb: bool = False
     may_man: bool = False
-    """May man a Battering Ram (infantry, KK-64) and a Siege Tower (KK-82)."""
+    """May man a Battering Ram: infantry only (KK-89). Siege Tower crews are the
+    units that may stand on a wall (KK-95)."""
     may_stand_on_wall: bool = False
     """May enter wall spaces (by stairs, along the wall, by climbing) and be
-    placed on them (KK-41)."""
+    placed on them (KK-46)."""
     wall_setup_immobile: bool = False
     """The defender may place it on a wall at setup, where it never leaves its
-    space (KK-11)."""
+    space (KK-25)."""
     extra_setup_row: bool = False
     """May also be placed on the fourth row (Peasant, Flaming Pigs, Siege Tower)."""
     archers_may_attack: bool = True
@@ -409,28 +410,28 @@ UNITS: Mapping[UnitType, UnitSpec] = MappingProxyType({u.type: u for u in _UNIT_
 BUYABLE: tuple[UnitType, ...] = tuple(
     u.type for u in _UNIT_LIST if not u.is_leader and u.type is not UnitType.BATTERING_RAM
 )
-"""What the chart sells (the Ram is never bought: it comes free, KK-63)."""
+"""What the chart sells (the Ram is never bought: it comes free, KK-88)."""
 
 INFANTRY: frozenset[UnitType] = frozenset(
     u.type for u in _UNIT_LIST if u.category is Category.INFANTRY
 )
 SIEGE_ENGINES: frozenset[UnitType] = frozenset(u.type for u in _UNIT_LIST if u.is_siege_engine)
 EXTRA_ROW_UNITS: frozenset[UnitType] = frozenset(u.type for u in _UNIT_LIST if u.extra_setup_row)
-"""Units the attacker may also place on row 4 (KK-12)."""
+"""Units the attacker may also place on row 4 (KK-24)."""
 RANGED_ENGINES: frozenset[UnitType] = frozenset({UnitType.CATAPULT, UnitType.BALLISTA})
 
 # -- special values of the Unit Rules ---------------------------------------------------
 
 ARCHER_FROM_WALL_VALUE = 4
-"""An Archer on a wall attacking a unit on an adjacent space beneath it (KK-47)."""
+"""An Archer on a wall attacking a unit on an adjacent space beneath it (KK-49)."""
 WALL_DEFENCE = 4
-"""A wall space's defence roll against a Catapult (KK-49)."""
+"""A wall space's defence roll against a Catapult (KK-50)."""
 GATE_DEFENCE = 3
-"""The outer gate's defence roll (KK-51; also against Flaming Pigs, KK-79)."""
+"""The outer gate's defence roll (KK-58; also against Flaming Pigs, KK-87)."""
 DOOR_DEFENCE = 2
-"""The King's Door's defence roll (KK-59)."""
+"""The King's Door's defence roll (KK-114)."""
 DOOR_SUPPORT_MAX = 2
-"""Most the stairs support (and the Knight) add to a door attack (KK-58)."""
+"""Most the stairs support (and the Knight) add to a door attack (KK-113)."""
 SECOND_CHARGE_PENALTY = -1
 CLIMBING_PENALTY = -1
 OVER_WALL_PENALTY = -1
@@ -445,7 +446,7 @@ PANIC_DIRECTIONS: tuple[tuple[range, str], ...] = (
     (range(3, 5), "right"),
     (range(5, 7), "back"),
 )
-"""A War Elephant's panic die: 1-2 left, 3-4 right, 5-6 back (KK-77)."""
+"""A War Elephant's panic die: 1-2 left, 3-4 right, 5-6 back (KK-82)."""
 DIE_SIDES = 6
 
 
@@ -454,7 +455,7 @@ DIE_SIDES = 6
 
 @dataclass(frozen=True)
 class LeaderRules:
-    """What a leader gives while alive, what its death costs, how it can die (KK-84..KK-105)."""
+    """What a leader gives while alive, what its death costs, how it can die (KK-99..KK-109)."""
 
     type: UnitType
     movement_bonus: int = 0
@@ -528,6 +529,6 @@ TILE_CAPS: Mapping[UnitType, int] = MappingProxyType(
         UnitType.BEASTMASTER: 1,
     }
 )
-"""Counters of each type one side has in one box (KK-9; RULES-NOTES: caps are
+"""Counters of each type one side has in one box (KK-19; RULES-NOTES: caps are
 data). A Giga game uses two boxes: twice as many. A flipped Cavalry still uses
 a Cavalry counter."""
