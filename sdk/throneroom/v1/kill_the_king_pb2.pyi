@@ -159,6 +159,28 @@ DIRECTION_SOUTH: Direction.ValueType  # 3
 DIRECTION_WEST: Direction.ValueType  # 4
 Global___Direction: _TypeAlias = Direction  # noqa: Y015
 
+class _Face:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _FaceEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Face.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    FACE_UNSPECIFIED: _Face.ValueType  # 0
+    FACE_FRONT: _Face.ValueType  # 1
+    FACE_LEFT: _Face.ValueType  # 2
+    FACE_RIGHT: _Face.ValueType  # 3
+    FACE_BACK: _Face.ValueType  # 4
+
+class Face(_Face, metaclass=_FaceEnumTypeWrapper):
+    """A face of a counter, relative to its facing (the arrow is the front), KK-36."""
+
+FACE_UNSPECIFIED: Face.ValueType  # 0
+FACE_FRONT: Face.ValueType  # 1
+FACE_LEFT: Face.ValueType  # 2
+FACE_RIGHT: Face.ValueType  # 3
+FACE_BACK: Face.ValueType  # 4
+Global___Face: _TypeAlias = Face  # noqa: Y015
+
 class _Level:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -429,6 +451,7 @@ class KillTheKingUnit(_message.Message):
     ATTACKED_FIELD_NUMBER: _builtins.int
     CLIMB_FIELD_NUMBER: _builtins.int
     IMMOBILE_FIELD_NUMBER: _builtins.int
+    STACK_FIELD_NUMBER: _builtins.int
     id: _builtins.int
     type: Global___UnitType.ValueType
     seat: _builtins.int
@@ -454,7 +477,11 @@ class KillTheKingUnit(_message.Message):
     climb: Global___Direction.ValueType
     """A deferred climb (KK-45): the wall space it will climb in the attack phase."""
     immobile: _builtins.bool
-    """A Catapult or Ballista placed on a wall at setup never leaves its space."""
+    """Never moves again: a Catapult or Ballista placed on a wall at setup
+    (KK-25), a Siege Tower that reached a wall (KK-96).
+    """
+    stack: _builtins.int
+    """Crew of a Siege Tower: 1 at the bottom, the last in on top (KK-95); 0 otherwise."""
     @_builtins.property
     def square(self) -> Global___Square: ...
     def __init__(
@@ -477,10 +504,11 @@ class KillTheKingUnit(_message.Message):
         attacked: _builtins.bool = ...,
         climb: Global___Direction.ValueType | None = ...,
         immobile: _builtins.bool = ...,
+        stack: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_climb", b"_climb", "climb", b"climb", "square", b"square"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_climb", b"_climb", "attacked", b"attacked", "carried_by", b"carried_by", "climb", b"climb", "dismounted", b"dismounted", "facing", b"facing", "free", b"free", "id", b"id", "immobile", b"immobile", "level", b"level", "moved", b"moved", "movement_used", b"movement_used", "rotated", b"rotated", "seat", b"seat", "side", b"side", "square", b"square", "status", b"status", "type", b"type"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_climb", b"_climb", "attacked", b"attacked", "carried_by", b"carried_by", "climb", b"climb", "dismounted", b"dismounted", "facing", b"facing", "free", b"free", "id", b"id", "immobile", b"immobile", "level", b"level", "moved", b"moved", "movement_used", b"movement_used", "rotated", b"rotated", "seat", b"seat", "side", b"side", "square", b"square", "stack", b"stack", "status", b"status", "type", b"type"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__climb: _TypeAlias = _typing.Literal["climb"]  # noqa: Y015
     _WhichOneofArgType__climb: _TypeAlias = _typing.Literal["_climb", b"_climb"]  # noqa: Y015
@@ -690,6 +718,8 @@ class KillTheKingState(_message.Message):
     FOLLOW_UP_FIELD_NUMBER: _builtins.int
     RESUME_PHASE_FIELD_NUMBER: _builtins.int
     REINFORCEMENT_VALUE_FIELD_NUMBER: _builtins.int
+    REINFORCEMENT_CAVALRY_FIELD_NUMBER: _builtins.int
+    REINFORCEMENT_HALF_FIELD_NUMBER: _builtins.int
     INITIATIVE_SEAT_FIELD_NUMBER: _builtins.int
     num_seats: _builtins.int
     mode: Global___KillTheKingMode.ValueType
@@ -710,7 +740,11 @@ class KillTheKingState(_message.Message):
     `resume_phase` afterwards.
     """
     reinforcement_value: _builtins.int
-    """Reinforcement value left to place (coins) in PHASE_REINFORCEMENT."""
+    """PHASE_REINFORCEMENT (KK-39, KK-40): Cavalry still to place, the coin
+    value left for other units, and the board half they arrive on.
+    """
+    reinforcement_cavalry: _builtins.int
+    reinforcement_half: _builtins.int
     initiative_seat: _builtins.int
     """Initiative: the seat that won the roll."""
     @_builtins.property
@@ -758,11 +792,13 @@ class KillTheKingState(_message.Message):
         follow_up: Global___KillTheKingFollowUp | None = ...,
         resume_phase: Global___KillTheKingState.Phase.ValueType = ...,
         reinforcement_value: _builtins.int = ...,
+        reinforcement_cavalry: _builtins.int = ...,
+        reinforcement_half: _builtins.int = ...,
         initiative_seat: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["follow_up", b"follow_up", "outcome", b"outcome", "rng", b"rng"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["active_unit", b"active_unit", "advanced", b"advanced", "defence_penalty", b"defence_penalty", "door_destroyed", b"door_destroyed", "follow_up", b"follow_up", "gates", b"gates", "initiative_seat", b"initiative_seat", "mode", b"mode", "num_seats", b"num_seats", "outcome", b"outcome", "phase", b"phase", "reinforced_halves", b"reinforced_halves", "reinforcement_value", b"reinforcement_value", "resume_phase", b"resume_phase", "rng", b"rng", "round", b"round", "ruins", b"ruins", "seats", b"seats", "to_move", b"to_move", "turn_side", b"turn_side", "units", b"units"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["active_unit", b"active_unit", "advanced", b"advanced", "defence_penalty", b"defence_penalty", "door_destroyed", b"door_destroyed", "follow_up", b"follow_up", "gates", b"gates", "initiative_seat", b"initiative_seat", "mode", b"mode", "num_seats", b"num_seats", "outcome", b"outcome", "phase", b"phase", "reinforced_halves", b"reinforced_halves", "reinforcement_cavalry", b"reinforcement_cavalry", "reinforcement_half", b"reinforcement_half", "reinforcement_value", b"reinforcement_value", "resume_phase", b"resume_phase", "rng", b"rng", "round", b"round", "ruins", b"ruins", "seats", b"seats", "to_move", b"to_move", "turn_side", b"turn_side", "units", b"units"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1214,6 +1250,7 @@ class KillTheKingEvent(_message.Message):
         UNIT_FIELD_NUMBER: _builtins.int
         TARGET_UNIT_FIELD_NUMBER: _builtins.int
         TARGET_FIELD_NUMBER: _builtins.int
+        FACE_FIELD_NUMBER: _builtins.int
         purpose: Global___DiePurpose.ValueType
         seat: _builtins.int
         value: _builtins.int
@@ -1222,6 +1259,8 @@ class KillTheKingEvent(_message.Message):
         unit: _builtins.int
         """The attacking unit and the unit, space or structure concerned (-1: none)."""
         target_unit: _builtins.int
+        face: Global___Face.ValueType
+        """SAVE: the face that was hit."""
         @_builtins.property
         def target(self) -> Global___Square: ...
         def __init__(
@@ -1235,10 +1274,11 @@ class KillTheKingEvent(_message.Message):
             unit: _builtins.int = ...,
             target_unit: _builtins.int = ...,
             target: Global___Square | None = ...,
+            face: Global___Face.ValueType = ...,
         ) -> None: ...
         _HasFieldArgType: _TypeAlias = _typing.Literal["target", b"target"]  # noqa: Y015
         def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-        _ClearFieldArgType: _TypeAlias = _typing.Literal["needed", b"needed", "purpose", b"purpose", "seat", b"seat", "success", b"success", "target", b"target", "target_unit", b"target_unit", "unit", b"unit", "value", b"value"]  # noqa: Y015
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["face", b"face", "needed", b"needed", "purpose", b"purpose", "seat", b"seat", "success", b"success", "target", b"target", "target_unit", b"target_unit", "unit", b"unit", "value", b"value"]  # noqa: Y015
         def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
         def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1462,6 +1502,8 @@ class KillTheKingEvent(_message.Message):
 
     @_typing.final
     class Manned(_message.Message):
+        """A unit manned a Battering Ram or entered a Siege Tower (`engine`)."""
+
         DESCRIPTOR: _descriptor.Descriptor
 
         CREW_FIELD_NUMBER: _builtins.int
@@ -1623,12 +1665,12 @@ class KillTheKingEvent(_message.Message):
         UNIT_FIELD_NUMBER: _builtins.int
         FACE_FIELD_NUMBER: _builtins.int
         unit: _builtins.int
-        face: Global___Direction.ValueType
+        face: Global___Face.ValueType
         def __init__(
             self,
             *,
             unit: _builtins.int = ...,
-            face: Global___Direction.ValueType = ...,
+            face: Global___Face.ValueType = ...,
         ) -> None: ...
         _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
         def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
@@ -2074,6 +2116,8 @@ class KillTheKingView(_message.Message):
     FOLLOW_UP_FIELD_NUMBER: _builtins.int
     REINFORCEMENT_VALUE_FIELD_NUMBER: _builtins.int
     INITIATIVE_SEAT_FIELD_NUMBER: _builtins.int
+    REINFORCEMENT_CAVALRY_FIELD_NUMBER: _builtins.int
+    REINFORCEMENT_HALF_FIELD_NUMBER: _builtins.int
     FIELD_FIELD_NUMBER: _builtins.int
     OUTCOME_FIELD_NUMBER: _builtins.int
     num_seats: _builtins.int
@@ -2088,6 +2132,8 @@ class KillTheKingView(_message.Message):
     door_destroyed: _builtins.bool
     reinforcement_value: _builtins.int
     initiative_seat: _builtins.int
+    reinforcement_cavalry: _builtins.int
+    reinforcement_half: _builtins.int
     field: _builtins.str
     """The field as text (board.py's rendering: terrain, ruins, units)."""
     @_builtins.property
@@ -2132,12 +2178,14 @@ class KillTheKingView(_message.Message):
         follow_up: Global___KillTheKingFollowUp | None = ...,
         reinforcement_value: _builtins.int = ...,
         initiative_seat: _builtins.int = ...,
+        reinforcement_cavalry: _builtins.int = ...,
+        reinforcement_half: _builtins.int = ...,
         field: _builtins.str = ...,
         outcome: _common_pb2.Outcome | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["follow_up", b"follow_up", "outcome", b"outcome"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["active_unit", b"active_unit", "advanced", b"advanced", "defence_penalty", b"defence_penalty", "door_destroyed", b"door_destroyed", "field", b"field", "follow_up", b"follow_up", "gates", b"gates", "initiative_seat", b"initiative_seat", "mode", b"mode", "num_seats", b"num_seats", "outcome", b"outcome", "phase", b"phase", "reinforced_halves", b"reinforced_halves", "reinforcement_value", b"reinforcement_value", "round", b"round", "ruins", b"ruins", "seats", b"seats", "to_act", b"to_act", "turn_side", b"turn_side", "units", b"units", "viewer", b"viewer"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["active_unit", b"active_unit", "advanced", b"advanced", "defence_penalty", b"defence_penalty", "door_destroyed", b"door_destroyed", "field", b"field", "follow_up", b"follow_up", "gates", b"gates", "initiative_seat", b"initiative_seat", "mode", b"mode", "num_seats", b"num_seats", "outcome", b"outcome", "phase", b"phase", "reinforced_halves", b"reinforced_halves", "reinforcement_cavalry", b"reinforcement_cavalry", "reinforcement_half", b"reinforcement_half", "reinforcement_value", b"reinforcement_value", "round", b"round", "ruins", b"ruins", "seats", b"seats", "to_act", b"to_act", "turn_side", b"turn_side", "units", b"units", "viewer", b"viewer"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -94,13 +94,13 @@ class Level(enum.IntEnum):
     STAIRS = pb.LEVEL_STAIRS
 
 
-class Face(enum.Enum):
+class Face(enum.IntEnum):
     """A face of a counter, relative to its facing (the arrow is the front)."""
 
-    FRONT = "front"
-    LEFT = "left"
-    RIGHT = "right"
-    BACK = "back"
+    FRONT = pb.FACE_FRONT
+    LEFT = pb.FACE_LEFT
+    RIGHT = pb.FACE_RIGHT
+    BACK = pb.FACE_BACK
 
 
 def face_hit(facing: Direction, attack_from: Direction) -> Face:

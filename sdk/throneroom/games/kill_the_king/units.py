@@ -283,7 +283,6 @@ _UNIT_LIST: tuple[UnitSpec, ...] = (
         defence=Defence.all(0),
         road_bonus=1,
         rotation_cost=1,
-        may_stand_on_wall=True,
         wall_setup_immobile=True,
         archers_may_attack=False,
         may_attack_door=False,
