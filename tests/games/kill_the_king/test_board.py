@@ -214,6 +214,12 @@ def test_attack_and_defense_uses_the_green_rows_only() -> None:
     used = B.in_play(ATTACK_AND_DEFENSE_ZONES)
     assert used == {Coord(r, c) for r in range(9) for c in range(B.cols)}
     assert all(B.space(*c).terrain is Terrain.GRASS for c in used)
+    corner = Position(Coord(8, 0), GROUND)
+    assert Position(Coord(9, 0), GROUND) in targets(corner.coord, GROUND)
+    assert {p for _, p in B.steps(corner, within=used)} == {
+        Position(Coord(7, 0), GROUND),
+        Position(Coord(8, 1), GROUND),
+    }, "the castle half's grass is out of play"
 
 
 def test_ruined_walls_become_grass() -> None:

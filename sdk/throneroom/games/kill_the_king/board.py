@@ -38,7 +38,7 @@ Zone legend (one layer per mode family, ``[zones kill_the_king]`` and
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Container, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import NamedTuple
@@ -333,12 +333,18 @@ class Board:
         """Every place a unit can be, row-major (the gate: passage, then above)."""
         return tuple(Position(s.coord, level) for s in self.spaces for level in s.levels)
 
-    def steps(self, position: Position) -> tuple[tuple[Direction, Position], ...]:
+    def steps(
+        self, position: Position, within: Container[Coord] | None = None
+    ) -> tuple[tuple[Direction, Position], ...]:
         """The orthogonal steps from a position that the terrain allows, ignoring
         units, the gate's owner and climbing (KK-5, KK-42, KK-55, KK-60): along
         the ground, along the walls, on and off stairs; never from a wall down to
-        the ground or from the ground up a wall; never onto the King's Door."""
-        return self._steps.get(position, ())
+        the ground or from the ground up a wall; never onto the King's Door.
+        ``within``: only onto these spaces (a mode's ``in_play`` spaces, KK-8)."""
+        steps = self._steps.get(position, ())
+        if within is None:
+            return steps
+        return tuple((d, p) for d, p in steps if p.coord in within)
 
     def climbs(self, coord: Coord) -> tuple[tuple[Direction, Coord], ...]:
         """The wall spaces a unit standing on the ground at ``coord`` may climb (KK-44)."""
