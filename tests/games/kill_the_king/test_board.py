@@ -22,7 +22,7 @@ from throneroom.games.kill_the_king.board import (
     Zone,
     load_board,
 )
-from throneroom.games.kill_the_king.data import Direction, Level
+from throneroom.games.kill_the_king.data import UNITS, Direction, Level, UnitType
 
 B = DEFAULT_BOARD
 GATE = Coord(9, 5)
@@ -183,6 +183,56 @@ def test_climbs() -> None:
     assert B.climbs(Coord(10, 2)) == (), "stairs need no climbing"
     assert B.climbs(GATE) == ()
     assert B.climbs(Coord(5, 5)) == ()
+
+
+def test_lines_of_attack() -> None:
+    """KK-64 (straight ahead), KK-49/KK-50 (over a wall), KK-67 (the cross)."""
+    assert B.line(Coord(6, 5), Direction.NORTH, range(3, 7)) == (
+        (3, GATE),
+        (4, Coord(10, 5)),
+        (5, Coord(11, 5)),
+        (6, Coord(12, 5)),
+    )
+    assert B.line(Coord(1, 1), Direction.WEST, (1, 2, 3)) == ((1, Coord(1, 0)),), "the edge"
+    assert B.between(Coord(6, 5), Coord(10, 5)) == (Coord(7, 5), Coord(8, 5), GATE)
+    assert B.between(Coord(4, 8), Coord(4, 5)) == (Coord(4, 7), Coord(4, 6))
+    assert B.between(Coord(4, 4), Coord(4, 5)) == ()
+    with pytest.raises(ValueError, match="not on one row or column"):
+        B.between(Coord(0, 0), Coord(1, 1))
+    assert B.walls_between(Coord(7, 3), Coord(11, 3)), "over the front wall"
+    assert not B.walls_between(Coord(7, 3), Coord(9, 3)), "at the wall itself"
+    assert not B.walls_between(Coord(2, 3), Coord(6, 3))
+    assert B.walls_between(Coord(12, 0), Coord(12, 4)), "over a side wall"
+    assert not B.ruined([(9, 3)]).walls_between(Coord(7, 3), Coord(11, 3))
+    assert B.cross(Coord(5, 5)) == (
+        Coord(5, 5),
+        Coord(6, 5),
+        Coord(5, 6),
+        Coord(4, 5),
+        Coord(5, 4),
+    ), "centre, then North, East, South, West"
+    assert B.cross(Coord(0, 0)) == (Coord(0, 0), Coord(1, 0), Coord(0, 1))
+
+
+def test_image_10_the_catapult_cross_geometry() -> None:
+    """Scenario S15 (Image 10): a Catapult with 3 spaces between it and the centre
+    covers the centre at 5 and its four neighbours at 4."""
+    catapult = UNITS[UnitType.CATAPULT].attack
+    here = Coord(2, 5)
+    ((distance, centre),) = B.line(here, Direction.NORTH, (4,))
+    assert len(B.between(here, centre)) == 3
+    values = {c: catapult.value_at(distance) for c in B.cross(centre)[:1]}
+    values |= {c: catapult.neighbour_value for c in B.cross(centre)[1:]}
+    assert values == {
+        Coord(6, 5): 5,
+        Coord(7, 5): 4,
+        Coord(6, 6): 4,
+        Coord(5, 5): 4,
+        Coord(6, 4): 4,
+    }
+    assert B.line(here, Direction.NORTH, catapult.distances)[0][1] == Coord(5, 5)
+    assert catapult.value_at(2) is None, "at least 2 spaces between"
+    assert catapult.value_at(7) is None, "at most 5 spaces between"
 
 
 def test_zones_per_mode() -> None:

@@ -184,8 +184,15 @@ def test_special_values() -> None:
     )
     assert penalties == (-1,) * 5
     assert data.KNIGHT_BONUS == 1
-    outcomes = {value: name for spread, name in data.PANIC_DIRECTIONS for value in spread}
-    assert outcomes == {1: "left", 2: "left", 3: "right", 4: "right", 5: "back", 6: "back"}
+    north = Direction.NORTH
+    runs = [data.panic_direction(north, die) for die in range(1, 7)]
+    assert (
+        runs
+        == [Direction.WEST, Direction.WEST, Direction.EAST, Direction.EAST] + [Direction.SOUTH] * 2
+    ), "KK-82: 1-2 left, 3-4 right, 5-6 back"
+    assert data.panic_direction(Direction.EAST, 1) is Direction.NORTH
+    with pytest.raises(ValueError, match="not 7"):
+        data.panic_direction(north, 7)
 
 
 def test_leaders() -> None:
@@ -359,6 +366,14 @@ def test_directions() -> None:
     assert [d.left for d in (n, e, s, w)] == [w, n, e, s]
     assert [d.right for d in (n, e, s, w)] == [e, s, w, n]
     assert Side.ATTACKER.other is Side.DEFENDER and Side.DEFENDER.other is Side.ATTACKER
+
+
+def test_toward() -> None:
+    for facing in Direction:
+        assert facing.toward(Face.FRONT) is facing
+        assert facing.toward(Face.BACK) is facing.opposite
+        assert face_hit(facing, facing.toward(Face.LEFT)) is Face.LEFT
+        assert face_hit(facing, facing.toward(Face.RIGHT)) is Face.RIGHT
 
 
 def test_face_hit() -> None:

@@ -144,3 +144,5 @@ def test_home_rows() -> None:
     assert home_row(Mode.ATTACK_AND_DEFENSE, Side.DEFENDER) == 8
     assert home_row(Mode.ATTACK_AND_DEFENSE_GIGA, Side.ATTACKER) == 7
     assert home_row(Mode.ATTACK_AND_DEFENSE_GIGA, Side.DEFENDER) == 24
+    with pytest.raises(ValueError, match="KK-131"):
+        home_row(Mode.KILL_THE_KING_GIGA, Side.ATTACKER)

@@ -327,6 +327,36 @@ class Board:
         out = (coord.step(d) for d in Direction)
         return tuple(c for c in out if self.contains(c))
 
+    # -- lines of attack ---------------------------------------------------------------------
+
+    def line(
+        self, coord: Coord, direction: Direction, distances: Iterable[int]
+    ) -> tuple[tuple[int, Coord], ...]:
+        """(distance, space) straight ahead of ``coord`` at each distance that is on
+        the field (KK-64): what a unit facing ``direction`` can reach."""
+        out = ((d, coord.step(direction, d)) for d in distances)
+        return tuple((d, c) for d, c in out if self.contains(c))
+
+    def between(self, a: Coord, b: Coord) -> tuple[Coord, ...]:
+        """The spaces strictly between two spaces of one row or column, from ``a``."""
+        if a.row != b.row and a.col != b.col:
+            raise ValueError(f"{a} and {b} are not on one row or column")
+        steps = max(abs(a.row - b.row), abs(a.col - b.col))
+        if steps == 0:
+            return ()
+        d_row, d_col = (b.row - a.row) // steps, (b.col - a.col) // steps
+        return tuple(Coord(a.row + d_row * i, a.col + d_col * i) for i in range(1, steps))
+
+    def walls_between(self, a: Coord, b: Coord) -> bool:
+        """Whether an intact wall or gate space lies strictly between two spaces of
+        one line: a shot from ``a`` at ``b`` goes over a wall (KK-49, KK-50)."""
+        return any(self.space(*c).is_wall for c in self.between(a, b))
+
+    def cross(self, centre: Coord) -> tuple[Coord, ...]:
+        """A Catapult's cross: the centre, then its neighbours on the field in the
+        order North, East, South, West (KK-67, the order of the dice KK-37)."""
+        return (centre, *self.around(centre))
+
     # -- movement graph ---------------------------------------------------------------------
 
     def positions(self) -> tuple[Position, ...]:

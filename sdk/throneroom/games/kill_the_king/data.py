@@ -70,6 +70,7 @@ from throneroom.games.kill_the_king.units import (
     Defence,
     LeaderRules,
     UnitSpec,
+    panic_direction,
 )
 
 __all__ = [
@@ -118,5 +119,6 @@ __all__ = [
     "army_units",
     "face_hit",
     "mode_of",
+    "panic_direction",
     "team_of",
 ]

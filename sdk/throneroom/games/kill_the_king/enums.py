@@ -77,6 +77,14 @@ class Direction(enum.IntEnum):
     def right(self) -> Direction:
         return Direction(self.value % 4 + 1)
 
+    def toward(self, face: Face) -> Direction:
+        """The direction a given face of a unit facing this way looks to."""
+        if face is Face.FRONT:
+            return self
+        if face is Face.BACK:
+            return self.opposite
+        return self.left if face is Face.LEFT else self.right
+
 
 _DELTAS: Mapping[Direction, tuple[int, int]] = MappingProxyType(
     {

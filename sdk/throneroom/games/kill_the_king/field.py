@@ -120,10 +120,16 @@ def setup_squares(mode: Mode, side: Side, unit: UnitType) -> frozenset[Coord]:
 
 
 def home_row(mode: Mode, side: Side) -> int:
-    """The in-play row nearest a side's own edge on a one-board field (the
-    attacker's: the lowest; the defender's: the highest): the Ranger's
-    'rearmost' is measured from it (KK-102), the attacker's breakthrough aims at
-    the defender's (KK-117)."""
+    """The in-play row nearest a side's own edge (the attacker's: the lowest; the
+    defender's: the highest): the Ranger's 'rearmost' is measured from it
+    (KK-102), the attacker's breakthrough aims at the defender's (KK-117).
+    Kill the King Giga has attacker edges at both ends: ValueError (KK-131)."""
+    spec = MODES[mode]
+    if spec.join is Join.CASTLE_SIDE:
+        raise ValueError(
+            f"{spec.name}: the attackers have an edge at both ends; measure on the "
+            "board half (KK-131)"
+        )
     board = field_for(mode)
-    rows = [c.row for c in board.in_play(MODES[mode].zone_layer)]
+    rows = [c.row for c in board.in_play(spec.zone_layer)]
     return min(rows) if side is Side.ATTACKER else max(rows)

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from throneroom.games.kill_the_king.enums import AttackKind, Category, Face, UnitType
+from throneroom.games.kill_the_king.enums import AttackKind, Category, Direction, Face, UnitType
 
 # -- the chart -----------------------------------------------------------------------
 
@@ -440,13 +440,21 @@ KNIGHT_BONUS = 1
 CATAPULT_CENTRE_DISTANCES = (3, 4, 5, 6)
 """Catapult: 2 to 5 spaces between it and the centre (RULES-NOTES)."""
 PANIC_STEPS = 3
-PANIC_DIRECTIONS: tuple[tuple[range, str], ...] = (
-    (range(1, 3), "left"),
-    (range(3, 5), "right"),
-    (range(5, 7), "back"),
+PANIC_DIRECTIONS: tuple[tuple[range, Face], ...] = (
+    (range(1, 3), Face.LEFT),
+    (range(3, 5), Face.RIGHT),
+    (range(5, 7), Face.BACK),
 )
 """A War Elephant's panic die: 1-2 left, 3-4 right, 5-6 back (KK-82)."""
 DIE_SIDES = 6
+
+
+def panic_direction(facing: Direction, die: int) -> Direction:
+    """Where a War Elephant facing ``facing`` runs on a panic die of ``die`` (KK-82)."""
+    for values, face in PANIC_DIRECTIONS:
+        if die in values:
+            return facing.toward(face)
+    raise ValueError(f"a die shows 1 to {DIE_SIDES}, not {die}")
 
 
 # -- leaders ------------------------------------------------------------------------------
