@@ -518,7 +518,7 @@ Global___KillTheKingUnit: _TypeAlias = KillTheKingUnit  # noqa: Y015
 
 @_typing.final
 class KillTheKingRuin(_message.Message):
-    """A wall, gate or door space that has been destroyed (now rubble = grass)."""
+    """A wall or gate space that has been destroyed (now rubble: grass, KK-52)."""
 
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -552,7 +552,9 @@ class KillTheKingGate(_message.Message):
     CONTROLLED_BY_FIELD_NUMBER: _builtins.int
     destroyed: _builtins.bool
     controlled_by: Global___Side.ValueType
-    """The side controlling it (KK-56): DEFENDER unless an attacker stands above it."""
+    """The side controlling it: DEFENDER at the start, then the last side that
+    ended a unit's movement above it (KK-56).
+    """
     @_builtins.property
     def square(self) -> Global___Square: ...
     def __init__(
@@ -728,7 +730,9 @@ class KillTheKingState(_message.Message):
     round: _builtins.int
     """1-based round; 0 before the first turn."""
     turn_side: Global___Side.ValueType
-    """The side and seat whose turn (or setup step) it is."""
+    """The side and seat whose turn (or setup step) it is; during the
+    simultaneous placement every seat with `placed` unset acts.
+    """
     to_move: _builtins.int
     active_unit: _builtins.int
     """The unit whose movement is under way (-1: none); moving another unit
@@ -736,8 +740,8 @@ class KillTheKingState(_message.Message):
     """
     door_destroyed: _builtins.bool
     resume_phase: Global___KillTheKingState.Phase.ValueType
-    """The seat that must act in PHASE_DISBAND / PHASE_FOLLOW_UP, resuming
-    `resume_phase` afterwards.
+    """PHASE_FOLLOW_UP and PHASE_DISBAND interrupt another phase (the seat to
+    act is `to_move`); the game goes back to `resume_phase` afterwards.
     """
     reinforcement_value: _builtins.int
     """PHASE_REINFORCEMENT (KK-39, KK-40): Cavalry still to place, the coin
