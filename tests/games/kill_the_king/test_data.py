@@ -391,3 +391,29 @@ def test_face_hit() -> None:
 def test_teams() -> None:
     """KK-123: seats 0+2 against 1+3."""
     assert [team_of(s) for s in range(4)] == [0, 1, 0, 1]
+
+
+def test_data_is_the_one_public_face() -> None:
+    """data.py re-exports every public name of the modules it gathers."""
+    from throneroom.games.kill_the_king import enums, modes, units
+
+    for module in (enums, modes, units):
+        public = {
+            name
+            for name, value in vars(module).items()
+            if not name.startswith("_")
+            and getattr(value, "__module__", module.__name__) == module.__name__
+            and name not in {"annotations", "pb"}
+            and not isinstance(value, type(enums))
+        }
+        assert public <= set(data.__all__), f"{module.__name__}: {public - set(data.__all__)}"
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    from throneroom.games.kill_the_king import board, field
+
+    for module in (data, board, field):
+        failed, tried = doctest.testmod(module)
+        assert tried > 0 and failed == 0, module.__name__
