@@ -1,0 +1,11 @@
+"""Kill the King as data, for the engine and for clients.
+
+* :mod:`.data`: the unit chart, the leaders, the modes, budgets, caps and round
+  limits (a facade over :mod:`.enums`, :mod:`.units` and :mod:`.modes`);
+* :mod:`.board`: the board as a text map, its loader and its rendering;
+* :mod:`.field`: the field each mode plays on (Giga: two boards joined) and
+  where each side sets up.
+
+The rules they encode are docs/rules/kill_the_king.md (rule numbers KK-n).
+Only the standard library and the generated throneroom.v1 messages are used.
+"""

@@ -1,0 +1,1 @@
+"""Tests of the Kill the King foundation: its data, its board and its contract."""
