@@ -8,6 +8,7 @@ compare-and-set. Transports (gRPC now, others later) only translate.
 from __future__ import annotations
 
 import asyncio
+import datetime
 import hashlib
 import secrets
 import time
@@ -16,9 +17,9 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 import structlog
-from throneroom.v1 import game_pb2, service_pb2, storage_pb2
+from throneroom.v1 import common_pb2, game_pb2, service_pb2, storage_pb2
 
-from throneroom_server import limits, tokens
+from throneroom_server import clocks, limits, tokens
 from throneroom_server.access import LOCAL, Access, Caller
 from throneroom_server.errors import (
     AppError,
@@ -128,9 +129,15 @@ class App:
         num_seats: int,
         seed: int | None,
         *,
+        time_control: common_pb2.TimeControl | None = None,
         caller: Caller = LOCAL,
     ) -> tuple[str, int]:
         await self._admit(caller, creating=True)
+        if time_control is not None:
+            try:
+                clocks.validate(time_control)
+            except clocks.TimeControlError as exc:
+                raise invalid("INVALID_TIME_CONTROL", str(exc)) from exc
         limits.check_options(options, self.config.limits)
         name = options.WhichOneof("game")
         if name is None:
@@ -149,7 +156,8 @@ class App:
             options=options,
             num_seats=num_seats,
             seed=seed,
-            created_unix_ms=int(self._clock() * 1000),
+            created_unix_ms=self._now_ms(),
+            time_control=time_control,
         )
         game_id = secrets.token_hex(8)
         await self._store(self.store.create_game(game_id, meta, envelope))
@@ -171,8 +179,18 @@ class App:
         record = storage_pb2.StoredSeat(
             display_name=display_name, token_sha256=tokens.secret_hash(secret)
         )
+        clock = None
+        if loaded.meta.HasField("time_control") and len(loaded.seats) == num_seats - 1:
+            # This join may take the last seat: the clocks start with the game.
+            game = self._game_of(loaded)
+            clock = clocks.start(
+                loaded.meta.time_control, num_seats, game.to_act(loaded.state), self._now_ms()
+            )
+            await self._note_deadline(game_id, clock)
         try:
-            claimed = await self._store(self.store.claim_seat(game_id, seat, num_seats, record))
+            claimed = await self._store(
+                self.store.claim_seat(game_id, seat, num_seats, record, clock_if_full=clock)
+            )
         except SeatTaken as exc:
             raise precondition("SEAT_TAKEN", f"seat {seat} is taken") from exc
         except GameFull as exc:
@@ -189,7 +207,7 @@ class App:
         await self._admit(caller, token=token)
         loaded = await self._load(game_id)
         viewer = await self._authenticate(loaded, token, caller, required=False)
-        return self._snapshot(loaded, loaded.state, loaded.version, viewer)
+        return self._snapshot(loaded, loaded.state, loaded.version, viewer, loaded.clock)
 
     async def legal_moves(
         self, game_id: str, token: str, *, caller: Caller = LOCAL
@@ -206,7 +224,10 @@ class App:
         """The seat's legal moves in ``state`` (none before every seat is taken)."""
         if seat is None or len(loaded.seats) < loaded.meta.num_seats:
             return []
-        return self._game_of(loaded).legal_moves(state, seat)
+        game = self._game_of(loaded)
+        if seat not in _to_act(game, state):
+            return []
+        return game.legal_moves(state, seat)
 
     # -- moving --------------------------------------------------------------------
 
@@ -253,6 +274,18 @@ class App:
             )
         for attempt in range(MAX_COMMIT_ATTEMPTS):
             self._check_version(game, loaded, seat, expected_version)
+            if loaded.state.HasField("forfeit"):
+                raise precondition("GAME_FINISHED", loaded.state.forfeit.summary)
+            now_ms = self._now_ms()
+            if seat in self._late_seats(game, loaded, now_ms):
+                # The move came after the seat's deadline: the timeout is due
+                # (whichever replica applies it first), the move is not taken.
+                await self.claim_timeouts(game_id)
+                raise precondition(
+                    "TIME_EXPIRED",
+                    f"seat {seat}'s time ran out at "
+                    f"{_iso(loaded.clock.deadline_ms[seat] if loaded.clock else now_ms)}",
+                )
             try:
                 new_state, events = game.apply(loaded.state, seat, move)
             except InvalidMoveError as exc:
@@ -265,6 +298,10 @@ class App:
                 version=loaded.version + 1, seat=seat, move=move, request_sha256=request_hash
             )
             entry.events.extend(events)
+            clock = self._clock_after(game, loaded, seat, new_state, now_ms)
+            if clock is not None:
+                entry.clock.CopyFrom(clock)
+                await self._note_deadline(game_id, clock)
             result = await self._store(
                 self.store.commit(
                     game_id,
@@ -272,7 +309,8 @@ class App:
                     new_state,
                     entry,
                     idempotency_key,
-                    finished=game.outcome(new_state) is not None,
+                    finished=_outcome(game, new_state) is not None,
+                    clock=clock,
                 )
             )
             if isinstance(result, Duplicate):
@@ -285,7 +323,7 @@ class App:
                 return service_pb2.ApplyMoveResponse(
                     version=result.version,
                     events=self._visible_events(game, entry.events, viewer),
-                    snapshot=self._snapshot(loaded, new_state, result.version, viewer),
+                    snapshot=self._snapshot(loaded, new_state, result.version, viewer, clock),
                     legal_moves=(
                         self._moves_of(loaded, new_state, seat) if with_legal_moves else ()
                     ),
@@ -302,6 +340,154 @@ class App:
                     loaded, viewer, loaded.idempotent_version, request_hash, with_legal_moves
                 )
         raise AssertionError("unreachable: the last attempt returns or raises")
+
+    # -- clocks and timeouts ---------------------------------------------------------
+
+    def _now_ms(self) -> int:
+        return int(self._clock() * 1000)
+
+    def _clock_after(
+        self,
+        game: ServiceGame,
+        loaded: LoadedGame,
+        mover: int,
+        new_state: game_pb2.GameState,
+        now_ms: int,
+    ) -> storage_pb2.StoredClock | None:
+        """The clocks after ``mover``'s move (None: the game has no time control)."""
+        if loaded.clock is None or not loaded.meta.HasField("time_control"):
+            return None
+        if _outcome(game, new_state) is not None:
+            return clocks.stopped(loaded.clock)
+        return clocks.after_move(
+            loaded.meta.time_control,
+            loaded.clock,
+            mover=mover,
+            acting_before=_to_act(game, loaded.state),
+            acting_after=_to_act(game, new_state),
+            now_ms=now_ms,
+        )
+
+    def _late_seats(self, game: ServiceGame, loaded: LoadedGame, now_ms: int) -> list[int]:
+        if loaded.clock is None or _outcome(game, loaded.state) is not None:
+            return []
+        return clocks.expired(loaded.clock, _to_act(game, loaded.state), now_ms)
+
+    async def _note_deadline(self, game_id: str, clock: storage_pb2.StoredClock) -> None:
+        """Put the clocks' next deadline in the index *before* the commit that
+        makes it real: a crash between the two leaves an entry the sweeper
+        finds stale and drops, never a deadline nobody watches."""
+        deadline = clocks.next_deadline(clock)
+        if deadline is not None:
+            await self._store(self.store.schedule_deadline(game_id, deadline))
+
+    async def claim_timeouts(self, game_id: str) -> int:
+        """Apply every timeout of the game that is due now, each through the
+        same compare-and-set commit as a move (a move and a timeout racing for
+        one version never both apply; two replicas claiming the same timeout
+        apply it once). Returns how many this call applied."""
+        applied = 0
+        for _ in range(MAX_COMMIT_ATTEMPTS):
+            now_ms = self._now_ms()
+            try:
+                loaded = await self._load(game_id)
+            except AppError as error:
+                if error.kind is ErrorKind.NOT_FOUND:
+                    return applied
+                raise
+            game = self._game_of(loaded)
+            late = self._late_seats(game, loaded, now_ms)
+            if not late:
+                return applied
+            if await self._apply_timeout(game, loaded, late[0]):
+                applied += 1
+        return applied
+
+    async def _apply_timeout(self, game: ServiceGame, loaded: LoadedGame, seat: int) -> bool:
+        """Commit the timeout of ``seat`` as of its deadline; False if another
+        commit got there first (the caller reloads and looks again)."""
+        assert loaded.clock is not None
+        control = loaded.meta.time_control
+        at_ms = loaded.clock.deadline_ms[seat]
+        acting = _to_act(game, loaded.state)
+        entry = storage_pb2.StoredEntry(version=loaded.version + 1, seat=seat, timeout=True)
+        if control.on_timeout == common_pb2.TIMEOUT_POLICY_DEFAULT_MOVE:
+            move = game.legal_moves(loaded.state, seat)[0]  # the engine's first
+            new_state, events = game.apply(loaded.state, seat, move)
+            entry.move.CopyFrom(move)
+            entry.events.extend(events)
+            clock = clocks.after_move(
+                control,
+                loaded.clock,
+                mover=seat,
+                acting_before=acting,
+                acting_after=_to_act(game, new_state),
+                now_ms=at_ms,
+            )
+            if _outcome(game, new_state) is not None:
+                clock = clocks.stopped(clock)
+        else:
+            new_state = game_pb2.GameState()
+            new_state.CopyFrom(loaded.state)
+            others = [s for s in range(loaded.meta.num_seats) if s != seat]
+            new_state.forfeit.CopyFrom(
+                common_pb2.Outcome(
+                    winners=others,
+                    termination="timeout",
+                    summary=f"Seat {seat} ran out of time and loses; every other seat wins.",
+                )
+            )
+            clock = clocks.stopped(loaded.clock)
+        entry.clock.CopyFrom(clock)
+        await self._note_deadline(loaded.game_id, clock)
+        result = await self._store(
+            self.store.commit(
+                loaded.game_id,
+                loaded.version,
+                new_state,
+                entry,
+                "",
+                finished=_outcome(game, new_state) is not None,
+                clock=clock,
+            )
+        )
+        if isinstance(result, Committed):
+            log.info("timeout_applied", game_id=loaded.game_id, seat=seat, version=result.version)
+            return True
+        return False
+
+    async def sweep_timeouts(self, limit: int = 100) -> int:
+        """One pass of this replica's sweeper over the deadline index: claim
+        what is due, then note each game's next deadline. Returns the number
+        of timeouts this pass applied."""
+        applied = 0
+        due = await self._store(self.store.due_deadlines(self._now_ms(), limit))
+        for game_id, seen in due:
+            applied += await self.claim_timeouts(game_id)
+            try:
+                loaded = await self._load(game_id)
+            except AppError as error:
+                if error.kind is not ErrorKind.NOT_FOUND:
+                    raise
+                await self._store(self.store.reschedule_deadline(game_id, seen, None))
+                continue
+            running = None
+            if loaded.clock is not None and _outcome(self._game_of(loaded), loaded.state) is None:
+                running = clocks.next_deadline(loaded.clock)
+            await self._store(self.store.reschedule_deadline(game_id, seen, running))
+        return applied
+
+    async def run_sweeper(self, interval_seconds: float) -> None:
+        """Sweep every ``interval_seconds`` until shutdown (a background task)."""
+        while not self.closing:
+            try:
+                await self.sweep_timeouts()
+            except AppError as error:  # the store is down: try again next round
+                log.warning("timeout_sweep_failed", reason=error.reason)
+            try:
+                await asyncio.wait_for(self._closing.wait(), interval_seconds)
+            except TimeoutError:
+                continue
 
     @staticmethod
     def _check_version(
@@ -347,7 +533,7 @@ class App:
         return service_pb2.ApplyMoveResponse(
             version=version,
             events=self._visible_events(game, entry.events, viewer),
-            snapshot=self._snapshot(loaded, entry.state, version, viewer),
+            snapshot=self._snapshot(loaded, entry.state, version, viewer, _clock_of(entry)),
             replayed=True,
             legal_moves=self._moves_of(loaded, entry.state, viewer.seat) if current else (),
         )
@@ -394,7 +580,7 @@ class App:
         seat = viewer.seat if with_legal_moves else None
         try:
             current = loaded.version
-            finished = game.outcome(loaded.state) is not None
+            finished = _outcome(game, loaded.state) is not None
             if include_current and from_version >= current:
                 last = current
                 yield await self._current_update(loaded, viewer, seat)
@@ -443,12 +629,15 @@ class App:
                         update=service_pb2.GameUpdate(
                             version=entry.version,
                             seat=entry.seat,
-                            snapshot=self._snapshot(loaded, entry.state, entry.version, viewer),
+                            snapshot=self._snapshot(
+                                loaded, entry.state, entry.version, viewer, _clock_of(entry)
+                            ),
                             events=self._visible_events(game, entry.events, viewer),
                             legal_moves=self._moves_of(loaded, entry.state, seat) if newest else (),
+                            timeout=entry.timeout,
                         )
                     )
-                    if game.outcome(entry.state) is not None:
+                    if _outcome(game, entry.state) is not None:
                         finished = True
         finally:
             hub.unsubscribe(sub)
@@ -462,7 +651,7 @@ class App:
         update = service_pb2.GameUpdate(
             version=loaded.version,
             seat=-1,
-            snapshot=self._snapshot(loaded, loaded.state, loaded.version, viewer),
+            snapshot=self._snapshot(loaded, loaded.state, loaded.version, viewer, loaded.clock),
             legal_moves=self._moves_of(loaded, loaded.state, seat),
         )
         if loaded.version > 0:
@@ -471,6 +660,7 @@ class App:
             )
             if entries and entries[0].version == loaded.version:
                 update.seat = entries[0].seat
+                update.timeout = entries[0].timeout
                 update.events.extend(self._visible_events(game, entries[0].events, viewer))
         return service_pb2.WatchGameResponse(update=update)
 
@@ -489,6 +679,7 @@ class App:
                 version=entry.version,
                 seat=entry.seat,
                 events=self._visible_events(game, entry.events, viewer),
+                timeout=entry.timeout,
             )
         if entries and entries[-1].version < loaded.version:
             response.next_from_version = entries[-1].version
@@ -559,16 +750,23 @@ class App:
         return game
 
     def _snapshot(
-        self, loaded: LoadedGame, state: game_pb2.GameState, version: int, viewer: Viewer
+        self,
+        loaded: LoadedGame,
+        state: game_pb2.GameState,
+        version: int,
+        viewer: Viewer,
+        clock: storage_pb2.StoredClock | None = None,
     ) -> service_pb2.GameSnapshot:
+        """The snapshot of ``state`` at ``version`` as ``viewer`` sees it, with
+        ``clock`` (the clocks at that version) for games with a time control."""
         game = self._game_of(loaded)
-        outcome = game.outcome(state)
+        outcome = _outcome(game, state)
         snapshot = service_pb2.GameSnapshot(
             game_id=loaded.game_id,
             game_type=game.name,
             version=version,
             num_seats=loaded.meta.num_seats,
-            to_act=game.to_act(state),
+            to_act=_to_act(game, state),
             finished=outcome is not None,
             # Moves happen only once every seat is taken.
             started=version > 0 or len(loaded.seats) == loaded.meta.num_seats,
@@ -585,6 +783,10 @@ class App:
             snapshot.viewer_seat = viewer.seat
         if outcome is not None:
             snapshot.outcome.CopyFrom(outcome)
+        if loaded.meta.HasField("time_control"):
+            control = loaded.meta.time_control
+            snapshot.time_control.CopyFrom(control)
+            snapshot.clocks.extend(clocks.seat_clocks(control, clock, loaded.meta.num_seats))
         return snapshot
 
     @staticmethod
@@ -592,6 +794,25 @@ class App:
         game: ServiceGame, events: Sequence[game_pb2.Event], viewer: Viewer
     ) -> list[game_pb2.Event]:
         return game.redact_events(events, viewer.seat)
+
+
+def _outcome(game: ServiceGame, state: game_pb2.GameState) -> common_pb2.Outcome | None:
+    """The game's outcome, a timeout's forfeit included."""
+    return state.forfeit if state.HasField("forfeit") else game.outcome(state)
+
+
+def _to_act(game: ServiceGame, state: game_pb2.GameState) -> list[int]:
+    return [] if state.HasField("forfeit") else game.to_act(state)
+
+
+def _clock_of(entry: storage_pb2.StoredEntry) -> storage_pb2.StoredClock | None:
+    return entry.clock if entry.HasField("clock") else None
+
+
+def _iso(unix_ms: int) -> str:
+    return datetime.datetime.fromtimestamp(unix_ms / 1000, datetime.UTC).isoformat(
+        timespec="milliseconds"
+    )
 
 
 def _store_error(exc: StoreError) -> AppError:

@@ -42,6 +42,7 @@ class Config:
     idle_game_ttl_seconds: float = 14 * 24 * 3600.0  # 0 keeps games forever
     finished_game_ttl_seconds: float = 7 * 24 * 3600.0
     redis_max_connections: int = 256
+    clock_sweep_seconds: float = 1.0  # 0: this replica applies no timeouts
 
     @property
     def store_name(self) -> str:
@@ -127,6 +128,12 @@ SETTINGS: tuple[Setting, ...] = (
         "redis_max_connections",
         "THRONEROOM_REDIS_MAX_CONNECTIONS",
         "Redis command connections per replica",
+    ),
+    Setting(
+        "clock_sweep_seconds",
+        "THRONEROOM_CLOCK_SWEEP_SECONDS",
+        "how often this replica looks for clocks that ran out (0: never)",
+        zero_allowed=True,
     ),
 )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+from collections.abc import Awaitable
 from dataclasses import dataclass
 
 import grpc
@@ -87,14 +88,17 @@ class RunningServer:
     store: Store
     rest: web.AppRunner | None = None  # the REST/JSON face, when config.http_listen is set
     http_port: int | None = None
+    sweeper: asyncio.Task[None] | None = None  # applies clock timeouts
 
     async def stop(self, grace: float | None) -> None:
         """Graceful stop: NOT_SERVING, streams told to end, in-flight calls finish."""
         await self.health.enter_graceful_shutdown()
-        self.app.begin_shutdown()  # also turns /healthz to 503 and ends SSE watches
-        stopping = [self.server.stop(grace)]
+        self.app.begin_shutdown()  # also turns /healthz to 503, ends SSE watches and the sweeper
+        stopping: list[Awaitable[None]] = [self.server.stop(grace)]
         if self.rest is not None:
             stopping.append(self.rest.cleanup())
+        if self.sweeper is not None:
+            stopping.append(self.sweeper)
         await asyncio.gather(*stopping)
         await self.store.close()
 
@@ -152,6 +156,11 @@ async def create_server(config: Config, store: Store | None = None) -> RunningSe
             ) from exc
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    sweeper = None
+    if config.clock_sweep_seconds > 0:
+        sweeper = asyncio.get_running_loop().create_task(
+            app.run_sweeper(config.clock_sweep_seconds), name="clock-sweeper"
+        )
     return RunningServer(
         server=server,
         port=port,
@@ -160,6 +169,7 @@ async def create_server(config: Config, store: Store | None = None) -> RunningSe
         store=store,
         rest=rest,
         http_port=http_port,
+        sweeper=sweeper,
     )
 
 

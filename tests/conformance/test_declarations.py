@@ -109,9 +109,11 @@ def test_messages_are_the_game_proto_envelope_entries(name: str) -> None:
 
 
 def _state_types() -> set[str]:
+    """The games' state messages (the oneof entries; not the service's own
+    fields beside them, such as a timeout's forfeit Outcome)."""
     return {
         f.message_type.full_name
-        for f in game_pb2.GameState.DESCRIPTOR.fields
+        for f in game_pb2.GameState.DESCRIPTOR.oneofs_by_name["game"].fields
         if f.message_type is not None
     }
 

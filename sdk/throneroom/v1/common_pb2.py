@@ -24,15 +24,23 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1athroneroom/v1/common.proto\x12\rthroneroom.v1\"&\n\x08RngState\x12\r\n\x05state\x18\x01 \x01(\x04\x12\x0b\n\x03inc\x18\x02 \x01(\x04\"S\n\x07Outcome\x12\x0f\n\x07winners\x18\x01 \x03(\x05\x12\x13\n\x0btermination\x18\x02 \x01(\t\x12\x0f\n\x07summary\x18\x03 \x01(\t\x12\x11\n\ttiebreaks\x18\x04 \x03(\tb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1athroneroom/v1/common.proto\x12\rthroneroom.v1\"&\n\x08RngState\x12\r\n\x05state\x18\x01 \x01(\x04\x12\x0b\n\x03inc\x18\x02 \x01(\x04\"S\n\x07Outcome\x12\x0f\n\x07winners\x18\x01 \x03(\x05\x12\x13\n\x0btermination\x18\x02 \x01(\t\x12\x0f\n\x07summary\x18\x03 \x01(\t\x12\x11\n\ttiebreaks\x18\x04 \x03(\t\"\x97\x01\n\x0bTimeControl\x12\x1e\n\x14per_decision_seconds\x18\x01 \x01(\rH\x00\x12.\n\x07\x66ischer\x18\x02 \x01(\x0b\x32\x1b.throneroom.v1.FischerClockH\x00\x12\x30\n\non_timeout\x18\x03 \x01(\x0e\x32\x1c.throneroom.v1.TimeoutPolicyB\x06\n\x04kind\"?\n\x0c\x46ischerClock\x12\x14\n\x0c\x62\x61se_seconds\x18\x01 \x01(\r\x12\x19\n\x11increment_seconds\x18\x02 \x01(\r\"c\n\tSeatClock\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x14\n\x0cremaining_ms\x18\x02 \x01(\x03\x12\x1d\n\x10\x64\x65\x61\x64line_unix_ms\x18\x03 \x01(\x03H\x00\x88\x01\x01\x42\x13\n\x11_deadline_unix_ms*I\n\rTimeoutPolicy\x12\x17\n\x13TIMEOUT_POLICY_LOSE\x10\x00\x12\x1f\n\x1bTIMEOUT_POLICY_DEFAULT_MOVE\x10\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'throneroom.v1.common_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
+  _globals['_TIMEOUTPOLICY']._serialized_start=490
+  _globals['_TIMEOUTPOLICY']._serialized_end=563
   _globals['_RNGSTATE']._serialized_start=45
   _globals['_RNGSTATE']._serialized_end=83
   _globals['_OUTCOME']._serialized_start=85
   _globals['_OUTCOME']._serialized_end=168
+  _globals['_TIMECONTROL']._serialized_start=171
+  _globals['_TIMECONTROL']._serialized_end=322
+  _globals['_FISCHERCLOCK']._serialized_start=324
+  _globals['_FISCHERCLOCK']._serialized_end=387
+  _globals['_SEATCLOCK']._serialized_start=389
+  _globals['_SEATCLOCK']._serialized_end=488
 # @@protoc_insertion_point(module_scope)

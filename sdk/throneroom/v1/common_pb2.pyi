@@ -7,6 +7,7 @@ from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -17,6 +18,33 @@ else:
     from typing_extensions import TypeAlias as _TypeAlias, Never as _Never
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class _TimeoutPolicy:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _TimeoutPolicyEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TimeoutPolicy.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    TIMEOUT_POLICY_LOSE: _TimeoutPolicy.ValueType  # 0
+    """The seat loses: the game ends at once, every other seat wins
+    (termination "timeout").
+    """
+    TIMEOUT_POLICY_DEFAULT_MOVE: _TimeoutPolicy.ValueType  # 1
+    """The service makes the seat's default move for it (the first of its legal
+    moves, in the engine's order), and the game goes on.
+    """
+
+class TimeoutPolicy(_TimeoutPolicy, metaclass=_TimeoutPolicyEnumTypeWrapper): ...
+
+TIMEOUT_POLICY_LOSE: TimeoutPolicy.ValueType  # 0
+"""The seat loses: the game ends at once, every other seat wins
+(termination "timeout").
+"""
+TIMEOUT_POLICY_DEFAULT_MOVE: TimeoutPolicy.ValueType  # 1
+"""The service makes the seat's default move for it (the first of its legal
+moves, in the engine's order), and the game goes on.
+"""
+Global___TimeoutPolicy: _TypeAlias = TimeoutPolicy  # noqa: Y015
 
 @_typing.final
 class RngState(_message.Message):
@@ -85,3 +113,96 @@ class Outcome(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Outcome: _TypeAlias = Outcome  # noqa: Y015
+
+@_typing.final
+class TimeControl(_message.Message):
+    """A game's time control, chosen at CreateGame and kept with the game. The
+    clocks start once every seat is taken; time is read only by the service.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PER_DECISION_SECONDS_FIELD_NUMBER: _builtins.int
+    FISCHER_FIELD_NUMBER: _builtins.int
+    ON_TIMEOUT_FIELD_NUMBER: _builtins.int
+    per_decision_seconds: _builtins.int
+    """Every decision must be made within this many seconds of being asked."""
+    on_timeout: Global___TimeoutPolicy.ValueType
+    """What happens to a seat whose time runs out."""
+    @_builtins.property
+    def fischer(self) -> Global___FischerClock:
+        """Fischer: each seat has base_seconds, spent while it must act, plus
+        increment_seconds after each of its moves.
+        """
+
+    def __init__(
+        self,
+        *,
+        per_decision_seconds: _builtins.int = ...,
+        fischer: Global___FischerClock | None = ...,
+        on_timeout: Global___TimeoutPolicy.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["fischer", b"fischer", "kind", b"kind", "per_decision_seconds", b"per_decision_seconds"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["fischer", b"fischer", "kind", b"kind", "on_timeout", b"on_timeout", "per_decision_seconds", b"per_decision_seconds"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["per_decision_seconds", "fischer"]  # noqa: Y015
+    _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
+
+Global___TimeControl: _TypeAlias = TimeControl  # noqa: Y015
+
+@_typing.final
+class FischerClock(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    BASE_SECONDS_FIELD_NUMBER: _builtins.int
+    INCREMENT_SECONDS_FIELD_NUMBER: _builtins.int
+    base_seconds: _builtins.int
+    increment_seconds: _builtins.int
+    def __init__(
+        self,
+        *,
+        base_seconds: _builtins.int = ...,
+        increment_seconds: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["base_seconds", b"base_seconds", "increment_seconds", b"increment_seconds"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___FischerClock: _TypeAlias = FischerClock  # noqa: Y015
+
+@_typing.final
+class SeatClock(_message.Message):
+    """One seat's clock as the service sees it at one version."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    REMAINING_MS_FIELD_NUMBER: _builtins.int
+    DEADLINE_UNIX_MS_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    remaining_ms: _builtins.int
+    """Fischer: time left (while the seat must act, as of `deadline_unix_ms`
+    minus now). Per-decision: the decision's allowance.
+    """
+    deadline_unix_ms: _builtins.int
+    """Set while the seat must act: when its time runs out (Unix ms)."""
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        remaining_ms: _builtins.int = ...,
+        deadline_unix_ms: _builtins.int | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_deadline_unix_ms", b"_deadline_unix_ms", "deadline_unix_ms", b"deadline_unix_ms"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_deadline_unix_ms", b"_deadline_unix_ms", "deadline_unix_ms", b"deadline_unix_ms", "remaining_ms", b"remaining_ms", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__deadline_unix_ms: _TypeAlias = _typing.Literal["deadline_unix_ms"]  # noqa: Y015
+    _WhichOneofArgType__deadline_unix_ms: _TypeAlias = _typing.Literal["_deadline_unix_ms", b"_deadline_unix_ms"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__deadline_unix_ms) -> _WhichOneofReturnType__deadline_unix_ms | None: ...
+
+Global___SeatClock: _TypeAlias = SeatClock  # noqa: Y015

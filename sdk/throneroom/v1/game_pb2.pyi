@@ -10,6 +10,7 @@ from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
+from throneroom.v1 import common_pb2 as _common_pb2
 from throneroom.v1 import king_is_dead_pb2 as _king_is_dead_pb2
 from throneroom.v1 import kings_life_pb2 as _kings_life_pb2
 from throneroom.v1 import nim_pb2 as _nim_pb2
@@ -64,6 +65,7 @@ class GameState(_message.Message):
     KINGS_LIFE_FIELD_NUMBER: _builtins.int
     NIM_FIELD_NUMBER: _builtins.int
     CLOCK_FIELD_NUMBER: _builtins.int
+    FORFEIT_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def king_is_dead(self) -> _king_is_dead_pb2.KingIsDeadState: ...
     @_builtins.property
@@ -77,6 +79,12 @@ class GameState(_message.Message):
         simultaneous decision is not refused because another seat answered first.
         """
 
+    @_builtins.property
+    def forfeit(self) -> _common_pb2.Outcome:
+        """Set by the service (never by a game) when a seat ran out of time under
+        the "lose" policy: the game is over with this outcome.
+        """
+
     def __init__(
         self,
         *,
@@ -84,10 +92,11 @@ class GameState(_message.Message):
         kings_life: _kings_life_pb2.KingsLifeState | None = ...,
         nim: _nim_pb2.NimState | None = ...,
         clock: Global___DecisionClock | None = ...,
+        forfeit: _common_pb2.Outcome | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "game", b"game", "king_is_dead", b"king_is_dead", "kings_life", b"kings_life", "nim", b"nim"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "forfeit", b"forfeit", "game", b"game", "king_is_dead", b"king_is_dead", "kings_life", b"kings_life", "nim", b"nim"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "game", b"game", "king_is_dead", b"king_is_dead", "kings_life", b"kings_life", "nim", b"nim"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "forfeit", b"forfeit", "game", b"game", "king_is_dead", b"king_is_dead", "kings_life", b"kings_life", "nim", b"nim"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["king_is_dead", "kings_life", "nim"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015

@@ -26,7 +26,7 @@ from throneroom.v1 import common_pb2 as throneroom_dot_v1_dot_common__pb2
 from throneroom.v1 import game_pb2 as throneroom_dot_v1_dot_game__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1bthroneroom/v1/service.proto\x12\rthroneroom.v1\x1a\x1athroneroom/v1/common.proto\x1a\x18throneroom/v1/game.proto\"F\n\nOptionInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12\x15\n\rdefault_value\x18\x03 \x01(\t\"\xff\x01\n\x08GameType\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x11\n\tmin_seats\x18\x03 \x01(\x05\x12\x11\n\tmax_seats\x18\x04 \x01(\x05\x12\x33\n\x0f\x64\x65\x66\x61ult_options\x18\x05 \x01(\x0b\x32\x1a.throneroom.v1.GameOptions\x12*\n\x07options\x18\x06 \x03(\x0b\x32\x19.throneroom.v1.OptionInfo\x12\x1a\n\x12hidden_information\x18\x07 \x01(\x08\x12\x1e\n\x16simultaneous_decisions\x18\x08 \x01(\x08\x12\x13\n\x0b\x64\x65scription\x18\t \x01(\t\"\x16\n\x14ListGameTypesRequest\"D\n\x15ListGameTypesResponse\x12+\n\ngame_types\x18\x01 \x03(\x0b\x32\x17.throneroom.v1.GameType\"o\n\x11\x43reateGameRequest\x12+\n\x07options\x18\x01 \x01(\x0b\x32\x1a.throneroom.v1.GameOptions\x12\x11\n\tnum_seats\x18\x02 \x01(\x05\x12\x11\n\x04seed\x18\x03 \x01(\x04H\x00\x88\x01\x01\x42\x07\n\x05_seed\"6\n\x12\x43reateGameResponse\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x04\"T\n\x0fJoinGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x14\n\x0c\x64isplay_name\x18\x03 \x01(\tB\x07\n\x05_seat\"4\n\x10JoinGameResponse\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x12\n\nseat_token\x18\x02 \x01(\t\"=\n\x08SeatInfo\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05taken\x18\x02 \x01(\x08\x12\x14\n\x0c\x64isplay_name\x18\x03 \x01(\t\"\xa7\x02\n\x0cGameSnapshot\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x11\n\tgame_type\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\x04\x12\x11\n\tnum_seats\x18\x04 \x01(\x05\x12&\n\x05seats\x18\x05 \x03(\x0b\x32\x17.throneroom.v1.SeatInfo\x12\x18\n\x0bviewer_seat\x18\x06 \x01(\x05H\x00\x88\x01\x01\x12!\n\x04view\x18\x07 \x01(\x0b\x32\x13.throneroom.v1.View\x12\x0e\n\x06to_act\x18\x08 \x03(\x05\x12\x10\n\x08\x66inished\x18\t \x01(\x08\x12\'\n\x07outcome\x18\n \x01(\x0b\x32\x16.throneroom.v1.Outcome\x12\x0f\n\x07started\x18\x0b \x01(\x08\x42\x0e\n\x0c_viewer_seat\"5\n\x0eGetGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x12\n\nseat_token\x18\x02 \x01(\t\"@\n\x0fGetGameResponse\x12-\n\x08snapshot\x18\x01 \x01(\x0b\x32\x1b.throneroom.v1.GameSnapshot\"<\n\x15ListLegalMovesRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x12\n\nseat_token\x18\x02 \x01(\t\"[\n\x16ListLegalMovesResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\"\n\x05moves\x18\x03 \x03(\x0b\x32\x13.throneroom.v1.Move\"\xa7\x01\n\x10\x41pplyMoveRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x12\n\nseat_token\x18\x02 \x01(\t\x12\x18\n\x10\x65xpected_version\x18\x03 \x01(\x04\x12!\n\x04move\x18\x04 \x01(\x0b\x32\x13.throneroom.v1.Move\x12\x17\n\x0fidempotency_key\x18\x05 \x01(\t\x12\x18\n\x10with_legal_moves\x18\x06 \x01(\x08\"\xb5\x01\n\x11\x41pplyMoveResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12$\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x14.throneroom.v1.Event\x12-\n\x08snapshot\x18\x03 \x01(\x0b\x32\x1b.throneroom.v1.GameSnapshot\x12\x10\n\x08replayed\x18\x04 \x01(\x08\x12(\n\x0blegal_moves\x18\x05 \x03(\x0b\x32\x13.throneroom.v1.Move\"\x9b\x01\n\x10WatchGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x12\n\nseat_token\x18\x02 \x01(\t\x12\x14\n\x0c\x66rom_version\x18\x03 \x01(\x04\x12\x19\n\x11heartbeat_seconds\x18\x04 \x01(\r\x12\x18\n\x10with_legal_moves\x18\x05 \x01(\x08\x12\x17\n\x0finclude_current\x18\x06 \x01(\x08\"\xaa\x01\n\nGameUpdate\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12-\n\x08snapshot\x18\x02 \x01(\x0b\x32\x1b.throneroom.v1.GameSnapshot\x12$\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x14.throneroom.v1.Event\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12(\n\x0blegal_moves\x18\x05 \x03(\x0b\x32\x13.throneroom.v1.Move\"\x1c\n\tHeartbeat\x12\x0f\n\x07version\x18\x01 \x01(\x04\"w\n\x11WatchGameResponse\x12+\n\x06update\x18\x01 \x01(\x0b\x32\x19.throneroom.v1.GameUpdateH\x00\x12-\n\theartbeat\x18\x02 \x01(\x0b\x32\x18.throneroom.v1.HeartbeatH\x00\x42\x06\n\x04kind\"a\n\x11GetHistoryRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x12\n\nseat_token\x18\x02 \x01(\t\x12\x14\n\x0c\x66rom_version\x18\x03 \x01(\x04\x12\x11\n\tpage_size\x18\x04 \x01(\r\"S\n\x0cHistoryEntry\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12$\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x14.throneroom.v1.Event\"\x91\x01\n\x12GetHistoryResponse\x12,\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x1b.throneroom.v1.HistoryEntry\x12\x1e\n\x11next_from_version\x18\x02 \x01(\x04H\x00\x88\x01\x01\x12\x17\n\x0f\x63urrent_version\x18\x03 \x01(\x04\x42\x14\n\x12_next_from_version\"\r\n\x0bPingRequest\"\x0e\n\x0cPingResponse2\xe7\x05\n\nThroneroom\x12Z\n\rListGameTypes\x12#.throneroom.v1.ListGameTypesRequest\x1a$.throneroom.v1.ListGameTypesResponse\x12Q\n\nCreateGame\x12 .throneroom.v1.CreateGameRequest\x1a!.throneroom.v1.CreateGameResponse\x12K\n\x08JoinGame\x12\x1e.throneroom.v1.JoinGameRequest\x1a\x1f.throneroom.v1.JoinGameResponse\x12H\n\x07GetGame\x12\x1d.throneroom.v1.GetGameRequest\x1a\x1e.throneroom.v1.GetGameResponse\x12]\n\x0eListLegalMoves\x12$.throneroom.v1.ListLegalMovesRequest\x1a%.throneroom.v1.ListLegalMovesResponse\x12N\n\tApplyMove\x12\x1f.throneroom.v1.ApplyMoveRequest\x1a .throneroom.v1.ApplyMoveResponse\x12P\n\tWatchGame\x12\x1f.throneroom.v1.WatchGameRequest\x1a .throneroom.v1.WatchGameResponse0\x01\x12Q\n\nGetHistory\x12 .throneroom.v1.GetHistoryRequest\x1a!.throneroom.v1.GetHistoryResponse\x12?\n\x04Ping\x12\x1a.throneroom.v1.PingRequest\x1a\x1b.throneroom.v1.PingResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1bthroneroom/v1/service.proto\x12\rthroneroom.v1\x1a\x1athroneroom/v1/common.proto\x1a\x18throneroom/v1/game.proto\"F\n\nOptionInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12\x15\n\rdefault_value\x18\x03 \x01(\t\"\xff\x01\n\x08GameType\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x11\n\tmin_seats\x18\x03 \x01(\x05\x12\x11\n\tmax_seats\x18\x04 \x01(\x05\x12\x33\n\x0f\x64\x65\x66\x61ult_options\x18\x05 \x01(\x0b\x32\x1a.throneroom.v1.GameOptions\x12*\n\x07options\x18\x06 \x03(\x0b\x32\x19.throneroom.v1.OptionInfo\x12\x1a\n\x12hidden_information\x18\x07 \x01(\x08\x12\x1e\n\x16simultaneous_decisions\x18\x08 \x01(\x08\x12\x13\n\x0b\x64\x65scription\x18\t \x01(\t\"\x16\n\x14ListGameTypesRequest\"D\n\x15ListGameTypesResponse\x12+\n\ngame_types\x18\x01 \x03(\x0b\x32\x17.throneroom.v1.GameType\"\xa1\x01\n\x11\x43reateGameRequest\x12+\n\x07options\x18\x01 \x01(\x0b\x32\x1a.throneroom.v1.GameOptions\x12\x11\n\tnum_seats\x18\x02 \x01(\x05\x12\x11\n\x04seed\x18\x03 \x01(\x04H\x00\x88\x01\x01\x12\x30\n\x0ctime_control\x18\x04 \x01(\x0b\x32\x1a.throneroom.v1.TimeControlB\x07\n\x05_seed\"6\n\x12\x43reateGameResponse\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x04\"T\n\x0fJoinGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x14\n\x0c\x64isplay_name\x18\x03 \x01(\tB\x07\n\x05_seat\"4\n\x10JoinGameResponse\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x12\n\nseat_token\x18\x02 \x01(\t\"=\n\x08SeatInfo\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05taken\x18\x02 \x01(\x08\x12\x14\n\x0c\x64isplay_name\x18\x03 \x01(\t\"\x83\x03\n\x0cGameSnapshot\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x11\n\tgame_type\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\x04\x12\x11\n\tnum_seats\x18\x04 \x01(\x05\x12&\n\x05seats\x18\x05 \x03(\x0b\x32\x17.throneroom.v1.SeatInfo\x12\x18\n\x0bviewer_seat\x18\x06 \x01(\x05H\x00\x88\x01\x01\x12!\n\x04view\x18\x07 \x01(\x0b\x32\x13.throneroom.v1.View\x12\x0e\n\x06to_act\x18\x08 \x03(\x05\x12\x10\n\x08\x66inished\x18\t \x01(\x08\x12\'\n\x07outcome\x18\n \x01(\x0b\x32\x16.throneroom.v1.Outcome\x12\x0f\n\x07started\x18\x0b \x01(\x08\x12\x30\n\x0ctime_control\x18\x0c \x01(\x0b\x32\x1a.throneroom.v1.TimeControl\x12(\n\x06\x63locks\x18\r \x03(\x0b\x32\x18.throneroom.v1.SeatClockB\x0e\n\x0c_viewer_seat\"5\n\x0eGetGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x12\n\nseat_token\x18\x02 \x01(\t\"@\n\x0fGetGameResponse\x12-\n\x08snapshot\x18\x01 \x01(\x0b\x32\x1b.throneroom.v1.GameSnapshot\"<\n\x15ListLegalMovesRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x12\n\nseat_token\x18\x02 \x01(\t\"[\n\x16ListLegalMovesResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\"\n\x05moves\x18\x03 \x03(\x0b\x32\x13.throneroom.v1.Move\"\xa7\x01\n\x10\x41pplyMoveRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x12\n\nseat_token\x18\x02 \x01(\t\x12\x18\n\x10\x65xpected_version\x18\x03 \x01(\x04\x12!\n\x04move\x18\x04 \x01(\x0b\x32\x13.throneroom.v1.Move\x12\x17\n\x0fidempotency_key\x18\x05 \x01(\t\x12\x18\n\x10with_legal_moves\x18\x06 \x01(\x08\"\xb5\x01\n\x11\x41pplyMoveResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12$\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x14.throneroom.v1.Event\x12-\n\x08snapshot\x18\x03 \x01(\x0b\x32\x1b.throneroom.v1.GameSnapshot\x12\x10\n\x08replayed\x18\x04 \x01(\x08\x12(\n\x0blegal_moves\x18\x05 \x03(\x0b\x32\x13.throneroom.v1.Move\"\x9b\x01\n\x10WatchGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x12\n\nseat_token\x18\x02 \x01(\t\x12\x14\n\x0c\x66rom_version\x18\x03 \x01(\x04\x12\x19\n\x11heartbeat_seconds\x18\x04 \x01(\r\x12\x18\n\x10with_legal_moves\x18\x05 \x01(\x08\x12\x17\n\x0finclude_current\x18\x06 \x01(\x08\"\xbb\x01\n\nGameUpdate\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12-\n\x08snapshot\x18\x02 \x01(\x0b\x32\x1b.throneroom.v1.GameSnapshot\x12$\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x14.throneroom.v1.Event\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12(\n\x0blegal_moves\x18\x05 \x03(\x0b\x32\x13.throneroom.v1.Move\x12\x0f\n\x07timeout\x18\x06 \x01(\x08\"\x1c\n\tHeartbeat\x12\x0f\n\x07version\x18\x01 \x01(\x04\"w\n\x11WatchGameResponse\x12+\n\x06update\x18\x01 \x01(\x0b\x32\x19.throneroom.v1.GameUpdateH\x00\x12-\n\theartbeat\x18\x02 \x01(\x0b\x32\x18.throneroom.v1.HeartbeatH\x00\x42\x06\n\x04kind\"a\n\x11GetHistoryRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x12\n\nseat_token\x18\x02 \x01(\t\x12\x14\n\x0c\x66rom_version\x18\x03 \x01(\x04\x12\x11\n\tpage_size\x18\x04 \x01(\r\"d\n\x0cHistoryEntry\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12$\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x14.throneroom.v1.Event\x12\x0f\n\x07timeout\x18\x04 \x01(\x08\"\x91\x01\n\x12GetHistoryResponse\x12,\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x1b.throneroom.v1.HistoryEntry\x12\x1e\n\x11next_from_version\x18\x02 \x01(\x04H\x00\x88\x01\x01\x12\x17\n\x0f\x63urrent_version\x18\x03 \x01(\x04\x42\x14\n\x12_next_from_version\"\r\n\x0bPingRequest\"\x0e\n\x0cPingResponse2\xe7\x05\n\nThroneroom\x12Z\n\rListGameTypes\x12#.throneroom.v1.ListGameTypesRequest\x1a$.throneroom.v1.ListGameTypesResponse\x12Q\n\nCreateGame\x12 .throneroom.v1.CreateGameRequest\x1a!.throneroom.v1.CreateGameResponse\x12K\n\x08JoinGame\x12\x1e.throneroom.v1.JoinGameRequest\x1a\x1f.throneroom.v1.JoinGameResponse\x12H\n\x07GetGame\x12\x1d.throneroom.v1.GetGameRequest\x1a\x1e.throneroom.v1.GetGameResponse\x12]\n\x0eListLegalMoves\x12$.throneroom.v1.ListLegalMovesRequest\x1a%.throneroom.v1.ListLegalMovesResponse\x12N\n\tApplyMove\x12\x1f.throneroom.v1.ApplyMoveRequest\x1a .throneroom.v1.ApplyMoveResponse\x12P\n\tWatchGame\x12\x1f.throneroom.v1.WatchGameRequest\x1a .throneroom.v1.WatchGameResponse0\x01\x12Q\n\nGetHistory\x12 .throneroom.v1.GetHistoryRequest\x1a!.throneroom.v1.GetHistoryResponse\x12?\n\x04Ping\x12\x1a.throneroom.v1.PingRequest\x1a\x1b.throneroom.v1.PingResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -41,48 +41,48 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_LISTGAMETYPESREQUEST']._serialized_end=452
   _globals['_LISTGAMETYPESRESPONSE']._serialized_start=454
   _globals['_LISTGAMETYPESRESPONSE']._serialized_end=522
-  _globals['_CREATEGAMEREQUEST']._serialized_start=524
-  _globals['_CREATEGAMEREQUEST']._serialized_end=635
-  _globals['_CREATEGAMERESPONSE']._serialized_start=637
-  _globals['_CREATEGAMERESPONSE']._serialized_end=691
-  _globals['_JOINGAMEREQUEST']._serialized_start=693
-  _globals['_JOINGAMEREQUEST']._serialized_end=777
-  _globals['_JOINGAMERESPONSE']._serialized_start=779
-  _globals['_JOINGAMERESPONSE']._serialized_end=831
-  _globals['_SEATINFO']._serialized_start=833
-  _globals['_SEATINFO']._serialized_end=894
-  _globals['_GAMESNAPSHOT']._serialized_start=897
-  _globals['_GAMESNAPSHOT']._serialized_end=1192
-  _globals['_GETGAMEREQUEST']._serialized_start=1194
-  _globals['_GETGAMEREQUEST']._serialized_end=1247
-  _globals['_GETGAMERESPONSE']._serialized_start=1249
-  _globals['_GETGAMERESPONSE']._serialized_end=1313
-  _globals['_LISTLEGALMOVESREQUEST']._serialized_start=1315
-  _globals['_LISTLEGALMOVESREQUEST']._serialized_end=1375
-  _globals['_LISTLEGALMOVESRESPONSE']._serialized_start=1377
-  _globals['_LISTLEGALMOVESRESPONSE']._serialized_end=1468
-  _globals['_APPLYMOVEREQUEST']._serialized_start=1471
-  _globals['_APPLYMOVEREQUEST']._serialized_end=1638
-  _globals['_APPLYMOVERESPONSE']._serialized_start=1641
-  _globals['_APPLYMOVERESPONSE']._serialized_end=1822
-  _globals['_WATCHGAMEREQUEST']._serialized_start=1825
-  _globals['_WATCHGAMEREQUEST']._serialized_end=1980
-  _globals['_GAMEUPDATE']._serialized_start=1983
-  _globals['_GAMEUPDATE']._serialized_end=2153
-  _globals['_HEARTBEAT']._serialized_start=2155
-  _globals['_HEARTBEAT']._serialized_end=2183
-  _globals['_WATCHGAMERESPONSE']._serialized_start=2185
-  _globals['_WATCHGAMERESPONSE']._serialized_end=2304
-  _globals['_GETHISTORYREQUEST']._serialized_start=2306
-  _globals['_GETHISTORYREQUEST']._serialized_end=2403
-  _globals['_HISTORYENTRY']._serialized_start=2405
-  _globals['_HISTORYENTRY']._serialized_end=2488
-  _globals['_GETHISTORYRESPONSE']._serialized_start=2491
-  _globals['_GETHISTORYRESPONSE']._serialized_end=2636
-  _globals['_PINGREQUEST']._serialized_start=2638
-  _globals['_PINGREQUEST']._serialized_end=2651
-  _globals['_PINGRESPONSE']._serialized_start=2653
-  _globals['_PINGRESPONSE']._serialized_end=2667
-  _globals['_THRONEROOM']._serialized_start=2670
-  _globals['_THRONEROOM']._serialized_end=3413
+  _globals['_CREATEGAMEREQUEST']._serialized_start=525
+  _globals['_CREATEGAMEREQUEST']._serialized_end=686
+  _globals['_CREATEGAMERESPONSE']._serialized_start=688
+  _globals['_CREATEGAMERESPONSE']._serialized_end=742
+  _globals['_JOINGAMEREQUEST']._serialized_start=744
+  _globals['_JOINGAMEREQUEST']._serialized_end=828
+  _globals['_JOINGAMERESPONSE']._serialized_start=830
+  _globals['_JOINGAMERESPONSE']._serialized_end=882
+  _globals['_SEATINFO']._serialized_start=884
+  _globals['_SEATINFO']._serialized_end=945
+  _globals['_GAMESNAPSHOT']._serialized_start=948
+  _globals['_GAMESNAPSHOT']._serialized_end=1335
+  _globals['_GETGAMEREQUEST']._serialized_start=1337
+  _globals['_GETGAMEREQUEST']._serialized_end=1390
+  _globals['_GETGAMERESPONSE']._serialized_start=1392
+  _globals['_GETGAMERESPONSE']._serialized_end=1456
+  _globals['_LISTLEGALMOVESREQUEST']._serialized_start=1458
+  _globals['_LISTLEGALMOVESREQUEST']._serialized_end=1518
+  _globals['_LISTLEGALMOVESRESPONSE']._serialized_start=1520
+  _globals['_LISTLEGALMOVESRESPONSE']._serialized_end=1611
+  _globals['_APPLYMOVEREQUEST']._serialized_start=1614
+  _globals['_APPLYMOVEREQUEST']._serialized_end=1781
+  _globals['_APPLYMOVERESPONSE']._serialized_start=1784
+  _globals['_APPLYMOVERESPONSE']._serialized_end=1965
+  _globals['_WATCHGAMEREQUEST']._serialized_start=1968
+  _globals['_WATCHGAMEREQUEST']._serialized_end=2123
+  _globals['_GAMEUPDATE']._serialized_start=2126
+  _globals['_GAMEUPDATE']._serialized_end=2313
+  _globals['_HEARTBEAT']._serialized_start=2315
+  _globals['_HEARTBEAT']._serialized_end=2343
+  _globals['_WATCHGAMERESPONSE']._serialized_start=2345
+  _globals['_WATCHGAMERESPONSE']._serialized_end=2464
+  _globals['_GETHISTORYREQUEST']._serialized_start=2466
+  _globals['_GETHISTORYREQUEST']._serialized_end=2563
+  _globals['_HISTORYENTRY']._serialized_start=2565
+  _globals['_HISTORYENTRY']._serialized_end=2665
+  _globals['_GETHISTORYRESPONSE']._serialized_start=2668
+  _globals['_GETHISTORYRESPONSE']._serialized_end=2813
+  _globals['_PINGREQUEST']._serialized_start=2815
+  _globals['_PINGREQUEST']._serialized_end=2828
+  _globals['_PINGRESPONSE']._serialized_start=2830
+  _globals['_PINGRESPONSE']._serialized_end=2844
+  _globals['_THRONEROOM']._serialized_start=2847
+  _globals['_THRONEROOM']._serialized_end=3590
 # @@protoc_insertion_point(module_scope)

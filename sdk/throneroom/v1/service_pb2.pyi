@@ -8,7 +8,7 @@ google.rpc.ErrorInfo detail with domain "throneroom" and a reason code:
   INVALID_ARGUMENT     MALFORMED_REQUEST, INVALID_MOVE, INVALID_OPTIONS,
                        UNKNOWN_GAME_TYPE, IDEMPOTENCY_KEY_REUSED
   FAILED_PRECONDITION  ILLEGAL_MOVE, NOT_YOUR_TURN, GAME_FINISHED,
-                       SEAT_TAKEN, GAME_FULL, GAME_NOT_STARTED
+                       SEAT_TAKEN, GAME_FULL, GAME_NOT_STARTED, TIME_EXPIRED
   ABORTED              STALE_VERSION (metadata "current_version")
   UNAUTHENTICATED      SEAT_TOKEN_REQUIRED
   PERMISSION_DENIED    SEAT_TOKEN_INVALID
@@ -149,6 +149,7 @@ class CreateGameRequest(_message.Message):
     OPTIONS_FIELD_NUMBER: _builtins.int
     NUM_SEATS_FIELD_NUMBER: _builtins.int
     SEED_FIELD_NUMBER: _builtins.int
+    TIME_CONTROL_FIELD_NUMBER: _builtins.int
     num_seats: _builtins.int
     seed: _builtins.int
     """Seed for the game's random generator; random when unset."""
@@ -156,16 +157,21 @@ class CreateGameRequest(_message.Message):
     def options(self) -> _game_pb2.GameOptions:
         """The options oneof selects the game type; an empty entry means defaults."""
 
+    @_builtins.property
+    def time_control(self) -> _common_pb2.TimeControl:
+        """Clocks (none when unset): see TimeControl in common.proto."""
+
     def __init__(
         self,
         *,
         options: _game_pb2.GameOptions | None = ...,
         num_seats: _builtins.int = ...,
         seed: _builtins.int | None = ...,
+        time_control: _common_pb2.TimeControl | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "options", b"options", "seed", b"seed"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "options", b"options", "seed", b"seed", "time_control", b"time_control"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "num_seats", b"num_seats", "options", b"options", "seed", b"seed"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "num_seats", b"num_seats", "options", b"options", "seed", b"seed", "time_control", b"time_control"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seed: _TypeAlias = _typing.Literal["seed"]  # noqa: Y015
     _WhichOneofArgType__seed: _TypeAlias = _typing.Literal["_seed", b"_seed"]  # noqa: Y015
@@ -288,6 +294,8 @@ class GameSnapshot(_message.Message):
     FINISHED_FIELD_NUMBER: _builtins.int
     OUTCOME_FIELD_NUMBER: _builtins.int
     STARTED_FIELD_NUMBER: _builtins.int
+    TIME_CONTROL_FIELD_NUMBER: _builtins.int
+    CLOCKS_FIELD_NUMBER: _builtins.int
     game_id: _builtins.str
     game_type: _builtins.str
     version: _builtins.int
@@ -307,6 +315,14 @@ class GameSnapshot(_message.Message):
 
     @_builtins.property
     def outcome(self) -> _common_pb2.Outcome: ...
+    @_builtins.property
+    def time_control(self) -> _common_pb2.TimeControl:
+        """The game's time control (unset: none) and, once started, every seat's
+        clock at this version.
+        """
+
+    @_builtins.property
+    def clocks(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.SeatClock]: ...
     def __init__(
         self,
         *,
@@ -321,10 +337,12 @@ class GameSnapshot(_message.Message):
         finished: _builtins.bool = ...,
         outcome: _common_pb2.Outcome | None = ...,
         started: _builtins.bool = ...,
+        time_control: _common_pb2.TimeControl | None = ...,
+        clocks: _abc.Iterable[_common_pb2.SeatClock] | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_viewer_seat", b"_viewer_seat", "outcome", b"outcome", "view", b"view", "viewer_seat", b"viewer_seat"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_viewer_seat", b"_viewer_seat", "outcome", b"outcome", "time_control", b"time_control", "view", b"view", "viewer_seat", b"viewer_seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_viewer_seat", b"_viewer_seat", "finished", b"finished", "game_id", b"game_id", "game_type", b"game_type", "num_seats", b"num_seats", "outcome", b"outcome", "seats", b"seats", "started", b"started", "to_act", b"to_act", "version", b"version", "view", b"view", "viewer_seat", b"viewer_seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_viewer_seat", b"_viewer_seat", "clocks", b"clocks", "finished", b"finished", "game_id", b"game_id", "game_type", b"game_type", "num_seats", b"num_seats", "outcome", b"outcome", "seats", b"seats", "started", b"started", "time_control", b"time_control", "to_act", b"to_act", "version", b"version", "view", b"view", "viewer_seat", b"viewer_seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__viewer_seat: _TypeAlias = _typing.Literal["viewer_seat"]  # noqa: Y015
     _WhichOneofArgType__viewer_seat: _TypeAlias = _typing.Literal["_viewer_seat", b"_viewer_seat"]  # noqa: Y015
@@ -561,9 +579,12 @@ class GameUpdate(_message.Message):
     EVENTS_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
     LEGAL_MOVES_FIELD_NUMBER: _builtins.int
+    TIMEOUT_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     seat: _builtins.int
     """The seat whose move made this version (-1 for version 0: no move)."""
+    timeout: _builtins.bool
+    """The service made this version because `seat` ran out of time."""
     @_builtins.property
     def snapshot(self) -> Global___GameSnapshot: ...
     @_builtins.property
@@ -582,10 +603,11 @@ class GameUpdate(_message.Message):
         events: _abc.Iterable[_game_pb2.Event] | None = ...,
         seat: _builtins.int = ...,
         legal_moves: _abc.Iterable[_game_pb2.Move] | None = ...,
+        timeout: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["snapshot", b"snapshot"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "legal_moves", b"legal_moves", "seat", b"seat", "snapshot", b"snapshot", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "legal_moves", b"legal_moves", "seat", b"seat", "snapshot", b"snapshot", "timeout", b"timeout", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -675,8 +697,11 @@ class HistoryEntry(_message.Message):
     VERSION_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
     EVENTS_FIELD_NUMBER: _builtins.int
+    TIMEOUT_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     seat: _builtins.int
+    timeout: _builtins.bool
+    """The service made this version because `seat` ran out of time."""
     @_builtins.property
     def events(self) -> _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]: ...
     def __init__(
@@ -685,10 +710,11 @@ class HistoryEntry(_message.Message):
         version: _builtins.int = ...,
         seat: _builtins.int = ...,
         events: _abc.Iterable[_game_pb2.Event] | None = ...,
+        timeout: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "seat", b"seat", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "seat", b"seat", "timeout", b"timeout", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -22,20 +22,23 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from throneroom.v1 import common_pb2 as throneroom_dot_v1_dot_common__pb2
 from throneroom.v1 import game_pb2 as throneroom_dot_v1_dot_game__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1bthroneroom/v1/storage.proto\x12\rthroneroom.v1\x1a\x18throneroom/v1/game.proto\"8\n\nStoredSeat\x12\x14\n\x0c\x64isplay_name\x18\x01 \x01(\t\x12\x14\n\x0ctoken_sha256\x18\x02 \x01(\x0c\"\x8a\x01\n\x0eStoredGameMeta\x12\x11\n\tgame_type\x18\x01 \x01(\t\x12+\n\x07options\x18\x02 \x01(\x0b\x32\x1a.throneroom.v1.GameOptions\x12\x11\n\tnum_seats\x18\x03 \x01(\x05\x12\x0c\n\x04seed\x18\x04 \x01(\x04\x12\x17\n\x0f\x63reated_unix_ms\x18\x05 \x01(\x03\"\xb6\x01\n\x0bStoredEntry\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12!\n\x04move\x18\x03 \x01(\x0b\x32\x13.throneroom.v1.Move\x12$\n\x06\x65vents\x18\x04 \x03(\x0b\x32\x14.throneroom.v1.Event\x12\'\n\x05state\x18\x05 \x01(\x0b\x32\x18.throneroom.v1.GameState\x12\x16\n\x0erequest_sha256\x18\x06 \x01(\x0c\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1bthroneroom/v1/storage.proto\x12\rthroneroom.v1\x1a\x1athroneroom/v1/common.proto\x1a\x18throneroom/v1/game.proto\"8\n\nStoredSeat\x12\x14\n\x0c\x64isplay_name\x18\x01 \x01(\t\x12\x14\n\x0ctoken_sha256\x18\x02 \x01(\x0c\"\xbc\x01\n\x0eStoredGameMeta\x12\x11\n\tgame_type\x18\x01 \x01(\t\x12+\n\x07options\x18\x02 \x01(\x0b\x32\x1a.throneroom.v1.GameOptions\x12\x11\n\tnum_seats\x18\x03 \x01(\x05\x12\x0c\n\x04seed\x18\x04 \x01(\x04\x12\x17\n\x0f\x63reated_unix_ms\x18\x05 \x01(\x03\x12\x30\n\x0ctime_control\x18\x06 \x01(\x0b\x32\x1a.throneroom.v1.TimeControl\"R\n\x0bStoredClock\x12\x14\n\x0cremaining_ms\x18\x01 \x03(\x03\x12\x18\n\x10running_since_ms\x18\x02 \x03(\x03\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x03 \x03(\x03\"\xf2\x01\n\x0bStoredEntry\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12!\n\x04move\x18\x03 \x01(\x0b\x32\x13.throneroom.v1.Move\x12$\n\x06\x65vents\x18\x04 \x03(\x0b\x32\x14.throneroom.v1.Event\x12\'\n\x05state\x18\x05 \x01(\x0b\x32\x18.throneroom.v1.GameState\x12\x16\n\x0erequest_sha256\x18\x06 \x01(\x0c\x12)\n\x05\x63lock\x18\x07 \x01(\x0b\x32\x1a.throneroom.v1.StoredClock\x12\x0f\n\x07timeout\x18\x08 \x01(\x08\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'throneroom.v1.storage_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_STOREDSEAT']._serialized_start=72
-  _globals['_STOREDSEAT']._serialized_end=128
-  _globals['_STOREDGAMEMETA']._serialized_start=131
-  _globals['_STOREDGAMEMETA']._serialized_end=269
-  _globals['_STOREDENTRY']._serialized_start=272
-  _globals['_STOREDENTRY']._serialized_end=454
+  _globals['_STOREDSEAT']._serialized_start=100
+  _globals['_STOREDSEAT']._serialized_end=156
+  _globals['_STOREDGAMEMETA']._serialized_start=159
+  _globals['_STOREDGAMEMETA']._serialized_end=347
+  _globals['_STOREDCLOCK']._serialized_start=349
+  _globals['_STOREDCLOCK']._serialized_end=431
+  _globals['_STOREDENTRY']._serialized_start=434
+  _globals['_STOREDENTRY']._serialized_end=676
 # @@protoc_insertion_point(module_scope)

@@ -7,6 +7,7 @@ from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
+from throneroom.v1 import common_pb2 as _common_pb2
 from throneroom.v1 import game_pb2 as _game_pb2
 import builtins as _builtins
 import sys
@@ -52,12 +53,17 @@ class StoredGameMeta(_message.Message):
     NUM_SEATS_FIELD_NUMBER: _builtins.int
     SEED_FIELD_NUMBER: _builtins.int
     CREATED_UNIX_MS_FIELD_NUMBER: _builtins.int
+    TIME_CONTROL_FIELD_NUMBER: _builtins.int
     game_type: _builtins.str
     num_seats: _builtins.int
     seed: _builtins.int
     created_unix_ms: _builtins.int
     @_builtins.property
     def options(self) -> _game_pb2.GameOptions: ...
+    @_builtins.property
+    def time_control(self) -> _common_pb2.TimeControl:
+        """Unset: no clocks."""
+
     def __init__(
         self,
         *,
@@ -66,14 +72,51 @@ class StoredGameMeta(_message.Message):
         num_seats: _builtins.int = ...,
         seed: _builtins.int = ...,
         created_unix_ms: _builtins.int = ...,
+        time_control: _common_pb2.TimeControl | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["options", b"options"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["options", b"options", "time_control", b"time_control"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["created_unix_ms", b"created_unix_ms", "game_type", b"game_type", "num_seats", b"num_seats", "options", b"options", "seed", b"seed"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["created_unix_ms", b"created_unix_ms", "game_type", b"game_type", "num_seats", b"num_seats", "options", b"options", "seed", b"seed", "time_control", b"time_control"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___StoredGameMeta: _TypeAlias = StoredGameMeta  # noqa: Y015
+
+@_typing.final
+class StoredClock(_message.Message):
+    """The clocks of a game with a time control, as of one version (per seat)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REMAINING_MS_FIELD_NUMBER: _builtins.int
+    RUNNING_SINCE_MS_FIELD_NUMBER: _builtins.int
+    DEADLINE_MS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def remaining_ms(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Fischer: time left, not counting the current running stretch."""
+
+    @_builtins.property
+    def running_since_ms(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """While the seat must act: when its current stretch started (Unix ms), else 0."""
+
+    @_builtins.property
+    def deadline_ms(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """While the seat must act: when its time runs out (Unix ms), else 0."""
+
+    def __init__(
+        self,
+        *,
+        remaining_ms: _abc.Iterable[_builtins.int] | None = ...,
+        running_since_ms: _abc.Iterable[_builtins.int] | None = ...,
+        deadline_ms: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deadline_ms", b"deadline_ms", "remaining_ms", b"remaining_ms", "running_since_ms", b"running_since_ms"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___StoredClock: _TypeAlias = StoredClock  # noqa: Y015
 
 @_typing.final
 class StoredEntry(_message.Message):
@@ -89,11 +132,17 @@ class StoredEntry(_message.Message):
     EVENTS_FIELD_NUMBER: _builtins.int
     STATE_FIELD_NUMBER: _builtins.int
     REQUEST_SHA256_FIELD_NUMBER: _builtins.int
+    CLOCK_FIELD_NUMBER: _builtins.int
+    TIMEOUT_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     seat: _builtins.int
     request_sha256: _builtins.bytes
     """Hash of (seat, move) so a reused idempotency key with another move is
     detected.
+    """
+    timeout: _builtins.bool
+    """The service applied this version because `seat` ran out of time (its
+    default move, or its loss), not the seat itself.
     """
     @_builtins.property
     def move(self) -> _game_pb2.Move: ...
@@ -101,6 +150,10 @@ class StoredEntry(_message.Message):
     def events(self) -> _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]: ...
     @_builtins.property
     def state(self) -> _game_pb2.GameState: ...
+    @_builtins.property
+    def clock(self) -> Global___StoredClock:
+        """The clocks after this version (games with a time control)."""
+
     def __init__(
         self,
         *,
@@ -110,10 +163,12 @@ class StoredEntry(_message.Message):
         events: _abc.Iterable[_game_pb2.Event] | None = ...,
         state: _game_pb2.GameState | None = ...,
         request_sha256: _builtins.bytes = ...,
+        clock: Global___StoredClock | None = ...,
+        timeout: _builtins.bool = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["move", b"move", "state", b"state"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "move", b"move", "state", b"state"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "move", b"move", "request_sha256", b"request_sha256", "seat", b"seat", "state", b"state", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "events", b"events", "move", b"move", "request_sha256", b"request_sha256", "seat", b"seat", "state", b"state", "timeout", b"timeout", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -306,7 +306,11 @@ async def create_game(request: web.Request) -> web.StreamResponse:
     body = await _body(request, service_pb2.CreateGameRequest())
     seed = body.seed if body.HasField("seed") else None
     game_id, version = await _app(request).create_game(
-        body.options, body.num_seats, seed, caller=_caller(request)
+        body.options,
+        body.num_seats,
+        seed,
+        time_control=body.time_control if body.HasField("time_control") else None,
+        caller=_caller(request),
     )
     structlog.contextvars.bind_contextvars(game_id=game_id)
     response = _json_response(

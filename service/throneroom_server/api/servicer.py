@@ -148,7 +148,11 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
     ) -> service_pb2.CreateGameResponse:
         seed = request.seed if request.HasField("seed") else None
         game_id, version = await self.app.create_game(
-            request.options, request.num_seats, seed, caller=self._caller(context)
+            request.options,
+            request.num_seats,
+            seed,
+            time_control=request.time_control if request.HasField("time_control") else None,
+            caller=self._caller(context),
         )
         return service_pb2.CreateGameResponse(game_id=game_id, version=version)
 

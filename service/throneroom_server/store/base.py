@@ -112,6 +112,8 @@ class LoadedGame:
     idempotent_version: int | None
     """The version created by the move with the requested idempotency key, if
     that key was used already."""
+    clock: storage_pb2.StoredClock | None = None
+    """The clocks at the current version (games with a time control, once started)."""
 
 
 @dataclass(frozen=True)
@@ -147,10 +149,18 @@ class Store(Protocol):
         ...
 
     async def claim_seat(
-        self, game_id: str, seat: int | None, num_seats: int, record: storage_pb2.StoredSeat
+        self,
+        game_id: str,
+        seat: int | None,
+        num_seats: int,
+        record: storage_pb2.StoredSeat,
+        *,
+        clock_if_full: storage_pb2.StoredClock | None = None,
     ) -> int:
-        """Atomically claim ``seat`` (or the lowest free seat when None).
-        Raises StoreGameNotFound, SeatTaken or GameFull."""
+        """Atomically claim ``seat`` (or the lowest free seat when None), and
+        when that takes the last free seat, store ``clock_if_full`` as the
+        game's clocks (they start with the game). Raises StoreGameNotFound,
+        SeatTaken or GameFull."""
         ...
 
     async def commit(
@@ -162,13 +172,15 @@ class Store(Protocol):
         idempotency_key: str,
         *,
         finished: bool = False,
+        clock: storage_pb2.StoredClock | None = None,
     ) -> CommitResult:
         """Atomically: if the version is ``expected_version`` and the key is new,
-        write ``state``, append ``entry`` with that state (the entry is passed
-        without it; its version must be expected_version + 1), record the key
-        and bump the version. ``finished`` (the move ended the game) switches
-        the game to the finished retention. Raises StoreFull when the store
-        refuses writes (nothing written)."""
+        write ``state`` (and ``clock``, the clocks after the move, when given),
+        append ``entry`` with that state (the entry is passed without it; its
+        version must be expected_version + 1), record the key and bump the
+        version. ``finished`` (the move ended the game) switches the game to
+        the finished retention. Raises StoreFull when the store refuses writes
+        (nothing written)."""
         ...
 
     async def read_entries(
@@ -181,6 +193,23 @@ class Store(Protocol):
         self, game_id: str, after_version: int, timeout: float, limit: int = 100
     ) -> Sequence[storage_pb2.StoredEntry]:
         """Like read_entries, but waits up to ``timeout`` seconds for at least one."""
+        ...
+
+    async def schedule_deadline(self, game_id: str, at_ms: int) -> None:
+        """Note that ``game_id`` has a clock running out at ``at_ms`` (the
+        deadline index every replica's sweeper reads). An earlier entry of the
+        game is kept: the index holds the earliest time to look again."""
+        ...
+
+    async def due_deadlines(self, now_ms: int, limit: int) -> Sequence[tuple[str, int]]:
+        """Up to ``limit`` (game id, noted time) whose noted time is at or
+        before ``now_ms``, earliest first."""
+        ...
+
+    async def reschedule_deadline(self, game_id: str, seen_ms: int, next_ms: int | None) -> None:
+        """Replace the game's index entry noted at ``seen_ms`` by ``next_ms``
+        (None: remove it), unless it changed meanwhile (a newer commit noted
+        an earlier time: that one stays)."""
         ...
 
     async def take_tokens(

@@ -40,6 +40,7 @@ class _Game:
     entries: list[bytes] = field(default_factory=list)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     expires_at: float = math.inf
+    clock: bytes | None = None
 
 
 @dataclass
@@ -61,6 +62,7 @@ class MemoryStore:
     ) -> None:
         self._games: dict[str, _Game] = {}
         self._buckets: dict[str, _Bucket] = {}
+        self._deadlines: dict[str, int] = {}
         self.retention = retention or Retention()
         self._clock = clock
         self._creates = 0
@@ -108,10 +110,19 @@ class MemoryStore:
             state=game_pb2.GameState.FromString(game.state),
             seats={s: storage_pb2.StoredSeat.FromString(b) for s, b in game.seats.items()},
             idempotent_version=game.idempotency.get(idempotency_key) if idempotency_key else None,
+            clock=storage_pb2.StoredClock.FromString(game.clock)
+            if game.clock is not None
+            else None,
         )
 
     async def claim_seat(
-        self, game_id: str, seat: int | None, num_seats: int, record: storage_pb2.StoredSeat
+        self,
+        game_id: str,
+        seat: int | None,
+        num_seats: int,
+        record: storage_pb2.StoredSeat,
+        *,
+        clock_if_full: storage_pb2.StoredClock | None = None,
     ) -> int:
         game = self._get(game_id)
         if seat is not None:
@@ -124,6 +135,8 @@ class MemoryStore:
                 raise GameFull(game_id)
             chosen = free[0]
         game.seats[chosen] = record.SerializeToString()
+        if clock_if_full is not None and len(game.seats) == num_seats:
+            game.clock = clock_if_full.SerializeToString()
         self._renew(game, finished=False)
         return chosen
 
@@ -136,6 +149,7 @@ class MemoryStore:
         idempotency_key: str,
         *,
         finished: bool = False,
+        clock: storage_pb2.StoredClock | None = None,
     ) -> CommitResult:
         game = self._get(game_id)
         # No await between the checks and the writes: atomic on the event loop.
@@ -148,6 +162,8 @@ class MemoryStore:
         game.entries.append(entry_bytes(entry, game.state))
         if idempotency_key:
             game.idempotency[idempotency_key] = game.version
+        if clock is not None:
+            game.clock = clock.SerializeToString()
         self._renew(game, finished=finished)
         game.changed.set()
         game.changed = asyncio.Event()
@@ -171,6 +187,23 @@ class MemoryStore:
             except TimeoutError:
                 return []
         return await self.read_entries(game_id, after_version, limit)
+
+    async def schedule_deadline(self, game_id: str, at_ms: int) -> None:
+        noted = self._deadlines.get(game_id)
+        if noted is None or at_ms < noted:
+            self._deadlines[game_id] = at_ms
+
+    async def due_deadlines(self, now_ms: int, limit: int) -> Sequence[tuple[str, int]]:
+        due = sorted((at, game_id) for game_id, at in self._deadlines.items() if at <= now_ms)
+        return [(game_id, at) for at, game_id in due[:limit]]
+
+    async def reschedule_deadline(self, game_id: str, seen_ms: int, next_ms: int | None) -> None:
+        if self._deadlines.get(game_id) != seen_ms:
+            return
+        if next_ms is None:
+            del self._deadlines[game_id]
+        else:
+            self._deadlines[game_id] = next_ms
 
     async def take_tokens(
         self, bucket: str, capacity: float, per_second: float, cost: float = 1.0

@@ -70,6 +70,10 @@ COMMIT_LUA = _lua("commit.lua")
 CLAIM_SEAT_LUA = _lua("claim_seat.lua")
 CREATE_GAME_LUA = _lua("create_game.lua")
 TAKE_TOKENS_LUA = _lua("take_tokens.lua")
+RESCHEDULE_DEADLINE_LUA = _lua("reschedule_deadline.lua")
+
+DEADLINES_KEY = "{clocks}:deadlines"
+"""Sorted set: game id -> the earliest time (Unix ms) a clock of it may run out."""
 
 COMMAND_TIMEOUT = 10.0
 """Seconds a command may take before the store is called unavailable."""
@@ -164,6 +168,7 @@ class RedisStore:
         self._claim_seat = self._redis.register_script(CLAIM_SEAT_LUA)
         self._create_game = self._redis.register_script(CREATE_GAME_LUA)
         self._take_tokens = self._redis.register_script(TAKE_TOKENS_LUA)
+        self._reschedule = self._redis.register_script(RESCHEDULE_DEADLINE_LUA)
         self._hot = _hot_path(url)
 
     async def create_game(
@@ -182,7 +187,7 @@ class RedisStore:
             raise GameAlreadyExists(game_id)
 
     async def load(self, game_id: str, *, idempotency_key: str = "") -> LoadedGame:
-        fields = ["meta", "state", "version", f"idem:{idempotency_key}", *_SEAT_FIELDS]
+        fields = ["meta", "state", "version", f"idem:{idempotency_key}", "clock", *_SEAT_FIELDS]
         try:
             if self._hot is not None:
                 values = await self._hot.execute("HMGET", game_key(game_id), *fields)
@@ -192,7 +197,7 @@ class RedisStore:
             raise StoreUnavailable(str(exc)) from exc
         except ResponseError as exc:
             raise _refused(exc) or exc from exc
-        meta_raw, state_raw, version_raw, idem_raw, *seat_raw = values
+        meta_raw, state_raw, version_raw, idem_raw, clock_raw, *seat_raw = values
         if meta_raw is None or state_raw is None or version_raw is None:
             raise StoreGameNotFound(game_id)
         seats = {
@@ -207,10 +212,17 @@ class RedisStore:
             state=game_pb2.GameState.FromString(state_raw),
             seats=seats,
             idempotent_version=int(idem_raw) if idempotency_key and idem_raw is not None else None,
+            clock=storage_pb2.StoredClock.FromString(clock_raw) if clock_raw is not None else None,
         )
 
     async def claim_seat(
-        self, game_id: str, seat: int | None, num_seats: int, record: storage_pb2.StoredSeat
+        self,
+        game_id: str,
+        seat: int | None,
+        num_seats: int,
+        record: storage_pb2.StoredSeat,
+        *,
+        clock_if_full: storage_pb2.StoredClock | None = None,
     ) -> int:
         raw = await self._call(
             self._claim_seat,
@@ -220,6 +232,7 @@ class RedisStore:
                 num_seats,
                 record.SerializeToString(),
                 self.retention.ttl_ms(finished=False),
+                b"" if clock_if_full is None else clock_if_full.SerializeToString(),
             ],
         )
         status, value = _status(raw)
@@ -240,6 +253,7 @@ class RedisStore:
         idempotency_key: str,
         *,
         finished: bool = False,
+        clock: storage_pb2.StoredClock | None = None,
     ) -> CommitResult:
         state_bytes = state.SerializeToString(deterministic=True)
         keys = [game_key(game_id), log_key(game_id)]
@@ -249,6 +263,7 @@ class RedisStore:
             entry_bytes(entry, state_bytes),
             f"idem:{idempotency_key}" if idempotency_key else "",
             str(self.retention.ttl_ms(finished=finished)),
+            b"" if clock is None else clock.SerializeToString(),
         ]
         if self._hot is not None:
             raw = await self._commit_hot(keys, args)
@@ -293,6 +308,32 @@ class RedisStore:
         for _stream, rows in reply or []:
             entries.extend(storage_pb2.StoredEntry.FromString(fields[b"e"]) for _, fields in rows)
         return entries
+
+    async def schedule_deadline(self, game_id: str, at_ms: int) -> None:
+        try:
+            await self._redis.zadd(DEADLINES_KEY, {game_id: at_ms}, lt=True)
+        except _UNREACHABLE as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        except ResponseError as exc:
+            raise _refused(exc) or exc from exc
+
+    async def due_deadlines(self, now_ms: int, limit: int) -> Sequence[tuple[str, int]]:
+        try:
+            rows = await self._redis.zrangebyscore(
+                DEADLINES_KEY, "-inf", now_ms, start=0, num=limit, withscores=True
+            )
+        except _UNREACHABLE as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        except ResponseError as exc:
+            raise _refused(exc) or exc from exc
+        return [(member.decode(), int(score)) for member, score in rows]
+
+    async def reschedule_deadline(self, game_id: str, seen_ms: int, next_ms: int | None) -> None:
+        await self._call(
+            self._reschedule,
+            keys=[DEADLINES_KEY],
+            args=[game_id, seen_ms, "" if next_ms is None else next_ms],
+        )
 
     async def take_tokens(
         self, bucket: str, capacity: float, per_second: float, cost: float = 1.0

@@ -6,13 +6,29 @@
 -- ARGV[2]  the number of seats
 -- ARGV[3]  the seat record (serialized StoredSeat)
 -- ARGV[4]  time to live of the game's keys in ms (retention; "0" = none)
+-- ARGV[5]  the clocks to store when this claim takes the last free seat
+--          (serialized StoredClock), or "" (no time control)
 --
 -- Returns {status, seat}: {"OK", seat} | {"TAKEN", seat} | {"FULL", -1} | {"NOT_FOUND", -1}
-local function renew()
+local seats = tonumber(ARGV[2])
+local function claimed(seat)
+  redis.call('HSET', KEYS[1], 'seat:' .. seat, ARGV[3])
+  if ARGV[5] ~= '' then
+    local full = true
+    for other = 0, seats - 1 do
+      if redis.call('HEXISTS', KEYS[1], 'seat:' .. other) == 0 then
+        full = false
+      end
+    end
+    if full then
+      redis.call('HSET', KEYS[1], 'clock', ARGV[5])
+    end
+  end
   if ARGV[4] ~= '0' then
     redis.call('PEXPIRE', KEYS[1], ARGV[4])
     redis.call('PEXPIRE', KEYS[2], ARGV[4])
   end
+  return {'OK', seat}
 end
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return {'NOT_FOUND', -1}
@@ -22,15 +38,11 @@ if wanted >= 0 then
   if redis.call('HEXISTS', KEYS[1], 'seat:' .. wanted) == 1 then
     return {'TAKEN', wanted}
   end
-  redis.call('HSET', KEYS[1], 'seat:' .. wanted, ARGV[3])
-  renew()
-  return {'OK', wanted}
+  return claimed(wanted)
 end
-for seat = 0, tonumber(ARGV[2]) - 1 do
+for seat = 0, seats - 1 do
   if redis.call('HEXISTS', KEYS[1], 'seat:' .. seat) == 0 then
-    redis.call('HSET', KEYS[1], 'seat:' .. seat, ARGV[3])
-    renew()
-    return {'OK', seat}
+    return claimed(seat)
   end
 end
 return {'FULL', -1}

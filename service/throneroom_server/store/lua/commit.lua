@@ -9,6 +9,8 @@
 -- ARGV[4]  idempotency field ("idem:<key>"), or "" for none
 -- ARGV[5]  time to live of both keys in ms after this move (retention: the
 --          idle or the finished one; "0" = none)
+-- ARGV[6]  the clocks after this move (serialized StoredClock), or "" for a
+--          game without a time control
 --
 -- Returns {status, version}:
 --   {"OK", new_version}        committed
@@ -31,11 +33,16 @@ if current ~= ARGV[1] then
   return {'STALE', tonumber(current)}
 end
 local new_version = tonumber(current) + 1
+local fields = {'version', new_version, 'state', ARGV[2]}
 if ARGV[4] ~= '' then
-  redis.call('HSET', KEYS[1], 'version', new_version, 'state', ARGV[2], ARGV[4], new_version)
-else
-  redis.call('HSET', KEYS[1], 'version', new_version, 'state', ARGV[2])
+  table.insert(fields, ARGV[4])
+  table.insert(fields, new_version)
 end
+if ARGV[6] ~= '' then
+  table.insert(fields, 'clock')
+  table.insert(fields, ARGV[6])
+end
+redis.call('HSET', KEYS[1], unpack(fields))
 redis.call('XADD', KEYS[2], new_version .. '-0', 'e', ARGV[3])
 if ARGV[5] ~= '0' then
   redis.call('PEXPIRE', KEYS[1], ARGV[5])
