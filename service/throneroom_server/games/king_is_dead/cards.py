@@ -6,7 +6,8 @@ A move key is a tuple of ints, the sort key of ``legal_moves`` (see moves.py):
     (PLAY, card)                              play an action card
     (CROWN, region_a, region_b, crowned)      region_a < region_b
     (GARRISON, from, to, out1, out2, back)    out1 <= out2, out2 = 0 when one goes
-                                              out, back = 0 when none comes back
+                                              out, back = 0 when none comes back;
+                                              one each way: from < to
     (AMBASSADOR, region_a, region_b, from_a, from_b)   0 = nothing moves that way
     (SETTLE, region)
     (PLACE, region)
@@ -151,7 +152,10 @@ def _garrison_keys_at(board: Board, level: int) -> list[Key]:
         # Partial executions: one out and one back, two out and none back, one out.
         found: list[Key] = []
         if level == 2:
-            found.extend((K_GARRISON, a, b, o1, 0, back) for o1 in colours_a for back in at_b[0])
+            if a < b:  # one each way: written once, from the lower region (canonical_exchange)
+                found.extend(
+                    (K_GARRISON, a, b, o1, 0, back) for o1 in colours_a for back in at_b[0]
+                )
             found.extend((K_GARRISON, a, b, o1, o2, 0) for o1, o2 in pairs_a)
         elif level == 1:
             found.extend((K_GARRISON, a, b, o1, 0, 0) for o1 in colours_a)
@@ -201,13 +205,25 @@ def _ambassador_keys_at(board: Board, level: int) -> list[Key]:
     return keys
 
 
+def canonical_exchange(key: Key) -> Key:
+    """The one way of writing an exchange's movement. Only a Garrison moving
+    one follower each way can be written twice (A->B one and B->A one back, or
+    B->A one and A->B one back); it is written from the lower region. Every
+    other exchange key is already the only writing of its movement."""
+    if key[0] == K_GARRISON and not key[4] and key[5] and key[1] > key[2]:
+        _, a, b, o1, _, back = key
+        return (K_GARRISON, b, a, back, 0, o1)
+    return key
+
+
 def mirror_of(key: Key) -> Key:
     """The exchange that would exactly undo ``key`` (same card, same two regions,
-    the same colours moving back). An Ambassador trading one colour both ways is
-    its own mirror."""
+    the same colours moving back), in its canonical writing whichever way
+    ``key`` was written. An Ambassador trading one colour both ways, or a
+    Garrison sending one colour each way, is its own mirror."""
     if key[0] == K_GARRISON:
         _, a, b, o1, o2, back = key
-        return (K_GARRISON, b, a, o1, o2, back)
+        return canonical_exchange((K_GARRISON, b, a, o1, o2, back))
     _, a, b, fa, fb = key
     return (K_AMBASSADOR, a, b, fb, fa)
 
@@ -272,7 +288,7 @@ def exchange_feasible(board: Board, key: Key) -> bool:
 
 def exchange_is_legal(board: Board, key: Key, forbidden: Key | None) -> bool:
     """``key in exchange_keys(...)``, answered cheaply in the usual case."""
-    if key == forbidden or not exchange_feasible(board, key):
+    if key == forbidden or key != canonical_exchange(key) or not exchange_feasible(board, key):
         return False
     best = garrison_max(board) if key[0] == K_GARRISON else ambassador_max(board)
     moved = exchange_moved(key)
