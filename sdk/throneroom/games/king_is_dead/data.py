@@ -9,10 +9,13 @@ bot. Pure data: only the standard library and the generated messages.
 Regions, factions, cards and region controls are the enum values of
 king_is_dead.proto (plain ints at run time). The borders, the homes and the
 banner table are the readings of RULES-NOTES (the printed map is not in the
-rulebook's text).
+rulebook's text). Every table is immutable (tuples, read-only mappings).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from throneroom.v1 import king_is_dead_pb2 as pb
 
@@ -79,7 +82,9 @@ FACTIONS: tuple[Faction, ...] = (SCOTS, WELSH, ROMANO_BRITISH)
 COLOURS: tuple[Faction, ...] = (SCOTS, WELSH, ROMANO_BRITISH, LOYALISTS)
 """Every follower colour, Loyalists (Mordred's black followers) included."""
 
-HOMES: dict[Faction, Region] = {SCOTS: CALEDONIA, WELSH: CAERLEON, ROMANO_BRITISH: LONDINIUM}
+HOMES: Mapping[Faction, Region] = MappingProxyType(
+    {SCOTS: CALEDONIA, WELSH: CAERLEON, ROMANO_BRITISH: LONDINIUM}
+)
 """Each faction's home region (initial followers and the faction cards)."""
 
 # -- region control -------------------------------------------------------------------------
@@ -93,16 +98,18 @@ SAXON_TOKENS_FOR_INVASION = 4
 
 # -- the Mordred variant ----------------------------------------------------------------------
 
-BANNER: dict[Region, Region] = {
-    CALEDONIA: AQUAE_SULIS,
-    DIN_EIDYN: AQUAE_SULIS,
-    RATAE: AQUAE_SULIS,
-    DEVA: AQUAE_SULIS,
-    CAERLEON: DIN_EIDYN,
-    EBORACUM: DIN_EIDYN,
-    LONDINIUM: DIN_EIDYN,
-    AQUAE_SULIS: DIN_EIDYN,
-}
+BANNER: Mapping[Region, Region] = MappingProxyType(
+    {
+        CALEDONIA: AQUAE_SULIS,
+        DIN_EIDYN: AQUAE_SULIS,
+        RATAE: AQUAE_SULIS,
+        DEVA: AQUAE_SULIS,
+        CAERLEON: DIN_EIDYN,
+        EBORACUM: DIN_EIDYN,
+        LONDINIUM: DIN_EIDYN,
+        AQUAE_SULIS: DIN_EIDYN,
+    }
+)
 """Region resolved -> region that gets a Loyalist follower (the card's banner)."""
 MORDRED_START: tuple[Region, ...] = (DIN_EIDYN, AQUAE_SULIS)
 """Regions that start with one black follower in the Mordred variant."""
@@ -147,11 +154,13 @@ HAND: tuple[Card, ...] = (
     CARD_ROMANO_BRITISH,
 )
 """One seat's set of 8 action cards, ascending."""
-CARD_FACTION: dict[Card, Faction] = {
-    CARD_SCOTS: SCOTS,
-    CARD_WELSH: WELSH,
-    CARD_ROMANO_BRITISH: ROMANO_BRITISH,
-}
+CARD_FACTION: Mapping[Card, Faction] = MappingProxyType(
+    {
+        CARD_SCOTS: SCOTS,
+        CARD_WELSH: WELSH,
+        CARD_ROMANO_BRITISH: ROMANO_BRITISH,
+    }
+)
 """The faction cards and the colour each places."""
 FACTION_CARD_FOLLOWERS = 2
 

@@ -12,7 +12,8 @@ messages and summaries) are the SDK's English texts.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 
 from throneroom.games.king_is_dead.data import (
     AMBASSADOR,
@@ -152,11 +153,13 @@ ORDERED_BORDERS: tuple[tuple[Region, Region], ...] = tuple(
 
 # -- English names (the SDK's texts) ------------------------------------------------------
 
-REGION_NAMES: dict[Region, str] = {r: region_name(r) for r in REGIONS}
-FACTION_NAMES: dict[Faction, str] = {f: _faction_name(f) for f in COLOURS}
-COLOUR_NAMES: dict[Faction, str] = {f: colour_name(f) for f in COLOURS}
-CARD_NAMES: dict[Card, str] = {c: card_name(c) for c in CARDS}
-CONTROL_NAMES: dict[int, str] = {c: control_name(c) for c in (*COLOURS, SAXONS)}
+REGION_NAMES: Mapping[Region, str] = MappingProxyType({r: region_name(r) for r in REGIONS})
+FACTION_NAMES: Mapping[Faction, str] = MappingProxyType({f: _faction_name(f) for f in COLOURS})
+COLOUR_NAMES: Mapping[Faction, str] = MappingProxyType({f: colour_name(f) for f in COLOURS})
+CARD_NAMES: Mapping[Card, str] = MappingProxyType({c: card_name(c) for c in CARDS})
+CONTROL_NAMES: Mapping[int, str] = MappingProxyType(
+    {c: control_name(c) for c in (*COLOURS, SAXONS)}
+)
 """RegionControl values 1..4 equal the Faction values of the same faction."""
 
 # -- decisions ------------------------------------------------------------------------

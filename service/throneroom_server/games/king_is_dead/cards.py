@@ -23,7 +23,7 @@ most followers; an effect that can be carried out cannot be declined.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from typing import Protocol
 
 from throneroom_server.games.king_is_dead.board import (
     AMBASSADOR,
@@ -126,9 +126,21 @@ Exits = tuple[tuple[Faction, ...], tuple[tuple[int, int], ...]]
 """What can leave a region: its colours, and its pairs of followers (_pairs_in)."""
 
 
-@lru_cache(maxsize=4096)
+_CAP = (0, 1, *([2] * 80))
+"""A colour's followers capped at 2: what leaves a region depends only on
+whether each colour has none, one, or two or more followers there."""
+_EXITS: tuple[Exits, ...] = tuple(
+    (tuple(_colours_in(capped)), tuple(_pairs_in(capped)))
+    for capped in [
+        (s, w, r, loyal) for loyal in range(3) for r in range(3) for w in range(3) for s in range(3)
+    ]
+)
+"""The exits of each of the 81 capped regions, indexed as in ``_exits``."""
+
+
 def _exits(counts: Counts) -> Exits:
-    return tuple(_colours_in(counts)), tuple(_pairs_in(counts))
+    s, w, r, loyal = counts
+    return _EXITS[_CAP[s] + 3 * _CAP[w] + 9 * _CAP[r] + 27 * _CAP[loyal]]
 
 
 def _garrison_keys_at(board: Board, level: int) -> list[Key]:
@@ -398,26 +410,36 @@ def faction_decision(
     return (DECIDE_PLACE, faction, count) if count else None
 
 
-def first_decision(
-    card: int,
-    board: Board,
-    *,
-    cards: Sequence[RegionCardInfo],
-    supply: Sequence[int],
-    controls: Sequence[int],
-    forbidden: Key | None,
-) -> Pending | None:
+class Position(Protocol):
+    """What a card's first decision may read of a position (each part read
+    only when the card needs it): the engine reads a state, the last-card
+    search its working copy."""
+
+    @property
+    def board(self) -> Board: ...
+
+    @property
+    def cards(self) -> Sequence[RegionCardInfo]: ...
+
+    @property
+    def supply(self) -> Sequence[int]: ...
+
+    @property
+    def controls(self) -> Sequence[int]: ...
+
+    @property
+    def forbidden(self) -> Key | None:
+        """The undo rule's forbidden exchange for the seat playing the card."""
+        ...
+
+
+def first_decision(card: int, position: Position) -> Pending | None:
     """The decision a card's effect starts with, or None when the effect cannot
     be carried out at all (it is skipped and the summon follows)."""
     if card == CROWN:
-        return crown_decision(cards)
+        return crown_decision(position.cards)
     if card in (GARRISON, AMBASSADOR):
-        return exchange_decision(card, board, forbidden)
+        return exchange_decision(card, position.board, position.forbidden)
     if card == SETTLERS:
-        return settlers_decision(supply)
-    return faction_decision(card, board, controls, supply)
-
-
-def can_summon(board: Board) -> bool:
-    """Whether any follower can be summoned (a non-black one on the board)."""
-    return any(c is not None and (c[0] or c[1] or c[2]) for c in board)
+        return settlers_decision(position.supply)
+    return faction_decision(card, position.board, position.controls, position.supply)
