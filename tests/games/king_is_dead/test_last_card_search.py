@@ -5,6 +5,7 @@ answers that do not depend on what was asked before."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from itertools import combinations
 
@@ -264,20 +265,22 @@ def test_leaves_agree_with_deciding_each_position_alone(mordred: bool) -> None:
 
 def test_search_memos_stay_bounded() -> None:
     search = lastcard.LastCardSearch(answers_size=8)
-    search.regions.limit = 50
+    search.regions.limit = 10
     game = KingIsDead()
     game.search = search
+    sizes = []
     for seed in range(12):
         chooser = random.Random(seed)
         state = game.setup(game.default_options(), 3, 700 + seed)
         while acting := game.to_act(state):
             moves = game.legal_moves(state, acting[0])
             state, _ = game.apply(state, acting[0], moves[chooser.randrange(len(moves))])
-            answers, signatures, inerts = search.memo_sizes()
-            assert answers <= 8
-    # Region memos are emptied between turns once past their limit: at most
-    # one turn's worth above it.
-    assert signatures < 50 + 2000 and inerts < 50 + 2000
+            sizes.append(search.memo_sizes())
+    # 12 games ask about 50 questions and meet about 75 region signatures.
+    assert max(answers for answers, _, _ in sizes) == 8
+    signatures = [count for _, count, _ in sizes]
+    assert max(signatures) < 10 + 40  # the limit, plus at most one turn's worth
+    assert any(later < earlier for earlier, later in itertools.pairwise(signatures))
 
 
 def test_no_module_level_memos() -> None:

@@ -64,7 +64,7 @@ from throneroom_server.games.king_is_dead.struggle import (
     forbidden_mirror,
     read_board,
     read_cards,
-    read_controls,
+    read_regions,
     record_pass,
 )
 from throneroom_server.games.king_is_dead.views import build_view, randomize_hidden
@@ -95,19 +95,22 @@ def legal_keys(state: State, seat: Seat, search: LastCardSearch) -> list[Key]:
         if last_card_in_play(state):
             cards = search.playable_cards(state, seat, cards)
         return [PASS_KEY, *((K_PLAY, c) for c in cards)]
-    board = read_board(state)
-    if d == DECIDE_SUMMON:
-        keys = summon_keys(board)
-    elif d == DECIDE_SETTLE:
-        keys = settle_keys(board)
-    elif d == DECIDE_PLACE:
-        keys = [(K_PLACE, r) for r in place_targets(board, read_controls(state), pending.colour)]
-    elif d == DECIDE_GARRISON:
-        keys = exchange_keys(K_GARRISON, board, forbidden_mirror(state, seat))
-    elif d == DECIDE_AMBASSADOR:
-        keys = exchange_keys(K_AMBASSADOR, board, forbidden_mirror(state, seat))
-    else:
+    keys: list[Key]
+    if d == DECIDE_PLACE:
+        on_board, controls = read_regions(state)
+        keys = [(K_PLACE, r) for r in place_targets(on_board, controls, pending.colour)]
+    elif d == DECIDE_CROWN:
         keys = crown_keys(read_cards(state))
+    else:
+        board = read_board(state)
+        if d == DECIDE_SUMMON:
+            keys = summon_keys(board)
+        elif d == DECIDE_SETTLE:
+            keys = settle_keys(board)
+        elif d == DECIDE_GARRISON:
+            keys = exchange_keys(K_GARRISON, board, forbidden_mirror(state, seat))
+        else:
+            keys = exchange_keys(K_AMBASSADOR, board, forbidden_mirror(state, seat))
     if resolving_last_card(state):
         keys = search.winning_keys(state, seat, keys)
     return keys
@@ -135,10 +138,10 @@ def is_legal(state: State, seat: Seat, key: Key, search: LastCardSearch) -> bool
         return not state.regions[key[1] - 1].control
     if kind == K_CROWN:
         return key in crown_keys(read_cards(state))
-    board = read_board(state)
     if kind == K_PLACE:
-        return key[1] in place_targets(board, read_controls(state), state.pending.colour)
-    return exchange_is_legal(board, key, forbidden_mirror(state, seat))
+        on_board, controls = read_regions(state)
+        return key[1] in place_targets(on_board, controls, state.pending.colour)
+    return exchange_is_legal(read_board(state), key, forbidden_mirror(state, seat))
 
 
 class KingIsDead:

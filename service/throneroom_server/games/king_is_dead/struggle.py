@@ -75,6 +75,17 @@ def read_controls(state: State) -> list[int]:
     return [r.control for r in state.regions]
 
 
+def read_regions(state: State) -> tuple[Board, list[int]]:
+    """``(read_board(state), read_controls(state))`` in one pass."""
+    board: Board = []
+    controls: list[int] = []
+    for r in state.regions:
+        control = r.control
+        controls.append(control)
+        board.append(None if control else (r.scots, r.welsh, r.romano_british, r.loyalists))
+    return board, controls
+
+
 def read_orders(state: State) -> list[int]:
     return [r.resolved_order for r in state.regions]
 
@@ -245,15 +256,21 @@ class _Reading:
     """A state as cards.Position: each part read when a card's first decision
     asks for it."""
 
-    __slots__ = ("seat", "state")
+    __slots__ = ("_regions", "seat", "state")
 
     def __init__(self, state: State, seat: int) -> None:
         self.state = state
         self.seat = seat
+        self._regions: tuple[Board, list[int]] | None = None
+
+    def _read_regions(self) -> tuple[Board, list[int]]:
+        if self._regions is None:
+            self._regions = read_regions(self.state)
+        return self._regions
 
     @property
     def board(self) -> Board:
-        return read_board(self.state)
+        return self._read_regions()[0]
 
     @property
     def cards(self) -> list[RegionCardInfo]:
@@ -265,7 +282,7 @@ class _Reading:
 
     @property
     def controls(self) -> list[int]:
-        return read_controls(self.state)
+        return self._read_regions()[1]
 
     @property
     def forbidden(self) -> Key | None:
