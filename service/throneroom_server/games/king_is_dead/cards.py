@@ -35,6 +35,7 @@ from throneroom_server.games.king_is_dead.board import (
     DECIDE_GARRISON,
     DECIDE_PLACE,
     DECIDE_SETTLE,
+    DECIDE_SUMMON,
     FACTIONS,
     GARRISON,
     HOMES,
@@ -442,4 +443,24 @@ def first_decision(card: int, position: Position) -> Pending | None:
         return exchange_decision(card, position.board, position.forbidden)
     if card == SETTLERS:
         return settlers_decision(position.supply)
-    return faction_decision(card, position.board, position.controls, position.supply)
+    controls = position.controls  # (a state reads the controls and the board at once)
+    return faction_decision(card, position.board, controls, position.supply)
+
+
+def decision_keys(decision: int, colour: int, position: Position) -> list[Key]:
+    """Every legal choice of a card's pending ``decision`` (or its summon), as
+    ascending keys (``colour``: the colour a Settlers or faction card places)."""
+    if decision == DECIDE_SUMMON:
+        return summon_keys(position.board)
+    if decision == DECIDE_PLACE:
+        controls = position.controls  # (a state reads the controls and the board at once)
+        return [(K_PLACE, r) for r in place_targets(position.board, controls, colour)]
+    if decision == DECIDE_SETTLE:
+        return settle_keys(position.board)
+    if decision == DECIDE_GARRISON:
+        return exchange_keys(K_GARRISON, position.board, position.forbidden)
+    if decision == DECIDE_AMBASSADOR:
+        return exchange_keys(K_AMBASSADOR, position.board, position.forbidden)
+    if decision == DECIDE_CROWN:
+        return crown_keys(position.cards)
+    raise ValueError(f"no choices at decision {decision}")

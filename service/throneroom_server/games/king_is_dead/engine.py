@@ -42,11 +42,9 @@ from throneroom_server.games.king_is_dead.cards import (
     PASS_KEY,
     Key,
     crown_keys,
+    decision_keys,
     exchange_is_legal,
-    exchange_keys,
     place_targets,
-    settle_keys,
-    summon_keys,
 )
 from throneroom_server.games.king_is_dead.effects import carry_out, play_card
 from throneroom_server.games.king_is_dead.explain import explain_illegal
@@ -60,6 +58,7 @@ from throneroom_server.games.king_is_dead.moves import LegalMoves, key_of, move_
 from throneroom_server.games.king_is_dead.setup import setup_state, setup_summary
 from throneroom_server.games.king_is_dead.struggle import (
     COUNT_FIELDS,
+    Reading,
     advance,
     forbidden_mirror,
     read_board,
@@ -95,22 +94,7 @@ def legal_keys(state: State, seat: Seat, search: LastCardSearch) -> list[Key]:
         if last_card_in_play(state):
             cards = search.playable_cards(state, seat, cards)
         return [PASS_KEY, *((K_PLAY, c) for c in cards)]
-    keys: list[Key]
-    if d == DECIDE_PLACE:
-        on_board, controls = read_regions(state)
-        keys = [(K_PLACE, r) for r in place_targets(on_board, controls, pending.colour)]
-    elif d == DECIDE_CROWN:
-        keys = crown_keys(read_cards(state))
-    else:
-        board = read_board(state)
-        if d == DECIDE_SUMMON:
-            keys = summon_keys(board)
-        elif d == DECIDE_SETTLE:
-            keys = settle_keys(board)
-        elif d == DECIDE_GARRISON:
-            keys = exchange_keys(K_GARRISON, board, forbidden_mirror(state, seat))
-        else:
-            keys = exchange_keys(K_AMBASSADOR, board, forbidden_mirror(state, seat))
+    keys = decision_keys(d, pending.colour, Reading(state, seat))
     if resolving_last_card(state):
         keys = search.winning_keys(state, seat, keys)
     return keys

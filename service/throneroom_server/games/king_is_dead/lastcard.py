@@ -71,12 +71,8 @@ from throneroom_server.games.king_is_dead.cards import (
     K_SUMMON,
     Key,
     RegionCardInfo,
-    crown_keys,
-    exchange_keys,
+    decision_keys,
     first_decision,
-    place_targets,
-    settle_keys,
-    summon_keys,
 )
 from throneroom_server.games.king_is_dead.rules import (
     Court,
@@ -303,24 +299,6 @@ def read_turn(
 # -- the search ---------------------------------------------------------------------------
 
 
-def _options(ctx: Context, node: Node) -> list[Key]:
-    board = node.board
-    d = node.decision
-    if d == DECIDE_SUMMON:
-        return summon_keys(board)
-    if d == DECIDE_SETTLE:
-        return settle_keys(board)
-    if d == DECIDE_PLACE:
-        return [(K_PLACE, r) for r in place_targets(board, ctx.controls, node.colour)]
-    if d == DECIDE_GARRISON:
-        return exchange_keys(K_GARRISON, board, ctx.forbidden)
-    if d == DECIDE_AMBASSADOR:
-        return exchange_keys(K_AMBASSADOR, board, ctx.forbidden)
-    if d == DECIDE_CROWN:
-        return crown_keys(node.cards)
-    raise AssertionError(f"no options at decision {d}")
-
-
 def _wins(ctx: Context, node: Node) -> bool:
     """Whether some completion of the turn from here makes the seat win."""
     d = node.decision
@@ -329,7 +307,7 @@ def _wins(ctx: Context, node: Node) -> bool:
     token = node.memo_key()
     known = ctx.nodes.get(token)
     if known is None:
-        known = any(_choices(ctx, node, _options(ctx, node)))
+        known = any(_choices(ctx, node, decision_keys(node.decision, node.colour, node)))
         ctx.nodes[token] = known
     return known
 
@@ -392,7 +370,7 @@ def _placements(ctx: Context, node: Node, keys: list[Key]) -> Iterator[bool]:
     later = placements_after((node.decision, colour, node.remaining), node.supply)
     regions, plan = resolution_plan(ctx, node.board, node.cards)
     where = _positions(regions)
-    targets = tuple([where[key[1]] for key in _options(ctx, node)])
+    targets = tuple([where[key[1]] for key in decision_keys(node.decision, node.colour, node)])
     placing = _Placing(ctx, tuple(regions), targets, node.court)
     if not later:
         # The last follower placed, the summon follows.

@@ -221,9 +221,10 @@ class Banner(NamedTuple):
 
 
 def banner(region: Region, counts: Counts, pool: int, target_open: bool) -> Banner:
-    """Mordred variant, after ``region`` (holding ``counts``) is resolved: its
-    black followers return to the pool, then its banner region, if still
-    unresolved (``target_open``), gets one black follower from the pool."""
+    """After ``region`` (holding ``counts``) is resolved: its black followers
+    return to the pool; then, in the Mordred variant, its banner region, if
+    still unresolved (``target_open``: False without Mordred), gets one black
+    follower from the pool."""
     pool += counts[3]
     if target_open and pool > 0:
         return Banner(pool - 1, BANNER[region])
@@ -236,6 +237,7 @@ def game_end(controls: Sequence[int], saxons: int, order: int) -> tuple[int, str
     before the game ends, and how it ends ("" when it goes on). Four Saxon
     tokens are an invasion; a Loyalist win ends it (Mordred); the eighth
     struggle ends it by control."""
+    last = NUM_REGIONS - order
     for resolved, control in enumerate(controls, 1):
         if control == SAXONS:
             saxons += 1
@@ -243,6 +245,6 @@ def game_end(controls: Sequence[int], saxons: int, order: int) -> tuple[int, str
                 return resolved, INVASION
         elif control == CONTROL_LOYALISTS:
             return resolved, LOYALIST
-        if order + resolved == NUM_REGIONS:
+        if resolved == last:
             return resolved, CONTROL
     return len(controls), ""

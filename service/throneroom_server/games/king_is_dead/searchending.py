@@ -446,7 +446,7 @@ def outcome(ctx: Context, sequence: tuple[int, ...]) -> Outcome:
     regions = list(ctx.regions)
     latest = list(ctx.latest)
     order = ctx.resolved
-    for control in sequence[:count]:
+    for control in sequence if count == len(sequence) else sequence[:count]:
         order += 1
         if control in FACTIONS:
             regions[control] += 1

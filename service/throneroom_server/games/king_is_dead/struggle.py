@@ -46,9 +46,9 @@ _E: Any = pb.KingIsDeadEvent
 """The event class, untyped: events carry plain ints where the stubs want enums."""
 
 COUNT_FIELDS = ("scots", "welsh", "romano_british", "loyalists")
+"""Follower count fields by colour - 1 (RegionState and Followers)."""
 _NON_BLACK = attrgetter("scots", "welsh", "romano_british")
 """A RegionState's summonable followers, (scots, welsh, romano_british)."""
-"""Follower count fields by colour - 1 (RegionState and Followers)."""
 
 
 def new_event(kind: str) -> tuple[Event, Any]:
@@ -176,15 +176,12 @@ def resolve_struggle(state: State, events: list[Event]) -> None:
     followers.SetInParent()
     followers.scots, followers.welsh, followers.romano_british, followers.loyalists = counts
     resolved.order = order
-    if state.mordred:
-        target = regions[BANNER[region] - 1]
-        pool, to = banner(region, counts, state.loyalist_pool, not target.control)
-        state.loyalist_pool = pool
-        if to:
-            target.loyalists += 1
-            resolved.banner_region = to
-    else:
-        state.loyalist_pool += counts[3]
+    target = regions[BANNER[region] - 1]
+    pool, to = banner(region, counts, state.loyalist_pool, state.mordred and not target.control)
+    state.loyalist_pool = pool
+    if to:
+        target.loyalists += 1
+        resolved.banner_region = to
     saxons = sum(1 for r in regions if r.control == SAXONS)
     resolved.saxon_tokens = saxons
     events.append(event)
@@ -252,25 +249,32 @@ def advance(state: State, seat: int, events: list[Event]) -> None:
         record_pass(state, cur, events, forced=True)
 
 
-class _Reading:
-    """A state as cards.Position: each part read when a card's first decision
-    asks for it."""
+class Reading:
+    """A state as cards.Position, for the seat to act: each part read (once)
+    when a card's first decision or the choices of a decision ask for it."""
 
-    __slots__ = ("_regions", "seat", "state")
+    __slots__ = ("_board", "_controls", "seat", "state")
 
     def __init__(self, state: State, seat: int) -> None:
         self.state = state
         self.seat = seat
-        self._regions: tuple[Board, list[int]] | None = None
-
-    def _read_regions(self) -> tuple[Board, list[int]]:
-        if self._regions is None:
-            self._regions = read_regions(self.state)
-        return self._regions
+        self._board: Board | None = None
+        self._controls: list[int] | None = None
 
     @property
     def board(self) -> Board:
-        return self._read_regions()[0]
+        if self._board is None:
+            self._board = read_board(self.state)
+        return self._board
+
+    @property
+    def controls(self) -> list[int]:
+        if self._controls is None:
+            if self._board is None:
+                self._board, self._controls = read_regions(self.state)
+            else:
+                self._controls = read_controls(self.state)
+        return self._controls
 
     @property
     def cards(self) -> list[RegionCardInfo]:
@@ -281,10 +285,6 @@ class _Reading:
         return read_supply(self.state)
 
     @property
-    def controls(self) -> list[int]:
-        return self._read_regions()[1]
-
-    @property
     def forbidden(self) -> Key | None:
         return forbidden_mirror(self.state, self.seat)
 
@@ -292,7 +292,7 @@ class _Reading:
 def start_effect(state: State, seat: int, card: int, events: list[Event]) -> None:
     """A card has just been played: set up its first decision, or skip the
     effect (nothing at all can be done) and go on to the summon."""
-    first = first_decision(card, _Reading(state, seat))
+    first = first_decision(card, Reading(state, seat))
     if first is None:
         if card in (GARRISON, AMBASSADOR):
             state.ClearField("last_exchange")
