@@ -7,17 +7,27 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 from itertools import combinations
 
 import pytest
 from throneroom_server.games.king_is_dead import KingIsDead, lastcard, searchending
 from throneroom_server.games.king_is_dead.board import (
     CONTROL_LOYALISTS,
+    NONE,
     SAXON_TOKENS_FOR_INVASION,
     SAXONS,
     Counts,
 )
-from throneroom_server.games.king_is_dead.cards import Key
+from throneroom_server.games.king_is_dead.cards import (
+    K_AMBASSADOR,
+    K_CROWN,
+    K_GARRISON,
+    K_PLACE,
+    K_SETTLE,
+    K_SUMMON,
+    Key,
+)
 from throneroom_server.games.king_is_dead.endings import (
     CONTROL,
     INVASION,
@@ -38,7 +48,7 @@ from throneroom_server.games.king_is_dead.searchending import (
     signature,
 )
 
-from .helpers import State
+from .helpers import GAME, D, State
 
 # -- the ending -----------------------------------------------------------------------
 
@@ -297,3 +307,58 @@ def test_no_module_level_memos() -> None:
             assert not isinstance(value, (dict, list, set, bytearray)), (module, name)
             assert not hasattr(value, "cache_info"), (module, name)
         assert "lru_cache" not in inspect.getsource(module)
+
+
+# -- one implementation: the working copy steps as apply() does ------------------------------
+
+
+def _working(state: State, seat: int) -> lastcard.Node:
+    return lastcard.read_turn(
+        state,
+        seat,
+        last_played_now=state.seats[seat].last_played,
+        card=state.pending.card,
+        latest=None,
+        memo=searchending.RegionMemo(),
+    )
+
+
+@pytest.mark.parametrize("mordred", [False, True])
+def test_working_copy_steps_as_apply_does(mordred: bool) -> None:
+    options = GAME.default_options()
+    options.mordred = mordred
+    compared = Counter[int]()
+    for seed in range(24):
+        chooser = random.Random(seed)
+        state = GAME.setup(options, 2 + seed % 3, 300 + seed)
+        while acting := GAME.to_act(state):
+            seat = acting[0]
+            moves = GAME.legal_moves(state, seat)
+            if state.pending.decision != D.DECISION_TURN:
+                node = _working(state, seat)
+                for key, move in zip(moves.keys, moves, strict=True):
+                    stepped = node.step(key)
+                    after, events = GAME.apply(state, seat, move)
+                    if any(e.HasField("struggle_resolved") for e in events):
+                        continue  # the turn ended in forced passes: beyond one step
+                    again = _working(after, seat)
+                    assert (stepped.board, stepped.cards, stepped.supply, stepped.court) == (
+                        again.board,
+                        again.cards,
+                        again.supply,
+                        again.court,
+                    ), key
+                    if stepped.decision == NONE:  # the turn is over
+                        assert after.pending.decision == D.DECISION_TURN, key
+                    else:
+                        pending = after.pending
+                        assert (stepped.decision, stepped.colour, stepped.remaining) == (
+                            pending.decision,
+                            pending.colour,
+                            pending.remaining,
+                        ), key
+                    compared[key[0]] += 1
+            state, _ = GAME.apply(state, seat, moves[chooser.randrange(len(moves))])
+    # Every kind of effect decision and the summon were compared.
+    assert set(compared) == {K_CROWN, K_GARRISON, K_AMBASSADOR, K_SETTLE, K_PLACE, K_SUMMON}
+    assert min(compared.values()) > 20
