@@ -36,7 +36,7 @@ from throneroom_server.games.king_is_dead.endings import (
     ranked_seat_wins,
     winners,
 )
-from throneroom_server.games.king_is_dead.rules import plus, region_winner
+from throneroom_server.games.king_is_dead.rules import placed, region_winner, summoned_from
 from throneroom_server.games.king_is_dead.searchending import (
     AFTER_SUMMON,
     CONTROL_OF,
@@ -151,7 +151,7 @@ def test_signature_holds_the_control_with_and_without_each_summon() -> None:
         sig = signature(counts)
         assert CONTROL_OF[sig] == region_winner(counts)
         for faction in (1, 2, 3):
-            after = region_winner(plus(counts, faction, -1)) if counts[faction - 1] else -1
+            after = region_winner(summoned_from(counts, faction)) if counts[faction - 1] else -1
             assert AFTER_SUMMON[sig][faction] == after
 
 
@@ -167,8 +167,8 @@ def test_inert_placement_changes_no_signature_whatever_follows() -> None:
             for extra in combinations(later, size):
                 before = counts
                 for f in extra:
-                    before = plus(before, f, 1)
-                if signature(plus(before, colour, 1)) != signature(before):
+                    before = placed(before, f)
+                if signature(placed(before, colour)) != signature(before):
                     expected = False
         assert inert(counts, colour, later) == expected
         seen[expected] += 1
@@ -265,7 +265,8 @@ def test_leaves_agree_with_deciding_each_position_alone(mordred: bool) -> None:
             changes = []
             for i in rng.sample(range(len(plan)), rng.randint(1, 2)):
                 colour = rng.randint(1, 3)
-                moved = plus(plan[i], colour, rng.choice([1, -1]) if plan[i][colour - 1] else 1)
+                take = plan[i][colour - 1] and rng.random() < 0.5
+                moved = summoned_from(plan[i], colour) if take else placed(plan[i], colour)
                 changes.append((i, signature(moved)))
             for i, sig in changes:
                 changed[i] = sig

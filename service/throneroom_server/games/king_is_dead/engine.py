@@ -17,6 +17,7 @@ from throneroom_server.games.core import (
     check_seat,
 )
 from throneroom_server.games.king_is_dead.board import (
+    CARDS,
     DECIDE_AMBASSADOR,
     DECIDE_CROWN,
     DECIDE_GARRISON,
@@ -82,6 +83,10 @@ _DECISION_KIND = {
 }
 
 
+_PLAY_KEYS: tuple[Key, ...] = tuple((K_PLAY, card) for card in range(max(CARDS) + 1))
+"""The key of playing each card, by card."""
+
+
 def legal_keys(state: State, seat: Seat, search: LastCardSearch) -> list[Key]:
     """Every legal decision of ``seat`` now, as ascending move keys (``search``:
     the engine's 3-player last-card search, with its memos)."""
@@ -93,7 +98,7 @@ def legal_keys(state: State, seat: Seat, search: LastCardSearch) -> list[Key]:
         cards: list[int] = sorted(set(state.seats[seat].hand))
         if last_card_in_play(state):
             cards = search.playable_cards(state, seat, cards)
-        return [PASS_KEY, *((K_PLAY, c) for c in cards)]
+        return [PASS_KEY, *[_PLAY_KEYS[c] for c in cards]]
     keys = decision_keys(d, pending.colour, Reading(state, seat))
     if resolving_last_card(state):
         keys = search.winning_keys(state, seat, keys)

@@ -322,8 +322,9 @@ def _summon_wins(ctx: Context, node: Node) -> bool:
 
 
 def _choices(ctx: Context, node: Node, keys: list[Key]) -> Iterator[bool]:
-    """Whether each choice (legal keys of the node's decision) keeps a winning
-    completion, lazily and in order."""
+    """Whether each choice (``keys``: every legal key of the node's decision,
+    as cards.decision_keys lists them) keeps a winning completion, lazily and
+    in order."""
     d = node.decision
     if d == DECIDE_SUMMON:
         return _summons(ctx, node, keys)
@@ -370,7 +371,8 @@ def _placements(ctx: Context, node: Node, keys: list[Key]) -> Iterator[bool]:
     later = placements_after((node.decision, colour, node.remaining), node.supply)
     regions, plan = resolution_plan(ctx, node.board, node.cards)
     where = _positions(regions)
-    targets = tuple([where[key[1]] for key in decision_keys(node.decision, node.colour, node)])
+    # ``keys`` are every choice of this placement: the targets of all the card's.
+    targets = tuple([where[key[1]] for key in keys])
     placing = _Placing(ctx, tuple(regions), targets, node.court)
     if not later:
         # The last follower placed, the summon follows.
@@ -547,7 +549,7 @@ class LastCardSearch:
 
     def winning_keys(self, state: State, seat: int, keys: list[Key]) -> list[Key]:
         """Of the legal choices of a decision while the last card is being
-        resolved, those that keep a winning completion."""
+        resolved (``keys``: all of them), those that keep a winning completion."""
 
         def compute() -> list[Key]:
             node = self._read(state, seat, state.seats[seat].last_played, state.pending.card)

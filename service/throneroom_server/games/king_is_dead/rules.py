@@ -41,27 +41,17 @@ from throneroom_server.games.king_is_dead.endings import CONTROL, INVASION, LOYA
 Court = tuple[int, int, int]
 """A seat's court: (scots, welsh, romano_british)."""
 
-# -- followers ----------------------------------------------------------------------------
-
-
-def plus(counts: Counts, colour: Faction, n: int) -> Counts:
-    """``counts`` with ``n`` (maybe negative) more followers of ``colour``."""
-    s, w, r, loyal = counts
-    if colour == 1:
-        return (s + n, w, r, loyal)
-    if colour == 2:
-        return (s, w + n, r, loyal)
-    if colour == 3:
-        return (s, w, r + n, loyal)
-    return (s, w, r, loyal + n)
-
-
 # -- the summon ------------------------------------------------------------------------------
 
 
 def summoned_from(counts: Counts, faction: Faction) -> Counts:
     """A region after one follower of ``faction`` is summoned from it."""
-    return plus(counts, faction, -1)
+    s, w, r, loyal = counts
+    if faction == 1:
+        return (s - 1, w, r, loyal)
+    if faction == 2:
+        return (s, w - 1, r, loyal)
+    return (s, w, r - 1, loyal)
 
 
 def court_after_summon(court: Court, faction: Faction) -> Court:
@@ -91,8 +81,16 @@ def after_effect(regions: Iterable[Sequence[int] | None]) -> int:
 
 
 def placed(counts: Counts, colour: Faction) -> Counts:
-    """A region after one follower of ``colour`` is placed in it (from the supply)."""
-    return plus(counts, colour, 1)
+    """A region after one follower of ``colour`` is placed in it (from the
+    supply; black ones only by the Mordred banner)."""
+    s, w, r, loyal = counts
+    if colour == 1:
+        return (s + 1, w, r, loyal)
+    if colour == 2:
+        return (s, w + 1, r, loyal)
+    if colour == 3:
+        return (s, w, r + 1, loyal)
+    return (s, w, r, loyal + 1)
 
 
 def supply_after_placing(supply: Sequence[int], colour: Faction) -> tuple[int, int, int]:
