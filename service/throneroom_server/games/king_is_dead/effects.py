@@ -34,7 +34,6 @@ from throneroom_server.games.king_is_dead.struggle import (
     advance,
     counts_of,
     new_event,
-    read_supply,
     set_counts,
     start_effect,
     start_summon,
@@ -71,7 +70,9 @@ def carry_out(state: State, seat: int, key: Key, events: list[Event]) -> None:
     if kind == K_SUMMON:
         _, region, faction = key
         reg = state.regions[region - 1]
-        set_counts(reg, summoned_from(counts_of(reg), faction))
+        reg.scots, reg.welsh, reg.romano_british, reg.loyalists = summoned_from(
+            (reg.scots, reg.welsh, reg.romano_british, reg.loyalists), faction
+        )
         court = state.seats[seat].court
         court.scots, court.welsh, court.romano_british = court_after_summon(
             (court.scots, court.welsh, court.romano_british), faction
@@ -86,9 +87,11 @@ def carry_out(state: State, seat: int, key: Key, events: list[Event]) -> None:
         region = key[1]
         colour = pending.colour
         reg = state.regions[region - 1]
-        set_counts(reg, placed(counts_of(reg), colour))
+        reg.scots, reg.welsh, reg.romano_british, reg.loyalists = placed(
+            (reg.scots, reg.welsh, reg.romano_british, reg.loyalists), colour
+        )
         supply = state.supply
-        left = supply_after_placing(read_supply(state), colour)
+        left = supply_after_placing((supply.scots, supply.welsh, supply.romano_british), colour)
         supply.scots, supply.welsh, supply.romano_british = left
         event, placed_event = new_event("follower_placed")
         placed_event.seat = seat

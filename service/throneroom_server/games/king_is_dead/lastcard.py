@@ -261,7 +261,7 @@ def read_turn(
         tuple(orders),
         state.loyalist_pool,
         tuple(last_played),
-        tuple(c for s, c in enumerate(courts) if s != seat),
+        (*courts[:seat], *courts[seat + 1 :]),
         state.mordred,
         forbidden,
     )
@@ -379,12 +379,12 @@ def _placements(ctx: Context, node: Node, keys: list[Key]) -> Iterator[bool]:
         leaves = Leaves(ctx, ctx.signatures_of(plan), node.court)
         for key in keys:
             i = where[key[1]]
-            yield leaves.wins([(i, ctx.signature(placed(plan[i], colour)))])
+            yield leaves.wins([(i, ctx.signatures[placed(plan[i], colour)])])
         return
     same: bool | None = None
     for key in keys:
         i = where[key[1]]
-        if ctx.inert(plan[i], colour, later):
+        if ctx.inerts[plan[i], colour, later]:
             if same is None:
                 same = placing.wins(_placed(plan, i, colour), later)
             yield same
@@ -425,12 +425,12 @@ class _Placing:
         if not later:
             leaves = Leaves(ctx, ctx.signatures_of(plan), self.court)
             known = any(
-                leaves.wins([(i, ctx.signature(placed(plan[i], colour)))]) for i in self.targets
+                leaves.wins([(i, ctx.signatures[placed(plan[i], colour)])]) for i in self.targets
             )
         else:
             tried_inert = False
             for i in self.targets:
-                if ctx.inert(plan[i], colour, later):
+                if ctx.inerts[plan[i], colour, later]:
                     if tried_inert:
                         continue
                     tried_inert = True
@@ -457,7 +457,7 @@ def _exchanges(ctx: Context, node: Node, keys: list[Key]) -> Iterator[bool]:
         (a, b, _), _ = flows
         i, j = where[a], where[b]
         at_a, at_b = flowed(flows, plan[i], plan[j])
-        changes = [(i, ctx.signature(at_a)), (j, ctx.signature(at_b))]
+        changes = [(i, ctx.signatures[at_a]), (j, ctx.signatures[at_b])]
         if leaves is None:
             yield leaf_wins(ctx, _replaced(signatures, changes), node.court, False)
         else:
@@ -469,7 +469,7 @@ def _crowns(ctx: Context, node: Node, keys: list[Key]) -> Iterator[bool]:
     the resolution order changes."""
     by_region = [0] * (NUM_REGIONS + 1)
     for region, counts in zip(*resolution_plan(ctx, node.board, node.cards), strict=True):
-        by_region[region] = ctx.signature(counts)
+        by_region[region] = ctx.signatures[counts]
     summons = summon_possible(node.board)
     for key in keys:
         cards = crowned_cards(node.cards, key)

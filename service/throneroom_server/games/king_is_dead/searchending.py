@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import combinations, product
+from typing import TypeVar
 
 from throneroom_server.games.king_is_dead.board import (
     BANNER,
@@ -49,10 +50,32 @@ from throneroom_server.games.king_is_dead.rules import (
 )
 
 Signature = int
+KeyT = TypeVar("KeyT")
+ValueT = TypeVar("ValueT")
 Outcome = tuple[str, int, int]
 """How the forced ending finishes: (termination, first faction, second faction),
 0 for a faction the ranking lacks (both 0 for an invasion, which ignores them)."""
 SummonToken = tuple[tuple[Signature, ...], Court]
+
+
+class Memo(dict[KeyT, ValueT]):
+    """A dict that works out a missing entry with ``compute`` and keeps it:
+    ``memo[key]`` is ``compute(key)``, computed once (lookups stay dict
+    lookups)."""
+
+    __slots__ = ("compute",)
+
+    def __init__(self, compute: Callable[[KeyT], ValueT]) -> None:
+        super().__init__()
+        self.compute = compute
+
+    def __missing__(self, key: KeyT) -> ValueT:
+        value = self[key] = self.compute(key)
+        return value
+
+
+InertQuestion = tuple[Counts, int, tuple[int, ...]]
+"""(followers, the colour placed, the colours placed after it): see ``inert``."""
 
 
 class RegionMemo:
@@ -64,8 +87,14 @@ class RegionMemo:
 
     def __init__(self, limit: int = 8192) -> None:
         self.limit = limit
-        self.signatures: dict[Counts, Signature] = {}
-        self.inerts: dict[tuple[Counts, int, tuple[int, ...]], bool] = {}
+        self.signatures: Memo[Counts, Signature] = Memo(signature)
+        """Region followers -> signature(followers)."""
+        self.inerts: Memo[InertQuestion, bool] = Memo(self._inert)
+        """(followers, colour, later colours) -> inert(...)."""
+
+    def _inert(self, question: InertQuestion) -> bool:
+        counts, colour, later = question
+        return inert(counts, colour, later, self.signatures.__getitem__)
 
     def bound(self) -> None:
         """Empty the memos that grew past the limit (called between turns)."""
@@ -120,9 +149,9 @@ class Context:
     ) -> None:
         memo = RegionMemo() if memo is None else memo
         self.signatures = memo.signatures
-        """Region followers -> signature (the search's RegionMemo)."""
+        """Region followers -> signature, memoized (the search's RegionMemo)."""
         self.inerts = memo.inerts
-        """(followers, colour, later colours) -> inert (the search's RegionMemo)."""
+        """(followers, colour, later colours) -> inert, memoized (the search's RegionMemo)."""
         self.key = key
         self.seat = seat
         self.controls = controls
@@ -150,41 +179,12 @@ class Context:
         """Controls of the remaining regions in resolution order -> outcome."""
         self.wins: dict[tuple[Outcome, Court], bool] = {}
         """(outcome, the seat's court) -> the seat wins."""
-        self.courts_after: dict[Court, tuple[Court, Court, Court]] = {}
+        self.courts_after: Memo[Court, tuple[Court, Court, Court]] = Memo(summoned)
         """The seat's court -> its court after each summon (summoned)."""
-
-    def summoned(self, court: Court) -> tuple[Court, Court, Court]:
-        """summoned(court), memoized."""
-        known = self.courts_after.get(court)
-        if known is None:
-            known = self.courts_after[court] = summoned(court)
-        return known
-
-    def signature(self, counts: Counts) -> Signature:
-        """signature(counts), memoized."""
-        sig = self.signatures.get(counts)
-        if sig is None:
-            sig = self.signatures[counts] = signature(counts)
-        return sig
 
     def signatures_of(self, plan: Sequence[Counts]) -> list[Signature]:
         """The signature of each region of a resolution plan, memoized."""
-        known = self.signatures
-        out = []
-        for counts in plan:
-            sig = known.get(counts)
-            if sig is None:
-                sig = known[counts] = signature(counts)
-            out.append(sig)
-        return out
-
-    def inert(self, counts: Counts, colour: int, later: tuple[int, ...]) -> bool:
-        """inert(counts, colour, later), memoized."""
-        token = (counts, colour, later)
-        known = self.inerts.get(token)
-        if known is None:
-            known = self.inerts[token] = inert(counts, colour, later, self.signature)
-        return known
+        return list(map(self.signatures.__getitem__, plan))
 
     def share_wins(self, previous: Context) -> None:
         """Take over the ``wins`` of the previous context when the seat, the
@@ -337,7 +337,7 @@ def _some_summon_wins(ctx: Context, signatures: tuple[Signature, ...], court: Co
     """A summon changes at most one control; those leaving every control as it
     is are tried once per colour."""
     base = tuple([CONTROL_OF[sig] for sig in signatures])
-    courts = ctx.summoned(court)
+    courts = ctx.courts_after[court]
     keeps = 0
     for sig in signatures:
         keeps |= _KEEPS[sig]
@@ -365,7 +365,7 @@ class Leaves:
         self.signatures = signatures
         self.court = court
         self.base = tuple([CONTROL_OF[sig] for sig in signatures])
-        self.courts = ctx.summoned(court)
+        self.courts = ctx.courts_after[court]
         self.winning: list[int] | None = None
         """The regions (positions in resolution order) where a summon changing
         their control wins; None until needed."""
@@ -432,7 +432,7 @@ def summon_wins(
     ``position`` in resolution order makes the seat win."""
     controls = [CONTROL_OF[sig] for sig in signatures]
     controls[position] = AFTER_SUMMON[signatures[position]][faction]
-    return ending_wins(ctx, tuple(controls), ctx.summoned(court)[faction - 1])
+    return ending_wins(ctx, tuple(controls), ctx.courts_after[court][faction - 1])
 
 
 def outcome(ctx: Context, sequence: tuple[int, ...]) -> Outcome:
