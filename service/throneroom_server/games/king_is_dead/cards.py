@@ -335,28 +335,30 @@ def next_settle_colour(supply: Sequence[int], after: Faction) -> Faction:
     return 0
 
 
-def place_targets(board: Board, controls: Sequence[int], faction: Faction) -> list[Region]:
-    """Faction card targets: unresolved regions bordering a region the faction
-    controls, its unresolved home counting as controlled (so the home itself is
-    a target only when it borders another region the faction controls)."""
+def place_targets(
+    controls: Sequence[int], faction: Faction, regions: Sequence[Region] = REGIONS
+) -> list[Region]:
+    """Faction card targets (of ``regions``, all by default): unresolved regions
+    bordering a region the faction controls, its unresolved home counting as
+    controlled (so the home itself is a target only when it borders another
+    region the faction controls). Only the controls matter: placing never
+    changes them."""
     home = HOMES[faction]
     controlled = {r for r in REGIONS if controls[r - 1] == faction}
     if controls[home - 1] == UNRESOLVED:
         controlled.add(home)
     return [
         r
-        for r, counts in zip(REGIONS, board, strict=True)
-        if counts is not None and not NEIGHBOURS[r].isdisjoint(controlled)
+        for r in regions
+        if controls[r - 1] == UNRESOLVED and not NEIGHBOURS[r].isdisjoint(controlled)
     ]
 
 
-def place_count(
-    board: Board, controls: Sequence[int], supply: Sequence[int], faction: Faction
-) -> int:
+def place_count(controls: Sequence[int], supply: Sequence[int], faction: Faction) -> int:
     """How many followers a faction card places: 2, 1 if the supply has only one,
     0 if the supply has none or no region qualifies."""
     have = supply[faction - 1]
-    if have <= 0 or not place_targets(board, controls, faction):
+    if have <= 0 or not place_targets(controls, faction):
         return 0
     return min(2, have)
 
@@ -402,12 +404,10 @@ def settlers_decision(supply: Sequence[int]) -> Pending | None:
     return (DECIDE_SETTLE, colour, 0) if colour else None
 
 
-def faction_decision(
-    card: int, board: Board, controls: Sequence[int], supply: Sequence[int]
-) -> Pending | None:
+def faction_decision(card: int, controls: Sequence[int], supply: Sequence[int]) -> Pending | None:
     """A faction card's first decision (None: nothing to place, or nowhere)."""
     faction = CARD_FACTION[card]
-    count = place_count(board, controls, supply, faction)
+    count = place_count(controls, supply, faction)
     return (DECIDE_PLACE, faction, count) if count else None
 
 
@@ -443,8 +443,7 @@ def first_decision(card: int, position: Position) -> Pending | None:
         return exchange_decision(card, position.board, position.forbidden)
     if card == SETTLERS:
         return settlers_decision(position.supply)
-    controls = position.controls  # (a state reads the controls and the board at once)
-    return faction_decision(card, position.board, controls, position.supply)
+    return faction_decision(card, position.controls, position.supply)
 
 
 def decision_keys(decision: int, colour: int, position: Position) -> list[Key]:
@@ -453,8 +452,7 @@ def decision_keys(decision: int, colour: int, position: Position) -> list[Key]:
     if decision == DECIDE_SUMMON:
         return summon_keys(position.board)
     if decision == DECIDE_PLACE:
-        controls = position.controls  # (a state reads the controls and the board at once)
-        return [(K_PLACE, r) for r in place_targets(position.board, controls, colour)]
+        return [(K_PLACE, r) for r in place_targets(position.controls, colour)]
     if decision == DECIDE_SETTLE:
         return settle_keys(position.board)
     if decision == DECIDE_GARRISON:

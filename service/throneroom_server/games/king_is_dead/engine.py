@@ -64,7 +64,7 @@ from throneroom_server.games.king_is_dead.struggle import (
     forbidden_mirror,
     read_board,
     read_cards,
-    read_regions,
+    read_controls,
     record_pass,
 )
 from throneroom_server.games.king_is_dead.views import build_view, randomize_hidden
@@ -128,8 +128,7 @@ def is_legal(state: State, seat: Seat, key: Key, search: LastCardSearch) -> bool
     if kind == K_CROWN:
         return key in crown_keys(read_cards(state))
     if kind == K_PLACE:
-        on_board, controls = read_regions(state)
-        return key[1] in place_targets(on_board, controls, state.pending.colour)
+        return bool(place_targets(read_controls(state), state.pending.colour, (key[1],)))
     return exchange_is_legal(read_board(state), key, forbidden_mirror(state, seat))
 
 

@@ -75,17 +75,6 @@ def read_controls(state: State) -> list[int]:
     return [r.control for r in state.regions]
 
 
-def read_regions(state: State) -> tuple[Board, list[int]]:
-    """``(read_board(state), read_controls(state))`` in one pass."""
-    board: Board = []
-    controls: list[int] = []
-    for r in state.regions:
-        control = r.control
-        controls.append(control)
-        board.append(None if control else (r.scots, r.welsh, r.romano_british, r.loyalists))
-    return board, controls
-
-
 def read_orders(state: State) -> list[int]:
     return [r.resolved_order for r in state.regions]
 
@@ -253,7 +242,7 @@ class Reading:
     """A state as cards.Position, for the seat to act: each part read (once)
     when a card's first decision or the choices of a decision ask for it."""
 
-    __slots__ = ("_board", "_controls", "seat", "state")
+    __slots__ = ("_board", "_controls", "seat", "state")  # board and controls read once
 
     def __init__(self, state: State, seat: int) -> None:
         self.state = state
@@ -270,10 +259,7 @@ class Reading:
     @property
     def controls(self) -> list[int]:
         if self._controls is None:
-            if self._board is None:
-                self._board, self._controls = read_regions(self.state)
-            else:
-                self._controls = read_controls(self.state)
+            self._controls = read_controls(self.state)
         return self._controls
 
     @property
