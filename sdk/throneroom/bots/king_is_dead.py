@@ -22,28 +22,28 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from throneroom.games.king_is_dead.data import (
+    BANNER,
+    BORDERS,
+    CARD_FACTION,
+    COLOURS,
+    CROWN,
+    FACTIONS,
+    GARRISON,
+    HOMES,
+    LOYALISTS,
+    NEIGHBOURS,
+    REGIONS,
+    SAXON_TOKENS_FOR_INVASION,
+    SAXONS,
+    SETTLERS,
+    TEAM_SEATS,
+)
 from throneroom.v1 import game_pb2
 from throneroom.v1 import king_is_dead_pb2 as pb
 
 __all__ = ["KingIsDeadBot", "Model", "evaluate"]
 
-SAXONS = pb.REGION_CONTROL_SAXONS
-LOYALISTS = pb.FACTION_LOYALISTS
-FACTIONS = (1, 2, 3)
-BORDERS = (
-    (1, 2), (2, 3), (2, 4), (3, 4), (3, 5), (3, 6), (4, 6),
-    (4, 7), (5, 6), (5, 8), (6, 7), (6, 8), (7, 8),
-)  # fmt: skip
-NEIGHBOURS = {
-    r: {b for a, b in BORDERS if a == r} | {a for a, b in BORDERS if b == r} for r in range(1, 9)
-}
-HOMES = {1: 1, 2: 5, 3: 7}
-BANNER = {1: 8, 2: 8, 6: 8, 3: 8, 5: 2, 4: 2, 7: 2, 8: 2}
-CARD_FACTION: dict[int, int] = {
-    pb.ACTION_CARD_SCOTS: 1,
-    pb.ACTION_CARD_WELSH: 2,
-    pb.ACTION_CARD_ROMANO_BRITISH: 3,
-}
 _M: Any = pb.KingIsDeadMove
 """The move class, untyped: the candidates below hold plain ints."""
 
@@ -147,7 +147,7 @@ class Model:
     def summons(self) -> list[tuple[int, int]]:
         return [
             (r, f)
-            for r in range(1, 9)
+            for r in REGIONS
             if self.open(r)
             for f in FACTIONS
             if self.counts[r - 1][f - 1] > 0
@@ -194,14 +194,14 @@ def evaluate(model: Model) -> float:
                 pool -= 1
         if w == SAXONS:
             saxons += 1
-            if saxons >= 4:
+            if saxons >= SAXON_TOKENS_FOR_INVASION:
                 ending = "invasion"
                 break
         elif w == LOYALISTS:
             ending = "loyalist"
             break
     me = model.me
-    teams = model.num_seats == 4
+    teams = model.num_seats == TEAM_SEATS
     courts = model.courts
     others = [s for s in range(model.num_seats) if s != me and not (teams and s % 2 == me % 2)]
     if ending == "invasion":
@@ -296,7 +296,7 @@ class KingIsDeadBot:
         return _best_summon(after)
 
     def _card_value(self, model: Model, card: int) -> float:
-        if card == pb.ACTION_CARD_SETTLERS:
+        if card == SETTLERS:
             colour = next((f for f in FACTIONS if model.supply[f - 1] > 0), 0)
             return _best_settle(model, colour, before=True)
         if card in CARD_FACTION:
@@ -337,7 +337,7 @@ def _best_summon(model: Model) -> float:
 
 
 def _open_regions(model: Model) -> list[int]:
-    return [r for r in range(1, 9) if model.open(r)]
+    return [r for r in REGIONS if model.open(r)]
 
 
 def _best_settle(model: Model, colour: int, before: bool = False) -> float:
@@ -361,7 +361,7 @@ def _best_settle(model: Model, colour: int, before: bool = False) -> float:
 
 
 def _place_targets(model: Model, faction: int) -> list[int]:
-    controlled = {r for r in range(1, 9) if model.control[r - 1] == faction}
+    controlled = {r for r in REGIONS if model.control[r - 1] == faction}
     if model.open(HOMES[faction]):
         controlled.add(HOMES[faction])
     return [r for r in _open_regions(model) if NEIGHBOURS[r] & controlled]
@@ -386,24 +386,24 @@ def _effect_options(model: Model, card: int) -> list[pb.KingIsDeadMove]:
     """Candidate executions of the Crown, Garrison or Ambassador (full ones only:
     an estimate of what playing the card could do)."""
     out: list[pb.KingIsDeadMove] = []
-    if card == pb.ACTION_CARD_CROWN:
+    if card == CROWN:
         free = sorted(c[0] for c in model.cards if c[1] and not c[2])
         for i, a in enumerate(free):
             for b in free[i + 1 :]:
                 out.append(_M(crown=_M.Crown(region_a=a, region_b=b, crowned=a)))
         return out
     open_ = _open_regions(model)
-    if card == pb.ACTION_CARD_GARRISON:
+    if card == GARRISON:
         for a, b in [*BORDERS, *((b, a) for a, b in BORDERS)]:
             if a not in open_ or b not in open_:
                 continue
             ca, cb = model.counts[a - 1], model.counts[b - 1]
-            colours_a = [f for f in (1, 2, 3, 4) if ca[f - 1]]
+            colours_a = [f for f in COLOURS if ca[f - 1]]
             for i, o1 in enumerate(colours_a):
                 for o2 in colours_a[i:]:
                     if o1 == o2 and ca[o1 - 1] < 2:
                         continue
-                    for back in [f for f in (1, 2, 3, 4) if cb[f - 1]] or [0]:
+                    for back in [f for f in COLOURS if cb[f - 1]] or [0]:
                         g = _M.Garrison(from_region=a, to_region=b, outgoing=[o1, o2])
                         if back:
                             g.returning = back
@@ -411,8 +411,8 @@ def _effect_options(model: Model, card: int) -> list[pb.KingIsDeadMove]:
         return out
     for i, a in enumerate(open_):
         for b in open_[i + 1 :]:
-            for fa in [f for f in (1, 2, 3, 4) if model.counts[a - 1][f - 1]]:
-                for fb in [f for f in (1, 2, 3, 4) if model.counts[b - 1][f - 1]]:
+            for fa in [f for f in COLOURS if model.counts[a - 1][f - 1]]:
+                for fb in [f for f in COLOURS if model.counts[b - 1][f - 1]]:
                     m = _M.Ambassador(region_a=a, region_b=b, from_a=fa, from_b=fb)
                     out.append(_M(ambassador=m))
     return out

@@ -66,6 +66,9 @@ def _reference_garrison(board: Board, forbidden: Key | None) -> list[Key]:
         backs = [0] + [colour for colour in (1, 2, 3, 4) if cb[colour - 1]]
         for out in outs:
             for back in backs:
+                if len(out) == 1 and back and a > b:
+                    # The same movement as (b, a, back, 0, out[0]): one writing.
+                    continue
                 key = (K_GARRISON, a, b, out[0], out[1] if len(out) == 2 else 0, back)
                 by_total.setdefault(len(out) + (back > 0), []).append(key)
     return _best(by_total, forbidden)

@@ -5,19 +5,29 @@ answers that do not depend on what was asked before."""
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections import Counter
 from itertools import combinations
 
 import pytest
-from throneroom_server.games.king_is_dead import engine as kid_engine
-from throneroom_server.games.king_is_dead import lastcard, searchending
+from throneroom_server.games.king_is_dead import KingIsDead, lastcard, searchending
 from throneroom_server.games.king_is_dead.board import (
     CONTROL_LOYALISTS,
+    NONE,
     SAXON_TOKENS_FOR_INVASION,
     SAXONS,
     Counts,
 )
-from throneroom_server.games.king_is_dead.cards import Key
+from throneroom_server.games.king_is_dead.cards import (
+    K_AMBASSADOR,
+    K_CROWN,
+    K_GARRISON,
+    K_PLACE,
+    K_SETTLE,
+    K_SUMMON,
+    Key,
+)
 from throneroom_server.games.king_is_dead.endings import (
     CONTROL,
     INVASION,
@@ -26,6 +36,7 @@ from throneroom_server.games.king_is_dead.endings import (
     ranked_seat_wins,
     winners,
 )
+from throneroom_server.games.king_is_dead.rules import placed, region_winner, summoned_from
 from throneroom_server.games.king_is_dead.searchending import (
     AFTER_SUMMON,
     CONTROL_OF,
@@ -34,12 +45,10 @@ from throneroom_server.games.king_is_dead.searchending import (
     inert,
     leaf_wins,
     outcome,
-    plus,
     signature,
 )
-from throneroom_server.games.king_is_dead.struggle import region_winner
 
-from .helpers import GAME, State
+from .helpers import GAME, D, State
 
 # -- the ending -----------------------------------------------------------------------
 
@@ -142,7 +151,7 @@ def test_signature_holds_the_control_with_and_without_each_summon() -> None:
         sig = signature(counts)
         assert CONTROL_OF[sig] == region_winner(counts)
         for faction in (1, 2, 3):
-            after = region_winner(plus(counts, faction, -1)) if counts[faction - 1] else -1
+            after = region_winner(summoned_from(counts, faction)) if counts[faction - 1] else -1
             assert AFTER_SUMMON[sig][faction] == after
 
 
@@ -158,8 +167,8 @@ def test_inert_placement_changes_no_signature_whatever_follows() -> None:
             for extra in combinations(later, size):
                 before = counts
                 for f in extra:
-                    before = plus(before, f, 1)
-                if signature(plus(before, colour, 1)) != signature(before):
+                    before = placed(before, f)
+                if signature(placed(before, colour)) != signature(before):
                     expected = False
         assert inert(counts, colour, later) == expected
         seen[expected] += 1
@@ -171,68 +180,81 @@ def test_inert_placement_changes_no_signature_whatever_follows() -> None:
 Question = tuple[str, State, int, list[Key]]
 
 
+class _Asked(lastcard.LastCardSearch):
+    """A search that records every question the engine asks it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: list[Question] = []
+
+    def playable_cards(self, state: State, seat: int, cards: list[int]) -> list[int]:
+        self.asked.append(("play", state, seat, [(c,) for c in cards]))
+        return super().playable_cards(state, seat, cards)
+
+    def winning_keys(self, state: State, seat: int, keys: list[Key]) -> list[Key]:
+        self.asked.append(("win", state, seat, list(keys)))
+        return super().winning_keys(state, seat, keys)
+
+
 def _questions(games: int, mordred: bool) -> list[Question]:
     """Every last-card question the engine asks in random 3-player games."""
-    asked: list[Question] = []
-    playable, winning = lastcard.playable_cards, lastcard.winning_keys
-
-    def play_asked(state: State, seat: int, cards: list[int]) -> list[int]:
-        asked.append(("play", state, seat, [(c,) for c in cards]))
-        return playable(state, seat, cards)
-
-    def win_asked(state: State, seat: int, keys: list[Key]) -> list[Key]:
-        asked.append(("win", state, seat, list(keys)))
-        return winning(state, seat, keys)
-
-    options = GAME.default_options()
+    game = KingIsDead()
+    search = game.search = _Asked()
+    options = game.default_options()
     options.mordred = mordred
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(kid_engine, "playable_cards", play_asked)
-        patch.setattr(kid_engine, "winning_keys", win_asked)
-        for seed in range(games):
-            chooser = random.Random(seed)
-            state = GAME.setup(options, 3, 500 + seed)
-            while acting := GAME.to_act(state):
-                moves = GAME.legal_moves(state, acting[0])
-                state, _ = GAME.apply(state, acting[0], moves[chooser.randrange(len(moves))])
-    return asked
+    for seed in range(games):
+        chooser = random.Random(seed)
+        state = game.setup(options, 3, 500 + seed)
+        while acting := game.to_act(state):
+            moves = game.legal_moves(state, acting[0])
+            state, _ = game.apply(state, acting[0], moves[chooser.randrange(len(moves))])
+    return search.asked
 
 
-def _answer(question: Question) -> list[Key]:
+def _answer(search: lastcard.LastCardSearch, question: Question) -> list[Key]:
     kind, state, seat, keys = question
     if kind == "play":
-        return [(c,) for c in lastcard.playable_cards(state, seat, [k[0] for k in keys])]
-    return lastcard.winning_keys(state, seat, keys)
-
-
-def _forget() -> None:
-    lastcard._CACHE.clear()
-    lastcard._LATEST.clear()
+        return [(c,) for c in search.playable_cards(state, seat, [k[0] for k in keys])]
+    return search.winning_keys(state, seat, keys)
 
 
 @pytest.mark.parametrize("mordred", [False, True])
 def test_answers_do_not_depend_on_what_was_asked_before(mordred: bool) -> None:
     questions = _questions(40, mordred)
     assert len(questions) > 100
-    _forget()
-    alone = []
-    for question in questions:
-        _forget()
-        alone.append(_answer(question))
+    # Each question asked of a fresh search (no memo at all)...
+    alone = [_answer(lastcard.LastCardSearch(), question) for question in questions]
     assert any(alone) and not all(alone)
-    _forget()
-    assert [_answer(q) for q in questions] == alone
+    # ...and all of them of one search, in order and shuffled.
+    search = lastcard.LastCardSearch()
+    assert [_answer(search, q) for q in questions] == alone
     order = list(range(len(questions)))
     random.Random(1).shuffle(order)
-    _forget()
-    shuffled = {i: _answer(questions[i]) for i in order}
+    search = lastcard.LastCardSearch()
+    shuffled = {i: _answer(search, questions[i]) for i in order}
     assert [shuffled[i] for i in range(len(questions))] == alone
+
+
+def test_engines_do_not_share_memos() -> None:
+    (_, state, seat, _), *_ = _questions(1, False)
+    one, other = KingIsDead(), KingIsDead()
+    assert one.search is not other.search
+    one.legal_moves(state, seat)
+    assert one.search.memo_sizes() != (0, 0, 0)
+    assert other.search.memo_sizes() == (0, 0, 0)
 
 
 @pytest.mark.parametrize("mordred", [False, True])
 def test_leaves_agree_with_deciding_each_position_alone(mordred: bool) -> None:
     (_, state, seat, _), *_ = _questions(1, mordred)
-    ctx, _ = lastcard._read(state, seat, state.cards_played + 1, state.seats[seat].hand[0])
+    ctx = lastcard.read_turn(
+        state,
+        seat,
+        last_played_now=state.cards_played + 1,
+        card=state.seats[seat].hand[0],
+        latest=None,
+        memo=searchending.RegionMemo(),
+    ).ctx
     rng = random.Random(11)
     for _ in range(400):
         plan = [_random_counts(rng) for _ in range(rng.randint(2, 6))]
@@ -243,7 +265,8 @@ def test_leaves_agree_with_deciding_each_position_alone(mordred: bool) -> None:
             changes = []
             for i in rng.sample(range(len(plan)), rng.randint(1, 2)):
                 colour = rng.randint(1, 3)
-                moved = plus(plan[i], colour, rng.choice([1, -1]) if plan[i][colour - 1] else 1)
+                take = plan[i][colour - 1] and rng.random() < 0.5
+                moved = summoned_from(plan[i], colour) if take else placed(plan[i], colour)
                 changes.append((i, signature(moved)))
             for i, sig in changes:
                 changed[i] = sig
@@ -252,7 +275,91 @@ def test_leaves_agree_with_deciding_each_position_alone(mordred: bool) -> None:
 
 
 def test_search_memos_stay_bounded() -> None:
-    _questions(3, False)
-    assert len(lastcard._LATEST) == 1
-    assert len(lastcard._CACHE) <= lastcard._CACHE_SIZE
-    assert searchending.signature.cache_info().maxsize is not None
+    search = lastcard.LastCardSearch(answers_size=8)
+    search.regions.limit = 10
+    game = KingIsDead()
+    game.search = search
+    sizes = []
+    for seed in range(12):
+        chooser = random.Random(seed)
+        state = game.setup(game.default_options(), 3, 700 + seed)
+        while acting := game.to_act(state):
+            moves = game.legal_moves(state, acting[0])
+            state, _ = game.apply(state, acting[0], moves[chooser.randrange(len(moves))])
+            sizes.append(search.memo_sizes())
+    # 12 games ask about 50 questions and meet about 75 region signatures.
+    assert max(answers for answers, _, _ in sizes) == 8
+    signatures = [count for _, count, _ in sizes]
+    assert max(signatures) < 10 + 40  # the limit, plus at most one turn's worth
+    assert any(later < earlier for earlier, later in itertools.pairwise(signatures))
+
+
+def test_no_module_level_memos() -> None:
+    # Every memo of the search belongs to an engine's LastCardSearch: the
+    # modules it runs on hold no mutable container and no function cache.
+    import inspect
+
+    from throneroom_server.games.king_is_dead import cards, rules, searchending
+
+    for module in (lastcard, searchending, cards, rules):
+        for name, value in vars(module).items():
+            if name.startswith("__"):
+                continue
+            assert not isinstance(value, (dict, list, set, bytearray)), (module, name)
+            assert not hasattr(value, "cache_info"), (module, name)
+        assert "lru_cache" not in inspect.getsource(module)
+
+
+# -- one implementation: the working copy steps as apply() does ------------------------------
+
+
+def _working(state: State, seat: int) -> lastcard.Node:
+    return lastcard.read_turn(
+        state,
+        seat,
+        last_played_now=state.seats[seat].last_played,
+        card=state.pending.card,
+        latest=None,
+        memo=searchending.RegionMemo(),
+    )
+
+
+@pytest.mark.parametrize("mordred", [False, True])
+def test_working_copy_steps_as_apply_does(mordred: bool) -> None:
+    options = GAME.default_options()
+    options.mordred = mordred
+    compared = Counter[int]()
+    for seed in range(24):
+        chooser = random.Random(seed)
+        state = GAME.setup(options, 2 + seed % 3, 300 + seed)
+        while acting := GAME.to_act(state):
+            seat = acting[0]
+            moves = GAME.legal_moves(state, seat)
+            if state.pending.decision != D.DECISION_TURN:
+                node = _working(state, seat)
+                for key, move in zip(moves.keys, moves, strict=True):
+                    stepped = node.step(key)
+                    after, events = GAME.apply(state, seat, move)
+                    if any(e.HasField("struggle_resolved") for e in events):
+                        continue  # the turn ended in forced passes: beyond one step
+                    again = _working(after, seat)
+                    assert (stepped.board, stepped.cards, stepped.supply, stepped.court) == (
+                        again.board,
+                        again.cards,
+                        again.supply,
+                        again.court,
+                    ), key
+                    if stepped.decision == NONE:  # the turn is over
+                        assert after.pending.decision == D.DECISION_TURN, key
+                    else:
+                        pending = after.pending
+                        assert (stepped.decision, stepped.colour, stepped.remaining) == (
+                            pending.decision,
+                            pending.colour,
+                            pending.remaining,
+                        ), key
+                    compared[key[0]] += 1
+            state, _ = GAME.apply(state, seat, moves[chooser.randrange(len(moves))])
+    # Every kind of effect decision and the summon were compared.
+    assert set(compared) == {K_CROWN, K_GARRISON, K_AMBASSADOR, K_SETTLE, K_PLACE, K_SUMMON}
+    assert min(compared.values()) > 20

@@ -12,6 +12,7 @@ from throneroom.bots import king_is_dead as bot_module
 from throneroom.bots.king_is_dead import KingIsDeadBot
 from throneroom.envelopes import unwrap, wrap
 from throneroom.games import king_is_dead as texts
+from throneroom.games.king_is_dead import data
 from throneroom.v1 import game_pb2
 from throneroom.v1 import king_is_dead_pb2 as pb
 from throneroom_server.games.king_is_dead import board
@@ -146,9 +147,17 @@ def test_sdk_modules_do_not_import_the_server() -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-def test_bot_map_data_agrees_with_the_engine() -> None:
-    assert {frozenset(b) for b in bot_module.BORDERS} == {frozenset(b) for b in board.BORDERS}
-    assert bot_module.HOMES == board.HOMES and bot_module.BANNER == board.BANNER
+def test_bot_engine_and_texts_share_one_copy_of_the_data() -> None:
+    # One home (throneroom.games.king_is_dead.data): the same objects everywhere.
+    for name in ("BORDERS", "NEIGHBOURS", "HOMES", "BANNER", "CARD_FACTION", "REGIONS"):
+        assert getattr(bot_module, name) is getattr(data, name) is getattr(board, name), name
+    assert sorted(texts.REGIONS) == list(data.REGIONS)
+    assert sorted(texts.CARDS) == sorted(data.CARDS)
+    assert sorted(texts.FACTIONS) == sorted(texts.COLOURS) == sorted(data.COLOURS)
+    # The region texts are written from the map data.
+    assert "Aquae Sulis" in texts.REGIONS[data.DEVA]["en"].description
+    assert "Din Eidyn" in texts.REGIONS[data.LONDINIUM]["en"].description
+    assert texts.REGIONS[data.CAERLEON]["en"].description.startswith("Home region of the Welsh")
 
 
 def _play(bots: list[object], seed: int, mordred: bool = False) -> list[int]:

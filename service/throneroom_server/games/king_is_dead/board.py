@@ -1,205 +1,166 @@
-"""The board and the components of The King Is Dead, as data, in one place.
+"""The engine's view of the components of The King Is Dead: the game's data
+(:mod:`throneroom.games.king_is_dead.data`, the one home of the map, the
+factions and the cards, shared with the SDK's texts and bot) re-exported, and
+the tables the engine derives from it.
 
-Regions, factions, cards and decisions are the enum values of
-king_is_dead.proto (plain ints at run time). Internally a region's followers
-are a 4-tuple ``(scots, welsh, romano_british, loyalists)`` indexed by
-``faction - 1``; a *board* is the list of the eight regions' tuples in Region
-order, with ``None`` for a resolved region (resolved regions are always
-empty). The adjacency table, the homes and the Mordred banner table are the
-readings of /work/shared/RULES-NOTES.md (the printed map is not in the text).
+Internally a region's followers are a 4-tuple ``(scots, welsh,
+romano_british, loyalists)`` indexed by ``faction - 1``; a *board* is the list
+of the eight regions' tuples in Region order, with ``None`` for a resolved
+region (resolved regions are always empty). English names (for the engine's
+messages and summaries) are the SDK's English texts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 
+from throneroom.games.king_is_dead.data import (
+    AMBASSADOR,
+    AQUAE_SULIS,
+    BANNER,
+    BORDERS,
+    CAERLEON,
+    CALEDONIA,
+    CARD_FACTION,
+    CARD_ROMANO_BRITISH,
+    CARD_SCOTS,
+    CARD_WELSH,
+    CARDS,
+    COLOURS,
+    CONTROL_LOYALISTS,
+    COURT_DRAWS,
+    CROWN,
+    DEVA,
+    DIN_EIDYN,
+    EBORACUM,
+    FACTION_CARD_FOLLOWERS,
+    FACTIONS,
+    FOLLOWERS_PER_FACTION,
+    GARRISON,
+    HAND,
+    HOME_FOLLOWERS,
+    HOMES,
+    LAST_CARD_RULE_SEATS,
+    LONDINIUM,
+    LOYALIST_FOLLOWERS,
+    LOYALISTS,
+    MAX_SEATS,
+    MIN_SEATS,
+    MORDRED_START,
+    NEIGHBOURS,
+    NUM_REGIONS,
+    RATAE,
+    REGION_START_FOLLOWERS,
+    REGIONS,
+    REMOVED_PER_FACTION_TWO_PLAYERS,
+    ROMANO_BRITISH,
+    SAXON_TOKENS_FOR_INVASION,
+    SAXONS,
+    SCOTS,
+    SETTLERS,
+    TEAM_SEATS,
+    UNRESOLVED,
+    WELSH,
+    Card,
+    Faction,
+    Region,
+)
+from throneroom.games.king_is_dead.names import card_name, colour_name, control_name, region_name
+from throneroom.games.king_is_dead.names import faction_name as _faction_name
 from throneroom.v1 import king_is_dead_pb2 as pb
 
-Region = int
-Faction = int
-Card = int
+__all__ = [
+    "AMBASSADOR",
+    "AQUAE_SULIS",
+    "BANNER",
+    "BORDERS",
+    "CAERLEON",
+    "CALEDONIA",
+    "CARDS",
+    "CARD_FACTION",
+    "CARD_NAMES",
+    "CARD_ROMANO_BRITISH",
+    "CARD_SCOTS",
+    "CARD_WELSH",
+    "COLOURS",
+    "COLOUR_NAMES",
+    "CONTROL_LOYALISTS",
+    "CONTROL_NAMES",
+    "COURT_DRAWS",
+    "CROWN",
+    "DECIDE_AMBASSADOR",
+    "DECIDE_CROWN",
+    "DECIDE_GARRISON",
+    "DECIDE_PLACE",
+    "DECIDE_SETTLE",
+    "DECIDE_SUMMON",
+    "DEVA",
+    "DIN_EIDYN",
+    "EBORACUM",
+    "FACTIONS",
+    "FACTION_CARD_FOLLOWERS",
+    "FACTION_NAMES",
+    "FOLLOWERS_PER_FACTION",
+    "GARRISON",
+    "HAND",
+    "HOMES",
+    "HOME_FOLLOWERS",
+    "LAST_CARD_RULE_SEATS",
+    "LONDINIUM",
+    "LOYALISTS",
+    "LOYALIST_FOLLOWERS",
+    "MAX_SEATS",
+    "MIN_SEATS",
+    "MORDRED_START",
+    "NEIGHBOURS",
+    "NONE",
+    "NUM_REGIONS",
+    "ORDERED_BORDERS",
+    "RATAE",
+    "REGIONS",
+    "REGION_NAMES",
+    "REGION_START_FOLLOWERS",
+    "REMOVED_PER_FACTION_TWO_PLAYERS",
+    "ROMANO_BRITISH",
+    "SAXONS",
+    "SAXON_TOKENS_FOR_INVASION",
+    "SCOTS",
+    "SETTLERS",
+    "TEAM_SEATS",
+    "TURN",
+    "UNRESOLVED",
+    "WELSH",
+    "Board",
+    "Card",
+    "Counts",
+    "Decision",
+    "Faction",
+    "Region",
+    "region_list",
+    "team_of",
+]
+
 Counts = tuple[int, int, int, int]
 """Followers of one region: (scots, welsh, romano_british, loyalists)."""
 Board = list[Counts | None]
 """The eight regions in Region order; None for a resolved region."""
-
-# -- regions -------------------------------------------------------------------
-
-CALEDONIA = pb.REGION_CALEDONIA
-DIN_EIDYN = pb.REGION_DIN_EIDYN
-DEVA = pb.REGION_DEVA
-EBORACUM = pb.REGION_EBORACUM
-CAERLEON = pb.REGION_CAERLEON
-RATAE = pb.REGION_RATAE
-LONDINIUM = pb.REGION_LONDINIUM
-AQUAE_SULIS = pb.REGION_AQUAE_SULIS
-
-REGIONS: tuple[Region, ...] = (
-    CALEDONIA,
-    DIN_EIDYN,
-    DEVA,
-    EBORACUM,
-    CAERLEON,
-    RATAE,
-    LONDINIUM,
-    AQUAE_SULIS,
-)
-NUM_REGIONS = len(REGIONS)
-
-REGION_NAMES: dict[Region, str] = {
-    CALEDONIA: "Caledonia",
-    DIN_EIDYN: "Din Eidyn",
-    DEVA: "Deva",
-    EBORACUM: "Eboracum",
-    CAERLEON: "Caerleon",
-    RATAE: "Ratae",
-    LONDINIUM: "Londinium",
-    AQUAE_SULIS: "Aquae Sulis",
-}
-
-BORDERS: tuple[tuple[Region, Region], ...] = (
-    (CALEDONIA, DIN_EIDYN),
-    (DIN_EIDYN, DEVA),
-    (DIN_EIDYN, EBORACUM),
-    (DEVA, EBORACUM),
-    (DEVA, CAERLEON),
-    (DEVA, RATAE),
-    (EBORACUM, RATAE),
-    (EBORACUM, LONDINIUM),
-    (CAERLEON, RATAE),
-    (CAERLEON, AQUAE_SULIS),
-    (RATAE, LONDINIUM),
-    (RATAE, AQUAE_SULIS),
-    (LONDINIUM, AQUAE_SULIS),
-)
-"""The 13 borders of the map (RULES-NOTES)."""
-
-NEIGHBOURS: tuple[frozenset[Region], ...] = tuple(
-    frozenset({b for a, b in BORDERS if a == r} | {a for a, b in BORDERS if b == r})
-    for r in range(NUM_REGIONS + 1)
-)
-"""NEIGHBOURS[r]: the regions bordering region r (index 0 unused)."""
 
 ORDERED_BORDERS: tuple[tuple[Region, Region], ...] = tuple(
     sorted([(a, b) for a, b in BORDERS] + [(b, a) for a, b in BORDERS])
 )
 """Every (from, to) pair of bordering regions, ascending: the Garrison's directions."""
 
-# -- factions and colours ------------------------------------------------------
+# -- English names (the SDK's texts) ------------------------------------------------------
 
-SCOTS = pb.FACTION_SCOTS
-WELSH = pb.FACTION_WELSH
-ROMANO_BRITISH = pb.FACTION_ROMANO_BRITISH
-LOYALISTS = pb.FACTION_LOYALISTS
-
-FACTIONS: tuple[Faction, ...] = (SCOTS, WELSH, ROMANO_BRITISH)
-"""The three factions: the colours players summon, settle and place."""
-COLOURS: tuple[Faction, ...] = (SCOTS, WELSH, ROMANO_BRITISH, LOYALISTS)
-"""Every follower colour, Loyalists (Mordred's black followers) included."""
-
-FACTION_NAMES: dict[Faction, str] = {
-    SCOTS: "Scots",
-    WELSH: "Welsh",
-    ROMANO_BRITISH: "Romano-British",
-    LOYALISTS: "Loyalists",
-}
-COLOUR_NAMES: dict[Faction, str] = {
-    SCOTS: "blue",
-    WELSH: "red",
-    ROMANO_BRITISH: "yellow",
-    LOYALISTS: "black",
-}
-
-HOMES: dict[Faction, Region] = {SCOTS: CALEDONIA, WELSH: CAERLEON, ROMANO_BRITISH: LONDINIUM}
-"""Each faction's home region (initial followers and the faction cards)."""
-
-# -- region control --------------------------------------------------------------
-
-UNRESOLVED = pb.REGION_CONTROL_UNRESOLVED
-CONTROL_LOYALISTS = pb.REGION_CONTROL_LOYALISTS
-SAXONS = pb.REGION_CONTROL_SAXONS
-CONTROL_NAMES: dict[int, str] = {
-    pb.REGION_CONTROL_SCOTS: "Scots",
-    pb.REGION_CONTROL_WELSH: "Welsh",
-    pb.REGION_CONTROL_ROMANO_BRITISH: "Romano-British",
-    pb.REGION_CONTROL_LOYALISTS: "Loyalists",
-    pb.REGION_CONTROL_SAXONS: "Saxons",
-}
+REGION_NAMES: Mapping[Region, str] = MappingProxyType({r: region_name(r) for r in REGIONS})
+FACTION_NAMES: Mapping[Faction, str] = MappingProxyType({f: _faction_name(f) for f in COLOURS})
+COLOUR_NAMES: Mapping[Faction, str] = MappingProxyType({f: colour_name(f) for f in COLOURS})
+CARD_NAMES: Mapping[Card, str] = MappingProxyType({c: card_name(c) for c in CARDS})
+CONTROL_NAMES: Mapping[int, str] = MappingProxyType(
+    {c: control_name(c) for c in (*COLOURS, SAXONS)}
+)
 """RegionControl values 1..4 equal the Faction values of the same faction."""
-
-SAXON_TOKENS_FOR_INVASION = 4
-
-# -- the Mordred variant -----------------------------------------------------------
-
-BANNER: dict[Region, Region] = {
-    CALEDONIA: AQUAE_SULIS,
-    DIN_EIDYN: AQUAE_SULIS,
-    RATAE: AQUAE_SULIS,
-    DEVA: AQUAE_SULIS,
-    CAERLEON: DIN_EIDYN,
-    EBORACUM: DIN_EIDYN,
-    LONDINIUM: DIN_EIDYN,
-    AQUAE_SULIS: DIN_EIDYN,
-}
-"""Region resolved -> region that gets a Loyalist follower (the card's banner)."""
-MORDRED_START: tuple[Region, ...] = (DIN_EIDYN, AQUAE_SULIS)
-"""Regions that start with one black follower in the Mordred variant."""
-LOYALIST_FOLLOWERS = 9
-
-# -- followers --------------------------------------------------------------------
-
-FOLLOWERS_PER_FACTION = 18
-REMOVED_PER_FACTION_TWO_PLAYERS = 2
-HOME_FOLLOWERS = 2
-REGION_START_FOLLOWERS = 4
-COURT_DRAWS = 2
-
-# -- action cards -------------------------------------------------------------------
-
-CROWN = pb.ACTION_CARD_CROWN
-GARRISON = pb.ACTION_CARD_GARRISON
-AMBASSADOR = pb.ACTION_CARD_AMBASSADOR
-SETTLERS = pb.ACTION_CARD_SETTLERS
-CARD_SCOTS = pb.ACTION_CARD_SCOTS
-CARD_WELSH = pb.ACTION_CARD_WELSH
-CARD_ROMANO_BRITISH = pb.ACTION_CARD_ROMANO_BRITISH
-
-CARDS: tuple[Card, ...] = (
-    CROWN,
-    GARRISON,
-    AMBASSADOR,
-    SETTLERS,
-    CARD_SCOTS,
-    CARD_WELSH,
-    CARD_ROMANO_BRITISH,
-)
-HAND: tuple[Card, ...] = (
-    CROWN,
-    GARRISON,
-    AMBASSADOR,
-    SETTLERS,
-    SETTLERS,
-    CARD_SCOTS,
-    CARD_WELSH,
-    CARD_ROMANO_BRITISH,
-)
-"""One seat's set of 8 action cards, ascending."""
-CARD_NAMES: dict[Card, str] = {
-    CROWN: "Crown",
-    GARRISON: "Garrison",
-    AMBASSADOR: "Ambassador",
-    SETTLERS: "Settlers",
-    CARD_SCOTS: "Scots",
-    CARD_WELSH: "Welsh",
-    CARD_ROMANO_BRITISH: "Romano-British",
-}
-CARD_FACTION: dict[Card, Faction] = {
-    CARD_SCOTS: SCOTS,
-    CARD_WELSH: WELSH,
-    CARD_ROMANO_BRITISH: ROMANO_BRITISH,
-}
-"""The faction cards and the colour each places."""
-FACTION_CARD_FOLLOWERS = 2
 
 # -- decisions ------------------------------------------------------------------------
 
@@ -212,15 +173,6 @@ DECIDE_AMBASSADOR = pb.KingIsDeadPending.DECISION_AMBASSADOR
 DECIDE_SETTLE = pb.KingIsDeadPending.DECISION_SETTLE
 DECIDE_PLACE = pb.KingIsDeadPending.DECISION_PLACE
 DECIDE_SUMMON = pb.KingIsDeadPending.DECISION_SUMMON
-
-# -- seats -----------------------------------------------------------------------------
-
-MIN_SEATS = 2
-MAX_SEATS = 4
-TEAM_SEATS = 4
-"""With 4 players the seats across from each other (0+2, 1+3) are a team."""
-LAST_CARD_RULE_SEATS = 3
-"""With 3 players the last action card may only be played to win at once."""
 
 
 def team_of(seat: int, num_seats: int) -> int:

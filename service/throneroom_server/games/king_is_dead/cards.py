@@ -6,7 +6,8 @@ A move key is a tuple of ints, the sort key of ``legal_moves`` (see moves.py):
     (PLAY, card)                              play an action card
     (CROWN, region_a, region_b, crowned)      region_a < region_b
     (GARRISON, from, to, out1, out2, back)    out1 <= out2, out2 = 0 when one goes
-                                              out, back = 0 when none comes back
+                                              out, back = 0 when none comes back;
+                                              one each way: from < to
     (AMBASSADOR, region_a, region_b, from_a, from_b)   0 = nothing moves that way
     (SETTLE, region)
     (PLACE, region)
@@ -22,7 +23,7 @@ most followers; an effect that can be carried out cannot be declined.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from typing import Protocol
 
 from throneroom_server.games.king_is_dead.board import (
     AMBASSADOR,
@@ -34,6 +35,7 @@ from throneroom_server.games.king_is_dead.board import (
     DECIDE_GARRISON,
     DECIDE_PLACE,
     DECIDE_SETTLE,
+    DECIDE_SUMMON,
     FACTIONS,
     GARRISON,
     HOMES,
@@ -125,9 +127,21 @@ Exits = tuple[tuple[Faction, ...], tuple[tuple[int, int], ...]]
 """What can leave a region: its colours, and its pairs of followers (_pairs_in)."""
 
 
-@lru_cache(maxsize=4096)
+_CAP = (0, 1, *([2] * 80))
+"""A colour's followers capped at 2: what leaves a region depends only on
+whether each colour has none, one, or two or more followers there."""
+_EXITS: tuple[Exits, ...] = tuple(
+    (tuple(_colours_in(capped)), tuple(_pairs_in(capped)))
+    for capped in [
+        (s, w, r, loyal) for loyal in range(3) for r in range(3) for w in range(3) for s in range(3)
+    ]
+)
+"""The exits of each of the 81 capped regions, indexed as in ``_exits``."""
+
+
 def _exits(counts: Counts) -> Exits:
-    return tuple(_colours_in(counts)), tuple(_pairs_in(counts))
+    s, w, r, loyal = counts
+    return _EXITS[_CAP[s] + 3 * _CAP[w] + 9 * _CAP[r] + 27 * _CAP[loyal]]
 
 
 def _garrison_keys_at(board: Board, level: int) -> list[Key]:
@@ -151,7 +165,10 @@ def _garrison_keys_at(board: Board, level: int) -> list[Key]:
         # Partial executions: one out and one back, two out and none back, one out.
         found: list[Key] = []
         if level == 2:
-            found.extend((K_GARRISON, a, b, o1, 0, back) for o1 in colours_a for back in at_b[0])
+            if a < b:  # one each way: written once, from the lower region (canonical_exchange)
+                found.extend(
+                    (K_GARRISON, a, b, o1, 0, back) for o1 in colours_a for back in at_b[0]
+                )
             found.extend((K_GARRISON, a, b, o1, o2, 0) for o1, o2 in pairs_a)
         elif level == 1:
             found.extend((K_GARRISON, a, b, o1, 0, 0) for o1 in colours_a)
@@ -201,13 +218,25 @@ def _ambassador_keys_at(board: Board, level: int) -> list[Key]:
     return keys
 
 
+def canonical_exchange(key: Key) -> Key:
+    """The one way of writing an exchange's movement. Only a Garrison moving
+    one follower each way can be written twice (A->B one and B->A one back, or
+    B->A one and A->B one back); it is written from the lower region. Every
+    other exchange key is already the only writing of its movement."""
+    if key[0] == K_GARRISON and not key[4] and key[5] and key[1] > key[2]:
+        _, a, b, o1, _, back = key
+        return (K_GARRISON, b, a, back, 0, o1)
+    return key
+
+
 def mirror_of(key: Key) -> Key:
     """The exchange that would exactly undo ``key`` (same card, same two regions,
-    the same colours moving back). An Ambassador trading one colour both ways is
-    its own mirror."""
+    the same colours moving back), in its canonical writing whichever way
+    ``key`` was written. An Ambassador trading one colour both ways, or a
+    Garrison sending one colour each way, is its own mirror."""
     if key[0] == K_GARRISON:
         _, a, b, o1, o2, back = key
-        return (K_GARRISON, b, a, o1, o2, back)
+        return canonical_exchange((K_GARRISON, b, a, o1, o2, back))
     _, a, b, fa, fb = key
     return (K_AMBASSADOR, a, b, fb, fa)
 
@@ -272,7 +301,7 @@ def exchange_feasible(board: Board, key: Key) -> bool:
 
 def exchange_is_legal(board: Board, key: Key, forbidden: Key | None) -> bool:
     """``key in exchange_keys(...)``, answered cheaply in the usual case."""
-    if key == forbidden or not exchange_feasible(board, key):
+    if key == forbidden or key != canonical_exchange(key) or not exchange_feasible(board, key):
         return False
     best = garrison_max(board) if key[0] == K_GARRISON else ambassador_max(board)
     moved = exchange_moved(key)
@@ -306,28 +335,30 @@ def next_settle_colour(supply: Sequence[int], after: Faction) -> Faction:
     return 0
 
 
-def place_targets(board: Board, controls: Sequence[int], faction: Faction) -> list[Region]:
-    """Faction card targets: unresolved regions bordering a region the faction
-    controls, its unresolved home counting as controlled (so the home itself is
-    a target only when it borders another region the faction controls)."""
+def place_targets(
+    controls: Sequence[int], faction: Faction, regions: Sequence[Region] = REGIONS
+) -> list[Region]:
+    """Faction card targets (of ``regions``, all by default): unresolved regions
+    bordering a region the faction controls, its unresolved home counting as
+    controlled (so the home itself is a target only when it borders another
+    region the faction controls). Only the controls matter: placing never
+    changes them."""
     home = HOMES[faction]
     controlled = {r for r in REGIONS if controls[r - 1] == faction}
     if controls[home - 1] == UNRESOLVED:
         controlled.add(home)
     return [
         r
-        for r, counts in zip(REGIONS, board, strict=True)
-        if counts is not None and not NEIGHBOURS[r].isdisjoint(controlled)
+        for r in regions
+        if controls[r - 1] == UNRESOLVED and not NEIGHBOURS[r].isdisjoint(controlled)
     ]
 
 
-def place_count(
-    board: Board, controls: Sequence[int], supply: Sequence[int], faction: Faction
-) -> int:
+def place_count(controls: Sequence[int], supply: Sequence[int], faction: Faction) -> int:
     """How many followers a faction card places: 2, 1 if the supply has only one,
     0 if the supply has none or no region qualifies."""
     have = supply[faction - 1]
-    if have <= 0 or not place_targets(board, controls, faction):
+    if have <= 0 or not place_targets(controls, faction):
         return 0
     return min(2, have)
 
@@ -373,35 +404,61 @@ def settlers_decision(supply: Sequence[int]) -> Pending | None:
     return (DECIDE_SETTLE, colour, 0) if colour else None
 
 
-def faction_decision(
-    card: int, board: Board, controls: Sequence[int], supply: Sequence[int]
-) -> Pending | None:
+def faction_decision(card: int, controls: Sequence[int], supply: Sequence[int]) -> Pending | None:
     """A faction card's first decision (None: nothing to place, or nowhere)."""
     faction = CARD_FACTION[card]
-    count = place_count(board, controls, supply, faction)
+    count = place_count(controls, supply, faction)
     return (DECIDE_PLACE, faction, count) if count else None
 
 
-def first_decision(
-    card: int,
-    board: Board,
-    *,
-    cards: Sequence[RegionCardInfo],
-    supply: Sequence[int],
-    controls: Sequence[int],
-    forbidden: Key | None,
-) -> Pending | None:
+class Position(Protocol):
+    """What a card's first decision may read of a position (each part read
+    only when the card needs it): the engine reads a state, the last-card
+    search its working copy."""
+
+    @property
+    def board(self) -> Board: ...
+
+    @property
+    def cards(self) -> Sequence[RegionCardInfo]: ...
+
+    @property
+    def supply(self) -> Sequence[int]: ...
+
+    @property
+    def controls(self) -> Sequence[int]: ...
+
+    @property
+    def forbidden(self) -> Key | None:
+        """The undo rule's forbidden exchange for the seat playing the card."""
+        ...
+
+
+def first_decision(card: int, position: Position) -> Pending | None:
     """The decision a card's effect starts with, or None when the effect cannot
     be carried out at all (it is skipped and the summon follows)."""
     if card == CROWN:
-        return crown_decision(cards)
+        return crown_decision(position.cards)
     if card in (GARRISON, AMBASSADOR):
-        return exchange_decision(card, board, forbidden)
+        return exchange_decision(card, position.board, position.forbidden)
     if card == SETTLERS:
-        return settlers_decision(supply)
-    return faction_decision(card, board, controls, supply)
+        return settlers_decision(position.supply)
+    return faction_decision(card, position.controls, position.supply)
 
 
-def can_summon(board: Board) -> bool:
-    """Whether any follower can be summoned (a non-black one on the board)."""
-    return any(c is not None and (c[0] or c[1] or c[2]) for c in board)
+def decision_keys(decision: int, colour: int, position: Position) -> list[Key]:
+    """Every legal choice of a card's pending ``decision`` (or its summon), as
+    ascending keys (``colour``: the colour a Settlers or faction card places)."""
+    if decision == DECIDE_SUMMON:
+        return summon_keys(position.board)
+    if decision == DECIDE_PLACE:
+        return [(K_PLACE, r) for r in place_targets(position.controls, colour)]
+    if decision == DECIDE_SETTLE:
+        return settle_keys(position.board)
+    if decision == DECIDE_GARRISON:
+        return exchange_keys(K_GARRISON, position.board, position.forbidden)
+    if decision == DECIDE_AMBASSADOR:
+        return exchange_keys(K_AMBASSADOR, position.board, position.forbidden)
+    if decision == DECIDE_CROWN:
+        return crown_keys(position.cards)
+    raise ValueError(f"no choices at decision {decision}")

@@ -1,4 +1,6 @@
-"""Carrying out a card's decisions (and the summon) on a copied state."""
+"""Carrying out a card's decisions (and the summon) on a copied state: what
+each decision does is rules.py's (shared with the last-card search); here it
+is written into the state, with the events."""
 
 from __future__ import annotations
 
@@ -14,16 +16,25 @@ from throneroom_server.games.king_is_dead.cards import (
     K_SETTLE,
     K_SUMMON,
     Key,
-    next_settle_colour,
 )
 from throneroom_server.games.king_is_dead.moves import move_from_key
+from throneroom_server.games.king_is_dead.rules import (
+    court_after_summon,
+    crown_swap,
+    exchange_flows,
+    flowed,
+    next_placement,
+    placed,
+    summoned_from,
+    supply_after_placing,
+)
 from throneroom_server.games.king_is_dead.struggle import (
     Event,
     State,
-    add_followers,
     advance,
+    counts_of,
     new_event,
-    read_supply,
+    set_counts,
     start_effect,
     start_summon,
 )
@@ -31,12 +42,10 @@ from throneroom_server.games.king_is_dead.struggle import (
 
 def play_card(state: State, seat: int, card: int, events: list[Event]) -> None:
     """The card leaves the hand for the top of the seat's played pile."""
-    seat_state = state.seats[seat]
-    hand: list[int] = list(seat_state.hand)
+    seat_state: Any = state.seats[seat]  # repeated enum fields take plain ints at run time
+    hand = seat_state.hand
     hand.remove(card)
-    cards: Any = seat_state  # repeated enum fields take plain ints at run time
-    cards.hand[:] = hand
-    cards.played.append(card)
+    seat_state.played.append(card)
     state.cards_played += 1
     seat_state.last_played = state.cards_played
     state.consecutive_passes = 0
@@ -53,14 +62,21 @@ def play_card(state: State, seat: int, card: int, events: list[Event]) -> None:
 
 
 def carry_out(state: State, seat: int, key: Key, events: list[Event]) -> None:
-    """Carry out one legal decision of a card's effect or its summon."""
+    """Carry out one legal decision of a card's effect or its summon: rules.py
+    says what it does, written here into the state with its events."""
     kind = key[0]
     pending: Any = state.pending  # enum fields take the plain ints used here
     card = pending.card
     if kind == K_SUMMON:
         _, region, faction = key
-        add_followers(state.regions[region - 1], faction, -1)
-        add_followers(state.seats[seat].court, faction, 1)
+        reg = state.regions[region - 1]
+        reg.scots, reg.welsh, reg.romano_british, reg.loyalists = summoned_from(
+            (reg.scots, reg.welsh, reg.romano_british, reg.loyalists), faction
+        )
+        court = state.seats[seat].court
+        court.scots, court.welsh, court.romano_british = court_after_summon(
+            (court.scots, court.welsh, court.romano_british), faction
+        )
         event, summoned = new_event("follower_summoned")
         summoned.seat = seat
         summoned.region = region
@@ -70,23 +86,23 @@ def carry_out(state: State, seat: int, key: Key, events: list[Event]) -> None:
     elif kind in (K_SETTLE, K_PLACE):
         region = key[1]
         colour = pending.colour
-        add_followers(state.regions[region - 1], colour, 1)
-        add_followers(state.supply, colour, -1)
-        event, placed = new_event("follower_placed")
-        placed.seat = seat
-        placed.card = card
-        placed.region = region
-        placed.faction = colour
+        reg = state.regions[region - 1]
+        reg.scots, reg.welsh, reg.romano_british, reg.loyalists = placed(
+            (reg.scots, reg.welsh, reg.romano_british, reg.loyalists), colour
+        )
+        supply = state.supply
+        left = supply_after_placing((supply.scots, supply.welsh, supply.romano_british), colour)
+        supply.scots, supply.welsh, supply.romano_british = left
+        event, placed_event = new_event("follower_placed")
+        placed_event.seat = seat
+        placed_event.card = card
+        placed_event.region = region
+        placed_event.faction = colour
         events.append(event)
-        if kind == K_SETTLE:
-            following = next_settle_colour(read_supply(state), colour)
-            if following:
-                pending.colour = following
-                return
-        else:
-            pending.remaining -= 1
-            if pending.remaining > 0:
-                return
+        following = next_placement((pending.decision, colour, pending.remaining), left)
+        if following is not None:
+            pending.decision, pending.colour, pending.remaining = following
+            return
         start_summon(state, seat, card, events)
     elif kind == K_CROWN:
         _crown(state, seat, key, events)
@@ -101,46 +117,32 @@ def carry_out(state: State, seat: int, key: Key, events: list[Event]) -> None:
 def _crown(state: State, seat: int, key: Key, events: list[Event]) -> None:
     _, a, b, crowned = key
     cards: Any = state.region_cards  # enum fields take the plain ints used here
-    pos_a = pos_b = -1
-    for i, c in enumerate(cards):
-        if c.region == a:
-            pos_a = i
-        elif c.region == b:
-            pos_b = i
-    # Both cards are face up and uncrowned: swapping them swaps their regions.
-    cards[pos_a].region = b
-    cards[pos_b].region = a
-    cards[pos_b if crowned == a else pos_a].crowned_by = seat
+    at_a, at_b = crown_swap([c.region for c in cards], key)
+    for position, region, is_crowned in (at_a, at_b):
+        card = cards[position]
+        card.region = region
+        if is_crowned:
+            card.crowned_by = seat
     state.seats[seat].has_crown_token = False
-    event, placed = new_event("crown_placed")
-    placed.seat = seat
-    placed.region_a = a
-    placed.region_b = b
-    placed.crowned = crowned
-    placed.position_a = pos_b + 1
-    placed.position_b = pos_a + 1
+    event, crown = new_event("crown_placed")
+    crown.seat = seat
+    crown.region_a = a
+    crown.region_b = b
+    crown.crowned = crowned
+    crown.position_a = at_b[0] + 1  # where region a's card lies now
+    crown.position_b = at_a[0] + 1
     events.append(event)
 
 
 def _exchange(state: State, seat: int, key: Key, card: int, events: list[Event]) -> None:
-    regions = state.regions
-    if key[0] == K_GARRISON:
-        _, a, b, o1, o2, back = key
-        going = [o1, o2] if o2 else [o1]
-        coming = [back] if back else []
-    else:
-        _, a, b, fa, fb = key
-        going = [fa] if fa else []
-        coming = [fb] if fb else []
-    reg_a = regions[a - 1]
-    reg_b = regions[b - 1]
-    for colour in going:
-        add_followers(reg_a, colour, -1)
-        add_followers(reg_b, colour, 1)
-    for colour in coming:
-        add_followers(reg_b, colour, -1)
-        add_followers(reg_a, colour, 1)
-    for from_region, to_region, followers in ((a, b, going), (b, a, coming)):
+    flows = exchange_flows(key)
+    (a, b, _), _ = flows
+    reg_a = state.regions[a - 1]
+    reg_b = state.regions[b - 1]
+    at_a, at_b = flowed(flows, counts_of(reg_a), counts_of(reg_b))
+    set_counts(reg_a, at_a)
+    set_counts(reg_b, at_b)
+    for from_region, to_region, followers in flows:
         if followers:
             event, moved = new_event("followers_moved")
             moved.seat = seat

@@ -69,13 +69,18 @@ def faction_tally(controls: Sequence[int], orders: Sequence[int]) -> tuple[list[
     return regions, latest
 
 
-def faction_ranking(controls: Sequence[int], orders: Sequence[int]) -> list[Rank]:
+def rank_factions(regions: Sequence[int], latest: Sequence[int]) -> list[Rank]:
     """Factions controlling at least one region, strongest first: most regions,
-    then the most recent win."""
-    regions, latest = faction_tally(controls, orders)
+    then the most recent win (``regions``/``latest`` as faction_tally's)."""
     ranks = [(regions[f], latest[f], f) for f in (1, 2, 3) if regions[f]]
     ranks.sort(reverse=True)
     return ranks
+
+
+def faction_ranking(controls: Sequence[int], orders: Sequence[int]) -> list[Rank]:
+    """Factions controlling at least one region, strongest first: most regions,
+    then the most recent win."""
+    return rank_factions(*faction_tally(controls, orders))
 
 
 def _best(seats: Sequence[int], score: Sequence[int]) -> list[int]:

@@ -16,8 +16,8 @@ from throneroom_server.games.core import (
     Viewer,
     check_seat,
 )
-from throneroom_server.games.king_is_dead import invariants, views
 from throneroom_server.games.king_is_dead.board import (
+    CARDS,
     DECIDE_AMBASSADOR,
     DECIDE_CROWN,
     DECIDE_GARRISON,
@@ -43,24 +43,23 @@ from throneroom_server.games.king_is_dead.cards import (
     PASS_KEY,
     Key,
     crown_keys,
+    decision_keys,
     exchange_is_legal,
-    exchange_keys,
     place_targets,
-    settle_keys,
-    summon_keys,
 )
 from throneroom_server.games.king_is_dead.effects import carry_out, play_card
 from throneroom_server.games.king_is_dead.explain import explain_illegal
+from throneroom_server.games.king_is_dead.invariants import check_invariants
 from throneroom_server.games.king_is_dead.lastcard import (
+    LastCardSearch,
     last_card_in_play,
-    playable_cards,
     resolving_last_card,
-    winning_keys,
 )
 from throneroom_server.games.king_is_dead.moves import LegalMoves, key_of, move_key
 from throneroom_server.games.king_is_dead.setup import setup_state, setup_summary
 from throneroom_server.games.king_is_dead.struggle import (
     COUNT_FIELDS,
+    Reading,
     advance,
     forbidden_mirror,
     read_board,
@@ -68,6 +67,7 @@ from throneroom_server.games.king_is_dead.struggle import (
     read_controls,
     record_pass,
 )
+from throneroom_server.games.king_is_dead.views import build_view, randomize_hidden
 
 State = pb.KingIsDeadState
 Move = pb.KingIsDeadMove
@@ -83,8 +83,13 @@ _DECISION_KIND = {
 }
 
 
-def legal_keys(state: State, seat: Seat) -> list[Key]:
-    """Every legal decision of ``seat`` now, as ascending move keys."""
+_PLAY_KEYS: tuple[Key, ...] = tuple((K_PLAY, card) for card in range(max(CARDS) + 1))
+"""The key of playing each card, by card."""
+
+
+def legal_keys(state: State, seat: Seat, search: LastCardSearch) -> list[Key]:
+    """Every legal decision of ``seat`` now, as ascending move keys (``search``:
+    the engine's 3-player last-card search, with its memos)."""
     if state.HasField("outcome") or seat != state.to_move:
         return []
     pending = state.pending
@@ -92,28 +97,16 @@ def legal_keys(state: State, seat: Seat) -> list[Key]:
     if d == TURN:
         cards: list[int] = sorted(set(state.seats[seat].hand))
         if last_card_in_play(state):
-            cards = playable_cards(state, seat, cards)
-        return [PASS_KEY, *((K_PLAY, c) for c in cards)]
-    board = read_board(state)
-    if d == DECIDE_SUMMON:
-        keys = summon_keys(board)
-    elif d == DECIDE_SETTLE:
-        keys = settle_keys(board)
-    elif d == DECIDE_PLACE:
-        keys = [(K_PLACE, r) for r in place_targets(board, read_controls(state), pending.colour)]
-    elif d == DECIDE_GARRISON:
-        keys = exchange_keys(K_GARRISON, board, forbidden_mirror(state, seat))
-    elif d == DECIDE_AMBASSADOR:
-        keys = exchange_keys(K_AMBASSADOR, board, forbidden_mirror(state, seat))
-    else:
-        keys = crown_keys(read_cards(state))
+            cards = search.playable_cards(state, seat, cards)
+        return [PASS_KEY, *[_PLAY_KEYS[c] for c in cards]]
+    keys = decision_keys(d, pending.colour, Reading(state, seat))
     if resolving_last_card(state):
-        keys = winning_keys(state, seat, keys)
+        keys = search.winning_keys(state, seat, keys)
     return keys
 
 
-def is_legal(state: State, seat: Seat, key: Key) -> bool:
-    """``key in legal_keys(state, seat)`` for the seat to act, cheaply."""
+def is_legal(state: State, seat: Seat, key: Key, search: LastCardSearch) -> bool:
+    """``key in legal_keys(state, seat, search)`` for the seat to act, cheaply."""
     d = state.pending.decision
     kind = key[0]
     if d == TURN:
@@ -121,11 +114,11 @@ def is_legal(state: State, seat: Seat, key: Key) -> bool:
             return True
         if kind != K_PLAY or key[1] not in state.seats[seat].hand:
             return False
-        return not last_card_in_play(state) or key in legal_keys(state, seat)
+        return not last_card_in_play(state) or key in legal_keys(state, seat, search)
     if _DECISION_KIND.get(d) != kind:
         return False
     if resolving_last_card(state):
-        return key in legal_keys(state, seat)
+        return key in legal_keys(state, seat, search)
     if kind == K_SUMMON:
         reg = state.regions[key[1] - 1]
         faction = key[2]
@@ -134,14 +127,18 @@ def is_legal(state: State, seat: Seat, key: Key) -> bool:
         return not state.regions[key[1] - 1].control
     if kind == K_CROWN:
         return key in crown_keys(read_cards(state))
-    board = read_board(state)
     if kind == K_PLACE:
-        return key[1] in place_targets(board, read_controls(state), state.pending.colour)
-    return exchange_is_legal(board, key, forbidden_mirror(state, seat))
+        return bool(place_targets(read_controls(state), state.pending.colour, (key[1],)))
+    return exchange_is_legal(read_board(state), key, forbidden_mirror(state, seat))
 
 
 class KingIsDead:
-    """The King Is Dead (2-4 players; option ``mordred``)."""
+    """The King Is Dead (2-4 players; option ``mordred``).
+
+    The object owns the memos of its 3-player last-card search; they only
+    save work (every answer depends on the state alone), so the engine stays
+    pure and one object may serve any number of games.
+    """
 
     info = GameInfo(
         name="king_is_dead",
@@ -165,6 +162,10 @@ class KingIsDead:
             ),
         ),
     )
+
+    def __init__(self) -> None:
+        self.search = LastCardSearch()
+        """The last-card search and its memos (legal_moves and apply share them)."""
 
     def default_options(self) -> pb.KingIsDeadOptions:
         return pb.KingIsDeadOptions(mordred=False)
@@ -195,7 +196,7 @@ class KingIsDead:
         return () if state.HasField("outcome") else (state.to_move,)
 
     def legal_moves(self, state: State, seat: Seat) -> LegalMoves:
-        return LegalMoves(legal_keys(state, seat))
+        return LegalMoves(legal_keys(state, seat, self.search))
 
     def apply(self, state: State, seat: Seat, move: Move) -> tuple[State, list[Event]]:
         key = key_of(move)
@@ -204,7 +205,7 @@ class KingIsDead:
             raise GameFinishedError(f"The game is over ({state.outcome.summary})")
         if seat != state.to_move:
             raise NotYourTurnError(f"It is seat {state.to_move}'s turn, not seat {seat}'s.")
-        if not is_legal(state, seat, key):
+        if not is_legal(state, seat, key, self.search):
             raise IllegalMoveError(
                 explain_illegal(state, seat, key, restricted=resolving_last_card(state))
             )
@@ -225,7 +226,7 @@ class KingIsDead:
         return state.outcome if state.HasField("outcome") else None
 
     def view(self, state: State, viewer: Viewer) -> pb.KingIsDeadView:
-        return views.build_view(state, viewer)
+        return build_view(state, viewer)
 
     def redact_event(self, event: Event, viewer: Viewer) -> Event:
         # Every event is public: cards are shown when played, courts are open.
@@ -235,7 +236,7 @@ class KingIsDead:
         return move_key(move)
 
     def check_invariants(self, state: State) -> None:
-        invariants.check_invariants(state)
+        check_invariants(state)
 
     def randomize_hidden(self, state: State, viewer: Viewer, seed: int) -> State:
-        return views.randomize_hidden(state, viewer, seed)
+        return randomize_hidden(state, viewer, seed)

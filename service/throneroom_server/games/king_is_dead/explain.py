@@ -117,7 +117,7 @@ def explain_illegal(state: pb.KingIsDeadState, seat: int, key: Key, restricted: 
             return f"{card_name}: {name} is already resolved; no follower may be placed there."
         if kind == K_PLACE:
             colour = state.pending.colour
-            targets = place_targets(board, read_controls(state), colour)
+            targets = place_targets(read_controls(state), colour)
             return (
                 f"{card_name}: {name} does not border a region the {FACTION_NAMES[colour]} "
                 f"control (allowed: {region_list(targets)})."

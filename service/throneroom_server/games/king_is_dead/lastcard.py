@@ -9,10 +9,10 @@ offers the choices that keep such a winning completion.
 After the last card every hand is empty, so the rest of the game is forced:
 the remaining power struggles resolve in region-card order (with the Mordred
 banner and the end checks). The search below walks every execution of the
-effect on plain data (a ``Node``: tuples and ints, no messages) with the same
-legal executions as the engine (cards.py) and plays that forced ending out
-with the same endings (endings.py); tests replay winning completions through
-the engine to keep the two in step.
+effect on a working copy (a ``Node``: tuples and ints, no messages) with the
+same code apply() runs: the legal executions of cards.py, each decision's
+effect, the summon and the resolution of rules.py, the endings of endings.py;
+tests replay winning completions through the engine as well.
 
 What keeps it quick (every step exact, none a heuristic):
 
@@ -34,7 +34,9 @@ What keeps it quick (every step exact, none a heuristic):
   leads to the same endings whichever such region it goes to: those
   placements are searched once.
 * Answers are cached by state, since legal_moves() and apply() ask the same
-  question about the same state.
+  question about the same state. Every memo belongs to a ``LastCardSearch``,
+  which the engine object owns (no module-level state): an answer depends
+  only on the state asked about.
 """
 
 from __future__ import annotations
@@ -52,12 +54,11 @@ from throneroom_server.games.king_is_dead.board import (
     DECIDE_PLACE,
     DECIDE_SETTLE,
     DECIDE_SUMMON,
-    FACTIONS,
     GARRISON,
     HAND,
     LAST_CARD_RULE_SEATS,
-    LOYALISTS,
     NONE,
+    NUM_REGIONS,
     Board,
     Counts,
 )
@@ -70,27 +71,33 @@ from throneroom_server.games.king_is_dead.cards import (
     K_SUMMON,
     Key,
     RegionCardInfo,
-    can_summon,
-    crown_keys,
-    exchange_keys,
+    decision_keys,
     first_decision,
-    next_settle_colour,
-    place_targets,
-    settle_keys,
-    summon_keys,
+)
+from throneroom_server.games.king_is_dead.rules import (
+    Court,
+    after_effect,
+    court_after_summon,
+    crowned_cards,
+    exchange_flows,
+    exchanged,
+    flowed,
+    moves_loyalists,
+    next_placement,
+    placed,
+    placements_after,
+    summon_possible,
+    summoned_from,
+    supply_after_placing,
 )
 from throneroom_server.games.king_is_dead.searchending import (
     Context,
-    Court,
     Leaves,
+    RegionMemo,
     Signature,
-    inert,
     leaf_wins,
-    plus,
     resolution_plan,
-    signature,
     summon_wins,
-    summoned,
 )
 from throneroom_server.games.king_is_dead.struggle import forbidden_mirror
 
@@ -119,14 +126,25 @@ def resolving_last_card(state: State) -> bool:
 
 
 class Node:
-    """The parts of a state that the rest of a last-card turn can change
-    (plain data; ``copy`` before changing)."""
+    """The working copy of a last-card turn: the parts of a state that the rest
+    of the turn can change (plain data; ``step`` returns a new node), with the
+    turn's fixed ``Context``."""
 
-    __slots__ = ("board", "cards", "colour", "court", "decision", "remaining", "supply")
+    __slots__ = (
+        "board",
+        "cards",
+        "colour",
+        "court",
+        "ctx",
+        "decision",
+        "remaining",
+        "supply",
+    )
 
+    ctx: Context
     board: Board
     cards: list[RegionCardInfo]
-    supply: list[int]
+    supply: tuple[int, int, int]
     court: Court
     decision: int
     colour: int
@@ -134,6 +152,7 @@ class Node:
 
     def copy(self) -> Node:
         new = Node.__new__(Node)
+        new.ctx = self.ctx
         new.board = list(self.board)
         new.cards = self.cards
         new.supply = self.supply
@@ -154,25 +173,71 @@ class Node:
             self.court,
         )
 
-    def add(self, region: int, colour: int, n: int) -> None:
-        counts = self.board[region - 1]
-        assert counts is not None
-        self.board[region - 1] = plus(counts, colour, n)
-
     def end_effect(self) -> None:
-        """After the effect: the summon, or the end of the turn."""
-        self.decision = DECIDE_SUMMON if can_summon(self.board) else NONE
+        """After the effect: the summon, or the end of the turn (rules.after_effect)."""
+        self.decision = after_effect(self.board)
         self.colour = 0
         self.remaining = 0
 
+    def step(self, key: Key) -> Node:
+        """The node after one decision: what effects.carry_out does to a
+        state, by the same rules (rules.py)."""
+        new = self.copy()
+        board = new.board
+        kind = key[0]
+        if kind == K_SUMMON:
+            _, region, faction = key
+            board[region - 1] = summoned_from(_counts(board, region), faction)
+            new.court = court_after_summon(self.court, faction)
+            new.decision = NONE  # the turn is over
+        elif kind in (K_SETTLE, K_PLACE):
+            region = key[1]
+            board[region - 1] = placed(_counts(board, region), self.colour)
+            new.supply = supply_after_placing(self.supply, self.colour)
+            following = next_placement((self.decision, self.colour, self.remaining), new.supply)
+            if following is None:
+                new.end_effect()
+            else:
+                new.decision, new.colour, new.remaining = following
+        elif kind in (K_GARRISON, K_AMBASSADOR):
+            (a, b, _), _ = exchange_flows(key)
+            board[a - 1], board[b - 1] = exchanged(key, _counts(board, a), _counts(board, b))
+            new.end_effect()
+        elif kind == K_CROWN:
+            new.cards = crowned_cards(self.cards, key)
+            new.end_effect()
+        else:
+            raise AssertionError(f"not an effect key: {key!r}")
+        return new
 
-_LATEST: list[Context] = []
-"""The latest turn's context (just one, so the memos stay bounded)."""
+    # -- with board, cards and supply: cards.Position, what a first decision reads --
+
+    @property
+    def controls(self) -> list[int]:
+        return self.ctx.controls
+
+    @property
+    def forbidden(self) -> Key | None:
+        return self.ctx.forbidden
 
 
-def _read(state: State, seat: int, last_played_now: int, card: int) -> tuple[Context, Node]:
-    """The context (the latest one when it is the same turn) and the node of a
-    state, read in one pass. ``last_played_now``: the seat's last play stamp
+def _counts(board: Board, region: int) -> Counts:
+    counts = board[region - 1]
+    assert counts is not None, f"region {region} is resolved"
+    return counts
+
+
+def read_turn(
+    state: State,
+    seat: int,
+    *,
+    last_played_now: int,
+    card: int,
+    latest: Context | None,
+    memo: RegionMemo,
+) -> Node:
+    """The node of a state (its context the ``latest`` one when it is the same
+    turn), read in one pass. ``last_played_now``: the seat's last play stamp
     once the card is played; ``card``: the card being (or to be) resolved."""
     board: Board = []
     controls: list[int] = []
@@ -196,13 +261,13 @@ def _read(state: State, seat: int, last_played_now: int, card: int) -> tuple[Con
         tuple(orders),
         state.loyalist_pool,
         tuple(last_played),
-        tuple(c for s, c in enumerate(courts) if s != seat),
+        (*courts[:seat], *courts[seat + 1 :]),
         state.mordred,
         forbidden,
     )
-    ctx = _LATEST[0] if _LATEST else None
+    ctx = latest
     if ctx is None or ctx.key != key:
-        previous = ctx
+        memo.bound()
         ctx = Context(
             key,
             seat=seat,
@@ -213,108 +278,25 @@ def _read(state: State, seat: int, last_played_now: int, card: int) -> tuple[Con
             pool=state.loyalist_pool,
             mordred=state.mordred,
             forbidden=forbidden,
+            memo=memo,
         )
-        if previous is not None:
-            ctx.share_wins(previous)
-        _LATEST[:] = [ctx]
+        if latest is not None:
+            ctx.share_wins(latest)
     node = Node.__new__(Node)
+    node.ctx = ctx
     node.board = board
     node.cards = [(c.region, c.face_up, c.HasField("crowned_by")) for c in state.region_cards]
     supply = state.supply
-    node.supply = [supply.scots, supply.welsh, supply.romano_british]
+    node.supply = (supply.scots, supply.welsh, supply.romano_british)
     node.court = courts[seat]
     pending = state.pending
     node.decision = pending.decision
     node.colour = pending.colour
     node.remaining = pending.remaining
-    return ctx, node
+    return node
 
 
 # -- the search ---------------------------------------------------------------------------
-
-
-def _options(ctx: Context, node: Node) -> list[Key]:
-    board = node.board
-    d = node.decision
-    if d == DECIDE_SUMMON:
-        return summon_keys(board)
-    if d == DECIDE_SETTLE:
-        return settle_keys(board)
-    if d == DECIDE_PLACE:
-        return [(K_PLACE, r) for r in place_targets(board, ctx.controls, node.colour)]
-    if d == DECIDE_GARRISON:
-        return exchange_keys(K_GARRISON, board, ctx.forbidden)
-    if d == DECIDE_AMBASSADOR:
-        return exchange_keys(K_AMBASSADOR, board, ctx.forbidden)
-    if d == DECIDE_CROWN:
-        return crown_keys(node.cards)
-    raise AssertionError(f"no options at decision {d}")
-
-
-def _step(node: Node, key: Key) -> Node:
-    """The node after one decision (mirrors effects.carry_out)."""
-    new = node.copy()
-    kind = key[0]
-    if kind == K_SUMMON:
-        _, region, faction = key
-        new.add(region, faction, -1)
-        new.court = summoned(node.court)[faction - 1]
-        new.decision = NONE
-    elif kind in (K_SETTLE, K_PLACE):
-        colour = node.colour
-        new.add(key[1], colour, 1)
-        new.supply = list(node.supply)
-        new.supply[colour - 1] -= 1
-        if kind == K_SETTLE:
-            following = next_settle_colour(new.supply, colour)
-            if following:
-                new.colour = following
-            else:
-                new.end_effect()
-        elif node.remaining > 1:
-            new.remaining = node.remaining - 1
-        else:
-            new.end_effect()
-    elif kind == K_GARRISON:
-        _, a, b, o1, o2, back = key
-        new.add(a, o1, -1)
-        new.add(b, o1, 1)
-        if o2:
-            new.add(a, o2, -1)
-            new.add(b, o2, 1)
-        if back:
-            new.add(b, back, -1)
-            new.add(a, back, 1)
-        new.end_effect()
-    elif kind == K_AMBASSADOR:
-        _, a, b, fa, fb = key
-        if fa:
-            new.add(a, fa, -1)
-            new.add(b, fa, 1)
-        if fb:
-            new.add(b, fb, -1)
-            new.add(a, fb, 1)
-        new.end_effect()
-    elif kind == K_CROWN:
-        new.cards = _crowned(node.cards, key)
-        new.end_effect()
-    else:
-        raise AssertionError(f"not an effect key: {key!r}")
-    return new
-
-
-def _crowned(cards: list[RegionCardInfo], key: Key) -> list[RegionCardInfo]:
-    """The region cards after a Crown swap (mirrors effects._crown)."""
-    _, a, b, crowned = key
-    swapped: list[RegionCardInfo] = []
-    for region, face_up, is_crowned in cards:
-        if region == a:
-            swapped.append((b, face_up, crowned == b))
-        elif region == b:
-            swapped.append((a, face_up, crowned == a))
-        else:
-            swapped.append((region, face_up, is_crowned))
-    return swapped
 
 
 def _wins(ctx: Context, node: Node) -> bool:
@@ -325,7 +307,7 @@ def _wins(ctx: Context, node: Node) -> bool:
     token = node.memo_key()
     known = ctx.nodes.get(token)
     if known is None:
-        known = any(_choices(ctx, node, _options(ctx, node)))
+        known = any(_choices(ctx, node, decision_keys(node.decision, node.colour, node)))
         ctx.nodes[token] = known
     return known
 
@@ -334,14 +316,15 @@ def _summon_wins(ctx: Context, node: Node) -> bool:
     """After the effect: whether some summon (or none, when none is possible,
     or the one already made) then the forced ending makes the seat win."""
     plan = resolution_plan(ctx, node.board, node.cards)[1]
-    signatures = tuple([signature(counts) for counts in plan])
+    signatures = tuple(ctx.signatures_of(plan))
     # NONE: the turn is over (summoned, or nothing to summon).
     return leaf_wins(ctx, signatures, node.court, node.decision == DECIDE_SUMMON)
 
 
 def _choices(ctx: Context, node: Node, keys: list[Key]) -> Iterator[bool]:
-    """Whether each choice (legal keys of the node's decision) keeps a winning
-    completion, lazily and in order."""
+    """Whether each choice (``keys``: every legal key of the node's decision,
+    as cards.decision_keys lists them) keeps a winning completion, lazily and
+    in order."""
     d = node.decision
     if d == DECIDE_SUMMON:
         return _summons(ctx, node, keys)
@@ -351,12 +334,12 @@ def _choices(ctx: Context, node: Node, keys: list[Key]) -> Iterator[bool]:
         return _exchanges(ctx, node, keys)
     if d == DECIDE_CROWN and not ctx.mordred:
         return _crowns(ctx, node, keys)
-    return (_wins(ctx, _step(node, key)) for key in keys)
+    return (_wins(ctx, node.step(key)) for key in keys)
 
 
 def _positions(regions: list[int]) -> list[int]:
     """Index by region: its place in resolution order."""
-    where = [-1] * 9
+    where = [-1] * (NUM_REGIONS + 1)
     for i, region in enumerate(regions):
         where[region] = i
     return where
@@ -375,7 +358,7 @@ def _summons(ctx: Context, node: Node, keys: list[Key]) -> Iterator[bool]:
     """Summon choices: one region's control changes, then the ending."""
     regions, plan = resolution_plan(ctx, node.board, node.cards)
     where = _positions(regions)
-    signatures = [signature(counts) for counts in plan]
+    signatures = ctx.signatures_of(plan)
     for _, region, faction in keys:
         yield summon_wins(ctx, signatures, where[region], faction, node.court)
 
@@ -385,25 +368,23 @@ def _placements(ctx: Context, node: Node, keys: list[Key]) -> Iterator[bool]:
     to any region of this decision's options (the same at every placement of
     the card), then the summon."""
     colour = node.colour
-    if node.decision == DECIDE_SETTLE:
-        later = tuple(f for f in FACTIONS if f > colour and node.supply[f - 1] > 0)
-    else:
-        later = (colour,) * (node.remaining - 1)
+    later = placements_after((node.decision, colour, node.remaining), node.supply)
     regions, plan = resolution_plan(ctx, node.board, node.cards)
     where = _positions(regions)
-    targets = tuple([where[key[1]] for key in _options(ctx, node)])
+    # ``keys`` are every choice of this placement: the targets of all the card's.
+    targets = tuple([where[key[1]] for key in keys])
     placing = _Placing(ctx, tuple(regions), targets, node.court)
     if not later:
         # The last follower placed, the summon follows.
-        leaves = Leaves(ctx, [signature(counts) for counts in plan], node.court)
+        leaves = Leaves(ctx, ctx.signatures_of(plan), node.court)
         for key in keys:
             i = where[key[1]]
-            yield leaves.wins([(i, signature(plus(plan[i], colour, 1)))])
+            yield leaves.wins([(i, ctx.signatures[placed(plan[i], colour)])])
         return
     same: bool | None = None
     for key in keys:
         i = where[key[1]]
-        if inert(plan[i], colour, later):
+        if ctx.inerts[plan[i], colour, later]:
             if same is None:
                 same = placing.wins(_placed(plan, i, colour), later)
             yield same
@@ -412,7 +393,7 @@ def _placements(ctx: Context, node: Node, keys: list[Key]) -> Iterator[bool]:
 
 
 def _placed(plan: Sequence[Counts], i: int, colour: int) -> tuple[Counts, ...]:
-    return (*plan[:i], plus(plan[i], colour, 1), *plan[i + 1 :])
+    return (*plan[:i], placed(plan[i], colour), *plan[i + 1 :])
 
 
 class _Placing:
@@ -442,14 +423,14 @@ class _Placing:
         colour, later = colours[0], colours[1:]
         known = False
         if not later:
-            leaves = Leaves(ctx, [signature(counts) for counts in plan], self.court)
+            leaves = Leaves(ctx, ctx.signatures_of(plan), self.court)
             known = any(
-                leaves.wins([(i, signature(plus(plan[i], colour, 1)))]) for i in self.targets
+                leaves.wins([(i, ctx.signatures[placed(plan[i], colour)])]) for i in self.targets
             )
         else:
             tried_inert = False
             for i in self.targets:
-                if inert(plan[i], colour, later):
+                if ctx.inerts[plan[i], colour, later]:
                     if tried_inert:
                         continue
                     tried_inert = True
@@ -466,31 +447,17 @@ def _exchanges(ctx: Context, node: Node, keys: list[Key]) -> Iterator[bool]:
     Moving black followers changes the Mordred banner: searched in full."""
     regions, plan = resolution_plan(ctx, node.board, node.cards)
     where = _positions(regions)
-    signatures = [signature(counts) for counts in plan]
-    leaves = Leaves(ctx, signatures, node.court) if can_summon(node.board) else None
+    signatures = ctx.signatures_of(plan)
+    leaves = Leaves(ctx, signatures, node.court) if summon_possible(node.board) else None
     for key in keys:
-        going: tuple[int, ...]
-        coming: tuple[int, ...]
-        if key[0] == K_GARRISON:
-            _, a, b, o1, o2, back = key
-            going = (o1, o2) if o2 else (o1,)
-            coming = (back,) if back else ()
-        else:
-            _, a, b, fa, fb = key
-            going = (fa,) if fa else ()
-            coming = (fb,) if fb else ()
-        if ctx.mordred and LOYALISTS in going + coming:
-            yield _wins(ctx, _step(node, key))
+        flows = exchange_flows(key)
+        if ctx.mordred and moves_loyalists(flows):
+            yield _wins(ctx, node.step(key))
             continue
+        (a, b, _), _ = flows
         i, j = where[a], where[b]
-        at_a, at_b = plan[i], plan[j]
-        for f in going:
-            at_a = plus(at_a, f, -1)
-            at_b = plus(at_b, f, 1)
-        for f in coming:
-            at_b = plus(at_b, f, -1)
-            at_a = plus(at_a, f, 1)
-        changes = [(i, signature(at_a)), (j, signature(at_b))]
+        at_a, at_b = flowed(flows, plan[i], plan[j])
+        changes = [(i, ctx.signatures[at_a]), (j, ctx.signatures[at_b])]
         if leaves is None:
             yield leaf_wins(ctx, _replaced(signatures, changes), node.court, False)
         else:
@@ -500,70 +467,93 @@ def _exchanges(ctx: Context, node: Node, keys: list[Key]) -> Iterator[bool]:
 def _crowns(ctx: Context, node: Node, keys: list[Key]) -> Iterator[bool]:
     """Crown swaps without Mordred: the regions keep their followers and only
     the resolution order changes."""
-    by_region = [0] * 9
+    by_region = [0] * (NUM_REGIONS + 1)
     for region, counts in zip(*resolution_plan(ctx, node.board, node.cards), strict=True):
-        by_region[region] = signature(counts)
-    summons = can_summon(node.board)
+        by_region[region] = ctx.signatures[counts]
+    summons = summon_possible(node.board)
     for key in keys:
-        cards = _crowned(node.cards, key)
+        cards = crowned_cards(node.cards, key)
         signatures = tuple([by_region[region] for region, face_up, _ in cards if face_up])
         yield leaf_wins(ctx, signatures, node.court, summons)
 
 
 # -- the questions the engine asks ----------------------------------------------------------
 
-
-def _play_wins(state: State, seat: int, card: int) -> bool:
-    ctx, node = _read(state, seat, state.cards_played + 1, card)
-    first = first_decision(
-        card,
-        node.board,
-        cards=node.cards,
-        supply=node.supply,
-        controls=ctx.controls,
-        forbidden=ctx.forbidden,
-    )
-    if first is None:
-        node.end_effect()
-    else:
-        node.decision, node.colour, node.remaining = first
-    return _wins(ctx, node)
+Answers = OrderedDict[tuple[bytes, int, tuple[Key, ...]], tuple[Key, ...]]
 
 
-_CACHE: OrderedDict[tuple[bytes, int, tuple[Key, ...]], tuple[Key, ...]] = OrderedDict()
-_CACHE_SIZE = 256
+class LastCardSearch:
+    """The 3-player last-card search with its memos, owned by one engine
+    object (KingIsDead): the latest turn's context (just one, so the memos stay
+    bounded), the answers for the latest states asked about, and the memo of
+    region signatures. The memos only save work: an answer depends only on
+    the state and the question."""
 
+    __slots__ = ("_answers", "_latest", "answers_size", "regions")
 
-def _cached(
-    state: State, seat: int, keys: list[Key], compute: Callable[[], list[Key]]
-) -> list[Key]:
-    token = (state.SerializeToString(deterministic=True), seat, tuple(keys))
-    hit = _CACHE.pop(token, None)  # (re)inserted last: most recently used
-    if hit is None:
-        hit = tuple(compute())
-    _CACHE[token] = hit
-    while len(_CACHE) > _CACHE_SIZE:
-        try:
-            _CACHE.popitem(last=False)
-        except KeyError:  # emptied by another thread meanwhile
-            break
-    return list(hit)
+    def __init__(self, answers_size: int = 256) -> None:
+        self.answers_size = answers_size
+        self._answers: Answers = OrderedDict()
+        self._latest: Context | None = None
+        self.regions = RegionMemo()
 
+    def memo_sizes(self) -> tuple[int, int, int]:
+        """(answers, region signatures, inert placements) held now."""
+        return len(self._answers), len(self.regions.signatures), len(self.regions.inerts)
 
-def playable_cards(state: State, seat: int, cards: list[int]) -> list[int]:
-    """Of the seat's last card (``cards``), those it may play: the ones with a
-    winning completion."""
-    keys: list[Key] = [(c,) for c in cards]
-    result = _cached(state, seat, keys, lambda: [(c,) for c in cards if _play_wins(state, seat, c)])
-    return [k[0] for k in result]
+    def _read(self, state: State, seat: int, last_played_now: int, card: int) -> Node:
+        node = read_turn(
+            state,
+            seat,
+            last_played_now=last_played_now,
+            card=card,
+            latest=self._latest,
+            memo=self.regions,
+        )
+        self._latest = node.ctx
+        return node
 
+    def _cached(
+        self, state: State, seat: int, keys: list[Key], compute: Callable[[], list[Key]]
+    ) -> list[Key]:
+        token = (state.SerializeToString(deterministic=True), seat, tuple(keys))
+        answers = self._answers
+        hit = answers.pop(token, None)  # (re)inserted last: most recently used
+        if hit is None:
+            hit = tuple(compute())
+        answers[token] = hit
+        while len(answers) > self.answers_size:
+            try:
+                answers.popitem(last=False)
+            except KeyError:  # emptied by another thread meanwhile
+                break
+        return list(hit)
 
-def winning_keys(state: State, seat: int, keys: list[Key]) -> list[Key]:
-    """Of the legal choices of a decision while the last card is being
-    resolved, those that keep a winning completion."""
+    def _play_wins(self, state: State, seat: int, card: int) -> bool:
+        node = self._read(state, seat, state.cards_played + 1, card)
+        first = first_decision(card, node)
+        if first is None:
+            node.end_effect()
+        else:
+            node.decision, node.colour, node.remaining = first
+        return _wins(node.ctx, node)
 
-    def compute() -> list[Key]:
-        ctx, node = _read(state, seat, state.seats[seat].last_played, state.pending.card)
-        return [k for k, wins in zip(keys, _choices(ctx, node, keys), strict=True) if wins]
+    def playable_cards(self, state: State, seat: int, cards: list[int]) -> list[int]:
+        """Of the seat's last card (``cards``), those it may play: the ones
+        with a winning completion."""
+        keys: list[Key] = [(c,) for c in cards]
+        result = self._cached(
+            state, seat, keys, lambda: [(c,) for c in cards if self._play_wins(state, seat, c)]
+        )
+        return [k[0] for k in result]
 
-    return _cached(state, seat, keys, compute)
+    def winning_keys(self, state: State, seat: int, keys: list[Key]) -> list[Key]:
+        """Of the legal choices of a decision while the last card is being
+        resolved (``keys``: all of them), those that keep a winning completion."""
+
+        def compute() -> list[Key]:
+            node = self._read(state, seat, state.seats[seat].last_played, state.pending.card)
+            wins = _choices(node.ctx, node, keys)
+            return [k for k, won in zip(keys, wins, strict=True) if won]
+
+        return self._cached(state, seat, keys, compute)

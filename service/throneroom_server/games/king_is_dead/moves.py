@@ -128,7 +128,7 @@ def _colour(value: int, what: str) -> int:
 def key_of(move: Move) -> Key:
     """The key of a well-formed move; InvalidMoveError for a malformed one (no
     decision set, an UNSPECIFIED or unknown enum value, colours not ascending,
-    a region paired with itself...)."""
+    a region paired with itself, a movement not in its one writing...)."""
     name = move.WhichOneof("decision")
     if name is None:
         raise InvalidMoveError(
@@ -180,6 +180,13 @@ def key_of(move: Move) -> Key:
         if out != sorted(out):
             raise InvalidMoveError("garrison: list the outgoing colours in ascending order")
         back = _colour(g.returning, "garrison.returning") if g.HasField("returning") else 0
+        if len(out) == 1 and back and a > b:
+            # The same movement as one follower out of to_region and one back:
+            # each movement has one writing (canonical_exchange).
+            raise InvalidMoveError(
+                "garrison: one follower each way is written from the lower region: "
+                f"from_region={b}, to_region={a}, outgoing=[{back}], returning={out[0]}"
+            )
         return (K_GARRISON, a, b, out[0], out[1] if len(out) == 2 else 0, back)
     a_msg = move.ambassador
     a = _region(a_msg.region_a, "ambassador.region_a")

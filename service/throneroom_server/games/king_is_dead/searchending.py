@@ -12,19 +12,21 @@ position is reduced to what decides that ending:
   the ranking (endings.faction_ranking), which with the courts and the last
   plays decide the winners (endings.ranked_seat_wins).
 
-Everything here works on tuples and ints, memoized in the turn's ``Context``.
+Everything here works on tuples and ints, memoized in the turn's ``Context``
+(and, for what depends on one region alone, in the ``RegionMemo`` of the
+engine's search, handed to each context). What a summon, a placement and a
+resolution do is rules.py's, the same code apply() runs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import lru_cache
+from collections.abc import Callable, Sequence
 from itertools import combinations, product
+from typing import TypeVar
 
 from throneroom_server.games.king_is_dead.board import (
     BANNER,
-    CONTROL_LOYALISTS,
-    SAXON_TOKENS_FOR_INVASION,
+    FACTIONS,
     SAXONS,
     Board,
     Counts,
@@ -33,18 +35,73 @@ from throneroom_server.games.king_is_dead.cards import Key, RegionCardInfo
 from throneroom_server.games.king_is_dead.endings import (
     CONTROL,
     INVASION,
-    LOYALIST,
     faction_tally,
+    rank_factions,
     ranked_seat_wins,
 )
-from throneroom_server.games.king_is_dead.struggle import region_winner
+from throneroom_server.games.king_is_dead.rules import (
+    Court,
+    banner,
+    court_after_summon,
+    game_end,
+    placed,
+    region_winner,
+    summoned_from,
+)
 
-Court = tuple[int, int, int]
 Signature = int
+KeyT = TypeVar("KeyT")
+ValueT = TypeVar("ValueT")
 Outcome = tuple[str, int, int]
 """How the forced ending finishes: (termination, first faction, second faction),
 0 for a faction the ranking lacks (both 0 for an invasion, which ignores them)."""
 SummonToken = tuple[tuple[Signature, ...], Court]
+
+
+class Memo(dict[KeyT, ValueT]):
+    """A dict that works out a missing entry with ``compute`` and keeps it:
+    ``memo[key]`` is ``compute(key)``, computed once (lookups stay dict
+    lookups)."""
+
+    __slots__ = ("compute",)
+
+    def __init__(self, compute: Callable[[KeyT], ValueT]) -> None:
+        super().__init__()
+        self.compute = compute
+
+    def __missing__(self, key: KeyT) -> ValueT:
+        value = self[key] = self.compute(key)
+        return value
+
+
+InertQuestion = tuple[Counts, int, tuple[int, ...]]
+"""(followers, the colour placed, the colours placed after it): see ``inert``."""
+
+
+class RegionMemo:
+    """Answers that depend on one region's followers alone (its signature, and
+    whether a placement there is inert), kept across turns by the search that
+    owns it; at most ``limit`` of each (emptied when full)."""
+
+    __slots__ = ("inerts", "limit", "signatures")
+
+    def __init__(self, limit: int = 8192) -> None:
+        self.limit = limit
+        self.signatures: Memo[Counts, Signature] = Memo(signature)
+        """Region followers -> signature(followers)."""
+        self.inerts: Memo[InertQuestion, bool] = Memo(self._inert)
+        """(followers, colour, later colours) -> inert(...)."""
+
+    def _inert(self, question: InertQuestion) -> bool:
+        counts, colour, later = question
+        return inert(counts, colour, later, self.signatures.__getitem__)
+
+    def bound(self) -> None:
+        """Empty the memos that grew past the limit (called between turns)."""
+        if len(self.signatures) > self.limit:
+            self.signatures.clear()
+        if len(self.inerts) > self.limit:
+            self.inerts.clear()
 
 
 class Context:
@@ -55,7 +112,9 @@ class Context:
     __slots__ = (
         "controls",
         "courts",
+        "courts_after",
         "forbidden",
+        "inerts",
         "key",
         "last_played",
         "latest",
@@ -69,6 +128,7 @@ class Context:
         "resolved",
         "saxons",
         "seat",
+        "signatures",
         "summons",
         "wins",
     )
@@ -85,7 +145,13 @@ class Context:
         pool: int,
         mordred: bool,
         forbidden: Key | None,
+        memo: RegionMemo | None = None,
     ) -> None:
+        memo = RegionMemo() if memo is None else memo
+        self.signatures = memo.signatures
+        """Region followers -> signature, memoized (the search's RegionMemo)."""
+        self.inerts = memo.inerts
+        """(followers, colour, later colours) -> inert, memoized (the search's RegionMemo)."""
         self.key = key
         self.seat = seat
         self.controls = controls
@@ -113,6 +179,12 @@ class Context:
         """Controls of the remaining regions in resolution order -> outcome."""
         self.wins: dict[tuple[Outcome, Court], bool] = {}
         """(outcome, the seat's court) -> the seat wins."""
+        self.courts_after: Memo[Court, tuple[Court, Court, Court]] = Memo(summoned)
+        """The seat's court -> its court after each summon (summoned)."""
+
+    def signatures_of(self, plan: Sequence[Counts]) -> list[Signature]:
+        """The signature of each region of a resolution plan, memoized."""
+        return list(map(self.signatures.__getitem__, plan))
 
     def share_wins(self, previous: Context) -> None:
         """Take over the ``wins`` of the previous context when the seat, the
@@ -135,22 +207,13 @@ class Context:
 _SHARED_WINS = 1024
 
 
-def plus(counts: Counts, colour: int, n: int) -> Counts:
-    """``counts`` with ``n`` (maybe negative) more followers of ``colour``."""
-    s, w, r, loyal = counts
-    if colour == 1:
-        return (s + n, w, r, loyal)
-    if colour == 2:
-        return (s, w + n, r, loyal)
-    if colour == 3:
-        return (s, w, r + n, loyal)
-    return (s, w, r, loyal + n)
-
-
 def summoned(court: Court) -> tuple[Court, Court, Court]:
     """The court after summoning a Scots / Welsh / Romano-British follower."""
-    s, w, r = court
-    return ((s + 1, w, r), (s, w + 1, r), (s, w, r + 1))
+    return (
+        court_after_summon(court, FACTIONS[0]),
+        court_after_summon(court, FACTIONS[1]),
+        court_after_summon(court, FACTIONS[2]),
+    )
 
 
 def resolution_plan(
@@ -158,9 +221,10 @@ def resolution_plan(
 ) -> tuple[list[int], list[Counts]]:
     """The remaining regions in resolution (card) order, and the followers each
     will hold when resolved: its followers now plus the Mordred banner's
-    Loyalists from regions resolved before it (mirrors
-    struggle.resolve_struggle). The banner never depends on who wins, and only
-    moving black followers changes it (a summon or a placement does not)."""
+    Loyalists from regions resolved before it (rules.banner, as
+    struggle.resolve_struggle resolves them). The banner never depends on who
+    wins, and only moving black followers changes it (a summon or a placement
+    does not)."""
     regions: list[int] = []
     plan: list[Counts] = []
     if not ctx.mordred:
@@ -180,13 +244,13 @@ def resolution_plan(
         assert counts is not None
         regions.append(region)
         plan.append(counts)
-        pool += counts[3]
         board[region - 1] = None
         target = BANNER[region]
         target_counts = board[target - 1]
-        if target_counts is not None and pool > 0:
-            board[target - 1] = plus(target_counts, 4, 1)
-            pool -= 1
+        pool, to = banner(region, counts, pool, target_counts is not None)
+        if to:
+            assert target_counts is not None
+            board[to - 1] = placed(target_counts, 4)
     return regions, plan
 
 
@@ -195,53 +259,63 @@ def _signature_code(control: int, after: Sequence[int]) -> Signature:
 
 
 _SIGNATURES = 1 << 12
-CONTROL_OF = [0] * _SIGNATURES
-"""Signature -> the region's control."""
-AFTER_SUMMON: list[tuple[int, int, int, int]] = [(0, -1, -1, -1)] * _SIGNATURES
-"""Signature -> its control after summoning a follower of faction 1..3 (index
-0 unused; -1: none to summon)."""
-_KEEPS = [0] * _SIGNATURES
-"""Signature -> bit f set when summoning faction f leaves the control as is."""
-_CHANGES: list[tuple[tuple[int, int], ...]] = [()] * _SIGNATURES
-"""Signature -> (faction, new control) of each summon that changes the control."""
-for _control in range(1, 6):
-    for _after in product(range(-1, 6), repeat=3):
-        _code = _signature_code(_control, _after)
-        CONTROL_OF[_code] = _control
-        AFTER_SUMMON[_code] = (0, _after[0], _after[1], _after[2])
-        _KEEPS[_code] = sum(1 << f for f in (1, 2, 3) if _after[f - 1] == _control)
-        _CHANGES[_code] = tuple(
-            (f, _after[f - 1]) for f in (1, 2, 3) if _after[f - 1] not in (-1, _control)
-        )
 
 
-@lru_cache(maxsize=8192)
+def _tables() -> tuple[
+    tuple[int, ...],
+    tuple[tuple[int, int, int, int], ...],
+    tuple[int, ...],
+    tuple[tuple[tuple[int, int], ...], ...],
+]:
+    control_of = [0] * _SIGNATURES
+    after_summon = [(0, -1, -1, -1)] * _SIGNATURES
+    keeps = [0] * _SIGNATURES
+    changes: list[tuple[tuple[int, int], ...]] = [()] * _SIGNATURES
+    for control in range(1, SAXONS + 1):
+        for after in product(range(-1, SAXONS + 1), repeat=3):
+            code = _signature_code(control, after)
+            control_of[code] = control
+            after_summon[code] = (0, after[0], after[1], after[2])
+            keeps[code] = sum(1 << f for f in FACTIONS if after[f - 1] == control)
+            changes[code] = tuple(
+                (f, after[f - 1]) for f in FACTIONS if after[f - 1] not in (-1, control)
+            )
+    return tuple(control_of), tuple(after_summon), tuple(keeps), tuple(changes)
+
+
+CONTROL_OF, AFTER_SUMMON, _KEEPS, _CHANGES = _tables()
+"""Signature -> the region's control; -> its control after summoning a
+follower of faction 1..3 (index 0 unused; -1: none to summon); -> bit f set
+when summoning faction f leaves the control as is; -> (faction, new control)
+of each summon that changes the control. Constant tables."""
+
+
 def signature(counts: Counts) -> Signature:
     """What a region's followers at resolution mean for the ending and the
-    summon, as a small int: its control, and its control with one Scots /
-    Welsh / Romano-British follower fewer (-1 when there is none of that
-    colour); read with CONTROL_OF and AFTER_SUMMON."""
-    s, w, r, loyal = counts
+    summon, as a small int: its control, and its control once one Scots /
+    Welsh / Romano-British follower is summoned from it (-1 when there is none
+    of that colour); read with CONTROL_OF and AFTER_SUMMON."""
     return _signature_code(
         region_winner(counts),
-        (
-            region_winner((s - 1, w, r, loyal)) if s else -1,
-            region_winner((s, w - 1, r, loyal)) if w else -1,
-            region_winner((s, w, r - 1, loyal)) if r else -1,
-        ),
+        tuple(region_winner(summoned_from(counts, f)) if counts[f - 1] else -1 for f in FACTIONS),
     )
 
 
-@lru_cache(maxsize=8192)
-def inert(counts: Counts, colour: int, later: tuple[int, ...]) -> bool:
+def inert(
+    counts: Counts,
+    colour: int,
+    later: tuple[int, ...],
+    signature_of: Callable[[Counts], Signature] = signature,
+) -> bool:
     """Whether one more follower of ``colour`` leaves this region's signature
-    unchanged whatever part of the ``later`` placements also lands here."""
+    unchanged whatever part of the ``later`` placements also lands here
+    (``signature_of``: ``signature``, or a memoized one)."""
     for size in range(len(later) + 1):
         for extra in set(combinations(later, size)):
             before = counts
             for f in extra:
-                before = plus(before, f, 1)
-            if signature(plus(before, colour, 1)) != signature(before):
+                before = placed(before, f)
+            if signature_of(placed(before, colour)) != signature_of(before):
                 return False
     return True
 
@@ -263,7 +337,7 @@ def _some_summon_wins(ctx: Context, signatures: tuple[Signature, ...], court: Co
     """A summon changes at most one control; those leaving every control as it
     is are tried once per colour."""
     base = tuple([CONTROL_OF[sig] for sig in signatures])
-    courts = summoned(court)
+    courts = ctx.courts_after[court]
     keeps = 0
     for sig in signatures:
         keeps |= _KEEPS[sig]
@@ -291,7 +365,7 @@ class Leaves:
         self.signatures = signatures
         self.court = court
         self.base = tuple([CONTROL_OF[sig] for sig in signatures])
-        self.courts = summoned(court)
+        self.courts = ctx.courts_after[court]
         self.winning: list[int] | None = None
         """The regions (positions in resolution order) where a summon changing
         their control wins; None until needed."""
@@ -358,33 +432,30 @@ def summon_wins(
     ``position`` in resolution order makes the seat win."""
     controls = [CONTROL_OF[sig] for sig in signatures]
     controls[position] = AFTER_SUMMON[signatures[position]][faction]
-    return ending_wins(ctx, tuple(controls), summoned(court)[faction - 1])
+    return ending_wins(ctx, tuple(controls), ctx.courts_after[court][faction - 1])
 
 
 def outcome(ctx: Context, sequence: tuple[int, ...]) -> Outcome:
-    """Resolve the remaining regions with these controls, in order, stopping at
-    an invasion or a Loyalist win: how the game ends (the ranking as
-    endings.faction_ranking: most regions, then the most recent win)."""
+    """Resolve the remaining regions with these controls, in order, until the
+    game ends (rules.game_end, as struggle.resolve_struggle checks it): how it
+    ends (the ranking as endings.rank_factions: most regions, then the most
+    recent win)."""
+    count, termination = game_end(sequence, ctx.saxons, ctx.resolved)
+    if termination == INVASION:
+        return (INVASION, 0, 0)
     regions = list(ctx.regions)
     latest = list(ctx.latest)
     order = ctx.resolved
-    saxons = ctx.saxons
-    termination = CONTROL
-    for control in sequence:
+    for control in sequence if count == len(sequence) else sequence[:count]:
         order += 1
-        if control == SAXONS:
-            saxons += 1
-            if saxons >= SAXON_TOKENS_FOR_INVASION:
-                return (INVASION, 0, 0)
-        elif control == CONTROL_LOYALISTS:
-            termination = LOYALIST
-            break
-        else:
+        if control in FACTIONS:
             regions[control] += 1
             latest[control] = order
-    ranks = sorted([(regions[f], latest[f], f) for f in (1, 2, 3) if regions[f]], reverse=True)
+    ranks = rank_factions(regions, latest)
     return (
-        termination,
+        # The sequence is every region left: resolved, the game ends by control
+        # (game_end says so at the eighth).
+        termination or CONTROL,
         ranks[0][2] if ranks else 0,
         ranks[1][2] if len(ranks) > 1 else 0,
     )

@@ -81,11 +81,12 @@ def setup_state(options: pb.KingIsDeadOptions, num_seats: int, seed: int) -> pb.
             state.regions[region - 1].loyalists = 1
         state.loyalist_pool = LOYALIST_FOLLOWERS - len(MORDRED_START)
     for reg in state.regions:
-        have = reg.scots + reg.welsh + reg.romano_british + reg.loyalists
-        for _ in range(REGION_START_FOLLOWERS - have):
-            add_followers(reg, draw(), 1)
-    for colour in bag:
-        add_followers(state.supply, colour, 1)
+        counts = [reg.scots, reg.welsh, reg.romano_british, reg.loyalists]
+        for _ in range(REGION_START_FOLLOWERS - sum(counts)):
+            counts[draw() - 1] += 1
+        reg.scots, reg.welsh, reg.romano_british, reg.loyalists = counts
+    supply = state.supply
+    supply.scots, supply.welsh, supply.romano_british = (bag.count(f) for f in FACTIONS)
 
     order = list(REGIONS)
     rng.shuffle(order)

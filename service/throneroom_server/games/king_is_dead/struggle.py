@@ -9,6 +9,7 @@ further decisions.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from throneroom.v1 import king_is_dead_pb2 as pb
@@ -16,15 +17,10 @@ from throneroom.v1 import king_is_dead_pb2 as pb
 from throneroom_server.games.king_is_dead.board import (
     AMBASSADOR,
     BANNER,
-    CONTROL_LOYALISTS,
-    CROWN,
     DECIDE_SUMMON,
     GARRISON,
     NONE,
-    NUM_REGIONS,
-    SAXON_TOKENS_FOR_INVASION,
     SAXONS,
-    SETTLERS,
     TURN,
     Board,
     Counts,
@@ -32,19 +28,17 @@ from throneroom_server.games.king_is_dead.board import (
 from throneroom_server.games.king_is_dead.cards import (
     Key,
     RegionCardInfo,
-    crown_decision,
-    exchange_decision,
-    faction_decision,
+    first_decision,
     mirror_of,
-    settlers_decision,
 )
-from throneroom_server.games.king_is_dead.endings import (
-    CONTROL,
-    INVASION,
-    LOYALIST,
-    decide_ending,
-)
+from throneroom_server.games.king_is_dead.endings import decide_ending
 from throneroom_server.games.king_is_dead.moves import move_key
+from throneroom_server.games.king_is_dead.rules import (
+    banner,
+    game_end,
+    region_winner,
+    summon_possible,
+)
 
 State = pb.KingIsDeadState
 Event = pb.KingIsDeadEvent
@@ -53,6 +47,8 @@ _E: Any = pb.KingIsDeadEvent
 
 COUNT_FIELDS = ("scots", "welsh", "romano_british", "loyalists")
 """Follower count fields by colour - 1 (RegionState and Followers)."""
+_NON_BLACK = attrgetter("scots", "welsh", "romano_british")
+"""A RegionState's summonable followers, (scots, welsh, romano_british)."""
 
 
 def new_event(kind: str) -> tuple[Event, Any]:
@@ -132,30 +128,27 @@ def counts_of(msg: pb.RegionState | pb.Followers) -> Counts:
     return (msg.scots, msg.welsh, msg.romano_british, msg.loyalists)
 
 
+def set_counts(msg: pb.RegionState, counts: Counts) -> None:
+    """Write a region's followers (rules.py's results) into its message."""
+    msg.scots, msg.welsh, msg.romano_british, msg.loyalists = counts
+
+
 # -- resolution ----------------------------------------------------------------------
-
-
-def region_winner(counts: Counts) -> int:
-    """RegionControl of a resolved region: the colour with strictly the most
-    followers (Loyalists count), else the Saxons (a tie, or nobody there)."""
-    best = max(counts)
-    if best == 0 or counts.count(best) > 1:
-        return SAXONS
-    return counts.index(best) + 1
 
 
 def resolve_struggle(state: State, events: list[Event]) -> None:
     """End the current power struggle: turn its card face down, place the
     control token, return the followers, place the Mordred banner's Loyalist,
-    then check for the end of the game."""
+    then check for the end of the game (rules.py decides each step)."""
     pos = current_position(state)
     card = state.region_cards[pos]
     card.face_up = False
     region = card.region
-    reg: Any = state.regions[region - 1]  # enum fields take the plain ints used here
+    regions = state.regions
+    reg: Any = regions[region - 1]  # enum fields take the plain ints used here
     counts = counts_of(reg)
     control = region_winner(counts)
-    order = 1 + sum(1 for r in state.regions if r.control)
+    order = 1 + sum(1 for r in regions if r.control)
     reg.control = control
     reg.resolved_order = order
     reg.scots = reg.welsh = reg.romano_british = reg.loyalists = 0
@@ -163,7 +156,6 @@ def resolve_struggle(state: State, events: list[Event]) -> None:
     supply.scots += counts[0]
     supply.welsh += counts[1]
     supply.romano_british += counts[2]
-    state.loyalist_pool += counts[3]
     state.ClearField("last_exchange")
     state.consecutive_passes = 0
     event, resolved = new_event("struggle_resolved")
@@ -173,22 +165,18 @@ def resolve_struggle(state: State, events: list[Event]) -> None:
     followers.SetInParent()
     followers.scots, followers.welsh, followers.romano_british, followers.loyalists = counts
     resolved.order = order
-    if state.mordred:
-        target = BANNER[region]
-        target_reg = state.regions[target - 1]
-        if not target_reg.control and state.loyalist_pool > 0:
-            target_reg.loyalists += 1
-            state.loyalist_pool -= 1
-            resolved.banner_region = target
-    saxons = sum(1 for r in state.regions if r.control == SAXONS)
+    target = regions[BANNER[region] - 1]
+    pool, to = banner(region, counts, state.loyalist_pool, state.mordred and not target.control)
+    state.loyalist_pool = pool
+    if to:
+        target.loyalists += 1
+        resolved.banner_region = to
+    saxons = sum(1 for r in regions if r.control == SAXONS)
     resolved.saxon_tokens = saxons
     events.append(event)
-    if saxons >= SAXON_TOKENS_FOR_INVASION:
-        finish(state, INVASION, events)
-    elif control == CONTROL_LOYALISTS:
-        finish(state, LOYALIST, events)
-    elif order == NUM_REGIONS:
-        finish(state, CONTROL, events)
+    _, termination = game_end((control,), saxons - (control == SAXONS), order - 1)
+    if termination:
+        finish(state, termination, events)
 
 
 def finish(state: State, termination: str, events: list[Event]) -> None:
@@ -237,11 +225,11 @@ def advance(state: State, seat: int, events: list[Event]) -> None:
     """Give the turn to the next seat clockwise after ``seat``; seats without
     cards pass automatically (resolving struggles, perhaps ending the game)."""
     num_seats = state.num_seats
-    hands = [len(s.hand) for s in state.seats]
+    seats = state.seats
     cur = seat
     while not state.HasField("outcome"):
         cur = (cur + 1) % num_seats
-        if hands[cur]:
+        if seats[cur].hand:
             state.to_move = cur
             pending = state.pending
             pending.Clear()
@@ -250,18 +238,47 @@ def advance(state: State, seat: int, events: list[Event]) -> None:
         record_pass(state, cur, events, forced=True)
 
 
+class Reading:
+    """A state as cards.Position, for the seat to act: each part read (once)
+    when a card's first decision or the choices of a decision ask for it."""
+
+    __slots__ = ("_board", "_controls", "seat", "state")  # board and controls read once
+
+    def __init__(self, state: State, seat: int) -> None:
+        self.state = state
+        self.seat = seat
+        self._board: Board | None = None
+        self._controls: list[int] | None = None
+
+    @property
+    def board(self) -> Board:
+        if self._board is None:
+            self._board = read_board(self.state)
+        return self._board
+
+    @property
+    def controls(self) -> list[int]:
+        if self._controls is None:
+            self._controls = read_controls(self.state)
+        return self._controls
+
+    @property
+    def cards(self) -> list[RegionCardInfo]:
+        return read_cards(self.state)
+
+    @property
+    def supply(self) -> tuple[int, int, int]:
+        return read_supply(self.state)
+
+    @property
+    def forbidden(self) -> Key | None:
+        return forbidden_mirror(self.state, self.seat)
+
+
 def start_effect(state: State, seat: int, card: int, events: list[Event]) -> None:
     """A card has just been played: set up its first decision, or skip the
     effect (nothing at all can be done) and go on to the summon."""
-    # cards.first_decision, reading only what the card needs.
-    if card == CROWN:
-        first = crown_decision(read_cards(state))
-    elif card in (GARRISON, AMBASSADOR):
-        first = exchange_decision(card, read_board(state), forbidden_mirror(state, seat))
-    elif card == SETTLERS:
-        first = settlers_decision(read_supply(state))
-    else:
-        first = faction_decision(card, read_board(state), read_controls(state), read_supply(state))
+    first = first_decision(card, Reading(state, seat))
     if first is None:
         if card in (GARRISON, AMBASSADOR):
             state.ClearField("last_exchange")
@@ -282,7 +299,7 @@ def start_effect(state: State, seat: int, card: int, events: list[Event]) -> Non
 def start_summon(state: State, seat: int, card: int, events: list[Event]) -> None:
     """After a card's effect: the summon decision, or none when no follower can
     be taken (then the turn ends)."""
-    if any(r.scots or r.welsh or r.romano_british for r in state.regions):
+    if summon_possible(map(_NON_BLACK, state.regions)):
         pending: Any = state.pending
         pending.Clear()
         pending.decision = DECIDE_SUMMON

@@ -14,16 +14,19 @@ cards as the English, Spanish and Portuguese rulebooks call them)::
 Languages are ``"en"``, ``"es"`` and ``"pt"``; an unknown language falls back to
 English. This module needs only the generated messages (never the server).
 
-The names and descriptions live in :mod:`throneroom.games.king_is_dead_names`,
-the sentence templates in :mod:`throneroom.games.king_is_dead_sentences`; this
-module is their public face.
+The game's data (map, factions, cards) lives in
+:mod:`throneroom.games.king_is_dead.data`, the one home that the rules engine,
+the bot and these texts import; the names and descriptions in
+:mod:`throneroom.games.king_is_dead.names`, the sentence templates in
+:mod:`throneroom.games.king_is_dead.sentences`; this package is their public
+face.
 """
 
 from __future__ import annotations
 
 # pb, the message types, SAXONS and Texts are not in __all__ but stay importable from here, as
 # before the split (the examples above use pb and KingIsDeadMove).
-from throneroom.games.king_is_dead_names import (  # noqa: F401
+from throneroom.games.king_is_dead.names import (  # noqa: F401
     CARDS,
     COLOURS,
     EVENT_KINDS,
@@ -42,7 +45,7 @@ from throneroom.games.king_is_dead_names import (  # noqa: F401
     faction_name,
     region_name,
 )
-from throneroom.games.king_is_dead_sentences import describe_event, describe_move
+from throneroom.games.king_is_dead.sentences import describe_event, describe_move
 from throneroom.v1 import king_is_dead_pb2 as pb  # noqa: F401
 from throneroom.v1.king_is_dead_pb2 import KingIsDeadEvent, KingIsDeadMove  # noqa: F401
 

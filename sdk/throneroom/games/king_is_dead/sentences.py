@@ -30,7 +30,7 @@ from typing import Any
 from google.protobuf.descriptor import Descriptor
 from google.protobuf.message import Message
 
-from throneroom.games.king_is_dead_names import (
+from throneroom.games.king_is_dead.names import (
     TERMINATIONS,
     TIEBREAKS,
     card_name,

@@ -4,7 +4,10 @@ English, Spanish and Portuguese, with their lookups.
 
 Names follow the rulebooks' own wording (regions as printed on the map; the
 cards as the English, Spanish and Portuguese rulebooks call them). Import
-them from :mod:`throneroom.games.king_is_dead`, which re-exports them.
+them from :mod:`throneroom.games.king_is_dead`, which re-exports them. The
+tables are keyed by the values of :mod:`throneroom.games.king_is_dead.data`,
+and what the descriptions say of the map (homes, the Mordred banner and start)
+is written from it.
 """
 
 from __future__ import annotations
@@ -12,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from throneroom.v1 import king_is_dead_pb2 as pb
+from throneroom.games.king_is_dead import data
+from throneroom.games.king_is_dead.data import Faction, Region
 
 LANGUAGES = ("en", "es", "pt")
 
@@ -35,95 +39,102 @@ def _t(en: tuple[str, str], es: tuple[str, str], pt: tuple[str, str]) -> Texts:
 
 # --- regions ------------------------------------------------------------------------------
 
-_BANNER_AQS = (
-    "Resolving it adds a black Loyalist follower to Aquae Sulis (Mordred variant).",
-    "Al resolverla se añade un seguidor negro leal a Mordred en Aquae Sulis (variante Mordred).",
-    "Ao resolvê-la, um Seguidor Lealista preto é colocado em Aquae Sulis (Variante Mordred).",
-)
-_BANNER_DIN = (
-    "Resolving it adds a black Loyalist follower to Din Eidyn (Mordred variant).",
-    "Al resolverla se añade un seguidor negro leal a Mordred en Din Eidyn (variante Mordred).",
-    "Ao resolvê-la, um Seguidor Lealista preto é colocado em Din Eidyn (Variante Mordred).",
-)
+_REGION_NAMES: Mapping[Region, tuple[str, str, str]] = {
+    data.CALEDONIA: ("Caledonia", "Caledonia", "Caledônia"),
+    data.DIN_EIDYN: ("Din Eidyn", "Din Eidyn", "Din Eidyn"),
+    data.DEVA: ("Deva", "Deva", "Deva"),
+    data.EBORACUM: ("Eboracum", "Eboracum", "Eboracum"),
+    data.CAERLEON: ("Caerleon", "Caerleon", "Caerleon"),
+    data.RATAE: ("Ratae", "Ratae", "Ratae"),
+    data.LONDINIUM: ("Londinium", "Londinium", "Londinium"),
+    data.AQUAE_SULIS: ("Aquae Sulis", "Aquae Sulis", "Aquae Sulis"),
+}
+"""Region -> its name in each of LANGUAGES, as printed on the map."""
+
+
+def _banner(target: Region) -> tuple[str, str, str]:
+    """What resolving a region adds to ``target`` (data.BANNER), in each language."""
+    en, es, pt = _REGION_NAMES[target]
+    return (
+        f"Resolving it adds a black Loyalist follower to {en} (Mordred variant).",
+        f"Al resolverla se añade un seguidor negro leal a Mordred en {es} (variante Mordred).",
+        f"Ao resolvê-la, um Seguidor Lealista preto é colocado em {pt} (Variante Mordred).",
+    )
+
+
+_HOME_OF: Mapping[Faction, tuple[str, str, str]] = {
+    data.SCOTS: (
+        "Home region of the Scots (blue).",
+        "Región de origen de los escoceses (azul).",
+        "Região natal dos Escoceses (azul).",
+    ),
+    data.WELSH: (
+        "Home region of the Welsh (red).",
+        "Región de origen de los galeses (rojo).",
+        "Região natal dos Galeses (vermelho).",
+    ),
+    data.ROMANO_BRITISH: (
+        "Home region of the Romano-British (yellow).",
+        "Región de origen de los romano-británicos (amarillo).",
+        "Região natal dos Romano-Britânicos (amarelo).",
+    ),
+}
 _START_BLACK = (
     "It starts with one black Loyalist follower in the Mordred variant.",
     "Empieza con un seguidor negro leal a Mordred en la variante Mordred.",
     "Começa com um Seguidor Lealista preto na Variante Mordred.",
 )
+_NO_INTRO = ("", "", "")
 
 
-def _region(
-    names: tuple[str, str, str], intro: tuple[str, str, str], banner: tuple[str, str, str]
-) -> Texts:
+def _intro(region: Region) -> tuple[str, str, str]:
+    """A region's first sentence: whose home it is (data.HOMES), or that it
+    starts with a black follower (data.MORDRED_START)."""
+    for faction, home in data.HOMES.items():
+        if home == region:
+            return _HOME_OF[faction]
+    return _START_BLACK if region in data.MORDRED_START else _NO_INTRO
+
+
+def _region(region: Region) -> Texts:
+    names = _REGION_NAMES[region]
+    intro = _intro(region)
+    banner = _banner(data.BANNER[region])
     return {
         lang: Text(name, f"{pre}{' ' if pre else ''}{flag}".strip())
         for lang, name, pre, flag in zip(LANGUAGES, names, intro, banner, strict=True)
     }
 
 
-_NO_INTRO = ("", "", "")
-REGIONS: Mapping[int, Texts] = {
-    pb.REGION_CALEDONIA: _region(
-        ("Caledonia", "Caledonia", "Caledônia"),
-        (
-            "Home region of the Scots (blue).",
-            "Región de origen de los escoceses (azul).",
-            "Região natal dos Escoceses (azul).",
-        ),
-        _BANNER_AQS,
-    ),
-    pb.REGION_DIN_EIDYN: _region(
-        ("Din Eidyn", "Din Eidyn", "Din Eidyn"),
-        _START_BLACK,
-        _BANNER_AQS,
-    ),
-    pb.REGION_DEVA: _region(("Deva", "Deva", "Deva"), _NO_INTRO, _BANNER_AQS),
-    pb.REGION_EBORACUM: _region(("Eboracum", "Eboracum", "Eboracum"), _NO_INTRO, _BANNER_DIN),
-    pb.REGION_CAERLEON: _region(
-        ("Caerleon", "Caerleon", "Caerleon"),
-        (
-            "Home region of the Welsh (red).",
-            "Región de origen de los galeses (rojo).",
-            "Região natal dos Galeses (vermelho).",
-        ),
-        _BANNER_DIN,
-    ),
-    pb.REGION_RATAE: _region(("Ratae", "Ratae", "Ratae"), _NO_INTRO, _BANNER_AQS),
-    pb.REGION_LONDINIUM: _region(
-        ("Londinium", "Londinium", "Londinium"),
-        (
-            "Home region of the Romano-British (yellow).",
-            "Región de origen de los romano-británicos (amarillo).",
-            "Região natal dos Romano-Britânicos (amarelo).",
-        ),
-        _BANNER_DIN,
-    ),
-    pb.REGION_AQUAE_SULIS: _region(
-        ("Aquae Sulis", "Aquae Sulis", "Aquae Sulis"),
-        _START_BLACK,
-        _BANNER_DIN,
-    ),
-}
+REGIONS: Mapping[Region, Texts] = {region: _region(region) for region in data.REGIONS}
 
 # --- factions and colours ------------------------------------------------------------------
 
-FACTIONS: Mapping[int, Texts] = {
-    pb.FACTION_SCOTS: _t(
-        ("Scots", "Blue followers; home region Caledonia."),
-        ("Escoceses", "Seguidores azules; región de origen Caledonia."),
-        ("Escoceses", "Seguidores azuis; região natal Caledônia."),
+
+def _followers(faction: Faction, name: tuple[str, str, str], colour: tuple[str, str, str]) -> Texts:
+    """A faction's texts: its name, and its followers' colour (plural) and
+    home region (data.HOMES) in each language."""
+    en, es, pt = _REGION_NAMES[data.HOMES[faction]]
+    return _t(
+        (name[0], f"{colour[0]} followers; home region {en}."),
+        (name[1], f"Seguidores {colour[1]}; región de origen {es}."),
+        (name[2], f"Seguidores {colour[2]}; região natal {pt}."),
+    )
+
+
+FACTIONS: Mapping[Faction, Texts] = {
+    data.SCOTS: _followers(
+        data.SCOTS, ("Scots", "Escoceses", "Escoceses"), ("Blue", "azules", "azuis")
     ),
-    pb.FACTION_WELSH: _t(
-        ("Welsh", "Red followers; home region Caerleon."),
-        ("Galeses", "Seguidores rojos; región de origen Caerleon."),
-        ("Galeses", "Seguidores vermelhos; região natal Caerleon."),
+    data.WELSH: _followers(
+        data.WELSH, ("Welsh", "Galeses", "Galeses"), ("Red", "rojos", "vermelhos")
     ),
-    pb.FACTION_ROMANO_BRITISH: _t(
-        ("Romano-British", "Yellow followers; home region Londinium."),
-        ("Romano-británicos", "Seguidores amarillos; región de origen Londinium."),
-        ("Romano-Britânicos", "Seguidores amarelos; região natal Londinium."),
+    data.ROMANO_BRITISH: _followers(
+        data.ROMANO_BRITISH,
+        ("Romano-British", "Romano-británicos", "Romano-Britânicos"),
+        ("Yellow", "amarillos", "amarelos"),
     ),
-    pb.FACTION_LOYALISTS: _t(
+    data.LOYALISTS: _t(
         (
             "Loyalists",
             "Mordred's black followers (Mordred variant): never summoned or placed by "
@@ -149,17 +160,17 @@ SAXONS: Texts = _t(
     ),
     ("Saxões", "Invasores: uma luta empatada ou vazia cai para eles; 4 tokens terminam o jogo."),
 )
-COLOURS: Mapping[int, Mapping[str, str]] = {
-    pb.FACTION_SCOTS: {"en": "blue", "es": "azul", "pt": "azul"},
-    pb.FACTION_WELSH: {"en": "red", "es": "rojo", "pt": "vermelho"},
-    pb.FACTION_ROMANO_BRITISH: {"en": "yellow", "es": "amarillo", "pt": "amarelo"},
-    pb.FACTION_LOYALISTS: {"en": "black", "es": "negro", "pt": "preto"},
+COLOURS: Mapping[Faction, Mapping[str, str]] = {
+    data.SCOTS: {"en": "blue", "es": "azul", "pt": "azul"},
+    data.WELSH: {"en": "red", "es": "rojo", "pt": "vermelho"},
+    data.ROMANO_BRITISH: {"en": "yellow", "es": "amarillo", "pt": "amarelo"},
+    data.LOYALISTS: {"en": "black", "es": "negro", "pt": "preto"},
 }
 
 # --- action cards ------------------------------------------------------------------------------
 
-CARDS: Mapping[int, Texts] = {
-    pb.ACTION_CARD_CROWN: _t(
+CARDS: Mapping[data.Card, Texts] = {
+    data.CROWN: _t(
         (
             "Crown",
             "Swap the position of any two face-up Region Cards, including the one currently "
@@ -179,7 +190,7 @@ CARDS: Mapping[int, Texts] = {
             "Coroa em uma delas. Qualquer carta com um Token de Coroa não pode ser trocada.",
         ),
     ),
-    pb.ACTION_CARD_GARRISON: _t(
+    data.GARRISON: _t(
         (
             "Garrison",
             "Exchange 2 Followers from 1 region with 1 Follower from a bordering region. You "
@@ -197,7 +208,7 @@ CARDS: Mapping[int, Texts] = {
             "jogador anterior.",
         ),
     ),
-    pb.ACTION_CARD_AMBASSADOR: _t(
+    data.AMBASSADOR: _t(
         (
             "Ambassador",
             "1 Follower from 1 region is exchanged with 1 Follower from any other region. You "
@@ -215,7 +226,7 @@ CARDS: Mapping[int, Texts] = {
             "jogador anterior.",
         ),
     ),
-    pb.ACTION_CARD_SETTLERS: _t(
+    data.SETTLERS: _t(
         (
             "Settlers",
             "Move 1 Follower of each faction from the common supply to the board, each to any "
@@ -233,7 +244,7 @@ CARDS: Mapping[int, Texts] = {
             "Seguidor pode ser colocado em qualquer região não resolvida.",
         ),
     ),
-    pb.ACTION_CARD_SCOTS: _t(
+    data.CARD_SCOTS: _t(
         (
             "Scots",
             "Place 2 blue Followers from the common supply in regions adjacent to a region "
@@ -250,7 +261,7 @@ CARDS: Mapping[int, Texts] = {
             "a uma região controlada pelos Escoceses (Caledônia conta enquanto não resolvida).",
         ),
     ),
-    pb.ACTION_CARD_WELSH: _t(
+    data.CARD_WELSH: _t(
         (
             "Welsh",
             "Place 2 red Followers from the common supply in regions adjacent to a region "
@@ -267,7 +278,7 @@ CARDS: Mapping[int, Texts] = {
             "uma região controlada pelos Galeses (Caerleon conta enquanto não resolvida).",
         ),
     ),
-    pb.ACTION_CARD_ROMANO_BRITISH: _t(
+    data.CARD_ROMANO_BRITISH: _t(
         (
             "Romano-British",
             "Place 2 yellow Followers from the common supply in regions adjacent to a region "
@@ -421,6 +432,6 @@ def event_kind_name(kind: str, lang: str = "en") -> str:
 
 def control_name(control: int, lang: str = "en") -> str:
     """Who holds a resolved region: a faction, or the Saxons."""
-    if control == pb.REGION_CONTROL_SAXONS:
+    if control == data.SAXONS:
         return SAXONS[language(lang)].name
     return faction_name(control, lang)
