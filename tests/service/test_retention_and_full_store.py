@@ -14,7 +14,7 @@ from throneroom_server.store.base import Retention, StoreGameNotFound
 from throneroom_server.store.memory import MemoryStore
 from throneroom_server.store.redis import RedisStore, game_key, log_key
 
-from tests.service.helpers import error_info, new_nim, nim_move
+from tests.service.helpers import error_info, new_nim, nim_move, start_service
 
 HOUR_MS = 3600 * 1000
 
@@ -85,15 +85,25 @@ async def test_memory_games_expire_on_the_injected_clock() -> None:
     await store.create_game("g1", storage_pb2.StoredGameMeta(game_type="nim"), meta_state)
 
 
+NIM = service_pb2.CreateGameRequest(
+    options=game_pb2.GameOptions(nim=nim_pb2.NimOptions(pile=5, max_take=3)), num_seats=2
+)
+
+
 async def test_a_full_redis_refuses_with_resource_exhausted_and_writes_nothing() -> None:
     with throwaway_redis("--maxmemory", "3mb", "--maxmemory-policy", "noeviction") as url:
-        config = Config(listen="127.0.0.1:0", fixture_games=True)
-        running = await create_server(config, RedisStore(url))
-        channel = grpc.aio.insecure_channel(f"127.0.0.1:{running.port}")
-        stub = service_pb2_grpc.ThroneroomStub(channel)
+        service = await start_service(RedisStore(url))
+        stub = service.stub
         admin = aioredis.Redis.from_url(url)
         try:
             game_id, players = await new_nim(stub, pile=50)
+            move = service_pb2.ApplyMoveRequest(
+                game_id=game_id,
+                seat_token=players[0].token,
+                expected_version=0,
+                move=nim_move(1),
+                idempotency_key="full",
+            )
             # Fill Redis to its cap with unrelated data.
             filler = b"x" * 10_000
             n = 0
@@ -105,46 +115,25 @@ async def test_a_full_redis_refuses_with_resource_exhausted_and_writes_nothing()
                 n += 1
             before = await admin.hgetall(game_key(game_id))
             stream_before = await admin.xlen(log_key(game_id))
-            with pytest.raises(grpc.aio.AioRpcError) as move:
-                await stub.ApplyMove(
-                    service_pb2.ApplyMoveRequest(
-                        game_id=game_id,
-                        seat_token=players[0].token,
-                        expected_version=0,
-                        move=nim_move(1),
-                        idempotency_key="full",
-                    )
-                )
-            assert move.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
-            assert error_info(move.value).reason == "STORE_FULL"
-            assert "127.0.0.1" not in (move.value.details() or "")
+            with pytest.raises(grpc.aio.AioRpcError) as refused:
+                await stub.ApplyMove(move)
+            assert refused.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert error_info(refused.value).reason == "STORE_FULL"
+            assert "127.0.0.1" not in (refused.value.details() or "")
             with pytest.raises(grpc.aio.AioRpcError) as create:
-                await stub.CreateGame(
-                    service_pb2.CreateGameRequest(
-                        options=game_pb2.GameOptions(nim=nim_pb2.NimOptions(pile=5, max_take=3)),
-                        num_seats=2,
-                    )
-                )
+                await stub.CreateGame(NIM)
             assert create.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
             assert await admin.hgetall(game_key(game_id)) == before
             assert await admin.xlen(log_key(game_id)) == stream_before
             # Reading still works, and once memory is freed the same move goes through once.
             await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))
             await admin.delete(*[f"filler:{i}" for i in range(n)])
-            reply = await stub.ApplyMove(
-                service_pb2.ApplyMoveRequest(
-                    game_id=game_id,
-                    seat_token=players[0].token,
-                    expected_version=0,
-                    move=nim_move(1),
-                    idempotency_key="full",
-                )
-            )
+            reply = await stub.ApplyMove(move)
             assert reply.version == 1 and not reply.replayed
         finally:
             await admin.aclose()
-            await channel.close()
-            await running.stop(None)
+            await service.channel.close()
+            await service.running.stop(None)
 
 
 async def test_a_read_only_redis_is_unavailable_not_internal() -> None:
@@ -152,21 +141,13 @@ async def test_a_read_only_redis_is_unavailable_not_internal() -> None:
         primary_port = primary_url.rsplit(":", 1)[1].split("/")[0]
         replica = aioredis.Redis.from_url(replica_url)
         await replica.execute_command("REPLICAOF", "127.0.0.1", primary_port)
-        config = Config(listen="127.0.0.1:0", fixture_games=True)
-        running = await create_server(config, RedisStore(replica_url))
-        channel = grpc.aio.insecure_channel(f"127.0.0.1:{running.port}")
-        stub = service_pb2_grpc.ThroneroomStub(channel)
+        service = await start_service(RedisStore(replica_url))
         try:
             with pytest.raises(grpc.aio.AioRpcError) as caught:
-                await stub.CreateGame(
-                    service_pb2.CreateGameRequest(
-                        options=game_pb2.GameOptions(nim=nim_pb2.NimOptions(pile=5, max_take=3)),
-                        num_seats=2,
-                    )
-                )
+                await service.stub.CreateGame(NIM)
             assert caught.value.code() is grpc.StatusCode.UNAVAILABLE
             assert error_info(caught.value).reason == "STORE_UNAVAILABLE"
         finally:
             await replica.aclose()
-            await channel.close()
-            await running.stop(None)
+            await service.channel.close()
+            await service.running.stop(None)
