@@ -9,7 +9,7 @@ facing, and listed below with the id a move names it by (``u7``).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 
 from throneroom.games.kill_the_king.board import RUBBLE_CHAR, Board, Coord
 from throneroom.games.kill_the_king.data import MODES, UNITS, Mode, Side, UnitType, mode_of
@@ -38,11 +38,13 @@ _SIDE_NAMES = {pb.SIDE_ATTACKER: "attacker", pb.SIDE_DEFENDER: "defender"}
 _LEVEL_NOTES = {pb.LEVEL_WALL: " (on the wall)", pb.LEVEL_STAIRS: " (stairs)"}
 
 LEGEND = (
-    "Counters: upper case attacker, lower case defender; arrow = facing (^ north, > east, "
-    "v south, < west); + more counters on the space (a crew, the gate's two levels)",
-    "Terrain: . grass  = road  : reinforcement edge  _ castle ground  + castle road  "
-    "# wall  ^ gate  / stairs  @ King's Door  * rubble",
+    "Counters: upper case attacker, lower case defender; the arrow is the facing",
+    "  (^ north, > east, v south, < west); + more counters on the space (a crew,",
+    "  a tower's stack, both levels of the gate). Moves name counters by id (u7).",
+    "Terrain: . grass  = road  : reinforcement edge  _ castle ground  + castle road",
+    "  # wall  ^ gate  / stairs  @ King's Door  * rubble",
 )
+
 
 _TO_DO = {
     State.PHASE_CHOOSE_SIDE: "choose a side (side attacker | side defender)",
@@ -109,9 +111,12 @@ def _on_top(units: Sequence[Unit]) -> Unit:
     )
 
 
-def render_grid(board: Board, units: Sequence[Unit]) -> list[str]:
+def render_grid(
+    board: Board, units: Sequence[Unit], in_play: Container[Coord] | None = None
+) -> list[str]:
     """The field, northmost row first, four characters a space, labelled like
-    the notation's squares (columns a.., rows from 1 at the attacker's edge)."""
+    the notation's squares (columns a.., rows from 1 at the attacker's edge).
+    Spaces not ``in_play`` in the mode are blank, rows of them left out."""
     here: dict[Coord, list[Unit]] = defaultdict(list)
     for unit in units:
         if unit.status == Unit.STATUS_ON_FIELD and unit.HasField("square"):
@@ -120,6 +125,9 @@ def render_grid(board: Board, units: Sequence[Unit]) -> list[str]:
     lines = [header.rstrip()]
     for row in reversed(range(board.rows)):
         cells = []
+        playing = [in_play is None or Coord(row, c) in in_play for c in range(board.cols)]
+        if not any(playing) and not any(Coord(row, c) in here for c in range(board.cols)):
+            continue
         for col in range(board.cols):
             coord = Coord(row, col)
             space = board.space(row, col)
@@ -128,10 +136,13 @@ def render_grid(board: Board, units: Sequence[Unit]) -> list[str]:
                 top = _on_top(counters)
                 more = "+" if len(counters) > 1 else " "
                 cells.append(f"{unit_letter(top)}{ARROWS.get(top.facing, ' ')}{more} ")
+            elif not playing[col]:
+                cells.append("    ")
             else:
                 cells.append(f"{RUBBLE_CHAR if space.rubble else space.char}   ")
         label = f"{row + 1:>2}"
-        lines.append(f"{label}  {''.join(cells).rstrip()}  {label}".rstrip())
+        body = "".join(cells).rstrip().ljust(4 * board.cols)
+        lines.append(f"{label}  {body}{label}")
     lines.append(header.rstrip())
     off_field = sorted(c for c in here if not board.contains(c))
     if off_field:
@@ -255,7 +266,7 @@ def render_view(view: KillTheKingView, viewer: Viewer) -> str:
         "",
     ]
     board = _field(mode, view)
-    lines.extend(render_grid(board, view.units))
+    lines.extend(render_grid(board, view.units, board.in_play(MODES[mode].zone_layer)))
     lines.append("")
     lines.extend(_state_lines(view, board, MODES[mode].uses_castle))
     lines.extend(_seat_lines(view, viewer, mode))

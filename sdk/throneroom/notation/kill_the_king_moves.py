@@ -16,19 +16,20 @@ Move = KillTheKingMove
 State = KillTheKingState
 NO_UNIT = -1
 
+UNIT_ALIASES: dict[str, int] = {
+    # the chart's one-letter counters (board.py, KK-7) and short names
+    **{spec.letter.lower(): unit for unit, spec in UNITS.items()},
+    "elephant": pb.UNIT_TYPE_WAR_ELEPHANT,
+    "pigs": pb.UNIT_TYPE_FLAMING_PIGS,
+    "ram": pb.UNIT_TYPE_BATTERING_RAM,
+    "tower": pb.UNIT_TYPE_SIEGE_TOWER,
+    "spearman": pb.UNIT_TYPE_SPEARMEN,
+    "swordsman": pb.UNIT_TYPE_SWORDSMEN,
+}
 UNIT_TYPES = Names(
     "unit type",
     enum_words(pb.UnitType.DESCRIPTOR, "UNIT_TYPE_", skip_zero=True),
-    {
-        # the chart's one-letter counters (board.py, KK-7) and short names
-        **{spec.letter.lower(): unit for unit, spec in UNITS.items()},
-        "elephant": pb.UNIT_TYPE_WAR_ELEPHANT,
-        "pigs": pb.UNIT_TYPE_FLAMING_PIGS,
-        "ram": pb.UNIT_TYPE_BATTERING_RAM,
-        "tower": pb.UNIT_TYPE_SIEGE_TOWER,
-        "spearman": pb.UNIT_TYPE_SPEARMEN,
-        "swordsman": pb.UNIT_TYPE_SWORDSMEN,
-    },
+    UNIT_ALIASES,
     pb.UnitType.DESCRIPTOR,
     "unit_type_",
 )

@@ -30,6 +30,7 @@ from throneroom.notation.kill_the_king_moves import (
     LEVELS,
     NO_UNIT,
     SQUARE_RE,
+    UNIT_ALIASES,
     State,
     read_square,
     square_text,
@@ -52,7 +53,11 @@ MODES = Names(
 PHASES = Names("phase", enum_words(State.Phase.DESCRIPTOR, "PHASE_", skip_zero=False))
 STATUSES = Names("unit status", enum_words(Unit.Status.DESCRIPTOR, "STATUS_", skip_zero=False))
 ANY_UNIT_TYPE = Names(
-    "unit type", enum_words(pb.UnitType.DESCRIPTOR, "UNIT_TYPE_", skip_zero=False)
+    "unit type",
+    enum_words(pb.UnitType.DESCRIPTOR, "UNIT_TYPE_", skip_zero=False),
+    UNIT_ALIASES,
+    pb.UnitType.DESCRIPTOR,
+    "unit_type_",
 )
 SEAT_SIDES = Names("side", {0: "-", **enum_words(pb.Side.DESCRIPTOR, "SIDE_", skip_zero=True)})
 SIDE_LETTERS = Names("side letter", {0: "x", pb.SIDE_ATTACKER: "a", pb.SIDE_DEFENDER: "d"})
