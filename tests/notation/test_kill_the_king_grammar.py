@@ -3,6 +3,9 @@ accepted aliases, and positions written field by field."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from google.protobuf import text_format
 from throneroom import notation
@@ -255,3 +258,33 @@ def test_other_fields() -> None:
     assert state.seats[1].disband_value_left == 6
     assert state.outcome.termination == "door" and list(state.outcome.winners) == [0]
     assert KTK.parse_position(KTK.format_position(state)) == state
+
+
+# -- the documentation ----------------------------------------------------------------------
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "notation.md"
+
+
+def _section(text: str, heading: str, occurrence: int) -> str:
+    """The ``occurrence``-th section under ``heading`` (up to the next heading)."""
+    start = -1
+    for _ in range(occurrence + 1):
+        start = text.index(heading, start + 1)
+    end = text.find("\n#", start + len(heading))
+    return text[start : end if end != -1 else len(text)]
+
+
+def test_the_documented_moves_are_canonical() -> None:
+    moves = _section(DOCS.read_text(), "### Kill the King", 0)
+    rows = re.findall(r"^\| [^|]+ \| `([^`]+)` \| `([^`]+)` \|$", moves, re.M)
+    assert len(rows) >= len(pb.KillTheKingMove.DESCRIPTOR.oneofs_by_name["decision"].fields)
+    for written, proto in rows:
+        move = text_format.Parse(proto, pb.KillTheKingMove())
+        assert KTK.format_move(move) == written
+        assert KTK.parse_move(written) == move
+
+
+def test_the_documented_position_is_the_grammar_example() -> None:
+    positions = _section(DOCS.read_text(), "### Kill the King", 1)
+    example = positions.split("```")[1].strip()
+    assert " ".join(example.split()) == POSITION

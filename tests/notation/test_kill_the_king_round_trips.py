@@ -73,6 +73,15 @@ def check_round_trips(steps: Iterable[tuple[State, Iterable[Move]]]) -> int:
     return count
 
 
+def check_board(view: pb.KillTheKingView, viewer: int | None) -> str:
+    """One view: its board renders, with the header and the field. Returns it
+    (for the engine's playouts: every seat's and a spectator's view)."""
+    board = KTK.render_view(view, viewer)
+    assert board.startswith(("Kill the King", "Attack and Defense")), board
+    assert "    a   b   c" in board and board.count("\n") >= 10
+    return board
+
+
 # -- strategies from the descriptors ---------------------------------------------------------
 
 ANY_INT32 = st.one_of(st.integers(-1, 40), st.integers(INT32_MIN, INT32_MAX))
