@@ -105,7 +105,7 @@ Counters: upper case attacker, lower case defender; the arrow is the facing
   a tower's stack, both levels of the gate). Moves name counters by id (u7).
 Terrain: . grass  = road  : reinforcement edge  _ castle ground  + castle road
   # wall  ^ gate  / stairs  @ King's Door  * rubble
-To act: seat 0: move (step | rotate | climb | prepare u<id> <direction>, dismount u<id> | end)"""
+To act: seat 0: move a unit (step|rotate|climb|prepare u<id> <n|e|s|w>, dismount u<id>) or end"""
 
 
 def test_a_board_in_the_movement_phase() -> None:
