@@ -53,7 +53,9 @@ _TO_DO = {
     State.PHASE_EXTRA_PURCHASE: "spend the Treasurer's coins (buy <unit>)",
     State.PHASE_PLACEMENT: "place a counter (place u<id> <square> <facing>)",
     State.PHASE_REINFORCEMENT: "place reinforcements (reinforce <unit> <square> <facing> | end)",
-    State.PHASE_MOVEMENT: "move a unit (step|rotate|climb|prepare u<id> <n|e|s|w>, dismount u<id>) or end",
+    State.PHASE_MOVEMENT: (
+        "move a unit (step|rotate|climb|prepare u<id> <n|e|s|w>, dismount u<id>) or end"
+    ),
     State.PHASE_ATTACK: "attack (attack u<id> <square> [level] | end)",
     State.PHASE_FOLLOW_UP: "the Cavalry may follow up (advance | stay)",
     State.PHASE_DISBAND: "remove a unit (disband u<id>)",
