@@ -106,4 +106,4 @@ def test_moves_the_notation_cannot_spell(game: str, message: object) -> None:
 def test_an_unknown_game_type() -> None:
     with pytest.raises(ValueError, match="no notation for game type 'chess'"):
         notation.for_game("chess")
-    assert notation.game_types() == ["king_is_dead", "kings_life", "nim"]
+    assert notation.game_types() == ["kill_the_king", "king_is_dead", "kings_life", "nim"]

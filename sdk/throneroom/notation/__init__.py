@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from throneroom.notation.base import GameNotation, NotationError, Viewer
+from throneroom.notation.kill_the_king import KillTheKingNotation
 from throneroom.notation.king_is_dead import KingIsDeadNotation
 from throneroom.notation.kings_life import KingsLifeNotation
 from throneroom.notation.nim import NimNotation
@@ -31,7 +32,8 @@ __all__ = ["AnyNotation", "GameNotation", "NotationError", "Viewer", "for_game",
 AnyNotation = GameNotation[Any, Any, Any]
 
 _NOTATIONS: Mapping[str, AnyNotation] = {
-    n.game_type: n for n in (KingIsDeadNotation(), KingsLifeNotation(), NimNotation())
+    n.game_type: n
+    for n in (KillTheKingNotation(), KingIsDeadNotation(), KingsLifeNotation(), NimNotation())
 }
 
 
