@@ -383,7 +383,7 @@ class FieldWriter:
 def quote(value: str) -> str:
     """The value as written in a position: quoted when it is empty or holds spaces,
     quotes or upper-case letters (which unquoted values would lose)."""
-    if value and re.fullmatch(r'[^\s"A-Z]+', value):
+    if value and value == value.lower() and re.fullmatch(r'[^\s"]+', value):
         return value
     return json.dumps(value, ensure_ascii=False)
 
