@@ -362,3 +362,31 @@ def test_a_kind_generator_that_disagrees_with_its_phase_generator_is_caught() ->
     ]
     with pytest.raises(AssertionError, match="disagree"):
         _legal_exactly_when_listed(wrong, 2, range(1))
+
+
+def test_narrowing_is_checked_where_the_checked_apply_asks_it() -> None:
+    """A kind's narrowing is consulted only in the phases that allow the kind,
+    for the seats they ask: listing anything elsewhere is no problem (a King's
+    Life tree answers in any phase), listing an illegal move there is."""
+    from tests.games.kit_games import SETTLERS
+
+    def anything(state: kid.KingIsDeadState, seat: int, move: KidMove) -> list[KidMove]:
+        return [move]
+
+    def with_narrow(name: str) -> Settlers:
+        kinds = tuple(
+            dataclasses.replace(k, narrow=anything) if k.name == name else k for k in SETTLERS.moves
+        )
+
+        class Built(Settlers):
+            definition = dataclasses.replace(SETTLERS, moves=kinds)
+
+        return Built()
+
+    state = Settlers().setup(kid.KingIsDeadOptions(), 2, 1)
+    crown = KidMove(crown=KidMove.Crown())
+    taken = KidMove(settle=KidMove.Settle(region=kid.REGION_LONDINIUM))
+    assert narrowing_problems(with_narrow("crown"), state, 0, [crown]) == []
+    assert narrowing_problems(with_narrow("settle"), state, 1, [taken]) == [], "seat 1 not asked"
+    problems = narrowing_problems(with_narrow("settle"), state, 0, [taken])
+    assert problems and "which the enumeration does not" in problems[0]

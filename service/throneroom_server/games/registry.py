@@ -6,10 +6,10 @@ suite's variants, the golden files) is derived from the registered engine's
 definition. Fixture games (``definition.fixture``, e.g. ``nim``) are included
 only when asked for (``include_fixtures=True`` or THRONEROOM_FIXTURE_GAMES=1).
 
-King Is Dead and King's Life are still written against the bare Game protocol
-of core.py: they are registered through the kit's adapter (``legacy_game``)
-with their test declarations below, until each is ported onto a
-GameDefinition (then its entry becomes just its engine class).
+King's Life and Nim are kit games (their entries are their engine classes).
+King Is Dead is still written against the bare Game protocol of core.py: it is
+registered through the kit's adapter (``legacy_game``) with its test
+declarations below, until it is ported onto a GameDefinition.
 """
 
 from __future__ import annotations
@@ -27,9 +27,10 @@ AnyGame = KitGame[Any, Any, Any, Any, Any]
 
 def _registered() -> list[AnyGame]:
     """Every game, in catalogue order: ONE entry per game."""
+    from throneroom_server.games.kings_life import KingsLife  # noqa: PLC0415
     from throneroom_server.games.nim import Nim  # noqa: PLC0415
 
-    return [*_legacy_games(), Nim()]
+    return [*_legacy_games(), KingsLife(), Nim()]
 
 
 def build_registry(*, include_fixtures: bool = False) -> Mapping[str, AnyGame]:
@@ -71,10 +72,7 @@ def _is_kit_engine(game: object) -> bool:
 
 
 def _legacy_games() -> list[AnyGame]:
-    from throneroom.v1 import kings_life_pb2  # noqa: PLC0415
-
     from throneroom_server.games.king_is_dead import KingIsDead  # noqa: PLC0415
-    from throneroom_server.games.kings_life import KingsLife  # noqa: PLC0415
     from throneroom_server.games.kit import legacy_game  # noqa: PLC0415
 
     king_is_dead = legacy_game(
@@ -95,27 +93,4 @@ def _legacy_games() -> list[AnyGame]:
             ),
         ),
     )
-    phase = kings_life_pb2.KingsLifeState
-    simultaneous_phases = {
-        phase.PHASE_MULLIGAN: "mulligan",
-        phase.PHASE_INITIAL_ROUND: "initial_round",
-        phase.PHASE_QUEEN_WINDOW: "queen_window",
-    }
-
-    def kings_life_decision(state: kings_life_pb2.KingsLifeState) -> tuple[str, int] | None:
-        name = simultaneous_phases.get(state.phase)
-        return (name, 0) if name is not None else None
-
-    kings_life = legacy_game(
-        KingsLife,
-        testing=Testing(
-            variants=tuple(Variant(seats) for seats in range(4, 9)),
-            examples=4,
-            deep_rate=0.15,
-            # The drawer sees its new cards in draw order; its view keeps only the hand.
-            unordered_event_fields=frozenset({"cards_drawn.cards"}),
-            golden=(Golden(Variant(4), seed=5), Golden(Variant(8), seed=6)),
-        ),
-        decisions=kings_life_decision,
-    )
-    return [king_is_dead(), kings_life()]
+    return [king_is_dead()]

@@ -19,7 +19,7 @@ from throneroom_server.games.kings_life.data import (
     DAYS,
     cards_of,
 )
-from throneroom_server.games.kings_life.phases import PHASES
+from throneroom_server.games.kings_life.phases import PHASE_NAMES, TABLE
 
 ENGINE = KingsLife()
 Move = pb.KingsLifeMove
@@ -133,7 +133,7 @@ def scenario(
     state.phase = phase  # type: ignore[assignment]
     state.turn = turn
     del state.awaiting[:]
-    if PHASES[phase].simultaneous:  # type: ignore[index]
+    if TABLE[PHASE_NAMES[phase]].simultaneous:
         state.awaiting.extend(range(seats) if awaiting is None else awaiting)
         state.turn = -1
     state.first_player = first_player

@@ -11,8 +11,9 @@ from itertools import combinations
 
 from throneroom.v1 import kings_life_pb2 as pb
 from throneroom_server.games.core import IllegalMoveError, InvalidMoveError, NotYourTurnError
-from throneroom_server.games.kings_life import shapes
+from throneroom_server.games.kings_life import phases, shapes
 from throneroom_server.games.kings_life.data import ACTIVITIES, CARD_CHARACTER, DAYS
+from throneroom_server.games.kit.checks import narrowing_problems
 
 from .helpers import ENGINE, Move, Play, State
 
@@ -138,3 +139,38 @@ def test_a_well_formed_move_is_legal_exactly_when_listed() -> None:
             decisions += 1
     assert accepted > 100 and refused > 1000
     assert len(phases_seen) >= 6, phases_seen
+
+
+def test_each_decision_tree_is_its_kinds_generator_narrowing_and_explanation() -> None:
+    """On the kit, a tree is read three ways: its moves are the kind's generator,
+    the tree walked along a move is the kind's ``narrow`` (the generator
+    restricted: ``kit.checks.narrowing_problems``) and its refusal is the
+    kind's ``explain``; a turn's phase generator (passes, then plays) lists
+    exactly what the two kinds' generators list."""
+    rng = random.Random(11)
+    phases_seen: set[int] = set()
+    asked = 0
+    for seed in range(6):
+        seats = 4 + seed % 5
+        state = ENGINE.setup(ENGINE.default_options(), seats, seed)
+        decisions = 0
+        while acting := ENGINE.to_act(state):
+            seat = acting[rng.randrange(len(acting))]
+            moves = ENGINE.legal_moves(state, seat)
+            if decisions % 7 == 0 or state.phase != pb.KingsLifeState.PHASE_QUEEN_WINDOW:
+                probes = list(candidates(state, seat, rng))
+                assert narrowing_problems(ENGINE, state, seat, probes) == []
+                for probe in probes[:40]:
+                    kind = ENGINE.definition.kind_of(probe)
+                    assert kind is not None and kind.explain is not None
+                    if probe not in moves and kind.name in ENGINE.phase(state).moves:
+                        reason = kind.explain(state, seat, probe)
+                        assert reason and reason.split(":")[0] in WHATS, reason
+                asked += len(probes)
+                phases_seen.add(state.phase)
+            state, _ = ENGINE.apply(state, seat, moves[rng.randrange(len(moves))])
+            decisions += 1
+    assert asked > 5000 and len(phases_seen) >= 6, (asked, phases_seen)
+
+
+WHATS = {d.what for d in phases.DECISIONS}

@@ -5,13 +5,16 @@ engine really follows."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 from pathlib import Path
 
 import pytest
 import throneroom_server.games.kings_life as package
 from throneroom.v1 import kings_life_pb2 as pb
-from throneroom_server.games.kings_life import phases
+from throneroom_server.games.kings_life import KingsLife, phases
+from throneroom_server.games.kings_life.engine import KINGS_LIFE
 from throneroom_server.games.kings_life.steps import Step
+from throneroom_server.games.kit import PhaseTable, PhaseTransitionError
 
 from .helpers import ENGINE, FOOL, HUNT, A, Move, Phase, play, scenario
 
@@ -85,41 +88,50 @@ def test_the_cycle_check_catches_a_cycle(tmp_path: Path) -> None:
 
 
 def test_the_phase_table_covers_every_phase_and_decision() -> None:
-    phase_values = set(Phase.Phase.values()) - {Phase.PHASE_UNSPECIFIED}
-    assert set(phases.PHASES) == phase_values
+    table = phases.TABLE
+    named = {v: n for v, n in phases.PHASE_NAMES.items() if v != Phase.PHASE_UNSPECIFIED}
+    assert sorted(p.name for p in table.phases) == sorted(named.values()), (
+        "one row per phase of the enum"
+    )
+    assert all(table.current(pb.KingsLifeState(phase=v)).name == n for v, n in named.items())
     move_kinds = {f.name for f in pb.KingsLifeMove.DESCRIPTOR.oneofs_by_name["kind"].fields}
-    used = {kind for rule in phases.PHASES.values() for kind in rule.decisions}
-    assert used == move_kinds, "every move kind is some phase's decision"
-    for phase, rule in phases.PHASES.items():
-        assert rule.follows <= phase_values and phase not in rule.follows
-        assert rule.text and rule.ends
-        assert bool(rule.decisions) == (phase != Phase.PHASE_GAME_OVER)
+    assert table.move_kinds == move_kinds, "every move kind is some phase's decision"
+    assert [d.kind for d in phases.DECISIONS] == [k.name for k in ENGINE.definition.moves]
+    for phase in table.phases:
+        assert phase.name not in phase.follows and phase.ends
+        assert bool(phase.moves) == (phase.name != "game_over")
+    assert {p.name for p in table.phases if p.simultaneous} == {
+        "mulligan",
+        "initial_round",
+        "queen_window",
+    }
     assert set(phases.CONTINUATIONS) == set(Step)
 
 
-def test_the_engine_follows_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_engine_follows_the_table() -> None:
     """Who acts and what they may answer come from the table; a phase change
     the table does not list is refused (planted: the Fool's take-back may no
-    longer follow a turn)."""
+    longer follow the Queen window of the Fool's play)."""
     state = scenario(hands={0: [FOOL, A(HUNT, 2)], 1: [A(HUNT, 3)]})
     assert {m.WhichOneof("kind") for m in ENGINE.legal_moves(state, 0)} == set(
-        phases.PHASES[Phase.PHASE_TURNS].decisions
+        phases.TABLE["turns"].moves
     )
-    rules = dict(phases.PHASES)
-    turns = rules[Phase.PHASE_TURNS]
-    window = rules[Phase.PHASE_QUEEN_WINDOW]
-    for phase, rule in ((Phase.PHASE_TURNS, turns), (Phase.PHASE_QUEEN_WINDOW, window)):
-        rules[phase] = phases.PhaseRule(
-            text=rule.text,
-            simultaneous=rule.simultaneous,
-            decisions=rule.decisions,
-            ends=rule.ends,
-            follows=rule.follows - {Phase.PHASE_FOOL_TAKE_BACK},
-        )
-    monkeypatch.setattr(phases, "PHASES", rules)
-    with pytest.raises(AssertionError, match="PHASE_FOOL_TAKE_BACK cannot follow"):
-        play(state, 0, FOOL)
-    monkeypatch.undo()
+    rows = tuple(
+        dataclasses.replace(row, follows=tuple(f for f in row.follows if f != "fool_take_back"))
+        if row.name == "queen_window"
+        else row
+        for row in phases.TABLE.phases
+    )
+    planted_table = PhaseTable(phase_of=phases.phase_of, phases=rows, start=phases.TABLE.start)
+
+    class Planted(KingsLife):
+        definition = dataclasses.replace(KINGS_LIFE, phases=planted_table)
+
+    planted = Planted()
+    after, _ = planted.apply(state, 0, Move(play=pb.KingsLifeMove.Play(card=FOOL)))
+    assert after.phase == Phase.PHASE_QUEEN_WINDOW
+    with pytest.raises(PhaseTransitionError, match="'fool_take_back', which the table does not"):
+        planted.apply(after, 1, Move(queen=Move.Queen()))
     state, _ = play(state, 0, FOOL)
     assert state.phase == Phase.PHASE_FOOL_TAKE_BACK
     assert ENGINE.legal_moves(state, 0)[0] == Move(take_back=Move.TakeBack())

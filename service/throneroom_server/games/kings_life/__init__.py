@@ -11,7 +11,8 @@ to the next), ``characters`` (plays and card effects, the Fool's take-back),
 ``suggestions`` (initial round, turns, passing), ``reckoning`` (programs, the
 king's choice, the Duke, rewards, final score), ``phases`` (the table of
 phases and the steps between decisions), ``views`` (views, redaction,
-hidden-world sampling), ``invariants`` and ``engine`` (the Game protocol).
+hidden-world sampling), ``invariants`` and ``engine`` (the game's definition on
+the engine kit, ``KINGS_LIFE``, and its engine).
 """
 
 from throneroom_server.games.kings_life.engine import KingsLife

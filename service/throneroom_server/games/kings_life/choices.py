@@ -7,14 +7,17 @@ choice: which card, then which target, then which seat to support ... Each
 sentence that explains a refusal), and what follows a value (``then``: the
 next Pick, or the finished move).
 
-* ``moves(tree)`` walks every branch: the legal moves.
-* ``check(tree, move)`` walks the one branch the move takes and raises
-  ``IllegalMoveError`` with the sentence of the first rule it breaks.
+* ``moves(tree)`` walks every branch: the legal moves (the kit's generator of
+  the move kind).
+* ``walk(tree, move)`` walks the one branch the move takes: the legal move
+  made of the same choices (the kit's ``narrow``: the kit compares it with the
+  move given), else the sentence of the first rule a choice breaks;
+  ``refusal(tree, move)`` is that sentence (the kit's ``explain``).
 
 Both walks test the same predicate at every Pick -- the value is in the
-domain and every rule allows it -- so a move passes ``check`` exactly when
-``moves`` produces it (and the engine also compares the finished move with
-the one it was given). There is no second copy of any rule to drift apart.
+domain and every rule allows it -- so ``walk`` reaches a move equal to the
+one given exactly when ``moves`` produces it. There is no second copy of any
+rule to drift apart.
 """
 
 from __future__ import annotations
@@ -24,8 +27,6 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from throneroom.v1 import kings_life_pb2 as pb
-
-from throneroom_server.games.core import IllegalMoveError
 
 T = TypeVar("T")
 Move = pb.KingsLifeMove
@@ -102,16 +103,29 @@ def _collect(pick: Pick[Any], found: list[Move]) -> None:
                 _collect(node, found)
 
 
-def check(tree: Node, move: Move, what: str) -> Move:
-    """Raise IllegalMoveError (``what: why``) unless ``moves(tree)`` produces
-    ``move``; return the tree's own (canonical) copy of it."""
+NOT_SPELLED = "no legal decision is spelled like this one"
+"""Why a move is refused whose every choice is legal, yet which is not the
+move those choices make (a field the tree does not read is set)."""
+
+
+def walk(tree: Node, move: Move) -> Move | str:
+    """Follow the branch ``move`` takes: the move the tree makes from the same
+    choices (the only legal move that can equal ``move``; equal to it exactly
+    when ``moves(tree)`` produces ``move``), or the sentence of the first rule
+    a choice breaks."""
     node = tree
     while not isinstance(node, Move):
         value = node.read(move)
         why = node.refusal(value)
         if why is not None:
-            raise IllegalMoveError(f"{what}: {why}")
+            return why
         node = node.then(value)
-    if node != move:
-        raise IllegalMoveError(f"{what}: no legal decision is spelled like this one")
     return node
+
+
+def refusal(tree: Node, move: Move) -> str | None:
+    """Why ``moves(tree)`` does not produce ``move`` (None: it does)."""
+    found = walk(tree, move)
+    if isinstance(found, str):
+        return found
+    return None if found == move else NOT_SPELLED

@@ -18,7 +18,7 @@ from throneroom_server.games.kings_life.data import (
     SORCERER,
     TOKEN_VALUES,
 )
-from throneroom_server.games.kings_life.phases import PHASES
+from throneroom_server.games.kings_life.phases import TABLE
 from throneroom_server.games.kings_life.table import NO_SEAT, State
 
 Phase = pb.KingsLifeState
@@ -105,7 +105,7 @@ def check(state: State) -> None:
 
     # Who acts.
     phase = state.phase
-    if PHASES[phase].simultaneous:
+    if TABLE.current(state).simultaneous:
         awaiting = list(state.awaiting)
         assert awaiting, "a simultaneous decision waits for somebody"
         assert awaiting == sorted(set(awaiting)), "awaiting seats ascending, unique"

@@ -1,12 +1,14 @@
-"""The phases of a day as data, and the steps between decisions.
+"""The phases of a day as the kit's phase table, and the steps between decisions.
 
-``PHASES`` says, for every phase: who acts (the seat whose turn it is, or
-every seat in ``awaiting`` at once), which decisions they may take (each a
-move kind with its decision tree and its effect), what ends the phase and
-which phases may follow. ``CONTINUATIONS`` maps each step a decision may lead
-to (``steps.Step``) to the function carrying it out; ``decide`` follows the
-steps until a decision is awaited again, checking that every phase change is
-one the table lists.
+``TABLE`` (a ``kit.PhaseTable``) says, for every phase: who acts (the seat
+whose turn it is, or every seat in ``awaiting`` at once, unseen by the
+others), which move kinds they may play, what ends the phase and which
+phases a move may leave the game in; the kit enforces it at every move.
+Each move kind is a ``Decision``: its decision tree (``choices``) gives the
+kind's legal moves, the membership test and the refusal sentence, and its
+effect starts the steps that follow. ``CONTINUATIONS`` maps each step a
+decision may lead to (``steps.Step``) to the function carrying it out;
+``decide`` follows the steps until a decision is awaited again.
 
 This module sits on top of the phase modules (days, suggestions, queen,
 characters, reckoning); none of them imports it or each other in a circle.
@@ -14,124 +16,180 @@ characters, reckoning); none of them imports it or each other in a circle.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeAlias
+from functools import partial
 
 from throneroom.v1 import kings_life_pb2 as pb
 
+from throneroom_server.games.core import Seat
 from throneroom_server.games.kings_life import characters, days, queen, reckoning, suggestions
-from throneroom_server.games.kings_life.choices import Node
+from throneroom_server.games.kings_life.choices import Node, moves, refusal, walk
 from throneroom_server.games.kings_life.steps import Follow, Next, Step
 from throneroom_server.games.kings_life.table import Events, State
+from throneroom_server.games.kit import MoveKind, PhaseTable, end, simultaneous, turn
 
 Move = pb.KingsLifeMove
 Phase = pb.KingsLifeState
-PhaseId: TypeAlias = pb.KingsLifeState.Phase.ValueType
 
 
 @dataclass(frozen=True, slots=True)
 class Decision:
     """One kind of move: its legal moves (a decision tree) and its effect."""
 
+    kind: str
+    """The field of the move's ``kind`` oneof."""
     what: str
-    """How error sentences name it ('Play: ...')."""
+    """How refusal sentences name it ('Play: ...')."""
     tree: Callable[[State, int], Node]
     apply: Callable[[State, int, pb.KingsLifeMove, Events], Follow]
 
+    def generate(self, state: State, seat: Seat) -> list[Move]:
+        """Every legal move of this kind, in ``move_key`` order (the tree's order)."""
+        return moves(self.tree(state, seat))
 
-@dataclass(frozen=True, slots=True)
-class PhaseRule:
-    text: str
-    """The decision, in words (for error sentences)."""
-    simultaneous: bool
-    """True: every seat in ``awaiting`` answers, hidden until all have; False:
-    the seat in ``turn`` decides."""
-    decisions: Mapping[str, Decision]
-    """Move kind (the Move oneof's field name) -> decision, in ``move_key``
-    order of the kinds."""
-    ends: str
-    follows: frozenset[PhaseId]
-    """The phases that may come next."""
+    def narrow(self, state: State, seat: Seat, move: Move) -> tuple[Move, ...]:
+        """The one legal move that can equal ``move`` (the tree walked along its
+        choices), or nothing."""
+        found = walk(self.tree(state, seat), move)
+        return (found,) if isinstance(found, Move) else ()
+
+    def explain(self, state: State, seat: Seat, move: Move) -> str:
+        """Why the tree refuses ``move``: the first rule it breaks."""
+        why = refusal(self.tree(state, seat), move)
+        return f"{self.what}: {why}" if why is not None else ""
+
+    def move_kind(self) -> MoveKind[State, Move, pb.KingsLifeEvent]:
+        return MoveKind(
+            self.kind,
+            play=partial(decide, self),
+            generate=self.generate,
+            narrow=self.narrow,
+            explain=self.explain,
+            ordered=True,
+        )
 
 
-EXCHANGE = Decision("Exchange", days.exchange_tree, days.exchange)
-MULLIGAN = Decision("Mulligan", days.mulligan_tree, days.answer_mulligan)
-COMMIT = Decision("Initial round", suggestions.commit_tree, suggestions.commit)
-QUEEN_ANSWER = Decision("Queen window", queen.queen_tree, queen.answer_queen)
-PLAY = Decision("Play", characters.play_tree, suggestions.play_card)
-PASS = Decision("Pass", suggestions.pass_tree, suggestions.pass_turn)
-TAKE_BACK = Decision("Fool", characters.take_back_tree, characters.take_back)
-DUKE_ANSWER = Decision("Duke", reckoning.duke_tree, reckoning.answer_duke)
+EXCHANGE = Decision("exchange", "Exchange", days.exchange_tree, days.exchange)
+MULLIGAN = Decision("mulligan", "Mulligan", days.mulligan_tree, days.answer_mulligan)
+COMMIT = Decision("commit", "Initial round", suggestions.commit_tree, suggestions.commit)
+QUEEN_ANSWER = Decision("queen", "Queen window", queen.queen_tree, queen.answer_queen)
+PLAY = Decision("play", "Play", characters.play_tree, suggestions.play_card)
+PASS = Decision("passing", "Pass", suggestions.pass_tree, suggestions.pass_turn)
+TAKE_BACK = Decision("take_back", "Fool", characters.take_back_tree, characters.take_back)
+DUKE_ANSWER = Decision("duke", "Duke", reckoning.duke_tree, reckoning.answer_duke)
 
-_END_OF_DAY = frozenset({Phase.PHASE_DUKE, Phase.PHASE_MULLIGAN, Phase.PHASE_GAME_OVER})
+DECISIONS: tuple[Decision, ...] = (
+    EXCHANGE,
+    MULLIGAN,
+    COMMIT,
+    QUEEN_ANSWER,
+    PASS,
+    PLAY,
+    DUKE_ANSWER,
+    TAKE_BACK,
+)
+"""Every move kind, in ``move_key`` order of the kinds."""
 
-PHASES: Mapping[PhaseId, PhaseRule] = {
-    Phase.PHASE_EXCHANGE: PhaseRule(
-        text="Tuesday's exchange: discard up to 3 cards",
-        simultaneous=False,
-        decisions={"exchange": EXCHANGE},
-        ends="every seat, clockwise from the first player, has exchanged",
-        follows=frozenset({Phase.PHASE_MULLIGAN}),
-    ),
-    Phase.PHASE_MULLIGAN: PhaseRule(
-        text="the mulligan round: take or keep",
-        simultaneous=True,
-        decisions={"mulligan": MULLIGAN},
-        ends="every seat has answered; the mulligans are taken from the first player on",
-        follows=frozenset({Phase.PHASE_INITIAL_ROUND}),
-    ),
-    Phase.PHASE_INITIAL_ROUND: PhaseRule(
-        text="the initial round: commit a sun card",
-        simultaneous=True,
-        decisions={"commit": COMMIT},
-        ends="every seat has committed; the cards are revealed together",
-        follows=frozenset({Phase.PHASE_QUEEN_WINDOW, Phase.PHASE_TURNS}),
-    ),
-    Phase.PHASE_QUEEN_WINDOW: PhaseRule(
-        text="the Queen window: cancel or decline",
-        simultaneous=True,
-        decisions={"queen": QUEEN_ANSWER},
-        ends="every seat asked has answered; the card is cancelled or takes effect",
-        follows=frozenset({Phase.PHASE_TURNS, Phase.PHASE_FOOL_TAKE_BACK} | _END_OF_DAY),
-    ),
-    Phase.PHASE_TURNS: PhaseRule(
-        text="a turn: play a card or pass",
-        simultaneous=False,
-        decisions={"passing": PASS, "play": PLAY},
-        ends="every seat has passed (or a Rainy day); the king reckons the programs",
-        follows=frozenset({Phase.PHASE_QUEEN_WINDOW, Phase.PHASE_FOOL_TAKE_BACK} | _END_OF_DAY),
-    ),
-    Phase.PHASE_FOOL_TAKE_BACK: PhaseRule(
-        text="the Fool: take back a display card or stop",
-        simultaneous=False,
-        decisions={"take_back": TAKE_BACK},
-        ends="the Fool's player stops taking cards back",
-        follows=frozenset({Phase.PHASE_FOOL_PASS}),
-    ),
-    Phase.PHASE_FOOL_PASS: PhaseRule(
-        text="the Fool's pass: pass, or play a Guard as the pass",
-        simultaneous=False,
-        decisions={"passing": PASS, "play": PLAY},
-        ends="the Fool's player has passed",
-        follows=frozenset({Phase.PHASE_TURNS, Phase.PHASE_QUEEN_WINDOW} | _END_OF_DAY),
-    ),
-    Phase.PHASE_DUKE: PhaseRule(
-        text="the end of the day: play the Duke or not",
-        simultaneous=False,
-        decisions={"duke": DUKE_ANSWER},
-        ends="the winner's supporter has answered; the rewards are taken",
-        follows=frozenset({Phase.PHASE_QUEEN_WINDOW, Phase.PHASE_MULLIGAN, Phase.PHASE_GAME_OVER}),
-    ),
-    Phase.PHASE_GAME_OVER: PhaseRule(
-        text="the game is over",
-        simultaneous=False,
-        decisions={},
-        ends="never",
-        follows=frozenset(),
-    ),
+# --- The table ---------------------------------------------------------------------------
+
+PHASE_NAMES: Mapping[int, str] = {
+    value: Phase.Phase.Name(value).removeprefix("PHASE_").lower() for value in Phase.Phase.values()
 }
+"""The phase enum's values by their names in the table ('queen_window')."""
 
+
+def phase_of(state: State) -> str:
+    return PHASE_NAMES.get(state.phase, "unknown")
+
+
+def pass_or_play(state: State, seat: Seat) -> list[Move]:
+    """A turn's legal moves: the passes, then the plays (in ``move_key`` order:
+    the kit hands the list out as it is)."""
+    return PASS.generate(state, seat) + PLAY.generate(state, seat)
+
+
+def _turn(state: State) -> Seat:
+    return state.turn
+
+
+def _awaiting(state: State) -> Sequence[Seat]:
+    return state.awaiting
+
+
+_END_OF_DAY = ("duke", "mulligan", "game_over")
+
+TABLE: PhaseTable[State] = PhaseTable(
+    phase_of=phase_of,
+    phases=(
+        turn(
+            "exchange",
+            seat=_turn,
+            moves=["exchange"],
+            ends="every seat, clockwise from the first player, has exchanged (Tuesday)",
+            follows=["mulligan"],
+        ),
+        simultaneous(
+            "mulligan",
+            seats=_awaiting,
+            moves=["mulligan"],
+            ends="every seat has answered take or keep; the mulligans are taken from the first "
+            "player on",
+            follows=["initial_round"],
+        ),
+        simultaneous(
+            "initial_round",
+            seats=_awaiting,
+            moves=["commit"],
+            ends="every seat has committed a sun card (or none); the cards are revealed together",
+            follows=["queen_window", "turns"],
+        ),
+        simultaneous(
+            "queen_window",
+            seats=_awaiting,
+            moves=["queen"],
+            ends="every seat asked has answered cancel or decline; the card is cancelled or "
+            "takes effect",
+            follows=["turns", "fool_take_back", *_END_OF_DAY],
+        ),
+        turn(
+            "turns",
+            seat=_turn,
+            moves=["passing", "play"],
+            generate=pass_or_play,
+            ordered=True,
+            ends="every seat has passed (or a Rainy day); the king reckons the programs",
+            follows=["queen_window", "fool_take_back", *_END_OF_DAY],
+        ),
+        turn(
+            "fool_take_back",
+            seat=_turn,
+            moves=["take_back"],
+            ends="the Fool's player stops taking display cards back",
+            follows=["fool_pass"],
+        ),
+        turn(
+            "fool_pass",
+            seat=_turn,
+            moves=["passing", "play"],
+            generate=pass_or_play,
+            ordered=True,
+            ends="the Fool's player has passed (or played a Guard as the pass)",
+            follows=["turns", "queen_window", *_END_OF_DAY],
+        ),
+        turn(
+            "duke",
+            seat=_turn,
+            moves=["duke"],
+            ends="the day's winner's supporter has played the Duke or not; the rewards are taken",
+            follows=["queen_window", "mulligan", "game_over"],
+        ),
+        end("game_over", ends="never: Saturday is over and the victory points are counted"),
+    ),
+    start=("exchange",),
+)
+"""The phases of King's Life (docs/rules/kings_life.md). Simultaneous phases
+need no epoch: each closes only on the answer of the last seat asked."""
 
 # --- The steps between decisions ------------------------------------------------------
 
@@ -162,24 +220,10 @@ CONTINUATIONS: Mapping[Step, Callable[[State, Next, Events], Follow]] = {
 }
 
 
-def _entered(before: PhaseId, state: State) -> PhaseId:
-    after = state.phase
-    if after != before and after not in PHASES[before].follows:
-        raise AssertionError(
-            f"King's Life: {Phase.Phase.Name(after)} cannot follow {Phase.Phase.Name(before)} "
-            "(phases.PHASES)"
-        )
-    return after
-
-
-def decide(state: State, seat: int, decision: Decision, move: pb.KingsLifeMove) -> Events:
-    """Carry out a legal ``move`` of ``decision`` on ``state`` (changed in
-    place), then every step that follows until a decision is awaited."""
-    events: Events = []
-    phase = state.phase
+def decide(decision: Decision, state: State, seat: int, move: Move, events: Events) -> None:
+    """Carry out a legal ``move`` of ``decision`` on ``state`` (changed in place),
+    then every step that follows until a decision is awaited (the kit checks
+    the phase the game is left in against ``TABLE``)."""
     follow = decision.apply(state, seat, move, events)
-    phase = _entered(phase, state)
     while follow is not None:
         follow = CONTINUATIONS[follow.step](state, follow, events)
-        phase = _entered(phase, state)
-    return events

@@ -24,7 +24,7 @@ from throneroom_server.games.kings_life.data import (
     FACE_DOWN_POSITION,
     QUEEN,
 )
-from throneroom_server.games.kings_life.phases import PHASES
+from throneroom_server.games.kings_life.phases import TABLE
 from throneroom_server.games.kings_life.table import NO_SEAT, Event, State
 from throneroom_server.games.rng import Rng, seed_rng
 
@@ -47,13 +47,7 @@ def token_known(state: State, day_index: int, viewer: Viewer) -> bool:
 
 def view(state: State, viewer: Viewer) -> pb.KingsLifeView:
     over = state.phase == Phase.PHASE_GAME_OVER
-    simultaneous = PHASES[state.phase].simultaneous
-    if over:
-        to_act: list[int] = []
-    elif simultaneous:
-        to_act = list(state.awaiting)
-    else:
-        to_act = [state.turn]
+    to_act = list(TABLE.current(state).acting(state))
     face_down: set[int] = set()
     for player in state.players:
         face_down.update(player.face_down_discards)

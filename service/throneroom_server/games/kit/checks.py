@@ -6,7 +6,8 @@ over random playouts:
 
 * ``narrowing_problems``: each ``MoveKind.narrow`` is the generator restricted:
   every candidate it lists is a legal move, and it lists every legal move equal
-  to the one asked about. Then membership through ``narrow`` is exactly
+  to the one asked about (in the phases that allow the kind, for the seats
+  asked: where the checked apply tests membership). Then membership through ``narrow`` is exactly
   membership in the enumeration. A kind with its own generator in a phase with
   a phase generator must list exactly that phase's moves of its kind.
 * ``independence_problems``: in a simultaneous decision, a seat's answer does not
@@ -60,16 +61,23 @@ def narrowing_problems(
     probes: Sequence[Message] = (),
 ) -> list[str]:
     """Check every ``narrow`` of ``engine`` at ``state`` for ``seat``, asking about
-    each legal move and each of ``probes`` (e.g. illegal or earlier moves)."""
+    each legal move and each of ``probes`` (e.g. illegal or earlier moves).
+
+    Only where the checked apply asks it: the kinds the current phase allows,
+    for a seat the phase asks (elsewhere a move is refused before membership is
+    tested, so what a kind's narrowing or generator would list there is moot)."""
     problems: list[str] = []
     definition = engine.definition
     listed = list(engine.legal_moves(state, seat))
     phase = engine.phase(state)
+    if not phase.is_asked(state, seat):
+        return problems
     for kind in definition.moves:
+        if kind.name not in phase.moves:
+            continue
         legal = [m for m in listed if definition.kind_of(m) is kind]
         if (
             phase.generate is not None
-            and kind.name in phase.moves
             and kind.generate is not None
             and sorted(m.SerializeToString(deterministic=True) for m in kind.generate(state, seat))
             != sorted(m.SerializeToString(deterministic=True) for m in legal)

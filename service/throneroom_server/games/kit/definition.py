@@ -24,6 +24,7 @@ from throneroom_server.games.kit.messages import (
     check_keyable,
     derived_key,
     descriptor,
+    enum_checker,
     has_enums,
     key_function,
     kinds_oneof,
@@ -149,8 +150,15 @@ class GameDefinition(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
     """A game for the framework's own tests (registered only when asked for)."""
     info: GameInfo = field(init=False)
     kinds: dict[str, MoveKind[StateT, MoveT, EventT]] = field(init=False, repr=False)
+    phase_kinds: dict[str, tuple[MoveKind[StateT, MoveT, EventT], ...]] = field(
+        init=False, repr=False, compare=False
+    )
+    """Phase name -> the move kinds it allows, in the table's order."""
     _num_seats: Callable[[StateT], int] = field(init=False, repr=False, compare=False)
     move_has_enums: bool = field(init=False, repr=False)
+    undeclared_enum: Callable[[MoveT], str | None] = field(init=False, repr=False, compare=False)
+    """The first enum value of a move its enum does not declare (a path), or None
+    (``messages.enum_checker``, specialised to the move message)."""
     kinds_oneof: str | None = field(init=False, repr=False)
     """The oneof of the move message that carries the kinds (None: one kind)."""
 
@@ -166,7 +174,13 @@ class GameDefinition(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
             raise PhaseTableError(f"{name}: {error}") from None
         object.__setattr__(self, "kinds_oneof", oneof)
         object.__setattr__(self, "kinds", self._check_moves())
+        object.__setattr__(
+            self,
+            "phase_kinds",
+            {p.name: tuple(self.kinds[k] for k in p.moves) for p in self.phases.phases},
+        )
         object.__setattr__(self, "move_has_enums", has_enums(self.messages.move))
+        object.__setattr__(self, "undeclared_enum", enum_checker(self.messages.move))
         object.__setattr__(self, "_num_seats", attrgetter("num_seats"))
         specs = tuple(
             OptionSpec(o.name, o.description, _default_text(self.default_options, o.name))

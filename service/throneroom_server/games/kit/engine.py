@@ -15,6 +15,7 @@ conformance suite plants defects that way).
 from __future__ import annotations
 
 import heapq
+import itertools
 from collections.abc import Callable, Iterable, Sequence
 from typing import Generic, TypeVar
 
@@ -35,7 +36,7 @@ from throneroom_server.games.core import (
     check_seat,
 )
 from throneroom_server.games.kit.definition import GameDefinition, Testing
-from throneroom_server.games.kit.messages import Key, undeclared_enum
+from throneroom_server.games.kit.messages import Key
 from throneroom_server.games.kit.phases import MoveKind, Phase, PhaseTransitionError
 
 OptionsT = TypeVar("OptionsT", bound=Message)
@@ -145,22 +146,24 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
 
     def legal_moves(self, state: StateT, seat: Seat) -> Sequence[MoveT]:
         phase = self.phase(state)
-        if seat not in phase.acting(state):
+        if not phase.is_asked(state, seat):
             return []
         key = self.definition.move_key
         if phase.generate is not None:
             listed = phase.generate(state, seat)
             if phase.ordered:
-                return listed if isinstance(listed, Sequence) else list(listed)
+                return _as_sequence(listed)
             return sorted(listed, key=key)
-        kinds = [self.definition.kinds[name] for name in phase.moves]
-        generators = [_generator(kind)(state, seat) for kind in kinds]
+        kinds = self.definition.phase_kinds[phase.name]
+        if len(kinds) == 1:
+            listed = _generator(kinds[0])(state, seat)
+            if kinds[0].ordered:
+                return _as_sequence(listed)
+            return sorted(listed, key=key)
+        lists = [list(_generator(kind)(state, seat)) for kind in kinds]
         if all(kind.ordered for kind in kinds):
-            if len(kinds) == 1:
-                listed = generators[0]
-                return listed if isinstance(listed, Sequence) else list(listed)
-            return list(heapq.merge(*generators, key=key))
-        moves = [move for generated in generators for move in generated]
+            return _joined(lists, key)
+        moves = [move for listed_kind in lists for move in listed_kind]
         moves.sort(key=key)
         return moves
 
@@ -173,11 +176,12 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         """The move's kind when ``seat`` may play ``move`` now; otherwise raises
         InvalidMoveError (malformed whatever the state), GameFinishedError,
         NotYourTurnError or IllegalMoveError (with the game's explanation)."""
-        return self._check(state, seat, move, self.phase(state))
+        return self._check(state, seat, move, self.phase(state))[0]
 
     def _check(
         self, state: StateT, seat: Seat, move: MoveT, phase: Phase[StateT]
-    ) -> MoveKind[StateT, MoveT, EventT]:
+    ) -> tuple[MoveKind[StateT, MoveT, EventT], MoveT]:
+        """The move's kind and the enumeration's own copy of the move (equal to it)."""
         d = self.definition
         if d.check_move is not None:  # first, so that the game's own words come first
             d.check_move(state, move)
@@ -186,29 +190,32 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
             names = ", ".join(d.kinds)
             raise InvalidMoveError(f"{d.title}: the move is empty; set one of: {names}")
         if d.move_has_enums:
-            bad = undeclared_enum(move)
+            bad = d.undeclared_enum(move)
             if bad is not None:
                 raise InvalidMoveError(f"{d.title}: the move is malformed: {bad}")
-        check_seat(d.seats_of(state), seat)
+        seats = d.seats_of(state)
+        if not 0 <= seat < seats:
+            check_seat(seats, seat)
         if phase.over:
             outcome = d.outcome_of(state)
             summary = f" ({outcome.summary})" if outcome is not None and outcome.summary else ""
             raise GameFinishedError(f"{d.title}: the game is over{summary}")
-        acting = phase.acting(state)
-        if seat not in acting:
+        if not phase.is_asked(state, seat):
+            acting = phase.acting(state)
             raise NotYourTurnError(_not_your_turn(d.title, phase, acting, seat))
         if kind.name not in phase.moves:
             allowed = " or ".join(phase.moves)
             raise IllegalMoveError(
                 f"{d.title}, {phase.name}: seat {seat} may play {allowed} now, not {kind.name}"
             )
-        if not self._listed(kind, phase, state, seat, move):
+        listed = self._listed(kind, phase, state, seat, move)
+        if listed is None:
             reason = kind.explain(state, seat, move) if kind.explain is not None else ""
             raise IllegalMoveError(
                 reason
                 or f"{d.title}, {phase.name}: {one_line(move)} is not a legal move of seat {seat}"
             )
-        return kind
+        return kind, listed
 
     def _listed(
         self,
@@ -217,10 +224,11 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         state: StateT,
         seat: Seat,
         move: MoveT,
-    ) -> bool:
-        """Membership in the enumeration: the kind's narrowing, else the kind's
-        generator, else the phase's (the smallest list that is exact)."""
-        candidates: Iterable[Message]
+    ) -> MoveT | None:
+        """Membership in the enumeration: the listed move equal to ``move``, or
+        None. Asks the kind's narrowing, else the kind's generator, else the
+        phase's (the smallest list that is exact)."""
+        candidates: Iterable[MoveT]
         if kind.narrow is not None:
             candidates = kind.narrow(state, seat, move)
         elif kind.generate is not None:
@@ -228,7 +236,10 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         else:
             assert phase.generate is not None, "checked when the definition is built"
             candidates = phase.generate(state, seat)
-        return any(candidate == move for candidate in candidates)
+        for candidate in candidates:
+            if candidate == move:
+                return candidate
+        return None
 
     def is_legal(self, state: StateT, seat: Seat, move: MoveT) -> bool:
         """Whether ``apply`` would accept the move (no exception)."""
@@ -239,24 +250,27 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         return True
 
     def apply(self, state: StateT, seat: Seat, move: MoveT) -> tuple[StateT, list[EventT]]:
+        """The checked apply: the kind's effect plays the enumeration's own copy
+        of ``move`` on a copy of ``state``; the transition is checked against
+        the phase table."""
         phase = self.phase(state)
-        kind = self._check(state, seat, move, phase)
-        new = self.messages.state()
+        kind, listed = self._check(state, seat, move, phase)
+        new = self.definition.messages.state()
         new.CopyFrom(state)
         events: list[EventT] = []
-        kind.play(new, seat, move, events)
-        self._check_transition(phase.name, new)
+        kind.play(new, seat, listed, events)
+        self._check_transition(phase, new)
         return new, events
 
-    def _check_transition(self, before: str, state: StateT) -> None:
+    def _check_transition(self, before: Phase[StateT], state: StateT) -> None:
         table = self.definition.phases
         after = table.current(state)
-        if not table.allows(before, after.name):
+        if after.name != before.name and after.name not in before.follows:
             raise PhaseTransitionError(
-                f"a move in phase {before!r} led to {after.name!r}, which the table does not "
-                f"list after it (follows: {', '.join(table[before].follows) or 'nothing'})"
+                f"a move in phase {before.name!r} led to {after.name!r}, which the table does "
+                f"not list after it (follows: {', '.join(before.follows) or 'nothing'})"
             )
-        if after.over != (self.definition.outcome_of(state) is not None):
+        if after.over != state.HasField("outcome"):
             raise PhaseTransitionError(
                 f"phase {after.name!r} {'ends' if after.over else 'does not end'} the game, "
                 f"yet the outcome is {'unset' if after.over else 'set'}"
@@ -290,6 +304,24 @@ def _not_your_turn(title: str, phase: Phase[StateT], acting: Sequence[Seat], sea
         waiting = ", ".join(str(s) for s in acting)
         return f"{title}, {phase.name}: seat {seat} is not asked (waiting for seats {waiting})"
     return f"{title}, {phase.name}: it is seat {acting[0]}'s turn, not seat {seat}'s"
+
+
+def _as_sequence(listed: Iterable[MoveT]) -> Sequence[MoveT]:
+    """The generator's moves as a sequence (a list or a lazy Sequence as it is)."""
+    if type(listed) is list or isinstance(listed, Sequence):  # a list: skip the ABC check
+        return listed
+    return list(listed)
+
+
+def _joined(lists: Sequence[list[MoveT]], key: Callable[[MoveT], Key]) -> list[MoveT]:
+    """Lists each in key order, as one list in key order: concatenated when
+    they follow each other (two keys compared per join: the usual case, kinds
+    whose keys start with the kind), merged otherwise."""
+    filled = [listed for listed in lists if listed]
+    for before, after in itertools.pairwise(filled):
+        if key(before[-1]) >= key(after[0]):
+            return list(heapq.merge(*filled, key=key))
+    return [move for listed in filled for move in listed]
 
 
 def _generator(

@@ -90,6 +90,98 @@ def undeclared_enum(message: Message, where: str = "") -> str | None:
     return None
 
 
+_ENUM_CHECKERS: dict[str, Callable[[Message], str | None]] = {}
+
+
+def enum_checker(move_cls: type[Message]) -> Callable[[Message], str | None]:
+    """:func:`undeclared_enum` for one message class, specialised once (and
+    cached): it visits only the fields that can hold an enum value at some
+    depth, in field-number order, and finds the same first undeclared value
+    (an unset field holds its default, which proto3 always declares)."""
+    desc = descriptor(move_cls)
+    found = _ENUM_CHECKERS.get(desc.full_name)
+    if found is None:
+        found = _ENUM_CHECKERS[desc.full_name] = _specialised_enum_check(desc, "")
+    return found
+
+
+def _specialised_enum_check(desc: Descriptor, where: str) -> Callable[[Message], str | None]:
+    checks: list[Callable[[Message], str | None]] = []
+    for field in sorted(desc.fields, key=lambda f: f.number):
+        path = f"{where}{field.name}"
+        if field.type == FieldDescriptor.TYPE_ENUM:
+            assert field.enum_type is not None
+            checks.append(_enum_field_check(field, path, field.enum_type.name))
+        elif field.type == FieldDescriptor.TYPE_MESSAGE:
+            assert field.message_type is not None
+            if field.message_type.GetOptions().map_entry or not _has_enums(
+                field.message_type, set()
+            ):
+                continue
+            checks.append(_message_field_check(field, path))
+
+    def check(message: Message) -> str | None:
+        for one in checks:
+            found = one(message)
+            if found is not None:
+                return found
+        return None
+
+    return check
+
+
+def _enum_field_check(
+    field: FieldDescriptor, path: str, enum_name: str
+) -> Callable[[Message], str | None]:
+    assert field.enum_type is not None
+    declared = frozenset(field.enum_type.values_by_number)
+    name = field.name
+    if field.is_repeated:
+
+        def repeated(message: Message) -> str | None:
+            for item in getattr(message, name):
+                if item not in declared:
+                    return f"{path} = {item} (not a {enum_name})"
+            return None
+
+        return repeated
+
+    def singular(message: Message) -> str | None:
+        value = getattr(message, name)
+        return None if value in declared else f"{path} = {value} (not a {enum_name})"
+
+    return singular
+
+
+def _message_field_check(field: FieldDescriptor, path: str) -> Callable[[Message], str | None]:
+    assert field.message_type is not None
+    # Built on first use: a message type may contain itself.
+    inner: list[Callable[[Message], str | None]] = []
+    child_desc = field.message_type
+    name = field.name
+
+    def child_check(child: Message) -> str | None:
+        if not inner:
+            inner.append(_specialised_enum_check(child_desc, f"{path}."))
+        return inner[0](child)
+
+    if field.is_repeated:
+
+        def repeated(message: Message) -> str | None:
+            for child in getattr(message, name):
+                found = child_check(child)
+                if found is not None:
+                    return found
+            return None
+
+        return repeated
+
+    def singular(message: Message) -> str | None:
+        return child_check(getattr(message, name)) if message.HasField(name) else None
+
+    return singular
+
+
 def has_enums(move_cls: type[Message]) -> bool:
     """Whether the message can hold an enum value at any depth (else
     :func:`undeclared_enum` has nothing to find)."""

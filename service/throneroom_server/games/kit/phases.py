@@ -86,18 +86,34 @@ class Phase(Generic[StateT]):
     generator is used."""
     ordered: bool = False
     """The phase's generator yields in ascending move_key order (see MoveKind)."""
+    asks: Callable[[StateT, Seat], bool] | None = None
+    """Whether a seat acts now: ``seat in acting(state)`` without building the
+    sorted tuple (the constructors below derive it from the same function as
+    ``acting``); None: read ``acting``."""
+    is_asked: Callable[[StateT, Seat], bool] = field(init=False, repr=False, compare=False)
+    """``asks``, or the membership test on ``acting``."""
+    simultaneous: bool = field(init=False, repr=False, compare=False)
+    over: bool = field(init=False, repr=False, compare=False)
+    """An end phase: the game is over."""
 
-    @property
-    def simultaneous(self) -> bool:
-        return self.kind is PhaseKind.SIMULTANEOUS
+    def __post_init__(self) -> None:
+        # Plain attributes rather than properties: read at every move.
+        acting = self.acting
 
-    @property
-    def over(self) -> bool:
-        return self.kind is PhaseKind.END
+        def in_acting(state: StateT, seat: Seat) -> bool:
+            return seat in acting(state)
+
+        object.__setattr__(self, "is_asked", self.asks or in_acting)
+        object.__setattr__(self, "simultaneous", self.kind is PhaseKind.SIMULTANEOUS)
+        object.__setattr__(self, "over", self.kind is PhaseKind.END)
 
 
 def _nobody(state: Message) -> Sequence[Seat]:
     return ()
+
+
+def _asks_nobody(state: Message, seat: Seat) -> bool:
+    return False
 
 
 Generator = Callable[[StateT, Seat], Iterable[Any]]
@@ -124,6 +140,7 @@ def turn(
         (*follows,),
         generate=generate,
         ordered=ordered,
+        asks=lambda state, asked: asked == seat(state),
     )
 
 
@@ -150,6 +167,7 @@ def simultaneous(
         epoch=epoch,
         generate=generate,
         ordered=ordered,
+        asks=lambda state, asked: asked in seats(state),
     )
 
 
@@ -174,12 +192,13 @@ def shared(
         (*follows,),
         generate=generate,
         ordered=ordered,
+        asks=lambda state, asked: asked in seats(state),
     )
 
 
 def end(name: str, *, ends: str = "never: the game is over") -> Phase[StateT]:
     """The game is over: nobody acts, the state's outcome is set."""
-    return Phase(name, PhaseKind.END, _nobody, (), ends, ())
+    return Phase(name, PhaseKind.END, _nobody, (), ends, (), asks=_asks_nobody)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,190 @@
+"""The kit's fast paths give the answers of the plain definitions they stand for:
+the specialised enum check (``messages.enum_checker``) finds what the
+descriptor walk (``undeclared_enum``) finds; ``Phase.is_asked`` is membership
+in ``acting``; ordered kinds come out in key order whether their lists follow
+each other (concatenated) or interleave (merged); the effect plays the
+enumeration's own copy of the move."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from google.protobuf.message import Message
+from throneroom.v1 import king_is_dead_pb2 as kid
+from throneroom.v1 import kings_life_pb2 as kl
+from throneroom.v1 import nim_pb2
+from throneroom_server.games.kit import Engine, Phase, PhaseKind, derived_key
+from throneroom_server.games.kit.checks import playout_states
+from throneroom_server.games.kit.messages import enum_checker, undeclared_enum
+from throneroom_server.games.nim import NIM, Nim
+from throneroom_server.games.registry import build_registry
+
+from tests.games.kit_games import SETTLERS, SealedTakes, Settlers, Snap, free_regions, passes
+
+KidMove = kid.KingIsDeadMove
+
+# --- the enum check ---------------------------------------------------------------------
+
+
+def _planted(message: Message, rng: random.Random) -> Message:
+    """A copy of ``message`` with an undeclared value planted in one of its enum
+    fields at any depth (singular, repeated, inside repeated messages), or the
+    copy as it is when the message has none."""
+    copy = type(message)()
+    copy.CopyFrom(message)
+    spots: list[tuple[Message, Any]] = []
+
+    def collect(node: Message) -> None:
+        for field in node.DESCRIPTOR.fields:
+            if field.type == field.TYPE_ENUM:
+                spots.append((node, field))
+            elif field.type == field.TYPE_MESSAGE and not field.message_type.GetOptions().map_entry:
+                children = getattr(node, field.name)
+                for child in children if field.is_repeated else [children]:
+                    collect(child)
+
+    collect(copy)
+    if spots:
+        node, field = rng.choice(spots)
+        bad = max(field.enum_type.values_by_number) + 1 + rng.randrange(50)
+        if field.is_repeated:
+            values = getattr(node, field.name)
+            if values and rng.random() < 0.5:
+                values[rng.randrange(len(values))] = bad
+            else:
+                values.append(bad)
+        else:
+            setattr(node, field.name, bad)
+    return copy
+
+
+def _messages() -> Iterator[Message]:
+    """States and legal moves of King's Life and King Is Dead (nested and
+    repeated enums, oneofs, optional fields)."""
+    for game in (build_registry()["kings_life"], build_registry()["king_is_dead"]):
+        for state in playout_states(game, game.default_options(), game.info.min_seats, 3):
+            yield state
+            for seat in game.to_act(state):
+                yield from list(game.legal_moves(state, seat))[:3]
+
+
+def test_the_specialised_enum_check_finds_what_the_walk_finds() -> None:
+    rng = random.Random(5)
+    found = 0
+    for message in _messages():
+        check = enum_checker(type(message))
+        assert check(message) is None and undeclared_enum(message) is None
+        planted = _planted(message, rng)
+        assert check(planted) == undeclared_enum(planted), planted
+        found += undeclared_enum(planted) is not None
+    assert found > 200
+
+
+def test_the_enum_check_names_the_path_of_a_nested_value() -> None:
+    play = kl.KingsLifeMove(play=kl.KingsLifeMove.Play(card=5, token_day=9))  # type: ignore[arg-type]
+    assert enum_checker(kl.KingsLifeMove)(play) == "play.token_day = 9 (not a Day)"
+    state = kl.KingsLifeState()
+    state.players.add().days_won.extend([1, 12])  # type: ignore[list-item]
+    assert enum_checker(kl.KingsLifeState)(state) == "players.days_won = 12 (not a Day)"
+    assert enum_checker(nim_pb2.NimMove)(nim_pb2.NimMove(take=3)) is None
+
+
+# --- who is asked -------------------------------------------------------------------------
+
+
+KIT_ENGINES = [
+    *(g for g in build_registry(include_fixtures=True).values() if isinstance(g, Engine)),
+    SealedTakes(),
+    Snap(),
+    Settlers(),
+]
+
+
+@pytest.mark.parametrize("game", KIT_ENGINES, ids=lambda g: type(g).__name__)
+def test_is_asked_is_membership_in_acting(game: Any) -> None:
+    seats = game.info.min_seats
+    checked = 0
+    for state in playout_states(game, game.default_options(), seats, 2, limit=150):
+        phase = game.phase(state)
+        for seat in range(-1, seats + 1):
+            assert phase.is_asked(state, seat) == (seat in phase.acting(state))
+            checked += 1
+    assert checked > 20
+
+
+def test_a_phase_built_without_asks_reads_acting() -> None:
+    phase: Phase[nim_pb2.NimState] = Phase(
+        "take", PhaseKind.TURN, lambda state: (state.to_move,), ("take",), "empty", ()
+    )
+    state = nim_pb2.NimState(to_move=1)
+    assert phase.is_asked(state, 1) and not phase.is_asked(state, 0)
+    assert not phase.simultaneous and not phase.over
+
+
+# --- ordered kinds ------------------------------------------------------------------------
+
+
+def _interleaved_key(move: KidMove) -> tuple[int, ...]:
+    """Passes sort between the second and the third region."""
+    return (2, 5) if move.HasField("pass_turn") else (move.settle.region, 0)
+
+
+@pytest.mark.parametrize("order", [("settle", "pass_turn"), ("pass_turn", "settle")])
+@pytest.mark.parametrize("key", [derived_key, _interleaved_key], ids=["follows", "interleaves"])
+def test_ordered_kinds_come_out_in_key_order(order: tuple[str, str], key: Any) -> None:
+    """Lists of ordered kinds that follow each other are joined; lists that do not
+    (the phase names the later kind first, or their keys interleave) are merged."""
+    settle, never, over = SETTLERS.phases.phases
+    table = dataclasses.replace(
+        SETTLERS.phases, phases=(dataclasses.replace(settle, moves=order), never, over)
+    )
+    kinds = tuple(
+        dataclasses.replace(k, ordered=True) if k.name in order else k for k in SETTLERS.moves
+    )
+
+    class Ordered(Settlers):
+        definition = dataclasses.replace(SETTLERS, phases=table, moves=kinds, move_key=key)
+
+    game = Ordered()
+    state = game.setup(game.default_options(), 2, 1)
+    listed = list(game.legal_moves(state, 0))
+    every = [*passes(state, 0), *free_regions(state, 0)]
+    assert listed == sorted(every, key=key) and len(listed) == 4
+    if key is _interleaved_key:
+        assert [m.WhichOneof("decision") for m in listed] == [
+            "settle",
+            "settle",
+            "pass_turn",
+            "settle",
+        ]
+
+
+# --- the enumeration's own copy ---------------------------------------------------------
+
+
+def test_the_effect_plays_the_enumerations_copy_of_the_move() -> None:
+    listed: list[nim_pb2.NimMove] = []
+    played: list[nim_pb2.NimMove] = []
+    take = NIM.moves[0]
+
+    def narrow(state: nim_pb2.NimState, seat: int, move: nim_pb2.NimMove) -> list[Any]:
+        listed[:] = list(take.narrow(state, seat, move))  # type: ignore[misc]
+        return listed
+
+    def play(state: nim_pb2.NimState, seat: int, move: nim_pb2.NimMove, events: Any) -> None:
+        played.append(move)
+        take.play(state, seat, move, events)
+
+    class Watched(Nim):
+        definition = dataclasses.replace(
+            NIM, moves=(dataclasses.replace(take, narrow=narrow, play=play),)
+        )
+
+    game = Watched()
+    given = nim_pb2.NimMove(take=2)
+    game.apply(game.setup(game.default_options(), 2, 1), 0, given)
+    assert played == [given] and played[0] is listed[0] and played[0] is not given
