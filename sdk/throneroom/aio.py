@@ -245,7 +245,11 @@ class AsyncGameHandle(HandleState):
         return [unwrap(move) for move in await self.legal_move_envelopes()]
 
     async def play(
-        self, move: Message, *, idempotency_key: str | None = None
+        self,
+        move: Message,
+        *,
+        idempotency_key: str | None = None,
+        with_legal_moves: bool = False,
     ) -> service_pb2.ApplyMoveResponse:
         request = service_pb2.ApplyMoveRequest(
             game_id=self.game_id,
@@ -253,6 +257,7 @@ class AsyncGameHandle(HandleState):
             expected_version=self.version,
             move=wrap_move(self.game_type, move),
             idempotency_key=idempotency_key or new_idempotency_key(),
+            with_legal_moves=with_legal_moves,
         )
         try:
             response = await self.client.call(self.client.stub.ApplyMove, request, retry=True)
@@ -270,11 +275,18 @@ class AsyncGameHandle(HandleState):
         self,
         from_version: int | None = None,
         *,
+        include_current: bool = True,
+        with_legal_moves: bool = False,
         heartbeat_seconds: int = DEFAULT_HEARTBEAT_SECONDS,
     ) -> AsyncGenerator[service_pb2.GameUpdate, None]:
-        """Async iterator over the versions after ``from_version`` (see ``GameHandle.watch``)."""
-        cursor = WatchCursor(self.version if from_version is None else from_version)
-        if self.finished and cursor.last_version >= self.version:
+        """Async iterator over the versions after ``from_version`` (see ``GameHandle.watch``),
+        starting with the current one when ``include_current``."""
+        cursor = WatchCursor(
+            self.version if from_version is None else from_version,
+            include_current=include_current,
+            with_legal_moves=with_legal_moves,
+        )
+        if self.finished and cursor.last_version >= self.version and not include_current:
             return
         client = self.client
         retries = client.watch_retries()
