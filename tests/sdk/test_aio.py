@@ -181,7 +181,8 @@ async def test_watch_reconnects_when_silent(
         return await _play_out(handles)
 
     player = asyncio.create_task(play_late())
-    assert [u.version async for u in watcher.watch(include_current=False, heartbeat_seconds=60)] == [1, 2]
+    stream = watcher.watch(include_current=False, heartbeat_seconds=60)
+    assert [u.version async for u in stream] == [1, 2]
     await player
     assert len(proxy.calls["WatchGame"]) >= 3
 
