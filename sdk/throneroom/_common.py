@@ -21,12 +21,15 @@ ADDRESS_ENV = "THRONEROOM_SERVER"
 DEFAULT_TIMEOUT = RetryPolicy().attempt_timeout
 #: Seconds between the server's heartbeats on a watch stream.
 DEFAULT_HEARTBEAT_SECONDS = 10
+#: First and longest wait between snapshot reads while a game waits for seats.
+START_POLL_SECONDS = (0.05, 1.0)
 
 __all__ = [
     "ADDRESS_ENV",
     "DEFAULT_ADDRESS",
     "DEFAULT_HEARTBEAT_SECONDS",
     "DEFAULT_TIMEOUT",
+    "START_POLL_SECONDS",
     "NO_RETRY",
     "HandleState",
     "RetryPolicy",
@@ -120,8 +123,12 @@ class HandleState:
 
     @property
     def my_turn(self) -> bool:
-        """True when this handle's seat is among the seats that must act."""
-        return self._seat is not None and self._seat in self._snapshot.to_act
+        """True when the game has begun and this handle's seat is among the seats that must act."""
+        return (
+            self._seat is not None
+            and self._snapshot.started
+            and self._seat in self._snapshot.to_act
+        )
 
     @property
     def started(self) -> bool:

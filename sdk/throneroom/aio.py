@@ -28,6 +28,7 @@ from google.protobuf.message import Message
 
 from throneroom._common import (
     DEFAULT_HEARTBEAT_SECONDS,
+    START_POLL_SECONDS,
     HandleState,
     VersionGapError,
     WatchCursor,
@@ -268,6 +269,16 @@ class AsyncGameHandle(HandleState):
         self._remember(response.snapshot)
         return response
 
+    async def wait_until_started(self) -> None:
+        """Return once every seat is taken (see ``GameHandle.wait_until_started``)."""
+        delay = START_POLL_SECONDS[0]
+        while not self.started and not self.finished:
+            await self.refresh()
+            if self.started or self.finished:
+                return
+            await self.client.sleep(delay)
+            delay = min(delay * 2, START_POLL_SECONDS[1])
+
     async def history(self, *, from_version: int = 0) -> list[service_pb2.HistoryEntry]:
         return await self.client.history(self.game_id, self.token, from_version=from_version)
 
@@ -288,6 +299,7 @@ class AsyncGameHandle(HandleState):
         )
         if self.finished and cursor.last_version >= self.version and not include_current:
             return
+        await self.wait_until_started()
         client = self.client
         retries = client.watch_retries()
         limit = silence_limit(heartbeat_seconds) if heartbeat_seconds > 0 else None

@@ -258,6 +258,8 @@ def cmd_join(args: argparse.Namespace) -> None:
         handle = client.join(args.game_id, seat=args.seat, name=args.name)
     if args.json:
         _emit_json({"game_id": args.game_id, "seat": handle.seat, "token": handle.token})
+    elif args.token_only:
+        print(handle.token)
     else:
         print(f"seat {handle.seat} token {handle.token}")
 
@@ -564,6 +566,11 @@ def build_parser() -> argparse.ArgumentParser:
     game_id_arg(join)
     join.add_argument("--seat", type=int, help="this seat (default: the next free one)")
     join.add_argument("--name", default="", help="display name (default: none)")
+    join.add_argument(
+        "--token-only",
+        action="store_true",
+        help="print only the token, for scripts: TOKEN=$(throneroom join ...) (default: off)",
+    )
 
     show = command("show", cmd_show, "draw the game as a seat (with --token) or a spectator")
     game_id_arg(show)

@@ -28,6 +28,7 @@ from google.protobuf.message import Message
 
 from throneroom._common import (
     DEFAULT_HEARTBEAT_SECONDS,
+    START_POLL_SECONDS,
     HandleState,
     VersionGapError,
     WatchCursor,
@@ -357,6 +358,20 @@ class GameHandle(HandleState):
         self._remember(response.snapshot)
         return response
 
+    def wait_until_started(self) -> None:
+        """Return once every seat is taken, reading the snapshot every second at most.
+
+        Taking a seat makes no new version, so no watch stream can tell; a
+        watch waits here first, so its first update is a game that has begun.
+        """
+        delay = START_POLL_SECONDS[0]
+        while not self.started and not self.finished:
+            self.refresh()
+            if self.started or self.finished:
+                return
+            self.client.sleep(delay)
+            delay = min(delay * 2, START_POLL_SECONDS[1])
+
     def history(self, *, from_version: int = 0) -> list[service_pb2.HistoryEntry]:
         """The versions after ``from_version`` with the events this viewer may see."""
         return self.client.history(self.game_id, self.token, from_version=from_version)
@@ -384,7 +399,8 @@ class GameHandle(HandleState):
         reconnects from the last version seen, waiting a jittered backoff
         that starts again after every message; by default it never gives up
         (``RetryPolicy.watch_budget``). The handle's snapshot follows the
-        updates. The iterator ends after the update that finishes the
+        updates. A game still waiting for seats is waited for first (see
+        :meth:`wait_until_started`). The iterator ends after the update that finishes the
         game (at once if the game is already finished at ``from_version``).
         """
         cursor = WatchCursor(
@@ -394,6 +410,7 @@ class GameHandle(HandleState):
         )
         if self.finished and cursor.last_version >= self.version and not include_current:
             return
+        self.wait_until_started()
         client = self.client
         retries = client.watch_retries()
         while True:

@@ -253,3 +253,18 @@ def test_a_slow_consumer_is_not_mistaken_for_silence(
         time.sleep(0.4)  # longer than the silence limit, spent by the consumer
     assert seen == [1, 2, 3]
     assert len(proxy.calls["WatchGame"]) == 1
+
+
+def test_a_watch_waits_for_every_seat_before_its_first_update(client: Client) -> None:
+    """Taking a seat makes no version: a seat that joined first and watches
+    must still see the game begin (the obvious loop would wait forever)."""
+    game_id = client.create_game("nim", seats=2, options={"pile": 3}, seed=1)
+    ada = client.join(game_id)
+    assert not ada.started and not ada.my_turn  # seat 0 is "to act", but nothing can be played yet
+    first: list[service_pb2.GameUpdate] = []
+    thread = _in_background(lambda: first.append(next(iter(ada.watch()))))
+    time.sleep(0.3)  # let the watch start waiting (the outcome does not depend on it)
+    assert not first
+    client.join(game_id)
+    thread.join(10)
+    assert first and first[0].version == 0 and first[0].snapshot.started and ada.my_turn
