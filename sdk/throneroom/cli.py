@@ -191,13 +191,10 @@ def _client(args: argparse.Namespace) -> Iterator[Client]:
 
 
 def _console() -> Any:
-    """A rich Console for boards (wide enough for The King Is Dead's map when piped)."""
-    from rich.console import Console  # noqa: PLC0415 - the cli extra, imported when drawing
+    """A rich Console for boards (the terminal package needs the cli extra)."""
+    from throneroom.terminal.boards import console  # noqa: PLC0415 - the cli extra
 
-    console = Console()
-    if not console.is_terminal and console.width < 100:
-        console = Console(width=100)
-    return console
+    return console()
 
 
 def _draws(args: argparse.Namespace) -> bool:

@@ -146,7 +146,9 @@ def test_one_apply_move_and_no_legal_move_request_per_decision(
     assert count["ApplyMove"] == result.moves  # exactly one per decision
     assert count["ListLegalMoves"] == 0
     assert count["WatchGame"] == seats  # one stream per seat, opened once
-    assert count["GetGame"] == seats  # each join's first snapshot, none per decision
+    # Setup only, none per decision: each join's first snapshot, and one more for
+    # each seat that joined before the last (its watch first sees the game begin).
+    assert count["GetGame"] == 2 * seats - 1
     assert all(r.with_legal_moves for r in proxy.calls["ApplyMove"])
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -25,7 +25,16 @@ from throneroom.v1 import king_is_dead_pb2 as kid_pb
 from throneroom.v1 import kings_life_pb2 as kl_pb
 from throneroom.v1 import service_pb2
 
-__all__ = ["board", "header"]
+__all__ = ["board", "console", "header"]
+
+
+def console() -> Console:
+    """A Console for boards, wide enough for The King Is Dead's map when piped."""
+    out = Console()
+    if not out.is_terminal and out.width < 100:
+        out = Console(width=100)
+    return out
+
 
 # -- The King Is Dead ---------------------------------------------------------------------
 
