@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib.util
-import json
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -34,133 +33,34 @@ from contextlib import contextmanager
 from typing import Any
 
 import grpc
-from google.protobuf import json_format
 from google.protobuf.message import Message
 
-from throneroom import __version__, notation
+from throneroom import __version__
 from throneroom._common import ADDRESS_ENV, default_address
 from throneroom.arena import embedded_client, play_match, random_seed
 from throneroom.bots import RandomBot
+from throneroom.cli_output import (
+    UsageError,
+    as_dict,
+    emit_json,
+    entry_line,
+    move_text,
+    outcome_text,
+    parse_move,
+    snapshot_text,
+)
 from throneroom.client import Client, GameHandle
 from throneroom.envelopes import (
     message_class,
-    one_line,
     parse_option_assignments,
-    parse_text,
     unwrap,
     wrap_options,
 )
 from throneroom.errors import ThroneroomError
-from throneroom.notation import NotationError
 from throneroom.terminal import TerminalUnavailable
 from throneroom.v1 import game_pb2, service_pb2
 
 Command = Callable[[argparse.Namespace], None]
-
-
-class UsageError(Exception):
-    """A command line that names something impossible (reported in one line)."""
-
-
-# -- output ----------------------------------------------------------------
-
-
-def _as_dict(message: Message) -> dict[str, Any]:
-    """Protobuf JSON with the proto's field names, fields at their default included."""
-    return json_format.MessageToDict(
-        message, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
-    )
-
-
-def _emit_json(value: object) -> None:
-    print(json.dumps(value, sort_keys=True), flush=True)
-
-
-def _events_text(events: Sequence[game_pb2.Event], lang: str = "en") -> str:
-    from throneroom.terminal.texts import event_sentences  # noqa: PLC0415 - rich-free texts
-
-    return " ".join(event_sentences(events, lang)) or "-"
-
-
-def _outcome_text(outcome: Any) -> str:
-    winners = ", ".join(str(w) for w in outcome.winners) or "none"
-    text = f"winners: {winners}"
-    if outcome.termination:
-        text += f" ({outcome.termination})"
-    if outcome.summary:
-        text += f": {outcome.summary}"
-    return text
-
-
-def _snapshot_text(snapshot: service_pb2.GameSnapshot) -> str:
-    seats = ", ".join(
-        f"{s.seat} {s.display_name or '(taken)'}" if s.taken else f"{s.seat} (free)"
-        for s in snapshot.seats
-    )
-    viewer = f"seat {snapshot.viewer_seat}" if snapshot.HasField("viewer_seat") else "spectator"
-    lines = [
-        f"game {snapshot.game_id} ({snapshot.game_type}) version {snapshot.version}",
-        f"viewer: {viewer}",
-        f"seats: {seats}",
-    ]
-    if snapshot.finished:
-        lines.append(f"finished: {_outcome_text(snapshot.outcome)}")
-    elif not snapshot.started:
-        lines.append("waiting for every seat to be taken")
-    else:
-        lines.append("to act: " + ", ".join(str(s) for s in snapshot.to_act))
-    if snapshot.view.WhichOneof("game"):
-        seat = snapshot.viewer_seat if snapshot.HasField("viewer_seat") else None
-        lines.append("")
-        lines.append(_board(snapshot.game_type, unwrap(snapshot.view), seat))
-    return "\n".join(lines)
-
-
-def _notation(game_type: str) -> notation.AnyNotation | None:
-    """The game's notation, or None for a game this SDK has none for."""
-    try:
-        return notation.for_game(game_type)
-    except ValueError:
-        return None
-
-
-def _board(game_type: str, view: Message, viewer: int | None) -> str:
-    spelling = _notation(game_type)
-    if spelling is None:
-        return str(view).rstrip("\n")
-    return spelling.render_view(view, viewer)
-
-
-def _move_text(game_type: str, move: Message) -> str:
-    """The move in the game's notation (protobuf text if it has none)."""
-    spelling = _notation(game_type)
-    if spelling is not None:
-        with contextlib.suppress(NotationError):
-            return spelling.format_move(move)
-    return one_line(move) or "(empty move)"
-
-
-def _parse_move(game_type: str, text: str) -> Message:
-    """A move in the game's notation or, as before notation existed, protobuf text."""
-    spelling = _notation(game_type)
-    problem: NotationError | None = None
-    if spelling is not None:
-        try:
-            move: Message = spelling.parse_move(text)
-            return move
-        except NotationError as error:
-            problem = error
-    try:
-        return parse_text(message_class(game_pb2.Move, game_type), text)
-    except ValueError as error:
-        if problem is None:
-            raise UsageError(str(error)) from None
-        raise UsageError(f"not a {game_type} move: {problem} (see docs/notation.md)") from None
-
-
-def _entry_line(version: int, seat: int, events: Sequence[game_pb2.Event]) -> str:
-    who = "start" if seat < 0 else f"seat {seat}"
-    return f"v{version} {who}: {_events_text(events)}"
 
 
 # -- commands --------------------------------------------------------------
@@ -225,7 +125,7 @@ def cmd_games(args: argparse.Namespace) -> None:
     with _client(args) as client:
         types = client.game_types()
     if args.json:
-        _emit_json({"game_types": [_as_dict(t) for t in types]})
+        emit_json({"game_types": [as_dict(t) for t in types]})
         return
     for t in types:
         traits = [
@@ -245,7 +145,7 @@ def cmd_new(args: argparse.Namespace) -> None:
             args.game, seats=args.seats, options=unwrap(options), seed=args.seed
         )
     if args.json:
-        _emit_json({"game_id": game_id, "game_type": args.game, "seats": args.seats})
+        emit_json({"game_id": game_id, "game_type": args.game, "seats": args.seats})
     else:
         print(game_id)
 
@@ -254,7 +154,7 @@ def cmd_join(args: argparse.Namespace) -> None:
     with _client(args) as client:
         handle = client.join(args.game_id, seat=args.seat, name=args.name)
     if args.json:
-        _emit_json({"game_id": args.game_id, "seat": handle.seat, "token": handle.token})
+        emit_json({"game_id": args.game_id, "seat": handle.seat, "token": handle.token})
     elif args.token_only:
         print(handle.token)
     else:
@@ -265,20 +165,20 @@ def cmd_show(args: argparse.Namespace) -> None:
     with _client(args) as client:
         snapshot = _handle(client, args.game_id, args.token).snapshot
     if args.json:
-        _emit_json(_as_dict(snapshot))
+        emit_json(as_dict(snapshot))
     elif _draws(args):
         from throneroom.terminal.boards import board  # noqa: PLC0415 - the cli extra
 
         _console().print(board(snapshot, args.lang))
     else:
-        print(_snapshot_text(snapshot))
+        print(snapshot_text(snapshot))
 
 
 def cmd_moves(args: argparse.Namespace) -> None:
     with _client(args) as client:
         handle = client.attach(args.game_id, args.token)
         moves = handle.legal_moves()
-    written = [_move_text(handle.game_type, m) for m in moves]
+    written = [move_text(handle.game_type, m) for m in moves]
     if args.describe:
         from throneroom.terminal.texts import move_sentence  # noqa: PLC0415 - rich-free texts
 
@@ -288,11 +188,11 @@ def cmd_moves(args: argparse.Namespace) -> None:
             for w, m in zip(written, moves, strict=True)
         ]
     if args.json:
-        _emit_json(
+        emit_json(
             {
                 "version": handle.version,
                 "seat": handle.seat,
-                "moves": [_as_dict(m) for m in moves],
+                "moves": [as_dict(m) for m in moves],
                 "notation": written,
             }
         )
@@ -339,18 +239,18 @@ def cmd_play(args: argparse.Namespace) -> None:
                 )
             move = legal[args.index]
         else:
-            move = _parse_move(handle.game_type, args.move)
+            move = parse_move(handle.game_type, args.move)
         response = handle.play(move)
     if args.json:
-        _emit_json(_as_dict(response))
+        emit_json(as_dict(response))
         return
     from throneroom.terminal.texts import event_sentences  # noqa: PLC0415 - rich-free texts
 
-    print(f"played {_move_text(handle.game_type, move)}: now version {response.version}")
+    print(f"played {move_text(handle.game_type, move)}: now version {response.version}")
     for sentence in event_sentences(response.events, args.lang):
         print(f"  {sentence}")
     if handle.finished:
-        print(f"finished: {_outcome_text(response.snapshot.outcome)}")
+        print(f"finished: {outcome_text(response.snapshot.outcome)}")
     else:
         print(f"to act: {', '.join(str(s) for s in handle.to_act)} ({_pending(handle.snapshot)})")
 
@@ -362,7 +262,7 @@ def cmd_watch(args: argparse.Namespace) -> None:
         console = _console() if draw else None
         for update in handle.watch(args.from_version):
             if args.json:
-                _emit_json(_as_dict(update))
+                emit_json(as_dict(update))
             elif console is not None:
                 from throneroom.terminal.boards import board  # noqa: PLC0415 - the cli extra
                 from throneroom.terminal.texts import event_sentences  # noqa: PLC0415
@@ -373,19 +273,19 @@ def cmd_watch(args: argparse.Namespace) -> None:
                     console.print(f"  {sentence}", markup=False)
                 console.print(board(update.snapshot, args.lang))
             else:
-                print(_entry_line(update.version, update.seat, update.events), flush=True)
+                print(entry_line(update.version, update.seat, update.events), flush=True)
         if handle.finished and not args.json:
-            print(f"finished: {_outcome_text(handle.snapshot.outcome)}", flush=True)
+            print(f"finished: {outcome_text(handle.snapshot.outcome)}", flush=True)
 
 
 def cmd_history(args: argparse.Namespace) -> None:
     with _client(args) as client:
         entries = client.history(args.game_id, args.token)
     if args.json:
-        _emit_json({"entries": [_as_dict(e) for e in entries]})
+        emit_json({"entries": [as_dict(e) for e in entries]})
         return
     for entry in entries:
-        print(_entry_line(entry.version, entry.seat, entry.events))
+        print(entry_line(entry.version, entry.seat, entry.events))
 
 
 def cmd_selfplay(args: argparse.Namespace) -> None:
@@ -402,7 +302,7 @@ def cmd_selfplay(args: argparse.Namespace) -> None:
             bots = [RandomBot(seed=seed * 1000 + seat) for seat in range(args.seats)]
             result = play_match(client, args.game, bots, options=options, seed=seed)
             if args.json:
-                _emit_json(
+                emit_json(
                     {
                         "game": i,
                         "game_id": result.game_id,
