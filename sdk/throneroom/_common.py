@@ -21,6 +21,8 @@ ADDRESS_ENV = "THRONEROOM_SERVER"
 DEFAULT_TIMEOUT = RetryPolicy().attempt_timeout
 #: Seconds between the server's heartbeats on a watch stream.
 DEFAULT_HEARTBEAT_SECONDS = 10
+#: First and longest wait between snapshot reads while a game waits for seats.
+START_POLL_SECONDS = (0.05, 1.0)
 
 __all__ = [
     "ADDRESS_ENV",
@@ -28,6 +30,7 @@ __all__ = [
     "DEFAULT_HEARTBEAT_SECONDS",
     "DEFAULT_TIMEOUT",
     "NO_RETRY",
+    "START_POLL_SECONDS",
     "HandleState",
     "RetryPolicy",
     "VersionGapError",
@@ -120,8 +123,12 @@ class HandleState:
 
     @property
     def my_turn(self) -> bool:
-        """True when this handle's seat is among the seats that must act."""
-        return self._seat is not None and self._seat in self._snapshot.to_act
+        """True when the game has begun and this handle's seat is among the seats that must act."""
+        return (
+            self._seat is not None
+            and self._snapshot.started
+            and self._seat in self._snapshot.to_act
+        )
 
     @property
     def started(self) -> bool:
@@ -167,10 +174,19 @@ class VersionGapError(Exception):
 
 
 class WatchCursor:
-    """Delivers each version of a game once, in order, across reconnections."""
+    """Delivers each version of a game once, in order, across reconnections.
 
-    def __init__(self, last_version: int) -> None:
+    With ``include_current`` the first update may be the version the watch
+    starts from (the server's ``include_current``: "this is where the game
+    is"); once anything is delivered, only later versions are.
+    """
+
+    def __init__(
+        self, last_version: int, *, include_current: bool = False, with_legal_moves: bool = False
+    ) -> None:
         self.last_version = last_version
+        self.include_current = include_current
+        self.with_legal_moves = with_legal_moves
         self.finished = False
 
     def accept(self, update: service_pb2.GameUpdate) -> bool:
@@ -178,13 +194,15 @@ class WatchCursor:
 
         Raises :class:`VersionGapError` if the stream jumped over a version.
         """
-        if update.version <= self.last_version:
+        current = self.include_current and update.version == self.last_version
+        if update.version <= self.last_version and not current:
             return False
-        if update.version != self.last_version + 1:
+        if update.version > self.last_version + 1:
             raise VersionGapError(
                 f"watch stream jumped from version {self.last_version} to {update.version}"
             )
         self.last_version = update.version
+        self.include_current = False
         self.finished = update.snapshot.finished
         return True
 
@@ -196,6 +214,8 @@ class WatchCursor:
             seat_token=token or "",
             from_version=self.last_version,
             heartbeat_seconds=heartbeat_seconds,
+            include_current=self.include_current,
+            with_legal_moves=self.with_legal_moves and bool(token),
         )
 
 

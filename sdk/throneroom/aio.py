@@ -28,6 +28,7 @@ from google.protobuf.message import Message
 
 from throneroom._common import (
     DEFAULT_HEARTBEAT_SECONDS,
+    START_POLL_SECONDS,
     HandleState,
     VersionGapError,
     WatchCursor,
@@ -245,7 +246,11 @@ class AsyncGameHandle(HandleState):
         return [unwrap(move) for move in await self.legal_move_envelopes()]
 
     async def play(
-        self, move: Message, *, idempotency_key: str | None = None
+        self,
+        move: Message,
+        *,
+        idempotency_key: str | None = None,
+        with_legal_moves: bool = False,
     ) -> service_pb2.ApplyMoveResponse:
         request = service_pb2.ApplyMoveRequest(
             game_id=self.game_id,
@@ -253,6 +258,7 @@ class AsyncGameHandle(HandleState):
             expected_version=self.version,
             move=wrap_move(self.game_type, move),
             idempotency_key=idempotency_key or new_idempotency_key(),
+            with_legal_moves=with_legal_moves,
         )
         try:
             response = await self.client.call(self.client.stub.ApplyMove, request, retry=True)
@@ -263,6 +269,16 @@ class AsyncGameHandle(HandleState):
         self._remember(response.snapshot)
         return response
 
+    async def wait_until_started(self) -> None:
+        """Return once every seat is taken (see ``GameHandle.wait_until_started``)."""
+        delay = START_POLL_SECONDS[0]
+        while not self.started and not self.finished:
+            await self.refresh()
+            if self.started or self.finished:
+                return
+            await self.client.sleep(delay)
+            delay = min(delay * 2, START_POLL_SECONDS[1])
+
     async def history(self, *, from_version: int = 0) -> list[service_pb2.HistoryEntry]:
         return await self.client.history(self.game_id, self.token, from_version=from_version)
 
@@ -270,12 +286,20 @@ class AsyncGameHandle(HandleState):
         self,
         from_version: int | None = None,
         *,
+        include_current: bool = True,
+        with_legal_moves: bool = False,
         heartbeat_seconds: int = DEFAULT_HEARTBEAT_SECONDS,
     ) -> AsyncGenerator[service_pb2.GameUpdate, None]:
-        """Async iterator over the versions after ``from_version`` (see ``GameHandle.watch``)."""
-        cursor = WatchCursor(self.version if from_version is None else from_version)
-        if self.finished and cursor.last_version >= self.version:
+        """Async iterator over the versions after ``from_version`` (see ``GameHandle.watch``),
+        starting with the current one when ``include_current``."""
+        cursor = WatchCursor(
+            self.version if from_version is None else from_version,
+            include_current=include_current,
+            with_legal_moves=with_legal_moves,
+        )
+        if self.finished and cursor.last_version >= self.version and not include_current:
             return
+        await self.wait_until_started()
         client = self.client
         retries = client.watch_retries()
         limit = silence_limit(heartbeat_seconds) if heartbeat_seconds > 0 else None

@@ -10,6 +10,8 @@ plays through its own handle, exactly as a remote player would::
         result = play_match(client, "king_is_dead", [RandomBot(1), RandomBot(2)], seed=7)
     print(result.winners, result.moves)
 
+:func:`play_seat` plays one seat of anyone's game with a bot.
+
 With ``client=None`` the match is played on an in-process
 ``throneroom_server.embedded.EmbeddedServer`` (the server package must be
 installed; nothing else of the SDK needs it).
@@ -27,8 +29,8 @@ from google.protobuf.message import Message
 from throneroom.bots import Bot
 from throneroom.client import Client, GameHandle
 from throneroom.envelopes import OptionValue, game_type_of
-from throneroom.errors import ThroneroomError
-from throneroom.v1 import common_pb2
+from throneroom.errors import StaleVersion, ThroneroomError
+from throneroom.v1 import common_pb2, game_pb2, service_pb2
 
 __all__ = [
     "MatchError",
@@ -36,6 +38,7 @@ __all__ = [
     "ServerNotInstalled",
     "embedded_client",
     "play_match",
+    "play_seat",
     "random_seed",
 ]
 
@@ -103,10 +106,13 @@ def play_match(
 
     Creates the game (with ``seed``, random when ``None``; the seed used is in
     the result), joins every seat, then repeatedly asks the first seat that
-    must act for its move. A simultaneous decision (several seats to act) is
-    collected one seat after another: after each seat's move the version moves
-    on, so the next seat's handle is refreshed first. ``max_moves`` stops a
-    runaway game with :class:`MatchError`.
+    must act for its move. Each seat follows the game on its own watch stream
+    (``with_legal_moves``), and each move is one ``ApplyMove`` that also
+    answers the mover's next legal moves when it must act again: one request
+    per decision, no ``ListLegalMoves``. A simultaneous decision (several
+    seats to act) is collected one seat after another: each answer makes a
+    new version at which the remaining seats still have to act.
+    ``max_moves`` stops a runaway game with :class:`MatchError`.
     """
     if client is None:
         with embedded_client() as own:
@@ -119,31 +125,40 @@ def play_match(
         client.join(game_id, seat=seat, name=getattr(bot, "name", ""))
         for seat, bot in enumerate(bots)
     ]
-    snapshot = handles[-1].refresh()
+    snapshot = handles[-1].snapshot  # the last join saw every seat taken
+    streams = [handle.watch(with_legal_moves=True) for handle in handles]
+    carried: tuple[int, list[game_pb2.Move]] | None = None  # (seat, legal moves) from ApplyMove
     moves = 0
-    while not snapshot.finished:
-        if not snapshot.to_act:
-            raise MatchError(f"game {game_id} at version {snapshot.version}: no seat is to act")
-        if max_moves is not None and moves >= max_moves:
-            raise MatchError(f"game {game_id} did not finish within {max_moves} moves")
-        seat = snapshot.to_act[0]
-        handle = handles[seat]
-        if handle.version != snapshot.version:
-            handle.refresh()
-        legal = handle.legal_move_envelopes()
-        if not legal:
-            raise MatchError(
-                f"game {game_id} at version {handle.version}: seat {seat} must act "
-                "but has no legal move"
-            )
-        move = bots[seat].choose(game_type, seat, handle.view_envelope, legal)
-        if game_type_of(move) != game_type or move not in legal:
-            raise MatchError(
-                f"bot {getattr(bots[seat], 'name', '?')!r} in seat {seat} chose a move "
-                "that is not among its legal moves"
-            )
-        snapshot = handle.play(move).snapshot
-        moves += 1
+    try:
+        while not snapshot.finished:
+            if not snapshot.to_act:
+                raise MatchError(f"game {game_id} at version {snapshot.version}: no seat is to act")
+            if max_moves is not None and moves >= max_moves:
+                raise MatchError(f"game {game_id} did not finish within {max_moves} moves")
+            seat = snapshot.to_act[0]
+            handle = handles[seat]
+            if carried is not None and carried[0] == seat and handle.version == snapshot.version:
+                legal = carried[1]
+            else:
+                legal = _legal_moves_at(streams[seat], snapshot.version, game_id, seat)
+            if not legal:
+                raise MatchError(
+                    f"game {game_id} at version {snapshot.version}: seat {seat} must act "
+                    "but has no legal move"
+                )
+            move = bots[seat].choose(game_type, seat, handle.view_envelope, legal)
+            if game_type_of(move) != game_type or move not in legal:
+                raise MatchError(
+                    f"bot {getattr(bots[seat], 'name', '?')!r} in seat {seat} chose a move "
+                    "that is not among its legal moves"
+                )
+            response = handle.play(move, with_legal_moves=True)
+            snapshot = response.snapshot
+            carried = (seat, list(response.legal_moves))
+            moves += 1
+    finally:
+        for stream in streams:
+            stream.close()  # cancels the stream (a no-op for one never started)
     return MatchResult(
         game_id=game_id,
         seed=seed,
@@ -151,3 +166,54 @@ def play_match(
         moves=moves,
         outcome=snapshot.outcome,
     )
+
+
+def _legal_moves_at(
+    stream: Iterator[service_pb2.GameUpdate], version: int, game_id: str, seat: int
+) -> list[game_pb2.Move]:
+    """Read a seat's watch stream up to ``version``; the legal moves that update carries."""
+    for update in stream:
+        if update.version >= version:
+            if update.version > version:
+                raise MatchError(
+                    f"game {game_id}: seat {seat} saw version {update.version} "
+                    f"while waiting for version {version} (someone else moved?)"
+                )
+            return list(update.legal_moves)
+    raise MatchError(f"game {game_id}: seat {seat}'s watch ended before version {version}")
+
+
+def play_seat(handle: GameHandle, bot: Bot, *, max_moves: int | None = None) -> int:
+    """Play ``handle``'s seat with ``bot`` until the game ends; the number of moves played.
+
+    The seat may be in anyone's game (joined with :meth:`Client.join` or
+    re-attached with :meth:`Client.attach`); the other seats may be people,
+    other processes or other bots. The seat follows the game on one watch
+    stream with its legal moves, plays each decision with one ``ApplyMove``
+    (which answers the next legal moves when the seat must act again), and
+    returns once the game is finished. A move that lost a race in a
+    simultaneous decision (:class:`StaleVersion`) is chosen again at the
+    next version.
+    """
+    moves = 0
+    game_type = handle.game_type
+    for update in handle.watch(with_legal_moves=True):
+        if update.version != handle.version:
+            continue  # this seat has already moved on past this version
+        legal = list(update.legal_moves)
+        while legal and not handle.finished:
+            if max_moves is not None and moves >= max_moves:
+                raise MatchError(f"seat {handle.seat} reached {max_moves} moves")
+            move = bot.choose(game_type, handle.seat or 0, handle.view_envelope, legal)
+            if game_type_of(move) != game_type or move not in legal:
+                raise MatchError(
+                    f"bot {getattr(bot, 'name', '?')!r} in seat {handle.seat} chose a move "
+                    "that is not among its legal moves"
+                )
+            try:
+                response = handle.play(move, with_legal_moves=True)
+            except StaleVersion:
+                break  # another seat answered first: the stream brings the next version
+            moves += 1
+            legal = list(response.legal_moves)
+    return moves

@@ -8,7 +8,8 @@
     throneroom play GAME_ID --token T --move 'take 2'   # or --index 0 (the first listed)
     throneroom watch GAME_ID [--token T] [--from V]
     throneroom history GAME_ID [--token T]
-    throneroom selfplay king_is_dead --players 3 --games 10 [--seed S]
+    throneroom selfplay king_is_dead --seats 3 --games 10 [--seed S]
+    throneroom play-local king_is_dead --seats 2        # you against a bot, in this terminal
 
 Global options (before or after the command): ``--server ADDR`` (default
 ``$THRONEROOM_SERVER`` or 127.0.0.1:50051) and ``--json`` (machine-readable
@@ -24,142 +25,88 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
+import importlib.util
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from google.protobuf import json_format
+import grpc
 from google.protobuf.message import Message
 
-from throneroom import __version__, notation
+from throneroom import __version__
 from throneroom._common import ADDRESS_ENV, default_address
 from throneroom.arena import embedded_client, play_match, random_seed
 from throneroom.bots import RandomBot
+from throneroom.cli_output import (
+    UsageError,
+    as_dict,
+    emit_json,
+    entry_line,
+    move_text,
+    outcome_text,
+    parse_move,
+    snapshot_text,
+)
 from throneroom.client import Client, GameHandle
 from throneroom.envelopes import (
     message_class,
-    one_line,
     parse_option_assignments,
-    parse_text,
     unwrap,
     wrap_options,
 )
 from throneroom.errors import ThroneroomError
-from throneroom.notation import NotationError
+from throneroom.terminal import TerminalUnavailable
 from throneroom.v1 import game_pb2, service_pb2
 
 Command = Callable[[argparse.Namespace], None]
 
 
-class UsageError(Exception):
-    """A command line that names something impossible (reported in one line)."""
-
-
-# -- output ----------------------------------------------------------------
-
-
-def _as_dict(message: Message) -> dict[str, Any]:
-    return json_format.MessageToDict(message, preserving_proto_field_name=True)
-
-
-def _emit_json(value: object) -> None:
-    print(json.dumps(value, sort_keys=True), flush=True)
-
-
-def _events_text(events: Sequence[game_pb2.Event]) -> str:
-    return "; ".join(one_line(unwrap(e)) for e in events if e.WhichOneof("game")) or "-"
-
-
-def _outcome_text(outcome: Any) -> str:
-    winners = ", ".join(str(w) for w in outcome.winners) or "none"
-    text = f"winners: {winners}"
-    if outcome.termination:
-        text += f" ({outcome.termination})"
-    if outcome.summary:
-        text += f": {outcome.summary}"
-    return text
-
-
-def _snapshot_text(snapshot: service_pb2.GameSnapshot) -> str:
-    seats = ", ".join(
-        f"{s.seat} {s.display_name or '(taken)'}" if s.taken else f"{s.seat} (free)"
-        for s in snapshot.seats
-    )
-    viewer = f"seat {snapshot.viewer_seat}" if snapshot.HasField("viewer_seat") else "spectator"
-    lines = [
-        f"game {snapshot.game_id} ({snapshot.game_type}) version {snapshot.version}",
-        f"viewer: {viewer}",
-        f"seats: {seats}",
-    ]
-    if snapshot.finished:
-        lines.append(f"finished: {_outcome_text(snapshot.outcome)}")
-    elif not snapshot.started:
-        lines.append("waiting for every seat to be taken")
-    else:
-        lines.append("to act: " + ", ".join(str(s) for s in snapshot.to_act))
-    if snapshot.view.WhichOneof("game"):
-        seat = snapshot.viewer_seat if snapshot.HasField("viewer_seat") else None
-        lines.append("")
-        lines.append(_board(snapshot.game_type, unwrap(snapshot.view), seat))
-    return "\n".join(lines)
-
-
-def _notation(game_type: str) -> notation.AnyNotation | None:
-    """The game's notation, or None for a game this SDK has none for."""
-    try:
-        return notation.for_game(game_type)
-    except ValueError:
-        return None
-
-
-def _board(game_type: str, view: Message, viewer: int | None) -> str:
-    spelling = _notation(game_type)
-    if spelling is None:
-        return str(view).rstrip("\n")
-    return spelling.render_view(view, viewer)
-
-
-def _move_text(game_type: str, move: Message) -> str:
-    """The move in the game's notation (protobuf text if it has none)."""
-    spelling = _notation(game_type)
-    if spelling is not None:
-        with contextlib.suppress(NotationError):
-            return spelling.format_move(move)
-    return one_line(move) or "(empty move)"
-
-
-def _parse_move(game_type: str, text: str) -> Message:
-    """A move in the game's notation or, as before notation existed, protobuf text."""
-    spelling = _notation(game_type)
-    problem: NotationError | None = None
-    if spelling is not None:
-        try:
-            move: Message = spelling.parse_move(text)
-            return move
-        except NotationError as error:
-            problem = error
-    try:
-        return parse_text(message_class(game_pb2.Move, game_type), text)
-    except ValueError as error:
-        if problem is None:
-            raise UsageError(str(error)) from None
-        raise UsageError(f"not a {game_type} move: {problem} (see docs/notation.md)") from None
-
-
-def _entry_line(version: int, seat: int, events: Sequence[game_pb2.Event]) -> str:
-    return f"v{version} seat {seat}: {_events_text(events)}"
-
-
 # -- commands --------------------------------------------------------------
+
+
+#: Seconds a command waits for the server to answer its first request.
+CONNECT_SECONDS = 3.0
+
+
+class ServerUnreachable(Exception):
+    """No server answers at the address (reported in one line)."""
 
 
 @contextmanager
 def _client(args: argparse.Namespace) -> Iterator[Client]:
-    with Client(args.server or default_address()) as client:
+    address = args.server or default_address()
+    with Client(address) as client:
+        try:
+            client.stub.Ping(
+                service_pb2.PingRequest(), timeout=CONNECT_SECONDS, wait_for_ready=True
+            )
+        except grpc.RpcError:
+            raise ServerUnreachable(
+                f"no Throneroom server answers at {address} within {CONNECT_SECONDS:g} s: "
+                "start one (`make run` or `throneroom-server`) or pass --server ADDR"
+            ) from None
         yield client
+
+
+def _console() -> Any:
+    """A rich Console for boards (the terminal package needs the cli extra)."""
+    from throneroom.terminal.boards import console  # noqa: PLC0415 - the cli extra
+
+    return console()
+
+
+def _draws(args: argparse.Namespace) -> bool:
+    """Whether to draw the board with rich (``--board``; auto: on a terminal, when installed)."""
+    if args.json or args.board == "plain":
+        return False
+    if args.board == "drawn":
+        from throneroom.terminal import require_rich  # noqa: PLC0415 - the cli extra
+
+        require_rich()
+        return True
+    return sys.stdout.isatty() and importlib.util.find_spec("rich") is not None
 
 
 def _handle(client: Client, game_id: str, token: str | None) -> GameHandle:
@@ -178,7 +125,7 @@ def cmd_games(args: argparse.Namespace) -> None:
     with _client(args) as client:
         types = client.game_types()
     if args.json:
-        _emit_json({"game_types": [_as_dict(t) for t in types]})
+        emit_json({"game_types": [as_dict(t) for t in types]})
         return
     for t in types:
         traits = [
@@ -198,7 +145,7 @@ def cmd_new(args: argparse.Namespace) -> None:
             args.game, seats=args.seats, options=unwrap(options), seed=args.seed
         )
     if args.json:
-        _emit_json({"game_id": game_id, "game_type": args.game, "seats": args.seats})
+        emit_json({"game_id": game_id, "game_type": args.game, "seats": args.seats})
     else:
         print(game_id)
 
@@ -207,7 +154,9 @@ def cmd_join(args: argparse.Namespace) -> None:
     with _client(args) as client:
         handle = client.join(args.game_id, seat=args.seat, name=args.name)
     if args.json:
-        _emit_json({"game_id": args.game_id, "seat": handle.seat, "token": handle.token})
+        emit_json({"game_id": args.game_id, "seat": handle.seat, "token": handle.token})
+    elif args.token_only:
+        print(handle.token)
     else:
         print(f"seat {handle.seat} token {handle.token}")
 
@@ -216,89 +165,132 @@ def cmd_show(args: argparse.Namespace) -> None:
     with _client(args) as client:
         snapshot = _handle(client, args.game_id, args.token).snapshot
     if args.json:
-        _emit_json(_as_dict(snapshot))
+        emit_json(as_dict(snapshot))
+    elif _draws(args):
+        from throneroom.terminal.boards import board  # noqa: PLC0415 - the cli extra
+
+        _console().print(board(snapshot, args.lang))
     else:
-        print(_snapshot_text(snapshot))
+        print(snapshot_text(snapshot))
 
 
 def cmd_moves(args: argparse.Namespace) -> None:
     with _client(args) as client:
         handle = client.attach(args.game_id, args.token)
         moves = handle.legal_moves()
-    written = [_move_text(handle.game_type, m) for m in moves]
+    written = [move_text(handle.game_type, m) for m in moves]
+    if args.describe:
+        from throneroom.terminal.texts import move_sentence  # noqa: PLC0415 - rich-free texts
+
+        width = max((len(w) for w in written), default=0)
+        written = [
+            f"{w:<{width}}  # {move_sentence(handle.game_type, m, handle.seat, args.lang)}"
+            for w, m in zip(written, moves, strict=True)
+        ]
     if args.json:
-        _emit_json(
+        emit_json(
             {
                 "version": handle.version,
                 "seat": handle.seat,
-                "moves": [_as_dict(m) for m in moves],
+                "moves": [as_dict(m) for m in moves],
                 "notation": written,
             }
         )
         return
+    # stderr: stdout lists moves only, one a line, for scripts.
     if not moves:
-        if handle.finished:
-            state = "the game is over"
-        elif not handle.started:
-            state = "waiting for every seat to be taken"
-        else:
-            state = "it is not this seat's turn"
-        # stderr: stdout lists moves only, one a line, for scripts.
-        print(f"no legal moves at version {handle.version}: {state}", file=sys.stderr)
+        print(
+            f"no legal moves at version {handle.version}: {_why_no_moves(handle)}", file=sys.stderr
+        )
+    else:
+        print(f"version {handle.version}: {_pending(handle.snapshot)}", file=sys.stderr)
     for line in written:
         print(line)
+
+
+def _pending(snapshot: service_pb2.GameSnapshot) -> str:
+    from throneroom.terminal.texts import pending_sentence  # noqa: PLC0415 - rich-free texts
+
+    return pending_sentence(snapshot)
+
+
+def _why_no_moves(handle: GameHandle) -> str:
+    if handle.finished:
+        return "the game is over"
+    if not handle.started:
+        free = [str(s.seat) for s in handle.snapshot.seats if not s.taken]
+        return f"waiting for every seat to be taken (free: {', '.join(free)}); join them first"
+    return f"it is not this seat's turn: {_pending(handle.snapshot)}"
 
 
 def cmd_play(args: argparse.Namespace) -> None:
     with _client(args) as client:
         handle = client.attach(args.game_id, args.token)
         move: Message
+        if not handle.started:
+            raise UsageError(f"cannot play yet: {_why_no_moves(handle)}")
         if args.index is not None:
             legal = handle.legal_moves()
+            if not legal:
+                raise UsageError(f"no legal move for this seat: {_why_no_moves(handle)}")
             if not 0 <= args.index < len(legal):
-                span = f"0-{len(legal) - 1}" if legal else "none: not this seat's turn"
-                raise UsageError(f"move index {args.index} is not a legal move number ({span})")
+                raise UsageError(
+                    f"move index {args.index} is not a legal move number (0-{len(legal) - 1})"
+                )
             move = legal[args.index]
         else:
-            move = _parse_move(handle.game_type, args.move)
+            move = parse_move(handle.game_type, args.move)
         response = handle.play(move)
     if args.json:
-        _emit_json(_as_dict(response))
+        emit_json(as_dict(response))
         return
-    print(f"played {_move_text(handle.game_type, move)}: now version {response.version}")
-    for event in response.events:
-        print(f"  {one_line(unwrap(event))}")
+    from throneroom.terminal.texts import event_sentences  # noqa: PLC0415 - rich-free texts
+
+    print(f"played {move_text(handle.game_type, move)}: now version {response.version}")
+    for sentence in event_sentences(response.events, args.lang):
+        print(f"  {sentence}")
     if handle.finished:
-        print(f"finished: {_outcome_text(response.snapshot.outcome)}")
+        print(f"finished: {outcome_text(response.snapshot.outcome)}")
     else:
-        print("to act: " + ", ".join(str(s) for s in handle.to_act))
+        print(f"to act: {', '.join(str(s) for s in handle.to_act)} ({_pending(handle.snapshot)})")
 
 
 def cmd_watch(args: argparse.Namespace) -> None:
+    draw = _draws(args)
     with _client(args) as client:
         handle = _handle(client, args.game_id, args.token)
+        console = _console() if draw else None
         for update in handle.watch(args.from_version):
             if args.json:
-                _emit_json(_as_dict(update))
+                emit_json(as_dict(update))
+            elif console is not None:
+                from throneroom.terminal.boards import board  # noqa: PLC0415 - the cli extra
+                from throneroom.terminal.texts import event_sentences  # noqa: PLC0415
+
+                mover = "no move yet" if update.seat < 0 else f"seat {update.seat}"
+                console.rule(f"version {update.version} ({mover})")
+                for sentence in event_sentences(update.events, args.lang):
+                    console.print(f"  {sentence}", markup=False)
+                console.print(board(update.snapshot, args.lang))
             else:
-                print(_entry_line(update.version, update.seat, update.events), flush=True)
+                print(entry_line(update.version, update.seat, update.events), flush=True)
         if handle.finished and not args.json:
-            print(f"finished: {_outcome_text(handle.snapshot.outcome)}", flush=True)
+            print(f"finished: {outcome_text(handle.snapshot.outcome)}", flush=True)
 
 
 def cmd_history(args: argparse.Namespace) -> None:
     with _client(args) as client:
         entries = client.history(args.game_id, args.token)
     if args.json:
-        _emit_json({"entries": [_as_dict(e) for e in entries]})
+        emit_json({"entries": [as_dict(e) for e in entries]})
         return
     for entry in entries:
-        print(_entry_line(entry.version, entry.seat, entry.events))
+        print(entry_line(entry.version, entry.seat, entry.events))
 
 
 def cmd_selfplay(args: argparse.Namespace) -> None:
-    if args.players < 1 or args.games < 0:
-        raise UsageError("selfplay needs --players >= 1 and --games >= 0")
+    if args.seats < 1 or args.games < 0:
+        raise UsageError("selfplay needs --seats >= 1 and --games >= 0")
     options = unwrap(_options(args.game, args.option))
     explicit = args.server is not None or bool(os.environ.get(ADDRESS_ENV))
     base = args.seed if args.seed is not None else random_seed()
@@ -307,10 +299,10 @@ def cmd_selfplay(args: argparse.Namespace) -> None:
     with _client(args) if explicit else embedded_client() as client:
         for i in range(args.games):
             seed = base + i
-            bots = [RandomBot(seed=seed * 1000 + seat) for seat in range(args.players)]
+            bots = [RandomBot(seed=seed * 1000 + seat) for seat in range(args.seats)]
             result = play_match(client, args.game, bots, options=options, seed=seed)
             if args.json:
-                _emit_json(
+                emit_json(
                     {
                         "game": i,
                         "game_id": result.game_id,
@@ -330,11 +322,41 @@ def cmd_selfplay(args: argparse.Namespace) -> None:
                 )
 
 
+def cmd_play_local(args: argparse.Namespace) -> None:
+    from throneroom.terminal import require_rich  # noqa: PLC0415 - the cli extra
+
+    require_rich()
+    from throneroom.terminal.session import Session  # noqa: PLC0415 - the cli extra
+
+    bots = args.seats - 1 if args.bots is None else args.bots
+    if args.seats < 1 or not 0 <= bots <= args.seats:
+        raise UsageError("play-local needs --seats >= 1 and 0 <= --bots <= --seats")
+    options = unwrap(_options(args.game, args.option))
+    explicit = args.server is not None or bool(os.environ.get(ADDRESS_ENV))
+    with _client(args) if explicit else embedded_client() as client:
+        session = Session(
+            client,
+            args.game,
+            seats=args.seats,
+            bots=bots,
+            bot_kind=args.bot,
+            seed=args.seed,
+            options=options,
+            lang=args.lang,
+            console=_console(),
+        )
+        session.run()
+
+
 # -- the parser ------------------------------------------------------------
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The ``throneroom`` argument parser (global options work before or after the command)."""
+    """The ``throneroom`` argument parser (global options work before or after the command).
+
+    Every flag says what it does and its default; the seat count is
+    ``--seats`` in every command (``--players`` is accepted as another spelling).
+    """
 
     def global_options(default_server: object, default_json: object) -> argparse.ArgumentParser:
         options = argparse.ArgumentParser(add_help=False)
@@ -342,10 +364,14 @@ def build_parser() -> argparse.ArgumentParser:
             "--server",
             metavar="ADDR",
             default=default_server,
-            help=f"server address (default ${ADDRESS_ENV} or 127.0.0.1:50051)",
+            help=f"server address (default: ${ADDRESS_ENV}, else 127.0.0.1:50051)",
         )
         options.add_argument(
-            "--json", action="store_true", default=default_json, help="machine-readable output"
+            "--json",
+            action="store_true",
+            default=default_json,
+            help="machine-readable output: protobuf JSON with the proto's field names "
+            "(default: off)",
         )
         return options
 
@@ -362,8 +388,37 @@ def build_parser() -> argparse.ArgumentParser:
 
     def command(name: str, func: Command, help_text: str) -> argparse.ArgumentParser:
         sub = commands.add_parser(name, parents=[common], help=help_text, description=help_text)
-        sub.set_defaults(func=func)
+        sub.set_defaults(func=func, lang="en", board="auto", describe=False)
         return sub
+
+    def game_arg(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "game", metavar="GAME", help="the game type (`throneroom games` lists them)"
+        )
+
+    def game_id_arg(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("game_id", metavar="GAME_ID", help="the game's id (printed by `new`)")
+
+    def token_flag(sub: argparse.ArgumentParser, *, required: bool) -> None:
+        sub.add_argument(
+            "--token",
+            required=required,
+            help="the seat's token (printed by `join`)"
+            + ("" if required else "; default: none, i.e. as a spectator"),
+        )
+
+    def seats_flag(sub: argparse.ArgumentParser, *, default: int | None = None) -> None:
+        sub.add_argument(
+            "--seats",
+            "--players",
+            dest="seats",
+            type=int,
+            required=default is None,
+            default=default,
+            metavar="N",
+            help="number of seats (players)"
+            + (f"; default: {default}" if default is not None else "; required"),
+        )
 
     def option_flag(sub: argparse.ArgumentParser) -> None:
         sub.add_argument(
@@ -371,33 +426,68 @@ def build_parser() -> argparse.ArgumentParser:
             action="append",
             default=[],
             metavar="NAME=VALUE",
-            help="set a field of the game's options message (repeatable)",
+            help="set a field of the game's options message, repeatable "
+            "(default: the game's defaults, listed by `throneroom games`)",
+        )
+
+    def seed_flag(sub: argparse.ArgumentParser, text: str) -> None:
+        sub.add_argument("--seed", type=int, help=f"{text} (default: random)")
+
+    def lang_flag(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "--lang",
+            choices=["en", "es", "pt"],
+            default="en",
+            help="language of The King Is Dead's names and sentences (default: en)",
+        )
+
+    def board_flag(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "--board",
+            choices=["auto", "drawn", "plain"],
+            default="auto",
+            help="drawn: the board drawn with rich (the cli extra); plain: the notation's "
+            "text board (docs/notation.md); default: auto, drawn on a terminal, plain when "
+            "piped or without rich",
         )
 
     command("games", cmd_games, "list the game types the server plays")
 
     new = command("new", cmd_new, "create a game and print its id")
-    new.add_argument("game", metavar="GAME")
-    new.add_argument("--seats", type=int, required=True)
+    game_arg(new)
+    seats_flag(new)
     option_flag(new)
-    new.add_argument("--seed", type=int, help="seed of the game's random generator")
+    seed_flag(new, "seed of the game's random generator")
 
     join = command("join", cmd_join, "take a seat and print it with its secret token")
-    join.add_argument("game_id", metavar="GAME_ID")
+    game_id_arg(join)
     join.add_argument("--seat", type=int, help="this seat (default: the next free one)")
-    join.add_argument("--name", default="", help="display name")
+    join.add_argument("--name", default="", help="display name (default: none)")
+    join.add_argument(
+        "--token-only",
+        action="store_true",
+        help="print only the token, for scripts: TOKEN=$(throneroom join ...) (default: off)",
+    )
 
-    show = command("show", cmd_show, "show the game as a seat (with --token) or a spectator")
-    show.add_argument("game_id", metavar="GAME_ID")
-    show.add_argument("--token")
+    show = command("show", cmd_show, "draw the game as a seat (with --token) or a spectator")
+    game_id_arg(show)
+    token_flag(show, required=False)
+    lang_flag(show)
+    board_flag(show)
 
     moves = command("moves", cmd_moves, "list the seat's legal moves in notation, one a line")
-    moves.add_argument("game_id", metavar="GAME_ID")
-    moves.add_argument("--token", required=True)
+    game_id_arg(moves)
+    token_flag(moves, required=True)
+    moves.add_argument(
+        "--describe",
+        action="store_true",
+        help="add each move's sentence after a # (default: notation only)",
+    )
+    lang_flag(moves)
 
     play = command("play", cmd_play, "play one move for the seat")
-    play.add_argument("game_id", metavar="GAME_ID")
-    play.add_argument("--token", required=True)
+    game_id_arg(play)
+    token_flag(play, required=True)
     which = play.add_mutually_exclusive_group(required=True)
     which.add_argument(
         "--index", type=int, help="the move on this line of `moves` (0 for the first)"
@@ -407,21 +497,24 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="TEXT",
         help="the move in the game's notation (docs/notation.md) or protobuf text format",
     )
+    lang_flag(play)
 
-    watch = command("watch", cmd_watch, "follow the game until it finishes")
-    watch.add_argument("game_id", metavar="GAME_ID")
-    watch.add_argument("--token")
+    watch = command("watch", cmd_watch, "follow the game until it finishes (Ctrl-C stops)")
+    game_id_arg(watch)
+    token_flag(watch, required=False)
     watch.add_argument(
         "--from",
         dest="from_version",
         type=int,
         metavar="V",
-        help="replay every version after V first (default: only new ones)",
+        help="replay every version after V first (default: the current version, then new ones)",
     )
+    lang_flag(watch)
+    board_flag(watch)
 
-    history = command("history", cmd_history, "print every version's events")
-    history.add_argument("game_id", metavar="GAME_ID")
-    history.add_argument("--token")
+    history = command("history", cmd_history, "print every version's events as sentences")
+    game_id_arg(history)
+    token_flag(history, required=False)
 
     selfplay = command(
         "selfplay",
@@ -429,11 +522,36 @@ def build_parser() -> argparse.ArgumentParser:
         "play complete games between random bots (on an in-process server "
         f"unless --server or ${ADDRESS_ENV} is given)",
     )
-    selfplay.add_argument("game", metavar="GAME")
-    selfplay.add_argument("--players", type=int, required=True, help="seats, one random bot each")
-    selfplay.add_argument("--games", type=int, default=1, help="games to play (default 1)")
-    selfplay.add_argument("--seed", type=int, help="seed of the first game (game i uses S+i)")
+    game_arg(selfplay)
+    seats_flag(selfplay)
+    selfplay.add_argument("--games", type=int, default=1, help="games to play (default: 1)")
+    seed_flag(selfplay, "seed of the first game; game i uses S+i")
     option_flag(selfplay)
+
+    local = command(
+        "play-local",
+        cmd_play_local,
+        "play a game in this terminal, hot-seat or against bots (on an in-process server "
+        f"unless --server or ${ADDRESS_ENV} is given)",
+    )
+    game_arg(local)
+    seats_flag(local, default=2)
+    local.add_argument(
+        "--bots",
+        type=int,
+        metavar="B",
+        help="how many seats bots play, the last ones (default: all but seat 0; "
+        "0 = hot-seat, every seat at this keyboard)",
+    )
+    local.add_argument(
+        "--bot",
+        choices=["heuristic", "random"],
+        default="heuristic",
+        help="which bot plays them (default: heuristic, the game's own bot when it has one)",
+    )
+    seed_flag(local, "seed of the game and the bots")
+    option_flag(local)
+    lang_flag(local)
     return parser
 
 
@@ -443,7 +561,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     func: Command = args.func
     try:
         func(args)
-    except (ThroneroomError, UsageError, ValueError) as error:
+    except (
+        ThroneroomError,
+        UsageError,
+        ValueError,
+        ServerUnreachable,
+        TerminalUnavailable,
+    ) as error:
         print(f"throneroom {args.command}: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -6,7 +6,7 @@
         game_id = client.create_game("nim", seats=2, options={"pile": 7})
         me = client.join(game_id, name="ada")
         ...
-        for update in me.watch():
+        for update in me.watch():        # the current version first, then each new one
             if me.my_turn:
                 me.play(me.legal_moves()[0])
 """
@@ -28,6 +28,7 @@ from google.protobuf.message import Message
 
 from throneroom._common import (
     DEFAULT_HEARTBEAT_SECONDS,
+    START_POLL_SECONDS,
     HandleState,
     VersionGapError,
     WatchCursor,
@@ -324,7 +325,11 @@ class GameHandle(HandleState):
         return [unwrap(move) for move in self.legal_move_envelopes()]
 
     def play(
-        self, move: Message, *, idempotency_key: str | None = None
+        self,
+        move: Message,
+        *,
+        idempotency_key: str | None = None,
+        with_legal_moves: bool = False,
     ) -> service_pb2.ApplyMoveResponse:
         """Apply one decision for this seat, chosen at the handle's version.
 
@@ -333,6 +338,8 @@ class GameHandle(HandleState):
         key (or ``idempotency_key``); transient failures are retried with that
         same key, so the move is applied at most once. If the game moved on,
         the handle is refreshed and :class:`StaleVersion` raised: choose again.
+        ``with_legal_moves``: the response's ``legal_moves`` holds this seat's
+        legal moves when it must act again at the new version.
         """
         request = service_pb2.ApplyMoveRequest(
             game_id=self.game_id,
@@ -340,6 +347,7 @@ class GameHandle(HandleState):
             expected_version=self.version,
             move=wrap_move(self.game_type, move),
             idempotency_key=idempotency_key or new_idempotency_key(),
+            with_legal_moves=with_legal_moves,
         )
         try:
             response = self.client.call(self.client.stub.ApplyMove, request, retry=True)
@@ -350,6 +358,20 @@ class GameHandle(HandleState):
         self._remember(response.snapshot)
         return response
 
+    def wait_until_started(self) -> None:
+        """Return once every seat is taken, reading the snapshot every second at most.
+
+        Taking a seat makes no new version, so no watch stream can tell; a
+        watch waits here first, so its first update is a game that has begun.
+        """
+        delay = START_POLL_SECONDS[0]
+        while not self.started and not self.finished:
+            self.refresh()
+            if self.started or self.finished:
+                return
+            self.client.sleep(delay)
+            delay = min(delay * 2, START_POLL_SECONDS[1])
+
     def history(self, *, from_version: int = 0) -> list[service_pb2.HistoryEntry]:
         """The versions after ``from_version`` with the events this viewer may see."""
         return self.client.history(self.game_id, self.token, from_version=from_version)
@@ -358,9 +380,18 @@ class GameHandle(HandleState):
         self,
         from_version: int | None = None,
         *,
+        include_current: bool = True,
+        with_legal_moves: bool = False,
         heartbeat_seconds: int = DEFAULT_HEARTBEAT_SECONDS,
     ) -> Generator[service_pb2.GameUpdate, None, None]:
         """Every version after ``from_version`` (default: the handle's), then new ones.
+
+        ``include_current`` (the default): when ``from_version`` is the
+        current version, the first update is that version itself ("this is
+        where the game is"), so ``for update in handle.watch(): if
+        handle.my_turn: ...`` also plays the seat that must act first. With
+        ``with_legal_moves``, an update at which this seat must act (and that
+        is the newest version) carries its legal moves in ``legal_moves``.
 
         Each version is yielded exactly once and in order, even across lost
         connections: on UNAVAILABLE, an early end of the stream, a skipped
@@ -368,12 +399,18 @@ class GameHandle(HandleState):
         reconnects from the last version seen, waiting a jittered backoff
         that starts again after every message; by default it never gives up
         (``RetryPolicy.watch_budget``). The handle's snapshot follows the
-        updates. The iterator ends after the update that finishes the
+        updates. A game still waiting for seats is waited for first (see
+        :meth:`wait_until_started`). The iterator ends after the update that finishes the
         game (at once if the game is already finished at ``from_version``).
         """
-        cursor = WatchCursor(self.version if from_version is None else from_version)
-        if self.finished and cursor.last_version >= self.version:
+        cursor = WatchCursor(
+            self.version if from_version is None else from_version,
+            include_current=include_current,
+            with_legal_moves=with_legal_moves,
+        )
+        if self.finished and cursor.last_version >= self.version and not include_current:
             return
+        self.wait_until_started()
         client = self.client
         retries = client.watch_retries()
         while True:

@@ -27,6 +27,9 @@ from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parents[2]
 SDK_ALLOWED = {"grpcio", "protobuf", "googleapis-common-protos"}
+# The one optional extra: `throneroom[cli]` adds the terminal library of the
+# interactive commands (imported lazily by them; the SDK never needs it).
+SDK_EXTRAS = {"cli": {"rich"}}
 IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build", "dist")
 
 
@@ -39,8 +42,13 @@ SDK = _project(ROOT / "sdk" / "pyproject.toml")
 SERVER = _project(ROOT / "pyproject.toml")
 
 
-def _requirements(project: dict[str, object], *, dev: bool = False) -> list[Requirement]:
+def _requirements(
+    project: dict[str, object], *, dev: bool = False, extras: bool = False
+) -> list[Requirement]:
     deps = list(project["dependencies"])  # type: ignore[call-overload]
+    if extras:
+        for extra in project.get("optional-dependencies", {}).values():  # type: ignore[attr-defined]
+            deps += extra
     if dev:
         groups = tomllib.loads((ROOT / "pyproject.toml").read_text())["dependency-groups"]
         deps += groups["dev"]
@@ -117,8 +125,14 @@ def test_sdk_wheel_requires_only_grpcio_protobuf_and_googleapis(
 ) -> None:
     sdk, _ = wheels
     assert sdk.metadata["Name"] == "throneroom"
-    assert {canonicalize_name(r.name) for r in sdk.requires} == SDK_ALLOWED
-    assert all(r.marker is None and not r.extras for r in sdk.requires)
+    base = [r for r in sdk.requires if r.marker is None]
+    assert {canonicalize_name(r.name) for r in base} == SDK_ALLOWED
+    assert all(not r.extras for r in sdk.requires)
+    assert sdk.metadata.get_all("Provides-Extra") == list(SDK_EXTRAS)
+    for extra, allowed in SDK_EXTRAS.items():
+        only = [r for r in sdk.requires if r.marker is not None]
+        assert all(r.marker is not None and r.marker.evaluate({"extra": extra}) for r in only)
+        assert {canonicalize_name(r.name) for r in only} == allowed
 
 
 def test_sdk_wheel_holds_the_sdk_and_nothing_of_the_server(wheels: tuple[Wheel, Wheel]) -> None:
@@ -162,7 +176,7 @@ def test_runtime_ranges_end_before_the_next_major_of_the_locked_version(
     project: dict[str, object],
 ) -> None:
     locked = _locked()
-    for req in _requirements(project):
+    for req in _requirements(project, extras=True):
         if req.name == "throneroom":
             continue  # the SDK of the same release, pinned exactly
         version = locked[canonicalize_name(req.name)]
@@ -211,7 +225,7 @@ def _closure(requirements: list[Requirement]) -> set[str]:
 
 def test_the_lock_pins_every_dependency_of_both_distributions_exactly() -> None:
     ours = {"throneroom", "throneroom-server"}
-    needed = _closure(_requirements(SDK) + _requirements(SERVER, dev=True)) - ours
+    needed = _closure(_requirements(SDK, extras=True) + _requirements(SERVER, dev=True)) - ours
     needed |= {"pip", "setuptools"}  # the installers themselves (make install, Dockerfile)
     locked = set(_locked())
     assert sorted(needed - locked) == [], "not pinned: run make lock"
@@ -221,7 +235,7 @@ def test_the_lock_pins_every_dependency_of_both_distributions_exactly() -> None:
 def test_make_ci_and_the_image_install_with_the_lock() -> None:
     makefile = (ROOT / "Makefile").read_text()
     assert "CONSTRAINTS := constraints.txt" in makefile
-    assert "pip install --quiet -c $(CONSTRAINTS) -e ./sdk -e . --group dev" in makefile
+    assert "pip install --quiet -c $(CONSTRAINTS) -e './sdk[cli]' -e . --group dev" in makefile
     ci = (ROOT / ".ci" / "run").read_text().splitlines()
     assert "make lint" in ci and "make test" in ci
     dockerfile = re.sub(r"\\\n\s*", " ", (ROOT / "deploy" / "Dockerfile").read_text())

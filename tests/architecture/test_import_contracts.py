@@ -131,14 +131,44 @@ def _check_games(imports: list[Import]) -> list[str]:
     )
 
 
+# The SDK's one extra, `throneroom[cli]`: rich, imported only by the terminal
+# package, which the rest of the SDK imports only inside the CLI's functions
+# (its __init__, free of rich, says what to install when rich is missing).
+CLI_EXTRA_MODULES = ("rich",)
+TERMINAL = "throneroom.terminal"
+
+
+def _within(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def _check_cli_extra(imports: list[Import]) -> list[str]:
+    violations = []
+    for imp in imports:
+        if not _within(imp.importer, "throneroom"):
+            continue
+        if any(_within(imp.target, m) for m in CLI_EXTRA_MODULES):
+            if not _within(imp.importer, TERMINAL) or imp.importer == TERMINAL:
+                violations.append(f"{imp}: rich (the cli extra) outside {TERMINAL}'s modules")
+        elif (
+            _within(imp.target, TERMINAL)
+            and imp.target != TERMINAL
+            and not _within(imp.importer, TERMINAL)
+            and imp.top_level
+        ):
+            violations.append(f"{imp}: the terminal modules need rich: import them lazily")
+    return violations
+
+
 def _check_sdk(imports: list[Import]) -> list[str]:
+    extra = [i for i in imports if any(_within(i.target, m) for m in CLI_EXTRA_MODULES)]
     return check_sdk(
-        imports,
+        [i for i in imports if i not in extra],
         sdk="throneroom",
         server="throneroom_server",
         dependencies=SDK_DEPENDENCY_MODULES,
         lazy_server_imports=LAZY_SERVER_IMPORTS,
-    )
+    ) + _check_cli_extra(imports)
 
 
 # -- the scanner ----------------------------------------------------------------------
@@ -292,6 +322,37 @@ def test_sdk_contract_catches_planted_violations(tmp_path: Path) -> None:
         "throneroom.client imports throneroom_server.app",
         "throneroom.client imports throneroom_server.games.registry (inside a function)",
         "throneroom.client imports structlog (inside a function)",
+    }
+
+
+def test_cli_extra_contract_catches_planted_violations(tmp_path: Path) -> None:
+    imports = _plant(
+        tmp_path,
+        {
+            "sdk/throneroom/terminal/__init__.py": "import rich\n",
+            "sdk/throneroom/terminal/boards.py": "from rich.console import Console\n",
+            "sdk/throneroom/cli.py": """
+                from throneroom.terminal import require_rich
+                from throneroom.terminal.boards import board
+
+                def show():
+                    from throneroom.terminal.boards import console
+                    from rich.table import Table
+            """,
+            "sdk/throneroom/client.py": "import rich.text\n",
+            "sdk/throneroom/arena.py": """
+                def embedded_client():
+                    import throneroom_server.embedded
+            """,
+            "service/throneroom_server/embedded.py": "",
+        },
+    )
+    flagged = {line.split(": ")[1] for line in _check_sdk(imports)}
+    assert flagged == {
+        "throneroom.terminal imports rich",
+        "throneroom.cli imports throneroom.terminal.boards",
+        "throneroom.cli imports rich.table (inside a function)",
+        "throneroom.client imports rich.text",
     }
 
 

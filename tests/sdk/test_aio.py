@@ -115,7 +115,7 @@ async def test_watch_live(aclient: AsyncClient) -> None:
     game_id, handles = await _game(aclient, pile=8)
     watcher = await aclient.spectate(game_id)
     player = asyncio.create_task(_play_out(handles, pause=0.005))
-    seen = [u.version async for u in watcher.watch()]
+    seen = [u.version async for u in watcher.watch(include_current=False)]
     assert await player == 8
     assert seen == list(range(1, 9)) and watcher.finished
 
@@ -155,7 +155,7 @@ async def test_watch_resumes_after_the_network_drops(server: EmbeddedServer) -> 
             watcher = await watchers.spectate(game_id)
             player = asyncio.create_task(_play_out(handles, pause=0.02))
             seen: list[int] = []
-            async for update in watcher.watch(heartbeat_seconds=1):
+            async for update in watcher.watch(include_current=False, heartbeat_seconds=1):
                 seen.append(update.version)
                 if update.version in (4, 12):
                     proxy.drop_connections()
@@ -181,7 +181,8 @@ async def test_watch_reconnects_when_silent(
         return await _play_out(handles)
 
     player = asyncio.create_task(play_late())
-    assert [u.version async for u in watcher.watch(heartbeat_seconds=60)] == [1, 2]
+    stream = watcher.watch(include_current=False, heartbeat_seconds=60)
+    assert [u.version async for u in stream] == [1, 2]
     await player
     assert len(proxy.calls["WatchGame"]) >= 3
 

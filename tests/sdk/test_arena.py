@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator, Sequence
 
 import pytest
 import throneroom_server.server
 from throneroom import Client, RandomBot
-from throneroom.arena import MatchError, MatchResult, play_match
+from throneroom.arena import MatchError, MatchResult, play_match, play_seat
 from throneroom.v1 import game_pb2
 from throneroom_server.embedded import EmbeddedServer
 from throneroom_server.games.kit.service import ServiceGame
 from throneroom_server.games.registry import serve
 
-from tests.sdk.helpers import SimultaneousNim
+from tests.sdk.helpers import SimultaneousNim, StubProxy
 
 
 class RecordingBot(RandomBot):
@@ -121,3 +122,54 @@ def test_simultaneous_decisions_are_collected_seat_by_seat(
     # The choices were revealed together: only the round's last decision has events.
     assert [len(e.events) for e in history] == [0, 0, 3] * rounds
     assert result.outcome.termination == "last_round" and result.winners
+
+
+COUNTED = ("ApplyMove", "ListLegalMoves", "GetGame", "WatchGame", "JoinGame", "CreateGame")
+
+
+def _counting(client: Client) -> StubProxy:
+    proxy = StubProxy(client.stub)
+    for name in COUNTED:
+        proxy.record(name)
+    client.stub = proxy.as_stub()
+    return proxy
+
+
+@pytest.mark.parametrize(("game", "seats"), [("nim", 3), ("king_is_dead", 2), ("kings_life", 4)])
+def test_one_apply_move_and_no_legal_move_request_per_decision(
+    client: Client, game: str, seats: int
+) -> None:
+    proxy = _counting(client)
+    bots = [RandomBot(s) for s in range(seats)]
+    result = play_match(client, game, bots, seed=11, max_moves=5000)
+    count = {name: len(proxy.calls.get(name, [])) for name in COUNTED}
+    assert result.moves > seats
+    assert count["ApplyMove"] == result.moves  # exactly one per decision
+    assert count["ListLegalMoves"] == 0
+    assert count["WatchGame"] == seats  # one stream per seat, opened once
+    # Setup only, none per decision: each join's first snapshot, and one more for
+    # each seat that joined before the last (its watch first sees the game begin).
+    assert count["GetGame"] == 2 * seats - 1
+    assert all(r.with_legal_moves for r in proxy.calls["ApplyMove"])
+
+
+def test_play_seat_plays_one_seat_of_someone_elses_game(client: Client) -> None:
+    """A host creates a game and plays seat 0 by hand; a bot plays seat 1 from
+    another thread (as from another process) through its own handle."""
+    game_id = client.create_game("nim", seats=2, options={"pile": 9, "max_take": 2}, seed=4)
+    host = client.join(game_id, name="host")
+    guest = client.join(game_id, name="bot")
+    proxy = _counting(client)
+    played: list[int] = []
+    thread = threading.Thread(target=lambda: played.append(play_seat(guest, RandomBot(3))))
+    thread.start()
+    for _update in host.watch():
+        if host.my_turn:
+            host.play(host.legal_moves()[-1])
+    thread.join(10)
+    assert host.finished and not thread.is_alive()
+    guest_moves = [e for e in client.history(game_id) if e.seat == 1]
+    assert played == [len(guest_moves)] and guest_moves
+    guest_requests = [r for r in proxy.calls["ApplyMove"] if r.seat_token == guest.token]
+    assert len(guest_requests) == len(guest_moves)
+    assert all(r.seat_token == host.token for r in proxy.calls.get("ListLegalMoves", []))

@@ -64,9 +64,13 @@ def test_a_game_played_from_the_shell(capsys: Capture, addr: str) -> None:
     assert "viewer: seat 0" in out and re.search(r"^your secret: \d+$", out, re.M)
 
     code, out, err = run(capsys, "--server", addr, "moves", game_id, "--token", ada)
-    assert (code, out, err) == (0, "take 1\ntake 2\n", "")
+    # stdout: the moves only (for scripts); stderr: what is being decided.
+    assert (code, out, err) == (0, "take 1\ntake 2\n", "version 0: seat 0 (ada) must move\n")
     code, out, err = run(capsys, "--server", addr, "moves", game_id, "--token", bo)
-    assert (out, err) == ("", "no legal moves at version 0: it is not this seat's turn\n")
+    assert (out, err) == (
+        "",
+        "no legal moves at version 0: it is not this seat's turn: seat 0 (ada) must move\n",
+    )
     code, out, _ = run(capsys, "--server", addr, "--json", "moves", game_id, "--token", ada)
     listed = json.loads(out)
     assert listed["notation"] == ["take 1", "take 2"] and listed["moves"][1] == {"take": 2}
@@ -75,7 +79,7 @@ def test_a_game_played_from_the_shell(capsys: Capture, addr: str) -> None:
     assert code == 0
     assert out.splitlines()[0] == "played take 2: now version 1"
     assert "took { stones: 2 pile_left: 3 }" in out  # proto3 text omits zeros
-    assert out.endswith("to act: 1\n")
+    assert out.endswith("to act: 1 (seat 1 (bo) must move)\n")
     # Protobuf text format is still accepted, as before the notation.
     code, out, _ = run(
         capsys, "--server", addr, "--json", "play", game_id, "--token", bo, "--move", "take: 1"
@@ -116,7 +120,8 @@ def test_errors_are_one_line_with_exit_status_1(capsys: Capture, addr: str) -> N
     game_id, (ada, bo) = _new_game(capsys, addr)
     code, _, err = run(capsys, "--server", addr, "play", game_id, "--token", bo, "--index", "0")
     assert code == 1 and err == (
-        "throneroom play: move index 0 is not a legal move number (none: not this seat's turn)\n"
+        "throneroom play: no legal move for this seat: it is not this seat's turn: "
+        "seat 0 (ada) must move\n"
     )
     code, _, err = run(
         capsys, "--server", addr, "play", game_id, "--token", bo, "--move", "take: 1"

@@ -112,7 +112,7 @@ def _play_through_an_outage(address: str, redis: RestartableRedis) -> None:
             return seen
 
         def watch(handle: GameHandle) -> list[int]:
-            return [update.version for update in handle.watch(0)]
+            return [update.version for update in handle.watch(0, include_current=False)]
 
         async_waits: list[float] = []
         async_run = Background(
@@ -167,7 +167,7 @@ async def _async_reader(
 
         async def watch() -> list[int]:
             try:
-                return [update.version async for update in watcher.watch(0)]
+                return [update.version async for update in watcher.watch(0, include_current=False)]
             finally:
                 finished.set()
 

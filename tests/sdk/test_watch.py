@@ -55,8 +55,59 @@ def test_watch_a_finished_game_from_the_start(client: Client) -> None:
     assert versions(updates) == [1, 2, 3, 4, 5, 6]
     assert [u.seat for u in updates] == [0, 1, 0, 1, 0, 1]
     assert updates[-1].snapshot.finished and not updates[0].snapshot.finished
-    assert list(watcher.watch()) == []  # already finished at the handle's version
+    # Already finished at the handle's version: the current (final) version only,
+    # or nothing without include_current.
+    assert versions(watcher.watch()) == [6]
+    assert list(watcher.watch(include_current=False)) == []
     assert versions(watcher.watch(4)) == [5, 6]
+
+
+def test_the_obvious_loop_plays_the_seat_that_acts_first(client: Client) -> None:
+    """The quick start's loop: the first update is the current version, so the
+    seat to act at version 0 plays at once (before, every seat waited forever)."""
+    game_id, handles = _game(client, pile=5)
+    with Client(client.address) as other:
+        bo = other.attach(game_id, handles[1].token or "")
+        thread = _in_background(_play_seat_by_loop, bo)
+        ada = handles[0]
+        seen = []
+        for update in ada.watch():
+            seen.append(update.version)
+            if ada.my_turn:
+                ada.play(ada.legal_moves()[0])
+        thread.join(10)
+    assert seen[0] == 0 and seen == sorted(set(seen)) and seen[-1] == 5
+    assert ada.finished and ada.winners == (0,)  # five stones, one at a time: seat 0 takes the last
+
+
+def _play_seat_by_loop(handle: GameHandle) -> None:
+    for _update in handle.watch():
+        if handle.my_turn:
+            handle.play(handle.legal_moves()[0])
+
+
+def test_include_current_starts_with_version_0_and_no_mover(client: Client) -> None:
+    game_id, handles = _game(client)
+    first = next(iter(handles[0].watch(with_legal_moves=True)))
+    assert (first.version, first.seat) == (0, -1)
+    assert [m.nim.take for m in first.legal_moves] == [1]  # seat 0 must act: its moves come along
+    spectator_first = next(iter(client.spectate(game_id).watch(with_legal_moves=True)))
+    assert spectator_first.version == 0 and not spectator_first.legal_moves
+    second = next(iter(handles[1].watch(with_legal_moves=True)))
+    assert second.version == 0 and not second.legal_moves  # seat 1 does not act at version 0
+
+
+def test_include_current_is_asked_once_not_on_reconnection(client: Client) -> None:
+    game_id, handles = _game(client, pile=3)
+    stub = StubProxy(client.stub)
+    stub.record("WatchGame")
+    client.stub = stub.as_stub()
+    _play_out(handles, stop_after=1)
+    watcher = client.spectate(game_id)
+    stream = watcher.watch()
+    assert next(stream).version == 1
+    stream.close()
+    assert [(r.from_version, r.include_current) for r in stub.calls["WatchGame"]] == [(1, True)]
 
 
 def test_watch_live_follows_the_handle(client: Client, server: EmbeddedServer) -> None:
@@ -70,7 +121,8 @@ def test_watch_live_follows_the_handle(client: Client, server: EmbeddedServer) -
             seen.append(update.version)
             assert ada.version == update.version  # the handle follows the stream
         thread.join(10)
-    assert seen == list(range(1, 9))
+    # Version 0 comes first when the stream opened before the first move.
+    assert seen in (list(range(0, 9)), list(range(1, 9)))
     assert ada.finished and ada.winners == (1,)
 
 
@@ -85,7 +137,7 @@ def test_watch_resumes_after_the_network_drops(server: EmbeddedServer) -> None:
         ):
             game_id, handles = _game(player_client, pile=30)
             watcher = watch_client.spectate(game_id)
-            stream = watcher.watch(heartbeat_seconds=1)
+            stream = watcher.watch(include_current=False, heartbeat_seconds=1)
             thread = _in_background(_play_out, handles, pause=0.02)
             seen: list[int] = []
             for update in stream:
@@ -171,7 +223,7 @@ def test_watch_reconnects_when_the_stream_goes_silent(
 
     thread = _in_background(play_late)
     # The server's heartbeat (60 s) is far beyond the silence limit (0.3 s).
-    assert versions(watcher.watch(heartbeat_seconds=60)) == [1, 2]
+    assert versions(watcher.watch(include_current=False, heartbeat_seconds=60)) == [1, 2]
     thread.join(10)
     assert len(proxy.calls["WatchGame"]) >= 3
 
@@ -201,3 +253,18 @@ def test_a_slow_consumer_is_not_mistaken_for_silence(
         time.sleep(0.4)  # longer than the silence limit, spent by the consumer
     assert seen == [1, 2, 3]
     assert len(proxy.calls["WatchGame"]) == 1
+
+
+def test_a_watch_waits_for_every_seat_before_its_first_update(client: Client) -> None:
+    """Taking a seat makes no version: a seat that joined first and watches
+    must still see the game begin (the obvious loop would wait forever)."""
+    game_id = client.create_game("nim", seats=2, options={"pile": 3}, seed=1)
+    ada = client.join(game_id)
+    assert not ada.started and not ada.my_turn  # seat 0 is "to act", but nothing can be played yet
+    first: list[service_pb2.GameUpdate] = []
+    thread = _in_background(lambda: first.append(next(iter(ada.watch()))))
+    time.sleep(0.3)  # let the watch start waiting (the outcome does not depend on it)
+    assert not first
+    client.join(game_id)
+    thread.join(10)
+    assert first and first[0].version == 0 and first[0].snapshot.started and ada.my_turn

@@ -1,0 +1,299 @@
+"""The terminal face: play-local driven through a pseudo-terminal, the drawn
+boards, the sentences, and the CLI's flags and one-line errors."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import select
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from throneroom import Client, cli
+from throneroom.arena import play_match
+from throneroom.bots import RandomBot
+from throneroom.terminal import boards, texts
+from throneroom.terminal.session import PROMPT_END, Session
+from throneroom.v1 import king_is_dead_pb2 as kid_pb
+from throneroom_server.embedded import EmbeddedServer
+from throneroom_server.games.king_is_dead import board as engine_board
+
+Capture = pytest.CaptureFixture[str]
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def addr(server: EmbeddedServer) -> str:
+    return server.address
+
+
+def run(capsys: Capture, *argv: str) -> tuple[int, str, str]:
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# -- play-local in a pseudo-terminal ------------------------------------------------------
+
+
+class Terminal:
+    """A child process on a pseudo-terminal (140 columns), read and typed into."""
+
+    def __init__(self, argv: list[str]) -> None:
+        self.master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 140, 0, 0))
+        env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "140", "LINES": "50"}
+        env.pop("THRONEROOM_SERVER", None)
+        self.process = subprocess.Popen(
+            argv, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True
+        )
+        os.close(slave)
+        self.raw = b""
+
+    @property
+    def screen(self) -> str:
+        """Everything printed so far, without colours (escapes may span reads)."""
+        return ANSI.sub("", self.raw.decode("utf-8", "replace")).replace("\r", "")
+
+    def read_until(self, marker: str, *, patience: float = 60.0) -> str:
+        """Everything printed until ``marker`` appears (or the child ends)."""
+        start = len(self.screen)
+        deadline = time.monotonic() + patience  # only against a hang; nothing asserts on time
+        while marker not in self.screen[start:]:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no {marker!r} after:\n{self.screen[-3000:]}")
+            ready, _, _ = select.select([self.master], [], [], 0.5)
+            if not ready:
+                if self.process.poll() is not None:
+                    break
+                continue
+            try:
+                chunk = os.read(self.master, 65536)
+            except OSError:  # the child closed the terminal
+                break
+            if not chunk:
+                break
+            self.raw += chunk
+        return self.screen[start:]
+
+    def type(self, line: str) -> None:
+        os.write(self.master, (line + "\n").encode())
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(30)
+        os.close(self.master)
+
+
+def test_a_whole_king_is_dead_game_at_the_terminal_against_a_bot() -> None:
+    terminal = Terminal(
+        [
+            sys.executable,
+            "-m",
+            "throneroom.cli",
+            "play-local",
+            "king_is_dead",
+            "--seats",
+            "2",
+            "--seed",
+            "5",
+        ]
+    )
+    prompt = f"seat 0 {PROMPT_END}"
+    try:
+        first = terminal.read_until(prompt)
+        # The map with its regions and borders, the courts, the pending decision in
+        # words, and the legal moves with sentences and notation.
+        assert "Caledonia [cal]" in first and "Aquae Sulis [aqu]" in first
+        assert "╲" in first and "│" in first and "Power struggles, in order" in first
+        assert "Courts" in first and "Your hand:" in first
+        assert "seat 0 (you) must play an action card or pass" in first
+        assert re.search(r"0\s+Pass\s+pass", first)
+        assert re.search(r"\d+\s+Play the Settlers card\s+play settlers", first)
+        terminal.type("h")
+        assert "Type the number of a move" in terminal.read_until(prompt)
+        terminal.type("play setlers")
+        assert "not a move" in terminal.read_until(prompt)
+        terminal.type("play settlers")
+        after = terminal.read_until(prompt)
+        assert "seat 0 (you): Play the Settlers card  [play settlers]" in after
+        assert "must resolve the Settlers: put a" in after  # the pending decision, in words
+        decisions = 2
+        while True:
+            terminal.type("0")
+            decisions += 1
+            screen = terminal.read_until(prompt)
+            if "Game over" in screen:
+                break
+            assert decisions < 200, "the game did not end"
+        assert terminal.process.wait(30) == 0
+        assert "king_is_dead_heuristic" in screen  # the bot's moves were shown
+        assert re.search(r"Game over: seat [01]", screen)
+    finally:
+        terminal.close()
+
+
+def test_hot_seat_asks_each_seat_in_turn(addr: str) -> None:
+    """Two people at one keyboard: each seat is asked for its own moves."""
+    asked: list[str] = []
+
+    def read_line(prompt: str) -> str:
+        asked.append(prompt)
+        return "0"
+
+    with Client(addr) as client:
+        console = Console(width=140, file=open(os.devnull, "w"))  # noqa: SIM115 - closed below
+        session = Session(
+            client, "nim", seats=2, bots=0, options={"pile": 4}, seed=1, console=console,
+            read_line=read_line,
+        )  # fmt: skip
+        assert session.run() is True
+        console.file.close()
+        snapshot = client.get_game(session.game_id)
+    assert snapshot.finished and snapshot.version == 4
+    assert asked == ["seat 0 > ", "seat 1 > ", "seat 0 > ", "seat 1 > "]
+    assert [p.handle.token for p in session.players] and all(p.bot is None for p in session.players)
+
+
+def test_quitting_prints_the_tokens_to_go_on_from_the_shell(addr: str) -> None:
+    with Client(addr) as client:
+        console = Console(width=140, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+        session = Session(
+            client, "kings_life", seats=4, bots=3, seed=2, console=console,
+            read_line=lambda _prompt: "q",
+        )  # fmt: skip
+        assert session.run() is False
+        console.file.close()
+    text = console.export_text()
+    assert f"game {session.game_id} left unfinished" in text
+    for player in session.players:
+        assert f"seat {player.number}: {player.handle.token}" in text
+    assert "The court" in text and "Legal moves of seat 0" in text
+
+
+# -- boards and sentences -------------------------------------------------------------------
+
+
+def test_the_map_draws_exactly_the_borders_of_the_rules() -> None:
+    engine = {frozenset((int(a), int(b))) for a, b in engine_board.BORDERS}
+    assert engine == boards.BORDERS
+    placed = {cell for row in boards.MAP for cell in row if isinstance(cell, int)}
+    assert placed == set(range(1, 9))
+
+
+def test_the_pending_decision_names_the_faction_being_placed(client: Client) -> None:
+    game_id = client.create_game("king_is_dead", seats=2, seed=5)
+    ada, _ = client.join(game_id, name="ada"), client.join(game_id)
+    ada.play(
+        kid_pb.KingIsDeadMove(
+            play_card=kid_pb.KingIsDeadMove.PlayCard(card=kid_pb.ACTION_CARD_SCOTS)
+        )
+    )
+    sentence = texts.pending_sentence(ada.snapshot)
+    assert (
+        sentence
+        == "seat 0 (ada) must resolve the Scots: put a Scots follower in a region (2 to place)"
+    )
+    spanish = texts.pending_sentence(ada.snapshot, "es")
+    assert "Escoceses" in spanish
+
+
+def test_show_draws_the_same_board_as_the_session(capsys: Capture, addr: str) -> None:
+    with Client(addr) as client:
+        result = play_match(client, "king_is_dead", [RandomBot(1), RandomBot(2)], seed=8)
+    code, out, _ = run(capsys, "--server", addr, "show", result.game_id, "--board", "drawn")
+    assert code == 0 and "Caledonia [cal]" in out and "Game over: seat" in out
+    code, out, _ = run(capsys, "--server", addr, "show", result.game_id, "--board", "plain")
+    assert "Region cards (struggles in order)" in out
+    code, out, _ = run(
+        capsys, "--server", addr, "watch", result.game_id, "--board", "drawn", "--lang", "pt"
+    )
+    assert code == 0 and out.count("Caledônia [cal]") == 1  # the final version only
+    assert "version" in out
+
+
+# -- flags and errors -------------------------------------------------------------------
+
+
+def test_every_flag_has_help_and_optional_ones_say_their_default() -> None:
+    parser = cli.build_parser()
+    subparsers = next(a for a in parser._actions if a.dest == "command")
+    for name, sub in subparsers.choices.items():  # type: ignore[union-attr]
+        for action in sub._actions:
+            if action.dest == "help":
+                continue
+            assert action.help, f"{name} {action.option_strings or action.dest}: no help"
+            optional = action.option_strings and not action.required
+            if optional and action.nargs != 0 and action.dest not in ("server", "index", "move"):
+                assert "default" in action.help, f"{name} {action.option_strings}: no default"
+
+
+@pytest.mark.parametrize("flag", ["--seats", "--players"])
+def test_one_seat_count_flag_everywhere(capsys: Capture, addr: str, flag: str) -> None:
+    code, out, _ = run(capsys, "--server", addr, "new", "nim", flag, "3")
+    assert code == 0 and re.fullmatch(r"[0-9a-f]+\n", out)
+    code, out, _ = run(capsys, "selfplay", "nim", flag, "2", "--seed", "1")
+    assert code == 0 and out.startswith("game 0 seed 1:")
+
+
+def test_no_server_is_one_clear_line(capsys: Capture) -> None:
+    code, out, err = run(capsys, "--server", "127.0.0.1:1", "games")
+    assert (code, out) == (1, "")
+    assert err.count("\n") == 1
+    assert "no Throneroom server answers at 127.0.0.1:1" in err and "make run" in err
+
+
+def test_wrong_token_and_early_play_are_one_line(capsys: Capture, addr: str) -> None:
+    code, game_id, _ = run(capsys, "--server", addr, "new", "nim", "--seats", "2")
+    game_id = game_id.strip()
+    code, out, _ = run(capsys, "--server", addr, "join", game_id)
+    token = out.split()[-1]
+    code, _, err = run(capsys, "--server", addr, "play", game_id, "--token", token, "--index", "0")
+    assert code == 1 and err == (
+        "throneroom play: cannot play yet: waiting for every seat to be taken (free: 1); "
+        "join them first\n"
+    )
+    code, _, err = run(capsys, "--server", addr, "moves", game_id, "--token", token[:-3] + "xyz")
+    assert code == 1 and err.count("\n") == 1 and "SEAT_TOKEN_INVALID" in err
+
+
+def test_json_keeps_fields_at_their_defaults(capsys: Capture, addr: str) -> None:
+    _, game_id, _ = run(capsys, "--server", addr, "new", "nim", "--seats", "2")
+    _, out, _ = run(capsys, "--server", addr, "--json", "show", game_id.strip())
+    snapshot = json.loads(out)
+    assert snapshot["version"] == "0" and snapshot["finished"] is False
+    assert snapshot["started"] is False
+    assert snapshot["seats"][1] == {"seat": 1, "taken": False, "display_name": ""}
+
+
+def test_without_rich_play_local_says_what_to_install() -> None:
+    child = (
+        "import importlib.abc, sys\n"
+        "class Refuse(importlib.abc.MetaPathFinder):\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.partition('.')[0] == 'rich':\n"
+        "            raise ModuleNotFoundError(name)\n"
+        "sys.meta_path.insert(0, Refuse())\n"
+        "import importlib.util\n"
+        "importlib.util.find_spec = lambda name, *a: None if name == 'rich' else 1\n"
+        "from throneroom import cli\n"
+        "sys.exit(cli.main(['play-local', 'nim', '--seats', '2']))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", child], capture_output=True, text=True, cwd=ROOT, check=False
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == (
+        "throneroom play-local: this command draws with the 'rich' library, which is not "
+        "installed: pip install 'throneroom[cli]' (from a checkout: pip install './sdk[cli]')\n"
+    )
