@@ -49,7 +49,6 @@ SKIP = re.compile(r"^<!-- doc-test: skip(?::\s*(?P<why>.*?))?\s*-->$")
 FENCE = re.compile(r"^(?P<indent>\s*)```(?P<lang>[\w+-]*)\s*$")
 GRPC, HTTP = "127.0.0.1:50051", "127.0.0.1:8080"
 MARK = "@@doc-test@@"
-#: Blocks not run, in files whose owners have not marked them yet: (file, code) -> why.
 EXEMPT: dict[tuple[str, str], str] = {}
 """Blocks excused by (file, code) where a marker cannot be written; none now."""
 
