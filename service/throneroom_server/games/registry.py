@@ -6,10 +6,10 @@ suite's variants, the golden files) is derived from the registered engine's
 definition. Fixture games (``definition.fixture``, e.g. ``nim``) are included
 only when asked for (``include_fixtures=True`` or THRONEROOM_FIXTURE_GAMES=1).
 
-King Is Dead and King's Life are still written against the bare Game protocol
-of core.py: they are registered through the kit's adapter (``legacy_game``)
-with their test declarations below, until each is ported onto a
-GameDefinition (then its entry becomes just its engine class).
+King's Life is still written against the bare Game protocol of core.py: it
+is registered through the kit's adapter (``legacy_game``) with its test
+declarations below, until it is ported onto a GameDefinition (then its entry
+becomes just its engine class, as King Is Dead's is).
 """
 
 from __future__ import annotations
@@ -27,9 +27,10 @@ AnyGame = KitGame[Any, Any, Any, Any, Any]
 
 def _registered() -> list[AnyGame]:
     """Every game, in catalogue order: ONE entry per game."""
+    from throneroom_server.games.king_is_dead import KingIsDead  # noqa: PLC0415
     from throneroom_server.games.nim import Nim  # noqa: PLC0415
 
-    return [*_legacy_games(), Nim()]
+    return [KingIsDead(), *_legacy_games(), Nim()]
 
 
 def build_registry(*, include_fixtures: bool = False) -> Mapping[str, AnyGame]:
@@ -73,28 +74,9 @@ def _is_kit_engine(game: object) -> bool:
 def _legacy_games() -> list[AnyGame]:
     from throneroom.v1 import kings_life_pb2  # noqa: PLC0415
 
-    from throneroom_server.games.king_is_dead import KingIsDead  # noqa: PLC0415
     from throneroom_server.games.kings_life import KingsLife  # noqa: PLC0415
     from throneroom_server.games.kit import legacy_game  # noqa: PLC0415
 
-    king_is_dead = legacy_game(
-        KingIsDead,
-        testing=Testing(
-            variants=tuple(
-                Variant(seats, (("mordred", True),) if mordred else ())
-                for seats in (2, 3, 4)
-                for mordred in (False, True)
-            ),
-            examples=8,
-            deep_rate=0.3,
-            golden=(
-                Golden(Variant(2), seed=1),
-                Golden(Variant(3), seed=2),
-                Golden(Variant(4), seed=3),
-                Golden(Variant(4, (("mordred", True),)), seed=4),
-            ),
-        ),
-    )
     phase = kings_life_pb2.KingsLifeState
     simultaneous_phases = {
         phase.PHASE_MULLIGAN: "mulligan",
@@ -118,4 +100,4 @@ def _legacy_games() -> list[AnyGame]:
         ),
         decisions=kings_life_decision,
     )
-    return [king_is_dead(), kings_life()]
+    return [kings_life()]
