@@ -106,7 +106,8 @@ PHASE_OF_DECISION = {
 """Each pending decision is a phase; none is pending exactly when the game is
 over (an invariant; the kit checks at every move that the end phase and the
 outcome agree)."""
-_PHASE_NAMES = tuple(PHASE_OF_DECISION[d] for d in range(len(PHASE_OF_DECISION)))
+_PHASE_NAMES = tuple(name for _, name in sorted(PHASE_OF_DECISION.items()))
+"""The phase names by decision value (the values run 0, 1, ...: a tuple index)."""
 
 
 def phase_of(state: State) -> str:
