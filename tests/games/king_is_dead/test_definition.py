@@ -131,6 +131,17 @@ def test_a_move_of_a_kind_the_phase_does_not_allow_is_illegal() -> None:
         GAME.apply(state, 0, M(summon=M.Summon(region=1, faction=1)))  # type: ignore[arg-type]
 
 
+def test_a_legal_move_with_unknown_fields_is_not_the_listed_move() -> None:
+    """Legal means equal to a listed message: unknown fields (which the service
+    discards before any move reaches an engine) make another message."""
+    state = GAME.setup(GAME.default_options(), 2, 1)
+    move = M()
+    move.ParseFromString(M(pass_turn=M.Pass()).SerializeToString() + b"\xf8\x07\x05")
+    assert move not in list(GAME.legal_moves(state, 0))
+    with pytest.raises(IllegalMoveError, match="send it without them: pass_turn"):
+        GAME.apply(state, 0, move)
+
+
 def test_each_engine_builds_its_definition_around_its_own_search() -> None:
     search = LastCardSearch()
     one, other = KingIsDead(search), KingIsDead()

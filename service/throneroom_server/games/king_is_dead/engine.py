@@ -64,6 +64,7 @@ from throneroom_server.games.kit import (
     end,
     turn,
 )
+from throneroom_server.games.kit.engine import one_line
 
 Options = pb.KingIsDeadOptions
 State = pb.KingIsDeadState
@@ -196,10 +197,6 @@ def check_move(state: State, move: Move) -> None:
     key_of(move)
 
 
-def explain(state: State, seat: Seat, move: Move) -> str:
-    return explain_illegal(state, seat, key_of(move), restricted=resolving_last_card(state))
-
-
 # --- The definition ------------------------------------------------------------------------
 
 _PLAYS = {"pass_turn": pass_turn, "play_card": play}
@@ -217,6 +214,15 @@ def definition(search: LastCardSearch) -> Definition:
     def narrow(state: State, seat: Seat, move: Move) -> tuple[Move, ...]:
         key = key_of(move)
         return (move_from_key(key),) if is_legal(state, seat, key, search) else ()
+
+    def explain(state: State, seat: Seat, move: Move) -> str:
+        key = key_of(move)
+        if is_legal(state, seat, key, search):  # the legal move, and more
+            return (
+                "the move carries fields The King Is Dead does not know (unknown fields); "
+                f"send it without them: {one_line(move_from_key(key))}"
+            )
+        return explain_illegal(state, seat, key, restricted=resolving_last_card(state))
 
     return GameDefinition(
         messages=GameMessages("king_is_dead", Options, State, Move, Event, View),
