@@ -6,10 +6,9 @@ suite's variants, the golden files) is derived from the registered engine's
 definition. Fixture games (``definition.fixture``, e.g. ``nim``) are included
 only when asked for (``include_fixtures=True`` or THRONEROOM_FIXTURE_GAMES=1).
 
-King's Life and Nim are kit games (their entries are their engine classes).
-King Is Dead is still written against the bare Game protocol of core.py: it is
-registered through the kit's adapter (``legacy_game``) with its test
-declarations below, until it is ported onto a GameDefinition.
+King Is Dead, King's Life and Nim are kit games: each entry is the game's
+engine class. ``serve`` still wraps a bare Game-protocol object (a test
+double) through the kit's adapter.
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from throneroom_server.games.core import Game
-from throneroom_server.games.kit import EnvelopeGame, Golden, LegacyEngine, Testing, Variant
+from throneroom_server.games.kit import EnvelopeGame, LegacyEngine
 from throneroom_server.games.kit.service import KitGame, ServiceGame
 
 AnyGame = KitGame[Any, Any, Any, Any, Any]
@@ -27,10 +26,11 @@ AnyGame = KitGame[Any, Any, Any, Any, Any]
 
 def _registered() -> list[AnyGame]:
     """Every game, in catalogue order: ONE entry per game."""
+    from throneroom_server.games.king_is_dead import KingIsDead  # noqa: PLC0415
     from throneroom_server.games.kings_life import KingsLife  # noqa: PLC0415
     from throneroom_server.games.nim import Nim  # noqa: PLC0415
 
-    return [*_legacy_games(), KingsLife(), Nim()]
+    return [KingIsDead(), KingsLife(), Nim()]
 
 
 def build_registry(*, include_fixtures: bool = False) -> Mapping[str, AnyGame]:
@@ -66,31 +66,3 @@ def _is_kit_engine(game: object) -> bool:
     from throneroom_server.games.kit import Engine  # noqa: PLC0415
 
     return isinstance(game, Engine)
-
-
-# --- Games not yet ported onto the kit ----------------------------------------------------
-
-
-def _legacy_games() -> list[AnyGame]:
-    from throneroom_server.games.king_is_dead import KingIsDead  # noqa: PLC0415
-    from throneroom_server.games.kit import legacy_game  # noqa: PLC0415
-
-    king_is_dead = legacy_game(
-        KingIsDead,
-        testing=Testing(
-            variants=tuple(
-                Variant(seats, (("mordred", True),) if mordred else ())
-                for seats in (2, 3, 4)
-                for mordred in (False, True)
-            ),
-            examples=8,
-            deep_rate=0.3,
-            golden=(
-                Golden(Variant(2), seed=1),
-                Golden(Variant(3), seed=2),
-                Golden(Variant(4), seed=3),
-                Golden(Variant(4, (("mordred", True),)), seed=4),
-            ),
-        ),
-    )
-    return [king_is_dead()]

@@ -7,8 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 from throneroom_server.games.core import IllegalMoveError
-from throneroom_server.games.king_is_dead import engine as kid_engine
-from throneroom_server.games.king_is_dead import lastcard
+from throneroom_server.games.king_is_dead import lastcard, legality
 
 from .helpers import (
     AQS,
@@ -148,8 +147,8 @@ def test_search_agrees_with_playing_every_completion(
         node = GAME.apply(state, seat, play(card))[0] if allowed else None
         # Brute force through apply() with the restriction lifted.
         with monkeypatch.context() as patch:
-            patch.setattr(kid_engine, "resolving_last_card", lambda _state: False)
-            patch.setattr(kid_engine, "last_card_in_play", lambda _state: False)
+            patch.setattr(legality, "resolving_last_card", lambda _state: False)
+            patch.setattr(legality, "last_card_in_play", lambda _state: False)
             wins = _completions_win(GAME.apply(state, seat, play(card))[0], seat)
         assert allowed == wins, GAME.view(state, None)
         # Along a winning path, each decision offers exactly the choices that
@@ -157,7 +156,7 @@ def test_search_agrees_with_playing_every_completion(
         while node is not None and GAME.to_act(node) == (seat,):
             restricted = list(GAME.legal_moves(node, seat))
             with monkeypatch.context() as patch:
-                patch.setattr(kid_engine, "resolving_last_card", lambda _state: False)
+                patch.setattr(legality, "resolving_last_card", lambda _state: False)
                 options = list(GAME.legal_moves(node, seat))
                 winning = [
                     m for m in options if _completions_win(GAME.apply(node, seat, m)[0], seat)

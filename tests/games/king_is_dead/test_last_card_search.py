@@ -198,8 +198,9 @@ class _Asked(lastcard.LastCardSearch):
 
 def _questions(games: int, mordred: bool) -> list[Question]:
     """Every last-card question the engine asks in random 3-player games."""
-    game = KingIsDead()
-    search = game.search = _Asked()
+    search = _Asked()
+    game = KingIsDead(search)
+    assert game.search is search
     options = game.default_options()
     options.mordred = mordred
     for seed in range(games):
@@ -277,8 +278,7 @@ def test_leaves_agree_with_deciding_each_position_alone(mordred: bool) -> None:
 def test_search_memos_stay_bounded() -> None:
     search = lastcard.LastCardSearch(answers_size=8)
     search.regions.limit = 10
-    game = KingIsDead()
-    game.search = search
+    game = KingIsDead(search)
     sizes = []
     for seed in range(12):
         chooser = random.Random(seed)

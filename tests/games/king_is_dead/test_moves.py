@@ -77,7 +77,7 @@ def test_malformed_moves_are_invalid(move: Move, message: str) -> None:
 
 def test_turn_and_game_over_errors() -> None:
     state = build(2, board={CAL: (1, 0, 0)})
-    with pytest.raises(NotYourTurnError, match="It is seat 0's turn, not seat 1's"):
+    with pytest.raises(NotYourTurnError, match="turn: it is seat 0's turn, not seat 1's"):
         GAME.apply(state, 1, pass_())
     with pytest.raises(InvalidMoveError, match="seat 2 does not exist"):
         GAME.apply(state, 2, pass_())
@@ -85,7 +85,7 @@ def test_turn_and_game_over_errors() -> None:
     over = build(2, board={CAL: (1, 0, 0)}, played=[[], []])
     while not over.HasField("outcome"):
         over, _ = act(over, pass_())
-    with pytest.raises(GameFinishedError, match="The game is over"):
+    with pytest.raises(GameFinishedError, match=r"The King Is Dead: the game is over \(.+\)"):
         GAME.apply(over, 0, pass_())
     assert list(GAME.legal_moves(over, 0)) == [] and GAME.outcome(over) is not None
 
@@ -108,7 +108,7 @@ def test_card_not_held_and_the_second_settlers() -> None:
 def test_wrong_kind_of_decision() -> None:
     state = build(2, board={DEVA: (2, 0, 0), EBO: (1, 0, 0)})
     state, _ = act(state, play(GARRISON))
-    with pytest.raises(IllegalMoveError, match="must choose the Garrison's exchange now"):
+    with pytest.raises(IllegalMoveError, match="seat 0 may play garrison now, not settle"):
         GAME.apply(state, 0, settle(CAL))
     with pytest.raises(IllegalMoveError, match="Garrison: Eboracum has 1 blue follower"):
         GAME.apply(state, 0, garrison(EBO, DEVA, [S, S], S))

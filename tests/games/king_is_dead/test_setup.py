@@ -146,7 +146,7 @@ def test_setup_summary_event() -> None:
 
 def test_seat_counts_and_options() -> None:
     for bad in (1, 5):
-        with pytest.raises(InvalidOptionsError, match="2 to 4 players"):
+        with pytest.raises(InvalidOptionsError, match="played by 2 to 4 seats"):
             GAME.validate_options(GAME.default_options(), bad)
     assert [GAME.max_decisions(GAME.default_options(), n) for n in (2, 3, 4)] == [112, 192, 288]
     assert GAME.info.name == "king_is_dead"

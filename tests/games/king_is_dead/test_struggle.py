@@ -176,5 +176,5 @@ def test_empty_hands_resolve_the_rest_without_decisions() -> None:
 def test_pass_is_rejected_when_another_decision_is_pending() -> None:
     state = build(2, board={CAL: (1, 0, 0)})
     state, _ = act(state, play(SETTLERS))
-    with pytest.raises(IllegalMoveError, match="must place the Settlers' Scots follower"):
+    with pytest.raises(IllegalMoveError, match="settle: seat 0 may play settle now, not pass_turn"):
         GAME.apply(state, 0, pass_())

@@ -10,9 +10,10 @@ plain data: the one implementation apply() and the last-card search share),
 passes, resolution), ``endings`` (control, invasion, Loyalist), ``lastcard``
 (the 3-player last-card rule, its search owned by the engine object) with
 ``searchending`` (the forced ending its search plays out), ``explain``
-(illegal-move messages), ``views``, ``invariants`` and ``engine`` (the Game
-protocol). They import each other without a cycle
-(tests/games/king_is_dead/test_import_graph.py).
+(illegal-move messages), ``views``, ``invariants``, ``legality`` (the legal
+decisions as keys, and the quick membership test) and ``engine`` (the game's
+definition on the engine kit, and its engine). They import each other
+without a cycle (tests/games/king_is_dead/test_import_graph.py).
 """
 
 from throneroom_server.games.king_is_dead.engine import KingIsDead

@@ -1,147 +1,231 @@
-"""The King Is Dead engine: the Game protocol over king_is_dead.proto."""
+"""The King Is Dead as one definition on the engine kit, and its engine.
+
+The game's flow is its pending decision (``pending.decision``): each value is
+a turn phase of the seat to move (``PHASES`` below), the eight fields of the
+move's ``decision`` oneof are its move kinds. Legality is written once, in
+legality.py: one generator per phase (``legal_keys`` as the lazy
+``LegalMoves``, in key order), and each kind's ``narrow`` is that enumeration
+restricted to the one move asked about (``is_legal`` on its key: one region,
+one exchange, one swap), so the checked apply never lists a Garrison's
+hundreds of executions. ``key_of`` is the malformed-move check,
+``explain_illegal`` the sentence for an illegal one.
+
+The 3-player last-card rule asks a search whose memos belong to the engine
+object (lastcard.py): the definition is built per engine around its
+``LastCardSearch`` (``definition(search)``), everything else in it is the
+same for every engine.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from throneroom.games.messages import GameMessages
 from throneroom.v1 import king_is_dead_pb2 as pb
 
-from throneroom_server.games.core import (
-    GameFinishedError,
-    GameInfo,
-    IllegalMoveError,
-    InvalidOptionsError,
-    NotYourTurnError,
-    OptionSpec,
-    Outcome,
-    Seat,
-    Viewer,
-    check_seat,
-)
+from throneroom_server.games.core import Seat
 from throneroom_server.games.king_is_dead.board import (
-    CARDS,
     DECIDE_AMBASSADOR,
     DECIDE_CROWN,
     DECIDE_GARRISON,
     DECIDE_PLACE,
     DECIDE_SETTLE,
     DECIDE_SUMMON,
-    FACTIONS,
     HAND,
     MAX_SEATS,
     MIN_SEATS,
+    NONE,
     NUM_REGIONS,
     TURN,
-)
-from throneroom_server.games.king_is_dead.cards import (
-    K_AMBASSADOR,
-    K_CROWN,
-    K_GARRISON,
-    K_PASS,
-    K_PLACE,
-    K_PLAY,
-    K_SETTLE,
-    K_SUMMON,
-    PASS_KEY,
-    Key,
-    crown_keys,
-    decision_keys,
-    exchange_is_legal,
-    place_targets,
 )
 from throneroom_server.games.king_is_dead.effects import carry_out, play_card
 from throneroom_server.games.king_is_dead.explain import explain_illegal
 from throneroom_server.games.king_is_dead.invariants import check_invariants
-from throneroom_server.games.king_is_dead.lastcard import (
-    LastCardSearch,
-    last_card_in_play,
-    resolving_last_card,
+from throneroom_server.games.king_is_dead.lastcard import LastCardSearch, resolving_last_card
+from throneroom_server.games.king_is_dead.legality import is_legal, legal_keys
+from throneroom_server.games.king_is_dead.moves import (
+    LegalMoves,
+    key_of,
+    move_from_key,
+    move_key,
 )
-from throneroom_server.games.king_is_dead.moves import LegalMoves, key_of, move_key
 from throneroom_server.games.king_is_dead.setup import setup_state, setup_summary
-from throneroom_server.games.king_is_dead.struggle import (
-    COUNT_FIELDS,
-    Reading,
-    advance,
-    forbidden_mirror,
-    read_board,
-    read_cards,
-    read_controls,
-    record_pass,
-)
+from throneroom_server.games.king_is_dead.struggle import advance, record_pass
 from throneroom_server.games.king_is_dead.views import build_view, randomize_hidden
+from throneroom_server.games.kit import (
+    Engine,
+    GameDefinition,
+    Golden,
+    MoveKind,
+    Option,
+    PhaseTable,
+    Testing,
+    Variant,
+    end,
+    turn,
+)
+from throneroom_server.games.kit.engine import one_line
 
+Options = pb.KingIsDeadOptions
 State = pb.KingIsDeadState
 Move = pb.KingIsDeadMove
 Event = pb.KingIsDeadEvent
+View = pb.KingIsDeadView
 
-_DECISION_KIND = {
-    DECIDE_CROWN: K_CROWN,
-    DECIDE_GARRISON: K_GARRISON,
-    DECIDE_AMBASSADOR: K_AMBASSADOR,
-    DECIDE_SETTLE: K_SETTLE,
-    DECIDE_PLACE: K_PLACE,
-    DECIDE_SUMMON: K_SUMMON,
+Definition = GameDefinition[Options, State, Move, Event, View]
+
+# --- Setup ------------------------------------------------------------------------------
+
+
+def max_decisions(options: Options, num_seats: int) -> int:
+    # Per card at most 5 decisions (play, 3 Settlers placements, summon); at
+    # most N-1 passes before each card play and N passes ending each of the
+    # 8 struggles: 5*8N + (N-1)*8N + 8N = 8N(N+5).
+    cards = len(HAND) * num_seats
+    return cards * 5 + cards * (num_seats - 1) + NUM_REGIONS * num_seats
+
+
+def setup_events(state: State) -> list[Event]:
+    """The public setup summary of a fresh game (courts, board, region card
+    order), for its history."""
+    return [setup_summary(state)]
+
+
+# --- Phases: the pending decision of the seat to move ------------------------------------
+
+OVER = "over"
+PHASE_OF_DECISION = {
+    NONE: OVER,
+    TURN: "turn",
+    DECIDE_CROWN: "crown",
+    DECIDE_GARRISON: "garrison",
+    DECIDE_AMBASSADOR: "ambassador",
+    DECIDE_SETTLE: "settle",
+    DECIDE_PLACE: "place",
+    DECIDE_SUMMON: "summon",
 }
+"""Each pending decision is a phase; none is pending exactly when the game is
+over (an invariant; the kit checks at every move that the end phase and the
+outcome agree)."""
+_PHASE_NAMES = tuple(name for _, name in sorted(PHASE_OF_DECISION.items()))
+"""The phase names by decision value (the values run 0, 1, ...: a tuple index)."""
 
 
-_PLAY_KEYS: tuple[Key, ...] = tuple((K_PLAY, card) for card in range(max(CARDS) + 1))
-"""The key of playing each card, by card."""
+def phase_of(state: State) -> str:
+    return _PHASE_NAMES[state.pending.decision]
 
 
-def legal_keys(state: State, seat: Seat, search: LastCardSearch) -> list[Key]:
-    """Every legal decision of ``seat`` now, as ascending move keys (``search``:
-    the engine's 3-player last-card search, with its memos)."""
-    if state.HasField("outcome") or seat != state.to_move:
-        return []
-    pending = state.pending
-    d = pending.decision
-    if d == TURN:
-        cards: list[int] = sorted(set(state.seats[seat].hand))
-        if last_card_in_play(state):
-            cards = search.playable_cards(state, seat, cards)
-        return [PASS_KEY, *[_PLAY_KEYS[c] for c in cards]]
-    keys = decision_keys(d, pending.colour, Reading(state, seat))
-    if resolving_last_card(state):
-        keys = search.winning_keys(state, seat, keys)
-    return keys
+def to_move(state: State) -> Seat:
+    return state.to_move
 
 
-def is_legal(state: State, seat: Seat, key: Key, search: LastCardSearch) -> bool:
-    """``key in legal_keys(state, seat, search)`` for the seat to act, cheaply."""
-    d = state.pending.decision
-    kind = key[0]
-    if d == TURN:
-        if kind == K_PASS:
-            return True
-        if kind != K_PLAY or key[1] not in state.seats[seat].hand:
-            return False
-        return not last_card_in_play(state) or key in legal_keys(state, seat, search)
-    if _DECISION_KIND.get(d) != kind:
-        return False
-    if resolving_last_card(state):
-        return key in legal_keys(state, seat, search)
-    if kind == K_SUMMON:
-        reg = state.regions[key[1] - 1]
-        faction = key[2]
-        return faction in FACTIONS and getattr(reg, COUNT_FIELDS[faction - 1]) > 0
-    if kind == K_SETTLE:
-        return not state.regions[key[1] - 1].control
-    if kind == K_CROWN:
-        return key in crown_keys(read_cards(state))
-    if kind == K_PLACE:
-        return bool(place_targets(read_controls(state), state.pending.colour, (key[1],)))
-    return exchange_is_legal(read_board(state), key, forbidden_mirror(state, seat))
+AFTER_THE_EFFECT = ("summon", "turn", OVER)
+"""Where a card's effect leads: its summon, else (nothing to summon) the next
+turn, or the end when the passes that follow resolve the last struggle."""
+
+PHASES: tuple[tuple[str, tuple[str, ...], str, tuple[str, ...]], ...] = (
+    (
+        "turn",
+        ("pass_turn", "play_card"),
+        "the seat plays an action card, or passes (a pass by every seat in a row resolves "
+        "the power struggle; the last one ends the game)",
+        ("crown", "garrison", "ambassador", "settle", "place", *AFTER_THE_EFFECT),
+    ),
+    ("crown", ("crown",), "the Crown's swap is chosen", AFTER_THE_EFFECT),
+    ("garrison", ("garrison",), "the Garrison's exchange is chosen", AFTER_THE_EFFECT),
+    ("ambassador", ("ambassador",), "the Ambassador's exchange is chosen", AFTER_THE_EFFECT),
+    (
+        "settle",
+        ("settle",),
+        "the Settlers have placed one follower of each colour the supply holds",
+        AFTER_THE_EFFECT,
+    ),
+    ("place", ("place",), "the faction card has placed its followers", AFTER_THE_EFFECT),
+    (
+        "summon",
+        ("summon",),
+        "a follower is summoned to court (then the next seat holding cards plays)",
+        ("turn", OVER),
+    ),
+)
+"""The phases in which a seat acts: (name, move kinds, what ends it, what may follow).
+Each is a turn of the seat to move; the phase generator lists every kind at once."""
 
 
-class KingIsDead:
-    """The King Is Dead (2-4 players; option ``mordred``).
+def phase_table(legal: Callable[[State, Seat], LegalMoves]) -> PhaseTable[State]:
+    """The flow of the game, every phase listing its moves with ``legal``."""
+    return PhaseTable(
+        phase_of=phase_of,
+        phases=(
+            *(
+                turn(
+                    name,
+                    seat=to_move,
+                    moves=moves,
+                    ends=ends,
+                    follows=follows,
+                    generate=legal,
+                    ordered=True,
+                )
+                for name, moves, ends, follows in PHASES
+            ),
+            end(OVER),
+        ),
+        start=("turn",),
+    )
 
-    The object owns the memos of its 3-player last-card search; they only
-    save work (every answer depends on the state alone), so the engine stays
-    pure and one object may serve any number of games.
-    """
 
-    info = GameInfo(
-        name="king_is_dead",
+# --- What each kind of move does ---------------------------------------------------------
+
+
+def pass_turn(state: State, seat: Seat, move: Move, events: list[Event]) -> None:
+    record_pass(state, seat, events, forced=False)
+    advance(state, seat, events)
+
+
+def play(state: State, seat: Seat, move: Move, events: list[Event]) -> None:
+    play_card(state, seat, move.play_card.card, events)
+
+
+def decide(state: State, seat: Seat, move: Move, events: list[Event]) -> None:
+    """A decision of a card's effect, or its summon."""
+    carry_out(state, seat, move_key(move), events)
+
+
+def check_move(state: State, move: Move) -> None:
+    """A malformed move (see moves.key_of) raises InvalidMoveError."""
+    key_of(move)
+
+
+# --- The definition ------------------------------------------------------------------------
+
+_PLAYS = {"pass_turn": pass_turn, "play_card": play}
+KINDS = ("pass_turn", "play_card", "crown", "garrison", "ambassador", "settle", "place", "summon")
+"""The fields of the move's ``decision`` oneof, in number order."""
+
+
+def definition(search: LastCardSearch) -> Definition:
+    """The King Is Dead, its legality asking ``search`` (the engine's) about the
+    3-player last card."""
+
+    def legal(state: State, seat: Seat) -> LegalMoves:
+        return LegalMoves(legal_keys(state, seat, search))
+
+    def narrow(state: State, seat: Seat, move: Move) -> tuple[Move, ...]:
+        key = key_of(move)
+        return (move_from_key(key),) if is_legal(state, seat, key, search) else ()
+
+    def explain(state: State, seat: Seat, move: Move) -> str:
+        key = key_of(move)
+        if is_legal(state, seat, key, search):  # the legal move, and more
+            return (
+                "the move carries fields The King Is Dead does not know (unknown fields); "
+                f"send it without them: {one_line(move_from_key(key))}"
+            )
+        return explain_illegal(state, seat, key, restricted=resolving_last_card(state))
+
+    return GameDefinition(
+        messages=GameMessages("king_is_dead", Options, State, Move, Event, View),
         title="The King Is Dead",
         description=(
             "King Arthur is dead. Over eight power struggles, play action cards to decide "
@@ -152,91 +236,62 @@ class KingIsDead:
         min_seats=MIN_SEATS,
         max_seats=MAX_SEATS,
         hidden_information=True,
-        simultaneous_decisions=False,
+        chance=True,
+        default_options=Options(mordred=False),
         options=(
-            OptionSpec(
+            Option(
                 "mordred",
                 "the Mordred variant: 9 black Loyalist followers who may seize a region "
                 "and end the game",
-                "false",
+            ),
+        ),
+        max_decisions=max_decisions,
+        setup=setup_state,
+        setup_events=setup_events,
+        phases=phase_table(legal),
+        moves=tuple(
+            MoveKind(kind, play=_PLAYS.get(kind, decide), narrow=narrow, explain=explain)
+            for kind in KINDS
+        ),
+        check_move=check_move,
+        move_key=move_key,
+        view=build_view,
+        # redact_event: every event is public (cards are shown when played, courts are open).
+        randomize_hidden=randomize_hidden,
+        invariants=(check_invariants,),
+        testing=Testing(
+            variants=tuple(
+                Variant(seats, (("mordred", True),) if mordred else ())
+                for seats in (2, 3, 4)
+                for mordred in (False, True)
+            ),
+            examples=8,
+            deep_rate=0.3,
+            golden=(
+                Golden(Variant(2), seed=1),
+                Golden(Variant(3), seed=2),
+                Golden(Variant(4), seed=3),
+                Golden(Variant(4, (("mordred", True),)), seed=4),
             ),
         ),
     )
 
-    def __init__(self) -> None:
-        self.search = LastCardSearch()
+
+class KingIsDead(Engine[Options, State, Move, Event, View]):
+    """The King Is Dead (2-4 players; option ``mordred``): the kit's engine of
+    ``definition(search)``.
+
+    The object owns the memos of its 3-player last-card search (``search``);
+    they only save work (every answer depends on the state alone), so the
+    engine stays pure and one object may serve any number of games.
+    """
+
+    def __init__(self, search: LastCardSearch | None = None) -> None:
+        self._search = search if search is not None else LastCardSearch()
+        self.definition = definition(self._search)
+        self.info = self.definition.info
+
+    @property
+    def search(self) -> LastCardSearch:
         """The last-card search and its memos (legal_moves and apply share them)."""
-
-    def default_options(self) -> pb.KingIsDeadOptions:
-        return pb.KingIsDeadOptions(mordred=False)
-
-    def validate_options(self, options: pb.KingIsDeadOptions, num_seats: int) -> None:
-        if not MIN_SEATS <= num_seats <= MAX_SEATS:
-            raise InvalidOptionsError(
-                f"The King Is Dead is played by {MIN_SEATS} to {MAX_SEATS} players, not {num_seats}"
-            )
-
-    def setup(self, options: pb.KingIsDeadOptions, num_seats: int, seed: int) -> State:
-        self.validate_options(options, num_seats)
-        return setup_state(options, num_seats, seed)
-
-    def setup_events(self, state: State) -> list[Event]:
-        """The public setup summary of a freshly set-up state (courts, board,
-        region card order), for a game's history."""
-        return [setup_summary(state)]
-
-    def max_decisions(self, options: pb.KingIsDeadOptions, num_seats: int) -> int:
-        # Per card at most 5 decisions (play, 3 Settlers placements, summon); at
-        # most N-1 passes before each card play and N passes ending each of the
-        # 8 struggles: 5*8N + (N-1)*8N + 8N = 8N(N+5).
-        cards = len(HAND) * num_seats
-        return cards * 5 + cards * (num_seats - 1) + NUM_REGIONS * num_seats
-
-    def to_act(self, state: State) -> tuple[Seat, ...]:
-        return () if state.HasField("outcome") else (state.to_move,)
-
-    def legal_moves(self, state: State, seat: Seat) -> LegalMoves:
-        return LegalMoves(legal_keys(state, seat, self.search))
-
-    def apply(self, state: State, seat: Seat, move: Move) -> tuple[State, list[Event]]:
-        key = key_of(move)
-        check_seat(state.num_seats, seat)
-        if state.HasField("outcome"):
-            raise GameFinishedError(f"The game is over ({state.outcome.summary})")
-        if seat != state.to_move:
-            raise NotYourTurnError(f"It is seat {state.to_move}'s turn, not seat {seat}'s.")
-        if not is_legal(state, seat, key, self.search):
-            raise IllegalMoveError(
-                explain_illegal(state, seat, key, restricted=resolving_last_card(state))
-            )
-        new = State()
-        new.CopyFrom(state)
-        events: list[Event] = []
-        kind = key[0]
-        if kind == K_PASS:
-            record_pass(new, seat, events, forced=False)
-            advance(new, seat, events)
-        elif kind == K_PLAY:
-            play_card(new, seat, key[1], events)
-        else:
-            carry_out(new, seat, key, events)
-        return new, events
-
-    def outcome(self, state: State) -> Outcome | None:
-        return state.outcome if state.HasField("outcome") else None
-
-    def view(self, state: State, viewer: Viewer) -> pb.KingIsDeadView:
-        return build_view(state, viewer)
-
-    def redact_event(self, event: Event, viewer: Viewer) -> Event:
-        # Every event is public: cards are shown when played, courts are open.
-        return event
-
-    def move_key(self, move: Move) -> tuple[int, ...]:
-        return move_key(move)
-
-    def check_invariants(self, state: State) -> None:
-        check_invariants(state)
-
-    def randomize_hidden(self, state: State, viewer: Viewer, seed: int) -> State:
-        return randomize_hidden(state, viewer, seed)
+        return self._search
