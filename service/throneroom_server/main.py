@@ -111,6 +111,8 @@ def supervise(config: Config, argv: list[str]) -> int:
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
         for number in range(config.workers):
+            if stopping:  # a signal came before every worker was started
+                break
             env = dict(os.environ, **{WORKER_ENV: str(number)})
             workers.append(
                 subprocess.Popen([sys.executable, "-m", "throneroom_server.main", *args], env=env)
