@@ -61,6 +61,10 @@ bench: $(STAMP) redis-server ## Run the benchmarks (engine and service) and prin
 	$(PY) bench/engine.py
 	$(PY) bench/service.py
 
+.PHONY: bench-peer
+bench-peer: $(STAMP) redis-server ## Throneroom beside boardgame.io (../shared/peer-bgio; node + npm): moves/s, latency, CPU/move
+	$(PY) bench/peer.py --floor --workers 1 2 $(PEER_ARGS)
+
 FUZZ_CASES ?= 100000
 .PHONY: fuzz
 fuzz: $(STAMP) ## Fuzz both faces and every game's moves (FUZZ_CASES=100000; FUZZ_ARGS=--redis for Redis)

@@ -43,6 +43,7 @@ class Config:
     finished_game_ttl_seconds: float = 7 * 24 * 3600.0
     redis_max_connections: int = 256
     clock_sweep_seconds: float = 1.0  # 0: this replica applies no timeouts
+    workers: int = 1  # server processes sharing the ports (SO_REUSEPORT); > 1 needs Redis
 
     @property
     def store_name(self) -> str:
@@ -134,6 +135,11 @@ SETTINGS: tuple[Setting, ...] = (
         "THRONEROOM_CLOCK_SWEEP_SECONDS",
         "how often this replica looks for clocks that ran out (0: never)",
         zero_allowed=True,
+    ),
+    Setting(
+        "workers",
+        "THRONEROOM_WORKERS",
+        "server processes on this host sharing both ports (SO_REUSEPORT); more than 1 needs Redis",
     ),
 )
 

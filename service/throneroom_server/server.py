@@ -103,8 +103,13 @@ class RunningServer:
         await self.store.close()
 
 
-async def create_server(config: Config, store: Store | None = None) -> RunningServer:
-    """Build and start a server on ``config.listen`` (port 0 picks a free port)."""
+async def create_server(
+    config: Config, store: Store | None = None, *, reuse_port: bool = False
+) -> RunningServer:
+    """Build and start a server on ``config.listen`` (port 0 picks a free port).
+    ``reuse_port``: this process is one of several workers sharing the ports
+    (SO_REUSEPORT, the kernel spreads connections); otherwise a port in use
+    is an error."""
     access = access_config(config)
     store = store if store is not None else make_store(config)
     app = App(
@@ -116,7 +121,7 @@ async def create_server(config: Config, store: Store | None = None) -> RunningSe
     options = [
         ("grpc.max_send_message_length", config.max_message_bytes),
         ("grpc.max_receive_message_length", config.max_message_bytes),
-        ("grpc.so_reuseport", 0),
+        ("grpc.so_reuseport", 1 if reuse_port else 0),
     ]
     interceptors = [LoggingInterceptor()] if config.access_log else []
     server = grpc.aio.server(interceptors=interceptors, options=options)
@@ -148,6 +153,7 @@ async def create_server(config: Config, store: Store | None = None) -> RunningSe
                 access_log=config.access_log,
                 max_body_bytes=config.max_message_bytes,
                 shutdown_timeout=config.shutdown_grace_seconds,
+                reuse_port=reuse_port,
             )
         except OSError as exc:
             await server.stop(None)
@@ -173,10 +179,12 @@ async def create_server(config: Config, store: Store | None = None) -> RunningSe
     )
 
 
-async def serve(config: Config) -> None:
+async def serve(config: Config, *, worker: int | None = None) -> None:
+    """Run one server process until SIGTERM/SIGINT (``worker``: its number
+    among the processes of ``--workers``, which share the ports)."""
     store = make_store(config)
     await store.ping()
-    running = await create_server(config, store)
+    running = await create_server(config, store, reuse_port=worker is not None)
     host = config.listen.rsplit(":", 1)[0]
     http_host = (config.http_listen or "").rsplit(":", 1)[0]
     log.info(
@@ -184,6 +192,7 @@ async def serve(config: Config) -> None:
         address=f"{host}:{running.port}",
         http_address=f"{http_host}:{running.http_port}" if running.rest else None,
         store=config.store_name,
+        worker=worker,
         games=sorted(running.app.games),
         access=(
             "open: no API keys configured, anyone may create and join games (local use)"

@@ -22,6 +22,7 @@ Streams are counted per client, per game and per replica; over a limit,
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections import Counter, deque
 from dataclasses import dataclass
 
@@ -67,7 +68,16 @@ class WatcherTooSlow(Exception):
 class Subscription:
     """One watcher's view of a feed: new entries, in version order."""
 
-    __slots__ = ("_failure", "_limit", "_pending", "_wake", "client_id", "dropped", "feed")
+    __slots__ = (
+        "_closing",
+        "_failure",
+        "_limit",
+        "_pending",
+        "_wake",
+        "client_id",
+        "dropped",
+        "feed",
+    )
 
     def __init__(self, limit: int, feed: _Feed, client_id: str) -> None:
         self.feed = feed
@@ -76,6 +86,7 @@ class Subscription:
         self._wake = asyncio.Event()
         self._limit = limit
         self._failure: BaseException | None = None
+        self._closing: asyncio.Task[None] | None = None  # wakes this watcher on shutdown
         self.dropped = False
 
     def _push(self, entry: storage_pb2.StoredEntry) -> None:
@@ -114,17 +125,26 @@ class Subscription:
         return entries
 
     async def wait(self, timeout: float, closing: asyncio.Event) -> None:
-        """Until something was pushed (or failed), ``closing`` is set or ``timeout`` passes."""
+        """Until something was pushed (or failed), ``closing`` is set or ``timeout`` passes.
+
+        One task per subscription watches ``closing`` (and wakes the watcher
+        when it is set); a wait itself creates no task: it is on the hot path,
+        once per update of every watcher."""
         if self._wake.is_set() or closing.is_set():
             return
-        woken = asyncio.ensure_future(self._wake.wait())
-        closed = asyncio.ensure_future(closing.wait())
-        try:
-            await asyncio.wait({woken, closed}, timeout=timeout, return_when="FIRST_COMPLETED")
-        finally:
-            for task in (woken, closed):
-                task.cancel()
-            await asyncio.gather(woken, closed, return_exceptions=True)
+        if self._closing is None:
+            self._closing = asyncio.get_running_loop().create_task(self._wake_on(closing))
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                await self._wake.wait()
+
+    async def _wake_on(self, closing: asyncio.Event) -> None:
+        await closing.wait()
+        self._wake.set()
+
+    def _close(self) -> None:
+        if self._closing is not None:
+            self._closing.cancel()
 
 
 class _Feed:
@@ -190,6 +210,7 @@ class WatchHub:
     def unsubscribe(self, subscription: Subscription) -> None:
         """Give the slot back; the game's feed stops with its last watcher."""
         feed = subscription.feed
+        subscription._close()
         if subscription not in feed.subscriptions:
             return
         feed.subscriptions.discard(subscription)

@@ -584,8 +584,10 @@ async def start_rest(
     access_log: bool = True,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     shutdown_timeout: float = 10.0,
+    reuse_port: bool = False,
 ) -> tuple[web.AppRunner, int]:
-    """Serve the REST face on ``listen`` (port 0 picks a free port).
+    """Serve the REST face on ``listen`` (port 0 picks a free port; ``reuse_port``:
+    share it with the other worker processes of this host, SO_REUSEPORT).
 
     Returns the runner and the bound port. To stop: ``app.begin_shutdown()``
     (health turns 503, watch streams end), then ``await runner.cleanup()``,
@@ -598,7 +600,7 @@ async def start_rest(
         shutdown_timeout=shutdown_timeout,
     )
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
+    site = web.TCPSite(runner, host, port, reuse_port=reuse_port or None)
     try:
         await site.start()
     except OSError:

@@ -1,0 +1,654 @@
+"""Throneroom and boardgame.io side by side: moves/s, latency, server CPU per move.
+
+Runs the boardgame.io harness of ``../shared/peer-bgio`` (a stock boardgame.io
+0.50.2 server and its load generator, both Node) and the same shape of load
+against Throneroom, interleaved in one run, for M = 1, 8 and 32 concurrent
+2-seat matches, with Throneroom on its in-memory store and on Redis.
+
+The Throneroom load has boardgame.io's shape (see the harness's README):
+
+* one round: create M two-seat King Is Dead games and join both seats
+  (untimed), open one watch stream per seat (``with_legal_moves`` and
+  ``include_current``: the stream is the seat's view, as a boardgame.io
+  client's socket is) and wait until every stream has delivered the start;
+* timed: play the M games to the end at once. In a game a move is sent only
+  when both seats' streams hold the same, newest version; the seat to act
+  picks a random move among the legal moves its stream carried and sends one
+  ApplyMove; its latency is send -> the ApplyMove acknowledgement;
+* rounds are played back to back until at least ``--min-moves`` moves are
+  counted, after one warm-up round that is not counted.
+
+The service's CPU is read from /proc (its process and any worker processes,
+user + system) over the timed parts; on Redis, redis-server's own CPU (INFO
+cpu) is printed beside it, since boardgame.io's storage is in its process.
+Each figure is the median over ``--runs`` runs; ratios are Throneroom over
+boardgame.io (moves/s: higher is better; CPU/move: lower is better).
+
+Usage: ``python bench/peer.py [--runs 3] [--sizes 1 8 32] [--min-moves 8000]
+[--stores memory redis] [--workers 1 2] [--no-bgio] [--floor]`` (``make
+bench-peer``). ``--floor`` first measures a bare grpc.aio server (no
+application, raw bytes) under the same shape: what the transport alone costs.
+Needs ``node`` and ``npm`` for the boardgame.io side; its dependencies go to
+``$BGIO_DEPS`` (default /tmp/peer-bgio-deps), never into this repository.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import grpc
+import redis
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "sdk"), str(ROOT / "service")]
+
+from throneroom import AsyncClient  # noqa: E402
+from throneroom.v1 import service_pb2  # noqa: E402
+from throneroom_server.devtools import free_port, throwaway_redis, wait_for_port  # noqa: E402
+
+PEER = Path(
+    os.environ.get("PEER_BGIO")
+    or next(
+        (p for p in (ROOT.parent / "shared", ROOT.parent.parent / "shared") if p.is_dir()),
+        ROOT.parent / "shared",
+    )
+    / "peer-bgio"
+)
+BGIO_DEPS = Path(os.environ.get("BGIO_DEPS", "/tmp/peer-bgio-deps"))
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+KEYS = ("moves_per_s", "p50_ms", "p99_ms", "server_cpu_ms_per_move", "store_cpu_ms_per_move")
+
+
+# -- CPU from /proc ------------------------------------------------------------
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError, IndexError):
+                stat = Path(f"/proc/{entry}/stat").read_text().rsplit(") ", 1)[1].split()
+                if int(stat[1]) == pid:
+                    found.append(int(entry))
+    return found
+
+
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and its descendants (a server's worker processes)."""
+    tree, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        tree.append(current)
+        todo.extend(_children(current))
+    return tree
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds used so far by ``pids`` (all their threads)."""
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(") ", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / CLK_TCK
+
+
+def redis_cpu_seconds(client: redis.Redis | None) -> float:
+    if client is None:
+        return 0.0
+    info: dict[str, Any] = client.info("cpu")
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+
+
+# -- the Throneroom load ----------------------------------------------------------
+
+
+@dataclass
+class Seat:
+    token: str
+    version: int = -1
+    update: service_pb2.GameUpdate | None = None
+
+
+@dataclass
+class Match:
+    game_id: str
+    seats: list[Seat]
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    calls: list[Any] = field(default_factory=list)
+
+
+@dataclass
+class Totals:
+    latencies: list[float] = field(default_factory=list)
+    seconds: float = 0.0
+    server_cpu: float = 0.0
+    store_cpu: float = 0.0
+    load_cpu: float = 0.0
+    setup: float = 0.0
+
+
+class ThroneroomLoad:
+    """M concurrent 2-seat King Is Dead games between random bots, through the SDK."""
+
+    def __init__(self, address: str, pids: list[int], store: redis.Redis | None, seed: int) -> None:
+        self.address = address
+        self.pids = pids
+        self.store = store
+        self.rng = random.Random(seed)
+
+    async def run(self, matches: int, min_moves: int, warmup_rounds: int = 1) -> dict[str, Any]:
+        # One connection per seat, as boardgame.io's clients have one websocket
+        # each (and so that several server workers share the load).
+        clients = [
+            AsyncClient(
+                self.address,
+                channel=grpc.aio.insecure_channel(
+                    self.address, options=[("grpc.use_local_subchannel_pool", 1)]
+                ),
+            )
+            for _ in range(2 * matches)
+        ]
+        try:
+            for _ in range(warmup_rounds):
+                await self.round(clients, matches, Totals())
+            totals = Totals()
+            while len(totals.latencies) < min_moves:
+                await self.round(clients, matches, totals)
+        finally:
+            await asyncio.gather(*(c.close() for c in clients))
+        lat = sorted(totals.latencies)
+        moves = len(lat)
+        return {
+            "matches": matches,
+            "moves": moves,
+            "seconds": round(totals.seconds, 3),
+            "moves_per_s": round(moves / totals.seconds, 1),
+            "p50_ms": round(1000 * lat[len(lat) // 2], 3),
+            "p99_ms": round(1000 * lat[min(moves - 1, int(0.99 * moves))], 3),
+            "server_cpu_ms_per_move": round(1000 * totals.server_cpu / moves, 3),
+            "store_cpu_ms_per_move": round(1000 * totals.store_cpu / moves, 3),
+            "load_cpu_ms_per_move": round(1000 * totals.load_cpu / moves, 3),
+            "setup_s": round(totals.setup, 3),
+        }
+
+    async def round(self, clients: list[AsyncClient], m: int, totals: Totals) -> None:
+        t_setup = time.perf_counter()
+        games = []
+        for i in range(m):
+            client = clients[2 * i]
+            game_id = await client.create_game(
+                "king_is_dead", seats=2, seed=self.rng.getrandbits(32)
+            )
+            seats = []
+            for s in range(2):
+                joined = await clients[2 * i + s].call(
+                    client.stub.JoinGame, service_pb2.JoinGameRequest(game_id=game_id, seat=s)
+                )
+                seats.append(Seat(joined.seat_token))
+            games.append(Match(game_id, seats))
+        readers = [
+            asyncio.create_task(self.watch(clients[2 * i + s], game, s))
+            for i, game in enumerate(games)
+            for s in range(2)
+        ]
+        while not all(seat.version >= 0 for game in games for seat in game.seats):
+            await asyncio.sleep(0.002)
+        totals.setup += time.perf_counter() - t_setup
+
+        cpu0 = (cpu_seconds(self.pids), redis_cpu_seconds(self.store), time.process_time())
+        t0 = time.perf_counter()
+        await asyncio.gather(
+            *(
+                self.play(clients[2 * i : 2 * i + 2], g, totals.latencies)
+                for i, g in enumerate(games)
+            )
+        )
+        totals.seconds += time.perf_counter() - t0
+        totals.server_cpu += cpu_seconds(self.pids) - cpu0[0]
+        totals.store_cpu += redis_cpu_seconds(self.store) - cpu0[1]
+        totals.load_cpu += time.process_time() - cpu0[2]
+        await asyncio.gather(*readers)
+
+    async def watch(self, client: AsyncClient, game: Match, s: int) -> None:
+        """Seat ``s``'s stream: every version, with its legal moves when it must act."""
+        seat = game.seats[s]
+        call = client.stub.WatchGame(
+            service_pb2.WatchGameRequest(
+                game_id=game.game_id,
+                seat_token=seat.token,
+                with_legal_moves=True,
+                include_current=True,
+                heartbeat_seconds=30,
+            )
+        )
+        async for response in call:
+            if response.HasField("update"):
+                update = response.update
+                if update.version != seat.version + 1:
+                    raise RuntimeError(
+                        f"seat {s} got version {update.version} after {seat.version}"
+                    )
+                seat.update, seat.version = update, update.version
+                game.changed.set()
+                if update.snapshot.finished:
+                    break
+
+    async def play(self, clients: list[AsyncClient], game: Match, latencies: list[float]) -> None:
+        """Play one game to the end; returns when both seats have seen it finish."""
+        seats = game.seats
+        while True:
+            await game.changed.wait()
+            game.changed.clear()
+            version = seats[0].version
+            if seats[1].version != version:
+                continue  # wait for both seats
+            snapshot = seats[0].update.snapshot  # type: ignore[union-attr]
+            if snapshot.finished:
+                return
+            mover = snapshot.to_act[0]
+            moves = seats[mover].update.legal_moves  # type: ignore[union-attr]
+            if not moves:
+                raise RuntimeError(f"seat {mover} must act at {version} but got no legal moves")
+            request = service_pb2.ApplyMoveRequest(
+                game_id=game.game_id,
+                seat_token=seats[mover].token,
+                expected_version=version,
+                move=self.rng.choice(moves),
+                idempotency_key=f"{game.game_id}-{version}",
+            )
+            t0 = time.perf_counter()
+            await clients[mover].stub.ApplyMove(request)
+            latencies.append(time.perf_counter() - t0)
+
+
+# -- servers --------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def throneroom_server(redis_url: str | None, workers: int) -> Iterator[tuple[str, int]]:
+    port = free_port()
+    args = [sys.executable, "-m", "throneroom_server.main", "--listen", f"127.0.0.1:{port}"]
+    if redis_url:
+        args += ["--redis-url", redis_url]
+    if workers > 1:
+        args += ["--workers", str(workers)]
+    env = dict(os.environ, THRONEROOM_LOG_FORMAT="json")
+    proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_port(port, proc=proc)  # type: ignore[arg-type]
+        time.sleep(0.3 if workers > 1 else 0)  # every worker listening
+        yield f"127.0.0.1:{port}", proc.pid
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def bgio_install() -> None:
+    package = PEER / "package.json"
+    installed = BGIO_DEPS / "package.json"
+    if (BGIO_DEPS / "node_modules/boardgame.io/package.json").exists() and (
+        installed.exists() and installed.read_bytes() == package.read_bytes()
+    ):
+        return
+    BGIO_DEPS.mkdir(parents=True, exist_ok=True)
+    shutil.copy(package, installed)
+    subprocess.run(
+        ["npm", "install", "--no-audit", "--no-fund", "--loglevel=error"],
+        cwd=BGIO_DEPS,
+        check=True,
+        timeout=600,
+    )
+
+
+@contextlib.contextmanager
+def bgio_server() -> Iterator[tuple[int, int]]:
+    env = dict(os.environ, NODE_PATH=str(BGIO_DEPS / "node_modules"), NODE_ENV="production")
+    proc = subprocess.Popen(
+        ["node", str(PEER / "server.js"), "0"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        found = re.match(r"listening 127\.0\.0\.1:(\d+)", line)
+        if not found:
+            raise RuntimeError(f"boardgame.io server did not start: {line!r}")
+        yield int(found.group(1)), proc.pid
+    finally:
+        proc.terminate()
+        proc.wait(20)
+
+
+def bgio_load(port: int, pid: int, matches: int, min_moves: int) -> dict[str, Any]:
+    env = dict(os.environ, NODE_PATH=str(BGIO_DEPS / "node_modules"))
+    out = subprocess.run(
+        [
+            *("node", str(PEER / "load.js"), "--port", str(port), "--server-pid", str(pid)),
+            *("--matches", str(matches), "--min-moves", str(min_moves), "--timeout-s", "60"),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=90,
+        check=False,
+    )
+    row: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    if "error" in row:
+        raise RuntimeError(f"boardgame.io load failed: {row}")
+    row["store_cpu_ms_per_move"] = 0.0
+    return row
+
+
+# -- the floor: a bare grpc.aio server doing nothing but the calls of a move ------------
+
+BARE_SERVICE = "peerbench.Bare"
+BARE_UPDATE = bytes(1500)  # about the size of one King Is Dead update
+
+
+async def bare_server(port: int) -> None:
+    """A grpc.aio server with no application at all: ``Move(match)`` sends one
+    message to each ``Watch(match)`` stream and answers; ``Ping`` answers.
+    Raw bytes in and out (no protobuf), no interceptor, no logging."""
+    streams: dict[bytes, list[asyncio.Queue[bytes]]] = {}
+
+    async def move(request: bytes, context: Any) -> bytes:
+        for queue in streams.get(request, ()):
+            queue.put_nowait(BARE_UPDATE)
+        return b""
+
+    async def watch(request: bytes, context: Any) -> Any:
+        queue: asyncio.Queue[bytes] = asyncio.Queue()
+        streams.setdefault(request, []).append(queue)
+        try:
+            yield b"start"
+            while True:
+                yield await queue.get()
+        finally:
+            streams[request].remove(queue)
+
+    async def ping(request: bytes, context: Any) -> bytes:
+        return b""
+
+    handlers = {
+        "Move": grpc.unary_unary_rpc_method_handler(move),
+        "Watch": grpc.unary_stream_rpc_method_handler(watch),
+        "Ping": grpc.unary_unary_rpc_method_handler(ping),
+    }
+    server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(BARE_SERVICE, handlers),))
+    server.add_insecure_port(f"127.0.0.1:{port}")
+    await server.start()
+    await server.wait_for_termination()
+
+
+class BareLoad:
+    """The shape of the Throneroom load against the bare server: per match two
+    streams; a move is one unary call, sent once both streams delivered the last."""
+
+    def __init__(self, address: str, pids: list[int], moves_per_match: int = 100) -> None:
+        self.address, self.pids, self.moves_per_match = address, pids, moves_per_match
+
+    async def run(self, matches: int, min_moves: int) -> dict[str, Any]:
+        channels = [
+            grpc.aio.insecure_channel(self.address, options=[("grpc.use_local_subchannel_pool", 1)])
+            for _ in range(2 * matches)
+        ]
+        totals = Totals()
+        try:
+            await self.round(channels, matches, Totals(), 0)
+            n = 1
+            while len(totals.latencies) < min_moves:
+                await self.round(channels, matches, totals, n)
+                n += 1
+        finally:
+            await asyncio.gather(*(c.close() for c in channels))
+        lat = sorted(totals.latencies)
+        return {
+            "matches": matches,
+            "moves": len(lat),
+            "moves_per_s": round(len(lat) / totals.seconds, 1),
+            "p50_ms": round(1000 * lat[len(lat) // 2], 3),
+            "p99_ms": round(1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))], 3),
+            "server_cpu_ms_per_move": round(1000 * totals.server_cpu / len(lat), 3),
+            "store_cpu_ms_per_move": 0.0,
+        }
+
+    async def round(self, channels: list[Any], m: int, totals: Totals, n: int) -> None:
+        seen = [[0, 0] for _ in range(m)]
+        events = [asyncio.Event() for _ in range(m)]
+
+        async def watch(i: int, s: int, started: asyncio.Event) -> None:
+            call = channels[2 * i + s].unary_stream(f"/{BARE_SERVICE}/Watch")(b"%d-%d" % (n, i))
+            async for _ in call:
+                seen[i][s] += 1
+                events[i].set()
+                if seen[i][s] == 1:
+                    started.set()
+                if seen[i][s] > self.moves_per_match:
+                    call.cancel()
+                    return
+
+        async def play(i: int) -> None:
+            moves = [channels[2 * i + s].unary_unary(f"/{BARE_SERVICE}/Move") for s in range(2)]
+            for k in range(self.moves_per_match):
+                while seen[i][0] != k + 1 or seen[i][1] != k + 1:
+                    await events[i].wait()
+                    events[i].clear()
+                t0 = time.perf_counter()
+                await moves[k % 2](b"%d-%d" % (n, i))
+                totals.latencies.append(time.perf_counter() - t0)
+            while seen[i][0] <= self.moves_per_match or seen[i][1] <= self.moves_per_match:
+                await events[i].wait()
+                events[i].clear()
+
+        started = [asyncio.Event() for _ in range(2 * m)]
+        readers = [
+            asyncio.create_task(watch(i, s, started[2 * i + s])) for i in range(m) for s in range(2)
+        ]
+        await asyncio.gather(*(e.wait() for e in started))
+        cpu0 = cpu_seconds(self.pids)
+        t0 = time.perf_counter()
+        await asyncio.gather(*(play(i) for i in range(m)))
+        totals.seconds += time.perf_counter() - t0
+        totals.server_cpu += cpu_seconds(self.pids) - cpu0
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.gather(*readers)
+
+
+async def ping_load(address: str, pids: list[int], method: str, m: int, calls: int) -> float:
+    """Server CPU ms per no-op unary call, M callers at once."""
+    channel = grpc.aio.insecure_channel(address, options=[("grpc.use_local_subchannel_pool", 1)])
+    ping = channel.unary_unary(method)
+    request = service_pb2.PingRequest().SerializeToString()
+
+    async def caller(k: int) -> None:
+        for _ in range(k):
+            await ping(request)
+
+    await caller(200)
+    cpu0 = cpu_seconds(pids)
+    await asyncio.gather(*(caller(calls // m) for _ in range(m)))
+    used = cpu_seconds(pids) - cpu0
+    await channel.close()
+    return 1000 * used / (calls // m * m)
+
+
+@contextlib.contextmanager
+def bare(port: int) -> Iterator[int]:
+    proc = subprocess.Popen([sys.executable, __file__, "--bare-server", str(port)])
+    try:
+        wait_for_port(port, proc=proc)  # type: ignore[arg-type]
+        yield proc.pid
+    finally:
+        proc.terminate()
+        proc.wait(20)
+
+
+def floor(sizes: list[int], min_moves: int) -> None:
+    """What grpc.aio alone costs for the shape of a move, beside Throneroom's Ping."""
+    print("# floor: a bare grpc.aio server (no app, no protobuf) vs Throneroom's Ping")
+    with contextlib.ExitStack() as stack:
+        port = free_port()
+        pid = stack.enter_context(bare(port))
+        address, tr_pid = stack.enter_context(throneroom_server(None, 1))
+        bare_pids, tr_pids = [pid], process_tree(tr_pid)
+        ping = "/throneroom.v1.Throneroom/Ping"
+        for m in sizes:
+            b = asyncio.run(
+                ping_load(f"127.0.0.1:{port}", bare_pids, f"/{BARE_SERVICE}/Ping", m, 4000)
+            )
+            t = asyncio.run(ping_load(address, tr_pids, ping, m, 4000))
+            row = asyncio.run(BareLoad(f"127.0.0.1:{port}", bare_pids).run(m, min_moves))
+            print(
+                f"  M={m:<3} no-op unary: bare {b:5.3f}, Throneroom Ping {t:5.3f} ms CPU/call;"
+                f"  bare move (1 unary + 2 stream messages): {row['moves_per_s']:6.0f} moves/s,"
+                f" {row['server_cpu_ms_per_move']:5.3f} ms CPU/move",
+                flush=True,
+            )
+
+
+# -- the run ----------------------------------------------------------------------------
+
+
+def median_rows(rows: list[dict[str, Any]]) -> dict[str, float]:
+    return {k: statistics.median(r[k] for r in rows) for k in KEYS}
+
+
+def show(name: str, m: int, row: dict[str, Any]) -> None:
+    print(
+        f"  {name:<18} M={m:<3} {row['moves_per_s']:8.0f} moves/s   p50 {row['p50_ms']:6.2f} ms"
+        f"   p99 {row['p99_ms']:6.2f} ms   server CPU {row['server_cpu_ms_per_move']:5.3f} ms/move"
+        + (
+            f" (+ redis {row['store_cpu_ms_per_move']:5.3f})"
+            if row.get("store_cpu_ms_per_move")
+            else ""
+        ),
+        flush=True,
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1, 8, 32])
+    parser.add_argument("--min-moves", type=int, default=8000)
+    parser.add_argument("--stores", nargs="+", default=["memory", "redis"])
+    parser.add_argument(
+        "--workers",
+        type=int,
+        nargs="+",
+        default=[1],
+        help="server processes on Redis (one Throneroom server per count given: --workers 1 2)",
+    )
+    parser.add_argument("--no-bgio", action="store_true", help="measure Throneroom alone")
+    parser.add_argument("--json", action="store_true", help="also print every run as JSON")
+    parser.add_argument(
+        "--floor", action="store_true", help="also measure a bare grpc.aio server's cost per move"
+    )
+    parser.add_argument("--bare-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    ns = parser.parse_args()
+    if ns.bare_server:
+        asyncio.run(bare_server(ns.bare_server))
+        return 0
+    if ns.floor:
+        floor(ns.sizes, ns.min_moves)
+
+    with contextlib.ExitStack() as stack:
+        bgio: tuple[int, int] | None = None
+        if not ns.no_bgio:
+            try:
+                bgio_install()
+                bgio = stack.enter_context(bgio_server())
+            except (OSError, subprocess.SubprocessError, RuntimeError) as exc:
+                print(f"# boardgame.io unavailable ({exc}); measuring Throneroom alone")
+        servers: dict[str, tuple[str, list[int], redis.Redis | None]] = {}
+        for store in ns.stores:
+            url = stack.enter_context(throwaway_redis()) if store == "redis" else None
+            for workers in ns.workers if url else [1]:
+                address, pid = stack.enter_context(throneroom_server(url, workers))
+                client = redis.Redis.from_url(url) if url else None
+                if client is not None:
+                    stack.callback(client.close)
+                name = f"throneroom/{store}" + (f" x{workers}" if workers > 1 else "")
+                servers[name] = (address, process_tree(pid), client)
+
+        def run_one(name: str, m: int, min_moves: int) -> dict[str, Any]:
+            if name == "boardgame.io":
+                assert bgio is not None
+                return bgio_load(bgio[0], bgio[1], m, min_moves)
+            address, pids, client = servers[name]
+            load = ThroneroomLoad(address, pids, client, seed=m)
+            return asyncio.run(load.run(m, min_moves))
+
+        names = (["boardgame.io"] if bgio else []) + list(servers)
+        print(
+            f"# peer benchmark: {', '.join(names)}; M = {ns.sizes}; >= {ns.min_moves} moves "
+            f"per run; {ns.runs} runs, interleaved; {os.cpu_count()} CPUs, "
+            f"load average {os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
+        for name in names:  # warm-up, not counted
+            run_one(name, 8, 500)
+        results: dict[tuple[str, int], list[dict[str, Any]]] = {}
+        for r in range(ns.runs):
+            print(f"# run {r + 1}", flush=True)
+            for m in ns.sizes:
+                for name in names:
+                    row = run_one(name, m, ns.min_moves)
+                    results.setdefault((name, m), []).append(row)
+                    show(name, m, row)
+                    if ns.json:
+                        print(json.dumps({"server": name, "run": r + 1, **row}), flush=True)
+
+    print(f"# medians over {ns.runs} runs (ratios: Throneroom / boardgame.io)")
+    for m in ns.sizes:
+        base = median_rows(results[("boardgame.io", m)]) if bgio else None
+        for name in names:
+            med = median_rows(results[(name, m)])
+            ratio = ""
+            if base and name != "boardgame.io":
+                cpu = med["server_cpu_ms_per_move"] / base["server_cpu_ms_per_move"]
+                total = (med["server_cpu_ms_per_move"] + med["store_cpu_ms_per_move"]) / base[
+                    "server_cpu_ms_per_move"
+                ]
+                ratio = (
+                    f"   moves/s {med['moves_per_s'] / base['moves_per_s']:4.2f}x"
+                    f"   CPU/move {cpu:4.2f}x"
+                    + (f" ({total:4.2f}x with redis)" if med["store_cpu_ms_per_move"] else "")
+                )
+            print(
+                f"  {name:<18} M={m:<3} {med['moves_per_s']:8.0f} moves/s   p50 "
+                f"{med['p50_ms']:6.2f} ms   CPU {med['server_cpu_ms_per_move']:5.3f} ms/move"
+                + ratio
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
