@@ -1,0 +1,145 @@
+"""State helpers: units, where they stand, who occupies what (no rules here).
+
+Shared by every module of the engine (setup, movement, combat, turns). All
+functions read the generated ``KillTheKingState``; the few that change it say
+so. A unit's place is a ``Position`` (space and level): only the outer gate's
+space has two (the passage and the wall above it), and a stair space is on
+both levels at once (KK-60). Crews inside a Battering Ram or a Siege Tower
+share their engine's space but do not occupy it (the engine does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from throneroom.games.kill_the_king.board import Coord, Position
+from throneroom.games.kill_the_king.data import Direction, Level, Side, UnitType
+from throneroom.v1 import kill_the_king_pb2 as pb
+
+State = pb.KillTheKingState
+Unit = pb.KillTheKingUnit
+ON_FIELD = pb.KillTheKingUnit.STATUS_ON_FIELD
+RESERVE = pb.KillTheKingUnit.STATUS_RESERVE
+DEAD = pb.KillTheKingUnit.STATUS_DEAD
+
+LEADER_TYPES = frozenset(
+    {
+        UnitType.RANGER,
+        UnitType.TREASURER,
+        UnitType.KNIGHT,
+        UnitType.ENGINEER,
+        UnitType.BEASTMASTER,
+    }
+)
+
+
+def unit(state: State, uid: int) -> Unit:
+    """The unit with id ``uid`` (its index); KeyError if there is none."""
+    if not 0 <= uid < len(state.units):
+        raise KeyError(f"no unit {uid}")
+    return state.units[uid]
+
+
+def coord(u: Unit) -> Coord:
+    return Coord(u.square.row, u.square.col)
+
+
+def position(u: Unit) -> Position:
+    return Position(Coord(u.square.row, u.square.col), Level(u.level))
+
+
+def put(u: Unit, where: tuple[int, int], level: Level) -> None:
+    """Set a unit's space and level (changes ``u``)."""
+    u.square.row, u.square.col = where
+    u.level = pb.Level.ValueType(level)
+
+
+def facing(u: Unit) -> Direction:
+    return Direction(u.facing)
+
+
+def side_of(state: State, seat: int) -> Side:
+    return Side(state.seats[seat].side)
+
+
+def seat_of_side(state: State, side: Side) -> int:
+    """The seat playing ``side`` (two players: exactly one)."""
+    for i, s in enumerate(state.seats):
+        if s.side == int(side):
+            return i
+    raise KeyError(f"no seat plays {side.name}")
+
+
+def on_field(state: State) -> Iterator[Unit]:
+    """Units on the field, crews included, in id order."""
+    return (u for u in state.units if u.status == ON_FIELD)
+
+
+def alive(state: State, side: Side | None = None) -> Iterator[Unit]:
+    """Units not dead (on the field or in reserve), of one side if given."""
+    return (u for u in state.units if u.status != DEAD and (side is None or u.side == int(side)))
+
+
+def is_crew(u: Unit) -> bool:
+    return u.carried_by >= 0
+
+
+def crew_of(state: State, engine: int) -> list[Unit]:
+    """The units manning a Battering Ram (or inside a Siege Tower), by stack."""
+    crew = [u for u in on_field(state) if u.carried_by == engine]
+    crew.sort(key=lambda u: (u.stack, u.id))
+    return crew
+
+
+def standing(state: State) -> Iterator[Unit]:
+    """Units on the field that occupy their space (not crews)."""
+    return (u for u in state.units if u.status == ON_FIELD and u.carried_by < 0)
+
+
+def occupies(u: Unit, where: Position) -> bool:
+    """Whether ``u`` (standing on the field) is at ``where``. A stair space holds
+    one unit on both levels; the gate's passage and the wall above are apart."""
+    if u.square.row != where.coord.row or u.square.col != where.coord.col:
+        return False
+    return u.level == int(where.level) or Level.STAIRS in (u.level, where.level)
+
+
+def occupant(state: State, where: Position) -> Unit | None:
+    """The unit standing at ``where`` (not a crew), if any."""
+    for u in standing(state):
+        if occupies(u, where):
+            return u
+    return None
+
+
+def occupancy(state: State) -> dict[Position, Unit]:
+    """Every occupied position -> the unit standing there (crews left out)."""
+    return {position(u): u for u in standing(state)}
+
+
+def units_at(state: State, where: tuple[int, int]) -> list[Unit]:
+    """Units standing on a space, any level (the gate's space can hold two)."""
+    row, col = where
+    return [u for u in standing(state) if u.square.row == row and u.square.col == col]
+
+
+def enemy(u: Unit, other: Unit) -> bool:
+    return u.side != other.side
+
+
+def is_leader(u: Unit) -> bool:
+    return UnitType(u.type) in LEADER_TYPES
+
+
+def new_unit(state: State, kind: UnitType, seat: int, *, free: bool = False) -> Unit:
+    """Append a unit in reserve for ``seat`` and return it (changes ``state``)."""
+    u = state.units.add(
+        id=len(state.units),
+        type=pb.UnitType.ValueType(kind),
+        seat=seat,
+        side=state.seats[seat].side,
+        status=RESERVE,
+        free=free,
+        carried_by=-1,
+    )
+    return u
