@@ -27,9 +27,10 @@ AnyGame = KitGame[Any, Any, Any, Any, Any]
 
 def _registered() -> list[AnyGame]:
     """Every game, in catalogue order: ONE entry per game."""
+    from throneroom_server.games.kill_the_king.engine import KillTheKing  # noqa: PLC0415
     from throneroom_server.games.nim import Nim  # noqa: PLC0415
 
-    return [*_legacy_games(), Nim()]
+    return [*_legacy_games(), KillTheKing(), Nim()]
 
 
 def build_registry(*, include_fixtures: bool = False) -> Mapping[str, AnyGame]:

@@ -11,9 +11,11 @@ share their engine's space but do not occupy it (the engine does).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
-from throneroom.games.kill_the_king.board import Coord, Position
-from throneroom.games.kill_the_king.data import Direction, Level, Side, UnitType
+from throneroom.games.kill_the_king.board import Board, Coord, Position
+from throneroom.games.kill_the_king.data import MODES, Direction, Level, Mode, Side, UnitType
+from throneroom.games.kill_the_king.field import field_for
 from throneroom.v1 import kill_the_king_pb2 as pb
 
 State = pb.KillTheKingState
@@ -143,3 +145,37 @@ def new_unit(state: State, kind: UnitType, seat: int, *, free: bool = False) -> 
         carried_by=-1,
     )
     return u
+
+
+@lru_cache(maxsize=128)
+def _field(mode: Mode, ruins: frozenset[tuple[int, int]]) -> Board:
+    return field_for(mode).ruined(ruins)
+
+
+def field(state: State) -> Board:
+    """The mode's field with the destroyed wall and gate spaces as rubble (KK-6)."""
+    return _field(Mode(state.mode), frozenset((r.square.row, r.square.col) for r in state.ruins))
+
+
+@lru_cache(maxsize=8)
+def _in_play(mode: Mode) -> frozenset[Coord]:
+    return field_for(mode).in_play(MODES[mode].zone_layer)
+
+
+def in_play(state: State) -> frozenset[Coord]:
+    """The spaces the mode uses (KK-8)."""
+    return _in_play(Mode(state.mode))
+
+
+def counter_type(u: Unit) -> UnitType:
+    """The counter a unit uses (a dismounted Cavalry still uses a Cavalry's, KK-19)."""
+    return UnitType.CAVALRY if u.dismounted else UnitType(u.type)
+
+
+def counters(state: State, side: Side, kind: UnitType, *, alive_only: bool = False) -> int:
+    """Counters of ``kind`` a side holds (bought, free, chosen; alive ones only if asked)."""
+    return sum(
+        1
+        for u in state.units
+        if u.side == int(side) and counter_type(u) is kind and not (alive_only and u.status == DEAD)
+    )
