@@ -267,7 +267,8 @@ def test_catapult_cross_centres_and_rolls() -> None:
 
 
 def test_catapult_that_moved_cannot_attack_unless_next_to_its_engineer() -> None:
-    """KK-68, KK-108."""
+    """S5's attack part (KK-68): a Catapult that moved (a step or a paid rotation)
+    cannot attack that turn, unless next to its Engineer (KK-108)."""
     moved = position(unit(CATAPULT, A, 2, 5, N, moved=True), unit(SWORDSMEN, D, 6, 5, S))
     assert seat_targets(moved, 0) == []
     engineer = position(

@@ -179,7 +179,8 @@ def test_knight_death_costs_his_side_one_defence_point_for_the_turn() -> None:
 
 
 def test_ranger_death_locks_his_sides_movement() -> None:
-    """KK-101: the Ranger killed, his side's seats are locked for their next turn."""
+    """S20's death part (KK-101): the Ranger killed, his side's seats are locked for
+    their next turn (the engine lifts the lock after it)."""
     state = position(unit(SWORDSMEN, D, 5, 4, S), unit(RANGER, A, 4, 4, N), turn=D)
     events = play(state, 1, 0, 4, 4, Dice(1, 6))
     assert kinds(events)[-2:] == ["unit_killed", "movement_locked"]
