@@ -135,19 +135,26 @@ class Scene:
     mode: ModeSpec
     in_play: frozenset[Coord]
     by_square: dict[Coord, tuple[Unit, ...]]
+    leaders: dict[tuple[Side, UnitType], tuple[Unit, ...]]
+    """The standing Knights and Engineers of each side (their bonuses, KK-106, KK-108)."""
 
     @classmethod
     def of(cls, state: State, board: Board) -> Scene:
         mode = mode_of(state.mode)
         squares: dict[Coord, list[Unit]] = {}
+        leaders: dict[tuple[Side, UnitType], list[Unit]] = {}
         for u in standing(state):
             squares.setdefault(coord(u), []).append(u)
+            kind = UnitType(u.type)
+            if kind in _BONUS_LEADERS:
+                leaders.setdefault((Side(u.side), kind), []).append(u)
         return cls(
             state,
             board,
             mode,
             board.in_play(mode.zone_layer),
             {c: tuple(us) for c, us in squares.items()},
+            {key: tuple(us) for key, us in leaders.items()},
         )
 
     def at(self, square: Coord) -> tuple[Unit, ...]:
@@ -189,15 +196,16 @@ def adjacent(a: Coord, b: Coord) -> bool:
     return abs(a.row - b.row) + abs(a.col - b.col) == 1
 
 
+_BONUS_LEADERS = frozenset({UnitType.KNIGHT, UnitType.ENGINEER})
+
+
 def _leader_next_to(scene: Scene, u: Unit, leader: UnitType) -> bool:
     """A living friendly ``leader`` standing orthogonally next to ``u`` (not ``u``)."""
     here = coord(u)
     side = allegiance(scene.state, u)
-    for n in scene.board.around(here):
-        for v in scene.at(n):
-            if UnitType(v.type) is leader and v.id != u.id and Side(v.side) is side:
-                return True
-    return False
+    return any(
+        v.id != u.id and adjacent(here, coord(v)) for v in scene.leaders.get((side, leader), ())
+    )
 
 
 def knight_bonus(scene: Scene, u: Unit) -> int:
@@ -392,12 +400,13 @@ def cross_strikes(scene: Scene, u: Unit) -> list[Strike]:
     neighbour_value = attack.neighbour_value
     assert neighbour_value is not None
     strikes: list[Strike] = []
+    knight = _knight(scene, u)
     for distance, centre in scene.board.line(here, facing, CATAPULT_CENTRE_DISTANCES):
         if centre not in scene.in_play or scene.terrain(centre) is Terrain.DOOR:
             continue
         base = attack.value_at(distance)
         assert base is not None
-        shared = _knight(scene, u)
+        shared = knight
         if Level(u.level) is Level.GROUND and scene.board.walls_between(here, centre):
             shared += ((pb.ATTACK_MODIFIER_OVER_WALL, OVER_WALL_PENALTY),)
         modifiers = shared
