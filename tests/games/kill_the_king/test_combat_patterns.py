@@ -240,6 +240,21 @@ def test_knight_bonus_for_adjacent_friends_not_himself() -> None:
     assert strikes(state, 2)[Coord(4, 4)].modifiers == ()
 
 
+def test_knight_bonus_on_every_roll_of_a_catapults_cross() -> None:
+    """KK-106: the Knight's +1 counts for each roll of the cross (6 at the centre,
+    5 on the neighbours) and for the roll against a wall (5 - 1 + 1)."""
+    state = position(
+        unit(CATAPULT, A, 5, 3, N),
+        unit(KNIGHT, A, 5, 2, N),
+        unit(SWORDSMEN, D, 8, 3, S),
+        unit(SWORDSMEN, D, 8, 4, S),
+    )
+    found = strikes(state, 0)
+    assert [r.needed for r in found[Coord(8, 3)].rolls] == [6, 5]
+    wall = found[Coord(9, 3)]
+    assert wall.modifiers == ((KNIGHT_MOD, 1), (WALL_TARGET, -1)) and wall.rolls[0].needed == 5
+
+
 # -- the Catapult (S15, S16) -----------------------------------------------------------------
 
 
