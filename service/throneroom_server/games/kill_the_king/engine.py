@@ -20,6 +20,7 @@ from throneroom_server.games.core import InvalidMoveError, InvalidOptionsError
 from throneroom_server.games.kill_the_king import combat, movement, setup, turns, views
 from throneroom_server.games.kill_the_king import state as st
 from throneroom_server.games.kill_the_king.invariants import INVARIANTS
+from throneroom_server.games.kill_the_king.keys import END_PHASE, LazyMoves, move_key
 from throneroom_server.games.kill_the_king.scope import (
     BUY_MENU,
     LEADERS_IN_PLAY,
@@ -171,25 +172,17 @@ def disband(state: State, seat: int, move: Move, events: list[Event]) -> None:
         state.to_move = st.seat_of_side(state, Side(state.turn_side))
 
 
-def move_key(move: Move) -> tuple[int, ...]:
-    """The sort key of a move: its kind's field number, then its fields in order."""
-    kind = move.WhichOneof("decision")
-    if kind is None:
-        return (0,)
-    number = _KIND_NUMBERS[kind]
-    body = getattr(move, kind)
-    if kind in ("place", "reinforce"):
-        return (number, body.unit, body.square.row, body.square.col, body.facing)
-    if kind == "attack":
-        return (number, body.unit, body.target.row, body.target.col, body.level)
-    return (number, *(getattr(body, f) for f in _KIND_FIELDS[kind]))
+def movement_moves(state: State, seat: int) -> LazyMoves:
+    """The movement phase's moves at once (one look at the field), ascending."""
+    keys = movement.movement_keys(state, seat)
+    if next(turns.end_phase_moves(state, seat), None) is not None:
+        keys.append((END_PHASE,))
+    keys.sort()
+    return LazyMoves(keys)
 
 
-_KIND_NUMBERS = {f.name: f.number for f in Move.DESCRIPTOR.oneofs_by_name["decision"].fields}
-_KIND_FIELDS = {
-    f.name: tuple(g.name for g in (f.message_type.fields if f.message_type else ()))
-    for f in Move.DESCRIPTOR.oneofs_by_name["decision"].fields
-}
+def narrow_end_phase(state: State, seat: int, move: Move) -> list[Move]:
+    return list(turns.end_phase_moves(state, seat))
 
 
 def check_move(state: State, move: Move) -> None:
@@ -231,6 +224,8 @@ PHASES: PhaseTable[State] = PhaseTable(
             "placement",
             seats=views.to_act,
             moves=["place"],
+            generate=setup.placement_moves,
+            ordered=True,
             ends="every seat has placed every counter: the reveal (KK-22, KK-27)",
             follows=["movement", "over"],
         ),
@@ -246,6 +241,8 @@ PHASES: PhaseTable[State] = PhaseTable(
             seat=to_move,
             moves=["step", "rotate", "climb", "prepare_climb", "dismount", "end_phase"],
             ends="the side ends it (KK-33)",
+            generate=movement_moves,
+            ordered=True,
             follows=["attack", "over"],
         ),
         turn(
@@ -275,10 +272,16 @@ PHASES: PhaseTable[State] = PhaseTable(
 )
 
 
+Narrow = Callable[[State, int, Move], list[Move]]
+
+
 def _kind(
-    name: str, generate: Generate | Callable[[State, int], list[Move]], play: Play
+    name: str,
+    generate: Generate | Callable[[State, int], list[Move]],
+    play: Play,
+    narrow: Narrow | None = None,
 ) -> MoveKind[State, Move, Event]:
-    return MoveKind(name, generate=generate, play=_then_check(play))
+    return MoveKind(name, generate=generate, play=_then_check(play), narrow=narrow)
 
 
 MOVES: tuple[MoveKind[State, Move, Event], ...] = (
@@ -286,17 +289,22 @@ MOVES: tuple[MoveKind[State, Move, Event], ...] = (
     _kind("buy", setup.buy_moves, setup.buy),
     _kind("buy_suggested_army", setup.suggested_army_moves, setup.buy_suggested_army),
     _kind("choose_leader", setup.leader_moves, setup.choose_leader),
-    _kind("place", setup.place_moves, setup.place),
+    _kind("place", setup.place_moves, setup.place, setup.narrow_place),
     _kind("reinforce", turns.reinforce_moves, turns.reinforce),
-    _kind("step", movement.step_moves, movement.step),
-    _kind("rotate", movement.rotate_moves, movement.rotate),
-    _kind("climb", movement.climb_moves, movement.climb),
-    _kind("prepare_climb", movement.prepare_climb_moves, movement.prepare_climb),
-    _kind("dismount", movement.dismount_moves, movement.dismount),
+    _kind("step", movement.step_moves, movement.step, movement.narrow_step),
+    _kind("rotate", movement.rotate_moves, movement.rotate, movement.narrow_rotate),
+    _kind("climb", movement.climb_moves, movement.climb, movement.narrow_climb),
+    _kind(
+        "prepare_climb",
+        movement.prepare_climb_moves,
+        movement.prepare_climb,
+        movement.narrow_prepare_climb,
+    ),
+    _kind("dismount", movement.dismount_moves, movement.dismount, movement.narrow_dismount),
     _kind("attack", attack_moves, attack),
     _kind("follow_up", follow_up_moves, follow_up),
     _kind("disband", disband_moves, disband),
-    _kind("end_phase", turns.end_phase_moves, turns.end_phase),
+    _kind("end_phase", turns.end_phase_moves, turns.end_phase, narrow_end_phase),
 )
 
 KILL_THE_KING: GameDefinition[Options, State, Move, Event, View] = GameDefinition(
@@ -334,6 +342,9 @@ KILL_THE_KING: GameDefinition[Options, State, Move, Event, View] = GameDefinitio
         ),
         examples=3,
         deep_rate=0.05,
+        # Every die and every save is public (KK-35, KK-37, KK-121), but no view
+        # keeps them: a missed attack and a saved one leave the same field.
+        event_only_reveals=frozenset({"die_rolled", "unit_saved"}),
         golden=(
             Golden(Variant(2), seed=7),
             Golden(Variant(2, (("mode", int(Mode.ATTACK_AND_DEFENSE)),)), seed=7),

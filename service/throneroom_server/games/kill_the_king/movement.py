@@ -28,6 +28,16 @@ from throneroom.v1 import kill_the_king_pb2 as pb
 
 from throneroom_server.games.kill_the_king import combat
 from throneroom_server.games.kill_the_king import state as st
+from throneroom_server.games.kill_the_king.keys import (
+    CLIMB,
+    DISMOUNT,
+    PREPARE_CLIMB,
+    ROTATE,
+    STEP,
+    Key,
+    move_from_key,
+    move_key,
+)
 from throneroom_server.games.rng import Rng
 
 State = pb.KillTheKingState
@@ -36,6 +46,7 @@ Event = pb.KillTheKingEvent
 Unit = pb.KillTheKingUnit
 
 RAM = int(UnitType.BATTERING_RAM)
+_TYPE = {int(kind): kind for kind in UnitType}
 
 
 # --- who moves, how far -------------------------------------------------------------------
@@ -45,22 +56,36 @@ class Scene:
     """What the movement rules read, gathered once per decision: the field, who
     stands where, the crews of the Rams, the living Rangers."""
 
-    __slots__ = ("board", "crews", "in_play", "occupied", "rangers", "state")
+    __slots__ = (
+        "_controlled",
+        "board",
+        "crews",
+        "in_play",
+        "occupied",
+        "rangers",
+        "state",
+        "terrain",
+    )
 
     def __init__(self, state: State) -> None:
         self.state = state
         self.board = st.field(state)
         self.in_play = st.in_play(state)
-        self.occupied: dict[Position, Unit] = {}
+        self.terrain = st.terrain(state)
+        # Keyed by plain ((row, col), level) tuples: equal to (and hashed as) Positions.
+        self.occupied: dict[tuple[tuple[int, int], int], Unit] = {}
         self.crews: dict[int, list[Unit]] = {}
         self.rangers: dict[int, int] = {}
+        self._controlled: dict[int, list[Unit]] = {}
+        on_field = st.ON_FIELD
         for u in state.units:
-            if u.status != st.ON_FIELD:
+            if u.status != on_field:
                 continue
             if u.carried_by >= 0:
                 self.crews.setdefault(u.carried_by, []).append(u)
             else:
-                self.occupied[Position(Coord(u.square.row, u.square.col), Level(u.level))] = u
+                square = u.square
+                self.occupied[((square.row, square.col), u.level)] = u
             if u.type == RANGER:
                 self.rangers[u.side] = u.id
 
@@ -69,20 +94,26 @@ class Scene:
         found = self.occupied.get(p)
         if found is not None or p.level is Level.STAIRS:
             return found
-        return self.occupied.get(Position(p.coord, Level.STAIRS))
+        return self.occupied.get((p.coord, STAIRS))
 
-    def controller_side(self, u: Unit) -> Side:
+    def controller_side(self, u: Unit) -> int:
         """The side that moves ``u``: its own, except a Battering Ram, moved by
         the side of its crew (KK-89)."""
         if u.type == RAM:
             crew = self.crews.get(u.id)
             if crew:
-                return Side(crew[0].side)
-        return Side(u.side)
+                return crew[0].side
+        return u.side
 
     def controlled(self, seat: int) -> list[Unit]:
         """The standing units ``seat`` may move or rotate (a Ram only while its
-        crew is the seat's)."""
+        crew is the seat's), by id."""
+        found = self._controlled.get(seat)
+        if found is None:
+            found = self._controlled[seat] = self._find_controlled(seat)
+        return found
+
+    def _find_controlled(self, seat: int) -> list[Unit]:
         out = []
         for u in self.occupied.values():
             if u.type == RAM:
@@ -100,16 +131,16 @@ class Scene:
         the side's movement is locked (KK-101)."""
         if self.state.movement_locked_now:
             return 0
-        side = int(self.controller_side(u))
-        ranger = self.rangers.get(side)
+        ranger = self.rangers.get(self.controller_side(u))
         bonus = LEADERS[UnitType.RANGER].movement_bonus if ranger not in (None, u.id) else 0
-        return UNITS[UnitType(u.type)].movement + bonus + u.bonus_movement
+        return UNITS[_TYPE[u.type]].movement + bonus + u.bonus_movement
 
     def points_left(self, u: Unit) -> int:
         return self.allowance(u) - u.movement_used
 
 
 RANGER = int(UnitType.RANGER)
+STAIRS = int(Level.STAIRS)
 
 
 def controlled(state: State, seat: int) -> list[Unit]:
@@ -143,9 +174,9 @@ def _passage_unit(state: State, board: Board) -> Unit | None:
 # --- steps ------------------------------------------------------------------------------------
 
 
-def _gate_open_for(state: State, side: Side, coord: Coord) -> bool:
+def _gate_open_for(state: State, side: int, coord: Coord) -> bool:
     """Defenders pass the gate; attackers only while they control it (KK-55)."""
-    if side is Side.DEFENDER:
+    if side == int(Side.DEFENDER):
         return True
     for g in state.gates:
         if (g.square.row, g.square.col) == coord:
@@ -160,8 +191,9 @@ class _Mover:
         self.state, self.board, self.u = scene.state, scene.board, u
         self.scene = scene
         self.side = scene.controller_side(u)
-        self.chart = UNITS[UnitType(u.type)]
+        self.chart = UNITS[_TYPE[u.type]]
         self.in_play = scene.in_play
+        self.steps, self.walls = scene.terrain
 
     def _held(self, p: Position) -> Unit | None:
         return self.scene.held(p)
@@ -170,8 +202,7 @@ class _Mover:
         """Whether the terrain and the gate let it stand (or pass) at ``p``."""
         if p.level is Level.WALL and not self.chart.may_stand_on_wall:
             return False
-        space = self.board.space(*p.coord)
-        if p.level is Level.GROUND and space.is_wall:
+        if p.level is Level.GROUND and p.coord in self.walls:
             return _gate_open_for(self.state, self.side, p.coord)
         return True
 
@@ -180,7 +211,7 @@ class _Mover:
     ) -> Iterator[tuple[Direction, Position, Unit | None]]:
         """(direction, position, Ram manned by the step or None) for each legal step."""
         seen: set[Direction] = set()
-        for d, p in self.board.steps(origin, within=self.in_play):
+        for d, p in self.steps[origin]:
             if d in seen or not self.may_enter(p):
                 continue
             held = self._held(p)
@@ -196,7 +227,7 @@ class _Mover:
                 ram = held
             elif (
                 p.level is Level.GROUND
-                and self.board.space(*p.coord).is_wall
+                and p.coord in self.walls
                 and not self._may_pass(origin, p, left)
             ):
                 continue
@@ -208,7 +239,7 @@ class _Mover:
         space beyond, other than the one it came from (KK-57)."""
         if left < 2:
             return False
-        for _, p in self.board.steps(passage, within=self.in_play):
+        for _, p in self.steps[passage]:
             if p.coord == origin.coord or p.level is Level.WALL:
                 continue
             if self._held(p) is None and self.may_enter(p):
@@ -216,22 +247,23 @@ class _Mover:
         return False
 
 
-def step_moves(state: State, seat: int) -> Iterator[Move]:
+def _step_keys(scene: Scene, seat: int, only: int | None = None) -> Iterator[Key]:
+    """Every legal step (only those of unit ``only``, if given)."""
+    state = scene.state
     if state.movement_locked_now:
         return
-    scene = Scene(state)
     passage = _passage_unit(state, scene.board)
     units = [passage] if passage is not None else scene.controlled(seat)
     for u in units:
-        if u.immobile or finished(state, u):
+        if (only is not None and u.id != only) or u.immobile or finished(state, u):
             continue
         left = scene.points_left(u)
         if left < 1:
             continue
         for d, _, _ in _Mover(scene, u).targets(st.position(u), left):
-            yield Move(step=Move.Step(unit=u.id, direction=pb.Direction.ValueType(d)))
+            yield (STEP, u.id, int(d))
     if passage is None:
-        yield from _unman_moves(scene, seat)
+        yield from _unman_keys(scene, seat, only)
 
 
 def _side_moved(scene: Scene, seat: int) -> bool:
@@ -240,10 +272,10 @@ def _side_moved(scene: Scene, seat: int) -> bool:
     )
 
 
-def _unman_moves(scene: Scene, seat: int) -> Iterator[Move]:
+def _unman_keys(scene: Scene, seat: int, only: int | None) -> Iterator[Key]:
     """A crew steps off its Ram at the start of its side's movement phase,
     before any other unit of the side has moved (KK-90)."""
-    crews = [u for c in scene.crews.values() for u in c if u.seat == seat]
+    crews = [u for c in scene.crews.values() for u in c if u.seat == seat and only in (None, u.id)]
     if not crews or _side_moved(scene, seat):
         return
     for u in crews:
@@ -253,7 +285,33 @@ def _unman_moves(scene: Scene, seat: int) -> Iterator[Move]:
         mover = _Mover(scene, u)
         for d, p, ram in mover.targets(st.position(u), left):
             if ram is None and p.level is not Level.WALL:
-                yield Move(step=Move.Step(unit=u.id, direction=pb.Direction.ValueType(d)))
+                yield (STEP, u.id, int(d))
+
+
+def _listed(keys: Iterator[Key], move: Move) -> list[Move]:
+    """The move itself if its key is among ``keys``, else nothing (a narrowing)."""
+    key = move_key(move)
+    return [move_from_key(key)] if key in set(keys) else []
+
+
+def step_moves(state: State, seat: int) -> list[Move]:
+    return [move_from_key(k) for k in _step_keys(Scene(state), seat)]
+
+
+def narrow_step(state: State, seat: int, move: Move) -> list[Move]:
+    return _listed(_step_keys(Scene(state), seat, move.step.unit), move)
+
+
+def movement_keys(state: State, seat: int) -> list[Key]:
+    """Every legal step, rotation, climb, prepared climb and dismount at once
+    (the movement phase's moves but ``end_phase``), from one look at the field."""
+    scene = Scene(state)
+    return [
+        *_step_keys(scene, seat),
+        *_rotate_keys(scene, seat),
+        *_both_climb_keys(scene, seat),
+        *_dismount_keys(scene, seat),
+    ]
 
 
 def _start(state: State, u: Unit, events: list[Event]) -> None:
@@ -331,15 +389,15 @@ def step(state: State, seat: int, move: Move, events: list[Event]) -> None:
 
 def _rotation_cost(state: State, u: Unit) -> int:
     """A Catapult's rotation costs 1 (free while the side's movement is locked, KK-101)."""
-    return 0 if state.movement_locked_now else UNITS[UnitType(u.type)].rotation_cost
+    return 0 if state.movement_locked_now else UNITS[_TYPE[u.type]].rotation_cost
 
 
-def rotate_moves(state: State, seat: int) -> Iterator[Move]:
-    scene = Scene(state)
+def _rotate_keys(scene: Scene, seat: int, only: int | None = None) -> Iterator[Key]:
+    state = scene.state
     if _passage_unit(state, scene.board) is not None:
         return
     for u in scene.controlled(seat):
-        if u.rotated or u.carried_by >= 0:
+        if u.rotated or u.carried_by >= 0 or only not in (None, u.id):
             continue
         if u.type == RAM and not scene.crews.get(u.id):
             continue
@@ -348,7 +406,15 @@ def rotate_moves(state: State, seat: int) -> Iterator[Move]:
             continue
         for d in Direction:
             if int(d) != u.facing:
-                yield Move(rotate=Move.Rotate(unit=u.id, facing=pb.Direction.ValueType(d)))
+                yield (ROTATE, u.id, int(d))
+
+
+def rotate_moves(state: State, seat: int) -> list[Move]:
+    return [move_from_key(k) for k in _rotate_keys(Scene(state), seat)]
+
+
+def narrow_rotate(state: State, seat: int, move: Move) -> list[Move]:
+    return _listed(_rotate_keys(Scene(state), seat, move.rotate.unit), move)
 
 
 def rotate(state: State, seat: int, move: Move, events: list[Event]) -> None:
@@ -368,21 +434,26 @@ def rotate(state: State, seat: int, move: Move, events: list[Event]) -> None:
 # --- climbing (KK-44, KK-45) -------------------------------------------------------------------
 
 
-def _climbs(state: State, seat: int) -> Iterator[tuple[Unit, Direction, Unit | None]]:
+def _climbs(
+    scene: Scene, seat: int, only: int | None = None
+) -> Iterator[tuple[Unit, Direction, Unit | None]]:
     """(climber, direction, enemy on the wall or None) for each climb allowed now."""
+    state = scene.state
     if state.movement_locked_now:
         return
-    scene = Scene(state)
     board = scene.board
     if _passage_unit(state, board) is not None:
         return
+    table = st.climbs(state)
     for u in scene.controlled(seat):
-        chart = UNITS[UnitType(u.type)]
+        if only not in (None, u.id):
+            continue
+        chart = UNITS[_TYPE[u.type]]
         if not chart.may_climb or u.moved or u.attacked or u.HasField("climb"):
             continue
         if u.level != int(Level.GROUND) or scene.points_left(u) < 1:
             continue
-        for d, c in board.climbs(st.coord(u)):
+        for d, c in table[Coord(u.square.row, u.square.col)]:
             if c not in scene.in_play:
                 continue
             held = scene.occupied.get(Position(c, Level.WALL))
@@ -392,9 +463,32 @@ def _climbs(state: State, seat: int) -> Iterator[tuple[Unit, Direction, Unit | N
                 yield u, d, held
 
 
-def climb_moves(state: State, seat: int) -> Iterator[Move]:
-    for u, d, _ in _climbs(state, seat):
-        yield Move(climb=Move.Climb(unit=u.id, direction=pb.Direction.ValueType(d)))
+def _climb_keys(
+    scene: Scene, seat: int, *, prepared: bool, only: int | None = None
+) -> Iterator[Key]:
+    """Climbs (KK-44), or with ``prepared`` the climbs set for the attack phase
+    (KK-45: onto an enemy only)."""
+    for u, d, enemy in _climbs(scene, seat, only):
+        if not prepared:
+            yield (CLIMB, u.id, int(d))
+        elif enemy is not None:
+            yield (PREPARE_CLIMB, u.id, int(d))
+
+
+def _both_climb_keys(scene: Scene, seat: int) -> Iterator[Key]:
+    for u, d, enemy in _climbs(scene, seat):
+        yield (CLIMB, u.id, int(d))
+        if enemy is not None:
+            yield (PREPARE_CLIMB, u.id, int(d))
+
+
+def climb_moves(state: State, seat: int) -> list[Move]:
+    return [move_from_key(k) for k in _climb_keys(Scene(state), seat, prepared=False)]
+
+
+def narrow_climb(state: State, seat: int, move: Move) -> list[Move]:
+    keys = _climb_keys(Scene(state), seat, prepared=False, only=move.climb.unit)
+    return _listed(keys, move)
 
 
 def climb(state: State, seat: int, move: Move, events: list[Event]) -> None:
@@ -416,12 +510,13 @@ def climb(state: State, seat: int, move: Move, events: list[Event]) -> None:
     complete_movement(state, events)
 
 
-def prepare_climb_moves(state: State, seat: int) -> Iterator[Move]:
-    for u, d, enemy in _climbs(state, seat):
-        if enemy is not None:
-            yield Move(
-                prepare_climb=Move.PrepareClimb(unit=u.id, direction=pb.Direction.ValueType(d))
-            )
+def prepare_climb_moves(state: State, seat: int) -> list[Move]:
+    return [move_from_key(k) for k in _climb_keys(Scene(state), seat, prepared=True)]
+
+
+def narrow_prepare_climb(state: State, seat: int, move: Move) -> list[Move]:
+    keys = _climb_keys(Scene(state), seat, prepared=True, only=move.prepare_climb.unit)
+    return _listed(keys, move)
 
 
 def prepare_climb(state: State, seat: int, move: Move, events: list[Event]) -> None:
@@ -444,10 +539,18 @@ def prepare_climb(state: State, seat: int, move: Move, events: list[Event]) -> N
 # --- dismounting (KK-76) ---------------------------------------------------------------------
 
 
-def dismount_moves(state: State, seat: int) -> Iterator[Move]:
-    for u in controlled(state, seat):
-        if u.type == int(UnitType.CAVALRY) and not u.dismounted:
-            yield Move(dismount=Move.Dismount(unit=u.id))
+def _dismount_keys(scene: Scene, seat: int, only: int | None = None) -> Iterator[Key]:
+    for u in scene.controlled(seat):
+        if u.type == int(UnitType.CAVALRY) and not u.dismounted and only in (None, u.id):
+            yield (DISMOUNT, u.id)
+
+
+def dismount_moves(state: State, seat: int) -> list[Move]:
+    return [move_from_key(k) for k in _dismount_keys(Scene(state), seat)]
+
+
+def narrow_dismount(state: State, seat: int, move: Move) -> list[Move]:
+    return _listed(_dismount_keys(Scene(state), seat, move.dismount.unit), move)
 
 
 def dismount(state: State, seat: int, move: Move, events: list[Event]) -> None:

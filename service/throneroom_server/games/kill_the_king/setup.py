@@ -31,6 +31,13 @@ from throneroom.v1 import kill_the_king_pb2 as pb
 
 from throneroom_server.games.kill_the_king import state as st
 from throneroom_server.games.kill_the_king.dice import roll
+from throneroom_server.games.kill_the_king.keys import (
+    PLACE,
+    Key,
+    LazyMoves,
+    move_from_key,
+    move_key,
+)
 from throneroom_server.games.kill_the_king.scope import BUY_MENU, LEADERS_IN_PLAY, spec_of
 from throneroom_server.games.kill_the_king.turns import start_turn
 from throneroom_server.games.rng import Rng, seed_rng
@@ -271,7 +278,7 @@ def _next_of_each_type(state: State, seat: int) -> list[st.Unit]:
     return out
 
 
-def place_moves(state: State, seat: int) -> Iterator[Move]:
+def _place_keys(state: State, seat: int, only: int | None = None) -> Iterator[Key]:
     board = st.field(state)
     side = st.side_of(state, seat)
     mode = Mode(state.mode)
@@ -283,27 +290,36 @@ def place_moves(state: State, seat: int) -> Iterator[Move]:
         if u.type == int(UnitType.BATTERING_RAM) and not st.crew_of(state, u.id)
     }
     for u in _next_of_each_type(state, seat):
+        if only not in (None, u.id):
+            continue
         kind = UnitType(u.type)
         may_man = UNITS[kind].may_man
         for c in _zone(mode, side, kind):
             ram = rams.get(c) if may_man else None
             if ram is not None:
-                yield Move(
-                    place=Move.Place(
-                        unit=u.id, square=pb.Square(row=c.row, col=c.col), facing=ram.facing
-                    )
-                )
+                yield (PLACE, u.id, c.row, c.col, ram.facing)
                 continue
             if Position(c, board.level_of(c)) in taken:
                 continue
-            for d in Direction:
-                yield Move(
-                    place=Move.Place(
-                        unit=u.id,
-                        square=pb.Square(row=c.row, col=c.col),
-                        facing=pb.Direction.ValueType(d),
-                    )
-                )
+            for d in _FACINGS:
+                yield (PLACE, u.id, c.row, c.col, d)
+
+
+_FACINGS = tuple(int(d) for d in Direction)
+
+
+def placement_moves(state: State, seat: int) -> LazyMoves:
+    """Every placement of the seat (KK-22), ascending, built when read."""
+    return LazyMoves(sorted(_place_keys(state, seat)))
+
+
+def place_moves(state: State, seat: int) -> list[Move]:
+    return list(placement_moves(state, seat))
+
+
+def narrow_place(state: State, seat: int, move: Move) -> list[Move]:
+    key = move_key(move)
+    return [move_from_key(key)] if key in set(_place_keys(state, seat, move.place.unit)) else []
 
 
 def place(state: State, seat: int, move: Move, events: list[Event]) -> None:

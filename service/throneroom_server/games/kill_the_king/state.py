@@ -46,8 +46,12 @@ def coord(u: Unit) -> Coord:
     return Coord(u.square.row, u.square.col)
 
 
+_LEVELS = {int(level): level for level in Level}
+_MODES = {int(mode): mode for mode in Mode}
+
+
 def position(u: Unit) -> Position:
-    return Position(Coord(u.square.row, u.square.col), Level(u.level))
+    return Position(Coord(u.square.row, u.square.col), _LEVELS[u.level])
 
 
 def put(u: Unit, where: tuple[int, int], level: Level) -> None:
@@ -152,9 +156,44 @@ def _field(mode: Mode, ruins: frozenset[tuple[int, int]]) -> Board:
     return field_for(mode).ruined(ruins)
 
 
+def _ruins(state: State) -> frozenset[tuple[int, int]]:
+    return frozenset((r.square.row, r.square.col) for r in state.ruins)
+
+
 def field(state: State) -> Board:
     """The mode's field with the destroyed wall and gate spaces as rubble (KK-6)."""
-    return _field(Mode(state.mode), frozenset((r.square.row, r.square.col) for r in state.ruins))
+    return _field(_MODES[state.mode], _ruins(state))
+
+
+Climbs = dict[Coord, tuple[tuple[Direction, Coord], ...]]
+
+
+@lru_cache(maxsize=128)
+def _climbs(mode: Mode, ruins: frozenset[tuple[int, int]]) -> Climbs:
+    board = _field(mode, ruins)
+    return {s.coord: board.climbs(s.coord) for s in board}
+
+
+def climbs(state: State) -> Climbs:
+    """``Board.climbs`` of every space of the current field (KK-44), cached."""
+    return _climbs(_MODES[state.mode], _ruins(state))
+
+
+StepTable = dict[Position, tuple[tuple[Direction, Position], ...]]
+
+
+@lru_cache(maxsize=128)
+def _terrain(mode: Mode, ruins: frozenset[tuple[int, int]]) -> tuple[StepTable, frozenset[Coord]]:
+    board = _field(mode, ruins)
+    within = _in_play(mode)
+    steps = {p: board.steps(p, within=within) for p in board.positions()}
+    return steps, frozenset(s.coord for s in board if s.is_wall)
+
+
+def terrain(state: State) -> tuple[StepTable, frozenset[Coord]]:
+    """The steps the terrain allows within the mode's spaces (``Board.steps``),
+    and the intact wall and gate spaces, of the current field; cached."""
+    return _terrain(_MODES[state.mode], _ruins(state))
 
 
 @lru_cache(maxsize=8)
@@ -164,7 +203,7 @@ def _in_play(mode: Mode) -> frozenset[Coord]:
 
 def in_play(state: State) -> frozenset[Coord]:
     """The spaces the mode uses (KK-8)."""
-    return _in_play(Mode(state.mode))
+    return _in_play(_MODES[state.mode])
 
 
 def counter_type(u: Unit) -> UnitType:

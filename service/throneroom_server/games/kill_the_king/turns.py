@@ -306,11 +306,11 @@ def check_game_over(state: State, events: list[Event]) -> bool:
         return True
     if state.phase in (S.PHASE_CHOOSE_SIDE, S.PHASE_PURCHASE, S.PHASE_LEADER, S.PHASE_PLACEMENT):
         return False
-    present = {Side(u.side) for u in st.on_field(state)}
-    if Side.ATTACKER not in present:
+    present = {u.side for u in state.units if u.status == st.ON_FIELD}
+    if int(Side.ATTACKER) not in present:
         finish(state, Side.DEFENDER, "annihilation", events)
         return True
-    if Side.DEFENDER not in present:
+    if int(Side.DEFENDER) not in present:
         finish(state, Side.ATTACKER, "annihilation", events)
         return True
     return False
