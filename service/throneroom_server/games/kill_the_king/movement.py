@@ -210,11 +210,17 @@ class _Mover:
         self, origin: Position, left: int
     ) -> Iterator[tuple[Direction, Position, Unit | None]]:
         """(direction, position, Ram manned by the step or None) for each legal step."""
-        seen: set[Direction] = set()
-        for d, p in self.steps[origin]:
-            if d in seen or not self.may_enter(p):
+        occupied = self.scene.occupied
+        may_wall = self.chart.may_stand_on_wall
+        last: Direction | None = None
+        for d, p, kind in self.steps[origin]:
+            if d is last:
+                continue  # one step per direction (a stair next to the gate)
+            if kind == st.ONTO_WALL and not may_wall:
                 continue
-            held = self._held(p)
+            held = occupied.get(p)
+            if held is None and p.level is not Level.STAIRS:
+                held = occupied.get((p.coord, STAIRS))
             ram: Unit | None = None
             if held is not None:
                 if not (
@@ -225,13 +231,11 @@ class _Mover:
                 ):
                     continue
                 ram = held
-            elif (
-                p.level is Level.GROUND
-                and p.coord in self.walls
-                and not self._may_pass(origin, p, left)
+            elif kind == st.PASSAGE and not (
+                _gate_open_for(self.state, self.side, p.coord) and self._may_pass(origin, p, left)
             ):
                 continue
-            seen.add(d)
+            last = d
             yield d, p, ram
 
     def _may_pass(self, origin: Position, passage: Position, left: int) -> bool:
@@ -239,10 +243,10 @@ class _Mover:
         space beyond, other than the one it came from (KK-57)."""
         if left < 2:
             return False
-        for _, p in self.steps[passage]:
-            if p.coord == origin.coord or p.level is Level.WALL:
+        for _, p, kind in self.steps[passage]:
+            if p.coord == origin.coord or kind == st.ONTO_WALL:
                 continue
-            if self._held(p) is None and self.may_enter(p):
+            if self.scene.held(p) is None and self.may_enter(p):
                 return True
         return False
 

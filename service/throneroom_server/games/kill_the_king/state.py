@@ -179,20 +179,33 @@ def climbs(state: State) -> Climbs:
     return _climbs(_MODES[state.mode], _ruins(state))
 
 
-StepTable = dict[Position, tuple[tuple[Direction, Position], ...]]
+OPEN, ONTO_WALL, PASSAGE = 0, 1, 2
+"""What a step enters: ground or stairs, a wall position, the gate's passage."""
+StepTable = dict[Position, tuple[tuple[Direction, Position, int], ...]]
 
 
 @lru_cache(maxsize=128)
 def _terrain(mode: Mode, ruins: frozenset[tuple[int, int]]) -> tuple[StepTable, frozenset[Coord]]:
     board = _field(mode, ruins)
     within = _in_play(mode)
-    steps = {p: board.steps(p, within=within) for p in board.positions()}
-    return steps, frozenset(s.coord for s in board if s.is_wall)
+    walls = frozenset(s.coord for s in board if s.is_wall)
+
+    def kind(p: Position) -> int:
+        if p.level is Level.WALL:
+            return ONTO_WALL
+        return PASSAGE if p.level is Level.GROUND and p.coord in walls else OPEN
+
+    steps = {
+        p: tuple((d, q, kind(q)) for d, q in board.steps(p, within=within))
+        for p in board.positions()
+    }
+    return steps, walls
 
 
 def terrain(state: State) -> tuple[StepTable, frozenset[Coord]]:
-    """The steps the terrain allows within the mode's spaces (``Board.steps``),
-    and the intact wall and gate spaces, of the current field; cached."""
+    """The steps the terrain allows within the mode's spaces (``Board.steps``,
+    each with what it enters), and the intact wall and gate spaces, of the
+    current field; cached."""
     return _terrain(_MODES[state.mode], _ruins(state))
 
 
