@@ -400,3 +400,36 @@ def test_attack_and_defense_units_never_step_onto_the_castle_rows() -> None:
     state = f.turn(D)
     assert steps_of(state, sw) == {E, S, W}
     assert not state.gates
+
+
+# --- KK-32, KK-60: levels and stairs --------------------------------------------------------------
+
+
+def test_a_unit_above_the_gate_and_one_passing_beneath_do_not_block_each_other() -> None:
+    f = Field()
+    f.put(SW, D, 9, 5)  # above the gate
+    below = f.put(SW, D, 10, 5)
+    f.put(AR, A, 0, 0)
+    state = walk(f.turn(D), below, S, S)
+    assert where(state, below) == (8, 5, GROUND)
+
+
+def test_a_unit_on_the_stairs_holds_both_levels() -> None:
+    f = Field()
+    f.put(SW, D, 10, 2)  # corner stairs
+    on_wall = f.put(SW, D, 9, 2)
+    on_ground = f.put(SW, D, 11, 2)
+    f.put(AR, A, 0, 0)
+    state = f.turn(D)
+    assert N not in steps_of(state, on_wall) and S not in steps_of(state, on_ground)
+
+
+def test_an_immobile_catapult_on_the_wall_never_steps_but_turns() -> None:
+    f = Field()
+    f.put(AR, A, 0, 0)
+    cat = f.put(CAT, D, 9, 3)
+    state = f.turn(D)
+    state.units[cat].immobile = True
+    assert steps_of(state, cat) == set()
+    state, events = play(state, rotate(cat, S))
+    assert events[0].rotated.cost == 1

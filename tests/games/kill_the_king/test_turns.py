@@ -230,3 +230,13 @@ def test_the_defence_penalty_is_cleared_at_the_end_of_the_turn() -> None:
     state.defence_penalty.append(pb.SIDE_DEFENDER)
     state, _ = end_turn(state)
     assert not state.defence_penalty
+
+
+def test_both_sides_gone_the_defender_wins() -> None:
+    f = Field()
+    a = f.put(SW, A, 1, 3)
+    d = f.put(SW, D, 12, 3)
+    state = f.turn(A, 2)
+    state.units[a].status = state.units[d].status = DEAD
+    state, _ = play(state, END)
+    assert state.outcome.termination == "annihilation" and list(state.outcome.winners) == [1]
