@@ -22,6 +22,8 @@ CASES = [
     ("king_is_dead", 3, {}),
     ("king_is_dead", 4, {"mordred": True}),
     ("kings_life", 5, {}),
+    ("kill_the_king", 2, {}),
+    ("kill_the_king", 2, {"mode": 2}),
 ]
 
 
@@ -77,7 +79,11 @@ async def _play_to_the_end(
     raise AssertionError("the game did not end")
 
 
-@pytest.mark.parametrize(("game", "seats", "values"), CASES, ids=[f"{g}-{s}p" for g, s, _ in CASES])
+@pytest.mark.parametrize(
+    ("game", "seats", "values"),
+    CASES,
+    ids=[f"{g}-{s}p" + (f"-mode={o['mode']}" if "mode" in o else "") for g, s, o in CASES],
+)
 async def test_game_end_to_end(
     service: Service, game: str, seats: int, values: dict[str, object]
 ) -> None:
