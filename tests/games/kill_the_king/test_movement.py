@@ -433,3 +433,14 @@ def test_an_immobile_catapult_on_the_wall_never_steps_but_turns() -> None:
     assert steps_of(state, cat) == set()
     state, events = play(state, rotate(cat, S))
     assert events[0].rotated.cost == 1
+
+
+def test_a_cavalry_on_the_gates_passage_steps_on_before_it_may_dismount() -> None:
+    f = Field()
+    f.put(AR, A, 0, 0)
+    ca = f.put(CA, D, 12, 5)
+    state = walk(f.turn(D), ca, S, S, S)  # 3 of 5 points: onto the passage (9, 5)
+    assert where(state, ca) == (9, 5, GROUND)
+    assert kinds(state) == {"step"}
+    state = walk(state, ca, S)
+    assert dismount(ca) in legal(state)

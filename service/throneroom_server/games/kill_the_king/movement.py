@@ -544,6 +544,11 @@ def prepare_climb(state: State, seat: int, move: Move, events: list[Event]) -> N
 
 
 def _dismount_keys(scene: Scene, seat: int, only: int | None = None) -> Iterator[Key]:
+    """A Cavalry flips to Swordsmen at any moment of the movement phase (KK-76),
+    but not while a unit stands on the gate's passage: it must step on first
+    (KK-57), and a Cavalry there could lose the points it needs to leave."""
+    if _passage_unit(scene.state, scene.board) is not None:
+        return
     for u in scene.controlled(seat):
         if u.type == int(UnitType.CAVALRY) and not u.dismounted and only in (None, u.id):
             yield (DISMOUNT, u.id)
