@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import chess
+from google.protobuf.message import Message
 from throneroom_server.games.registry import AnyGame, build_registry, real_game_names
 
 SEATS_OF_INTEREST: Mapping[str, tuple[int, ...]] = {
@@ -33,6 +34,10 @@ SEATS_OF_INTEREST: Mapping[str, tuple[int, ...]] = {
     "nim": (2,),
 }
 """Seat counts measured per game; a game not listed is measured at its min and max."""
+OPTIONS_OF_INTEREST: Mapping[str, tuple[tuple[str, tuple[tuple[str, int], ...]], ...]] = {
+    "kill_the_king": (("", ()), ("a&d", (("mode", 2),))),
+}
+"""Option sets measured per game, each with a short label (default: the default options)."""
 CHESS_PLY_CAP = 300
 
 
@@ -47,9 +52,22 @@ class Rate:
         return self.decisions / self.seconds if self.seconds else 0.0
 
 
-def play_one(game: AnyGame, seats: int, seed: int, chooser: random.Random) -> int:
+def options_of(game: AnyGame, values: tuple[tuple[str, int], ...]) -> Message:
+    options: Message = game.default_options()
+    for name, value in values:
+        setattr(options, name, value)
+    return options
+
+
+def play_one(
+    game: AnyGame,
+    seats: int,
+    seed: int,
+    chooser: random.Random,
+    values: tuple[tuple[str, int], ...] = (),
+) -> int:
     """Play one random game to its outcome; the number of decisions made."""
-    state = game.setup(game.default_options(), seats, seed)
+    state = game.setup(options_of(game, values), seats, seed)
     decisions = 0
     while acting := game.to_act(state):
         seat = acting[chooser.randrange(len(acting))] if len(acting) > 1 else acting[0]
@@ -59,12 +77,18 @@ def play_one(game: AnyGame, seats: int, seed: int, chooser: random.Random) -> in
     return decisions
 
 
-def measure_game(game: AnyGame, seats: int, seconds: float, seed: int = 1) -> Rate:
+def measure_game(
+    game: AnyGame,
+    seats: int,
+    seconds: float,
+    seed: int = 1,
+    values: tuple[tuple[str, int], ...] = (),
+) -> Rate:
     chooser = random.Random(seed)
     games = decisions = 0
     start = time.perf_counter()
     while True:
-        decisions += play_one(game, seats, seed + games, chooser)
+        decisions += play_one(game, seats, seed + games, chooser, values)
         games += 1
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
@@ -89,14 +113,19 @@ def measure_chess(seconds: float, seed: int = 1) -> Rate:
             return Rate(games, plies, elapsed)
 
 
-def rows() -> list[tuple[str, int]]:
-    """(game, seats) to measure: the real games, then Nim as a reference."""
+Row = tuple[str, int, str, tuple[tuple[str, int], ...]]
+
+
+def rows() -> list[Row]:
+    """(game, seats, options label, options) to measure: the real games, then Nim
+    as a reference."""
     games = build_registry(include_fixtures=True)
-    out = []
+    out: list[Row] = []
     for name in [*real_game_names(), "nim"]:
         info = games[name].info
         wanted = SEATS_OF_INTEREST.get(name, (info.min_seats, info.max_seats))
-        out += [(name, n) for n in sorted(set(wanted))]
+        for label, values in OPTIONS_OF_INTEREST.get(name, (("", ()),)):
+            out += [(name, n, label, values) for n in sorted(set(wanted))]
     return out
 
 
@@ -108,16 +137,17 @@ def run_table(seconds: float) -> None:
         f"(<= {CHESS_PLY_CAP} plies a game) in this run; ratio = decisions/s / chess plies/s."
     )
     chess_rate = measure_chess(seconds)
-    header = f"{'game':<14}{'seats':>6}{'games':>8}{'decisions/game':>16}"
+    header = f"{'game':<18}{'seats':>6}{'games':>8}{'decisions/game':>16}"
     print(header + f"{'decisions/s':>13}{'chess plies/s':>15}{'ratio':>8}")
-    for name, seats in rows():
+    for name, seats, options_label, values in rows():
         game = games[name]
         info = game.info
-        label = f"{name:<14}{seats:>6}"
+        shown = f"{name} {options_label}" if options_label else name
+        label = f"{shown:<18}{seats:>6}"
         if not info.min_seats <= seats <= info.max_seats:
             print(f"{label}  skipped: the engine plays {info.min_seats}..{info.max_seats} seats")
             continue
-        rate = measure_game(game, seats, seconds)
+        rate = measure_game(game, seats, seconds, values=values)
         ratio = rate.per_second / chess_rate.per_second
         print(
             f"{label}{rate.games:>8}{rate.decisions / rate.games:>16.1f}"

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from throneroom import notation
-from throneroom.v1 import king_is_dead_pb2, nim_pb2
+from throneroom.v1 import kill_the_king_pb2, king_is_dead_pb2, nim_pb2
 
 from .playouts import REGISTRY, playout
 
@@ -71,3 +71,22 @@ def test_king_is_dead(seats: int, mordred: bool, seed: int, choice_seed: int) ->
 @given(seed=SEEDS, choice_seed=CHOICES)
 def test_kings_life(seats: int, seed: int, choice_seed: int) -> None:
     assert check_game("kings_life", seats, seed, choice_seed) > 10
+
+
+@pytest.mark.parametrize(
+    "mode",
+    [
+        kill_the_king_pb2.KILL_THE_KING_MODE_KILL_THE_KING,
+        kill_the_king_pb2.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE,
+    ],
+    ids=["kill-the-king", "attack-and-defense"],
+)
+@settings(
+    max_examples=1, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(seed=SEEDS, choice_seed=CHOICES)
+def test_kill_the_king(mode: int, seed: int, choice_seed: int) -> None:
+    """The engine's real playouts through Kill the King's notation (the
+    hypothesis-built messages of test_kill_the_king_round_trips.py aside)."""
+    options = kill_the_king_pb2.KillTheKingOptions(mode=mode)  # type: ignore[arg-type]
+    assert check_game("kill_the_king", 2, seed, choice_seed, options) > 10

@@ -79,7 +79,11 @@ async def _play_to_the_end(
     raise AssertionError("the game did not end")
 
 
-@pytest.mark.parametrize(("game", "seats", "values"), CASES, ids=[f"{g}-{s}p" for g, s, _ in CASES])
+@pytest.mark.parametrize(
+    ("game", "seats", "values"),
+    CASES,
+    ids=[f"{g}-{s}p" + (f"-mode={o['mode']}" if "mode" in o else "") for g, s, o in CASES],
+)
 async def test_game_end_to_end(
     service: Service, game: str, seats: int, values: dict[str, object]
 ) -> None:

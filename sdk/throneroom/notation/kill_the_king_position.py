@@ -143,6 +143,8 @@ def unit_value(index: int, unit: Unit) -> str:
         parts.append(f"in={unit.carried_by}")
     if unit.movement_used:
         parts.append(f"mp={unit.movement_used}")
+    if unit.bonus_movement:
+        parts.append(f"bonus={unit.bonus_movement}")
     for flag in ("moved", "rotated", "attacked"):
         if getattr(unit, flag):
             parts.append(flag)
@@ -156,7 +158,13 @@ def unit_value(index: int, unit: Unit) -> str:
 
 
 _UNIT_FLAGS = ("dismounted", "free", "moved", "rotated", "attacked", "immobile")
-_UNIT_NUMBERS = {"id": "id", "in": "carried_by", "mp": "movement_used", "stack": "stack"}
+_UNIT_NUMBERS = {
+    "id": "id",
+    "in": "carried_by",
+    "mp": "movement_used",
+    "bonus": "bonus_movement",
+    "stack": "stack",
+}
 _FLAG_CHOICES = ", ".join([*_UNIT_FLAGS, *(f"{k}=N" for k in _UNIT_NUMBERS), "level=L", "climb=D"])
 
 
@@ -322,6 +330,7 @@ def format_position(state: KillTheKingState) -> str:
     put("reinforced", ints_text(state.reinforced_halves), "-")
     penalty = ",".join(SIDE_LETTERS.word(s) for s in state.defence_penalty)
     put("penalty", penalty or "-", "-")
+    put("lockednow", _yes(state.movement_locked_now), "no")
     if len(state.seats) != state.num_seats:
         raise NotationError(f"{len(state.seats)} seat records for {state.num_seats} seats")
     for index, seat in enumerate(state.seats):
@@ -419,6 +428,8 @@ def parse_position(text: str) -> KillTheKingState:
         state.reinforced_halves.extend(value.int_list())
     if (value := fields.take("penalty")) is not None:
         state.defence_penalty.extend(value.names_in(SIDE_LETTERS))  # type: ignore[arg-type]
+    if (value := fields.take("lockednow")) is not None:
+        state.movement_locked_now = value.boolean()
     _read_seats(fields, state)
     _read_units(fields, state)
     if (value := fields.take("rng")) is not None:

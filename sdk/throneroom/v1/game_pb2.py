@@ -24,27 +24,28 @@ _sym_db = _symbol_database.Default()
 
 from throneroom.v1 import common_pb2 as throneroom_dot_v1_dot_common__pb2
 from throneroom.v1 import king_is_dead_pb2 as throneroom_dot_v1_dot_king__is__dead__pb2
+from throneroom.v1 import kill_the_king_pb2 as throneroom_dot_v1_dot_kill__the__king__pb2
 from throneroom.v1 import kings_life_pb2 as throneroom_dot_v1_dot_kings__life__pb2
 from throneroom.v1 import nim_pb2 as throneroom_dot_v1_dot_nim__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18throneroom/v1/game.proto\x12\rthroneroom.v1\x1a\x1athroneroom/v1/common.proto\x1a throneroom/v1/king_is_dead.proto\x1a\x1ethroneroom/v1/kings_life.proto\x1a\x17throneroom/v1/nim.proto\"\xb0\x01\n\x0bGameOptions\x12\x38\n\x0cking_is_dead\x18\x01 \x01(\x0b\x32 .throneroom.v1.KingIsDeadOptionsH\x00\x12\x35\n\nkings_life\x18\x02 \x01(\x0b\x32\x1f.throneroom.v1.KingsLifeOptionsH\x00\x12(\n\x03nim\x18\x0f \x01(\x0b\x32\x19.throneroom.v1.NimOptionsH\x00\x42\x06\n\x04game\"\xfe\x01\n\tGameState\x12\x36\n\x0cking_is_dead\x18\x01 \x01(\x0b\x32\x1e.throneroom.v1.KingIsDeadStateH\x00\x12\x33\n\nkings_life\x18\x02 \x01(\x0b\x32\x1d.throneroom.v1.KingsLifeStateH\x00\x12&\n\x03nim\x18\x0f \x01(\x0b\x32\x17.throneroom.v1.NimStateH\x00\x12+\n\x05\x63lock\x18\x64 \x01(\x0b\x32\x1c.throneroom.v1.DecisionClock\x12\'\n\x07\x66orfeit\x18\x65 \x01(\x0b\x32\x16.throneroom.v1.OutcomeB\x06\n\x04game\"1\n\rDecisionClock\x12\r\n\x05moves\x18\x01 \x01(\x04\x12\x11\n\topened_at\x18\x02 \x03(\x04\"\xa0\x01\n\x04Move\x12\x35\n\x0cking_is_dead\x18\x01 \x01(\x0b\x32\x1d.throneroom.v1.KingIsDeadMoveH\x00\x12\x32\n\nkings_life\x18\x02 \x01(\x0b\x32\x1c.throneroom.v1.KingsLifeMoveH\x00\x12%\n\x03nim\x18\x0f \x01(\x0b\x32\x16.throneroom.v1.NimMoveH\x00\x42\x06\n\x04game\"\xa4\x01\n\x05\x45vent\x12\x36\n\x0cking_is_dead\x18\x01 \x01(\x0b\x32\x1e.throneroom.v1.KingIsDeadEventH\x00\x12\x33\n\nkings_life\x18\x02 \x01(\x0b\x32\x1d.throneroom.v1.KingsLifeEventH\x00\x12&\n\x03nim\x18\x0f \x01(\x0b\x32\x17.throneroom.v1.NimEventH\x00\x42\x06\n\x04game\"\xa0\x01\n\x04View\x12\x35\n\x0cking_is_dead\x18\x01 \x01(\x0b\x32\x1d.throneroom.v1.KingIsDeadViewH\x00\x12\x32\n\nkings_life\x18\x02 \x01(\x0b\x32\x1c.throneroom.v1.KingsLifeViewH\x00\x12%\n\x03nim\x18\x0f \x01(\x0b\x32\x16.throneroom.v1.NimViewH\x00\x42\x06\n\x04gameb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18throneroom/v1/game.proto\x12\rthroneroom.v1\x1a\x1athroneroom/v1/common.proto\x1a throneroom/v1/king_is_dead.proto\x1a!throneroom/v1/kill_the_king.proto\x1a\x1ethroneroom/v1/kings_life.proto\x1a\x17throneroom/v1/nim.proto\"\xec\x01\n\x0bGameOptions\x12\x38\n\x0cking_is_dead\x18\x01 \x01(\x0b\x32 .throneroom.v1.KingIsDeadOptionsH\x00\x12\x35\n\nkings_life\x18\x02 \x01(\x0b\x32\x1f.throneroom.v1.KingsLifeOptionsH\x00\x12:\n\rkill_the_king\x18\x03 \x01(\x0b\x32!.throneroom.v1.KillTheKingOptionsH\x00\x12(\n\x03nim\x18\x0f \x01(\x0b\x32\x19.throneroom.v1.NimOptionsH\x00\x42\x06\n\x04game\"\xb8\x02\n\tGameState\x12\x36\n\x0cking_is_dead\x18\x01 \x01(\x0b\x32\x1e.throneroom.v1.KingIsDeadStateH\x00\x12\x33\n\nkings_life\x18\x02 \x01(\x0b\x32\x1d.throneroom.v1.KingsLifeStateH\x00\x12\x38\n\rkill_the_king\x18\x03 \x01(\x0b\x32\x1f.throneroom.v1.KillTheKingStateH\x00\x12&\n\x03nim\x18\x0f \x01(\x0b\x32\x17.throneroom.v1.NimStateH\x00\x12+\n\x05\x63lock\x18\x64 \x01(\x0b\x32\x1c.throneroom.v1.DecisionClock\x12\'\n\x07\x66orfeit\x18\x65 \x01(\x0b\x32\x16.throneroom.v1.OutcomeB\x06\n\x04game\"1\n\rDecisionClock\x12\r\n\x05moves\x18\x01 \x01(\x04\x12\x11\n\topened_at\x18\x02 \x03(\x04\"\xd9\x01\n\x04Move\x12\x35\n\x0cking_is_dead\x18\x01 \x01(\x0b\x32\x1d.throneroom.v1.KingIsDeadMoveH\x00\x12\x32\n\nkings_life\x18\x02 \x01(\x0b\x32\x1c.throneroom.v1.KingsLifeMoveH\x00\x12\x37\n\rkill_the_king\x18\x03 \x01(\x0b\x32\x1e.throneroom.v1.KillTheKingMoveH\x00\x12%\n\x03nim\x18\x0f \x01(\x0b\x32\x16.throneroom.v1.NimMoveH\x00\x42\x06\n\x04game\"\xde\x01\n\x05\x45vent\x12\x36\n\x0cking_is_dead\x18\x01 \x01(\x0b\x32\x1e.throneroom.v1.KingIsDeadEventH\x00\x12\x33\n\nkings_life\x18\x02 \x01(\x0b\x32\x1d.throneroom.v1.KingsLifeEventH\x00\x12\x38\n\rkill_the_king\x18\x03 \x01(\x0b\x32\x1f.throneroom.v1.KillTheKingEventH\x00\x12&\n\x03nim\x18\x0f \x01(\x0b\x32\x17.throneroom.v1.NimEventH\x00\x42\x06\n\x04game\"\xd9\x01\n\x04View\x12\x35\n\x0cking_is_dead\x18\x01 \x01(\x0b\x32\x1d.throneroom.v1.KingIsDeadViewH\x00\x12\x32\n\nkings_life\x18\x02 \x01(\x0b\x32\x1c.throneroom.v1.KingsLifeViewH\x00\x12\x37\n\rkill_the_king\x18\x03 \x01(\x0b\x32\x1e.throneroom.v1.KillTheKingViewH\x00\x12%\n\x03nim\x18\x0f \x01(\x0b\x32\x16.throneroom.v1.NimViewH\x00\x42\x06\n\x04gameb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'throneroom.v1.game_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_GAMEOPTIONS']._serialized_start=163
-  _globals['_GAMEOPTIONS']._serialized_end=339
-  _globals['_GAMESTATE']._serialized_start=342
-  _globals['_GAMESTATE']._serialized_end=596
-  _globals['_DECISIONCLOCK']._serialized_start=598
-  _globals['_DECISIONCLOCK']._serialized_end=647
-  _globals['_MOVE']._serialized_start=650
-  _globals['_MOVE']._serialized_end=810
-  _globals['_EVENT']._serialized_start=813
-  _globals['_EVENT']._serialized_end=977
-  _globals['_VIEW']._serialized_start=980
-  _globals['_VIEW']._serialized_end=1140
+  _globals['_GAMEOPTIONS']._serialized_start=198
+  _globals['_GAMEOPTIONS']._serialized_end=434
+  _globals['_GAMESTATE']._serialized_start=437
+  _globals['_GAMESTATE']._serialized_end=749
+  _globals['_DECISIONCLOCK']._serialized_start=751
+  _globals['_DECISIONCLOCK']._serialized_end=800
+  _globals['_MOVE']._serialized_start=803
+  _globals['_MOVE']._serialized_end=1020
+  _globals['_EVENT']._serialized_start=1023
+  _globals['_EVENT']._serialized_end=1245
+  _globals['_VIEW']._serialized_start=1248
+  _globals['_VIEW']._serialized_end=1465
 # @@protoc_insertion_point(module_scope)

@@ -11,6 +11,7 @@ from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
 from throneroom.v1 import common_pb2 as _common_pb2
+from throneroom.v1 import kill_the_king_pb2 as _kill_the_king_pb2
 from throneroom.v1 import king_is_dead_pb2 as _king_is_dead_pb2
 from throneroom.v1 import kings_life_pb2 as _kings_life_pb2
 from throneroom.v1 import nim_pb2 as _nim_pb2
@@ -31,11 +32,14 @@ class GameOptions(_message.Message):
 
     KING_IS_DEAD_FIELD_NUMBER: _builtins.int
     KINGS_LIFE_FIELD_NUMBER: _builtins.int
+    KILL_THE_KING_FIELD_NUMBER: _builtins.int
     NIM_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def king_is_dead(self) -> _king_is_dead_pb2.KingIsDeadOptions: ...
     @_builtins.property
     def kings_life(self) -> _kings_life_pb2.KingsLifeOptions: ...
+    @_builtins.property
+    def kill_the_king(self) -> _kill_the_king_pb2.KillTheKingOptions: ...
     @_builtins.property
     def nim(self) -> _nim_pb2.NimOptions: ...
     def __init__(
@@ -43,13 +47,14 @@ class GameOptions(_message.Message):
         *,
         king_is_dead: _king_is_dead_pb2.KingIsDeadOptions | None = ...,
         kings_life: _kings_life_pb2.KingsLifeOptions | None = ...,
+        kill_the_king: _kill_the_king_pb2.KillTheKingOptions | None = ...,
         nim: _nim_pb2.NimOptions | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "king_is_dead", b"king_is_dead", "kings_life", b"kings_life", "nim", b"nim"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "kill_the_king", b"kill_the_king", "king_is_dead", b"king_is_dead", "kings_life", b"kings_life", "nim", b"nim"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "king_is_dead", b"king_is_dead", "kings_life", b"kings_life", "nim", b"nim"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "kill_the_king", b"kill_the_king", "king_is_dead", b"king_is_dead", "kings_life", b"kings_life", "nim", b"nim"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["king_is_dead", "kings_life", "nim"]  # noqa: Y015
+    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["king_is_dead", "kings_life", "kill_the_king", "nim"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 
@@ -63,6 +68,7 @@ class GameState(_message.Message):
 
     KING_IS_DEAD_FIELD_NUMBER: _builtins.int
     KINGS_LIFE_FIELD_NUMBER: _builtins.int
+    KILL_THE_KING_FIELD_NUMBER: _builtins.int
     NIM_FIELD_NUMBER: _builtins.int
     CLOCK_FIELD_NUMBER: _builtins.int
     FORFEIT_FIELD_NUMBER: _builtins.int
@@ -70,6 +76,8 @@ class GameState(_message.Message):
     def king_is_dead(self) -> _king_is_dead_pb2.KingIsDeadState: ...
     @_builtins.property
     def kings_life(self) -> _kings_life_pb2.KingsLifeState: ...
+    @_builtins.property
+    def kill_the_king(self) -> _kill_the_king_pb2.KillTheKingState: ...
     @_builtins.property
     def nim(self) -> _nim_pb2.NimState: ...
     @_builtins.property
@@ -90,15 +98,16 @@ class GameState(_message.Message):
         *,
         king_is_dead: _king_is_dead_pb2.KingIsDeadState | None = ...,
         kings_life: _kings_life_pb2.KingsLifeState | None = ...,
+        kill_the_king: _kill_the_king_pb2.KillTheKingState | None = ...,
         nim: _nim_pb2.NimState | None = ...,
         clock: Global___DecisionClock | None = ...,
         forfeit: _common_pb2.Outcome | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "forfeit", b"forfeit", "game", b"game", "king_is_dead", b"king_is_dead", "kings_life", b"kings_life", "nim", b"nim"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "forfeit", b"forfeit", "game", b"game", "kill_the_king", b"kill_the_king", "king_is_dead", b"king_is_dead", "kings_life", b"kings_life", "nim", b"nim"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "forfeit", b"forfeit", "game", b"game", "king_is_dead", b"king_is_dead", "kings_life", b"kings_life", "nim", b"nim"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "forfeit", b"forfeit", "game", b"game", "kill_the_king", b"kill_the_king", "king_is_dead", b"king_is_dead", "kings_life", b"kings_life", "nim", b"nim"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["king_is_dead", "kings_life", "nim"]  # noqa: Y015
+    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["king_is_dead", "kings_life", "kill_the_king", "nim"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 
@@ -140,11 +149,14 @@ class Move(_message.Message):
 
     KING_IS_DEAD_FIELD_NUMBER: _builtins.int
     KINGS_LIFE_FIELD_NUMBER: _builtins.int
+    KILL_THE_KING_FIELD_NUMBER: _builtins.int
     NIM_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def king_is_dead(self) -> _king_is_dead_pb2.KingIsDeadMove: ...
     @_builtins.property
     def kings_life(self) -> _kings_life_pb2.KingsLifeMove: ...
+    @_builtins.property
+    def kill_the_king(self) -> _kill_the_king_pb2.KillTheKingMove: ...
     @_builtins.property
     def nim(self) -> _nim_pb2.NimMove: ...
     def __init__(
@@ -152,13 +164,14 @@ class Move(_message.Message):
         *,
         king_is_dead: _king_is_dead_pb2.KingIsDeadMove | None = ...,
         kings_life: _kings_life_pb2.KingsLifeMove | None = ...,
+        kill_the_king: _kill_the_king_pb2.KillTheKingMove | None = ...,
         nim: _nim_pb2.NimMove | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "king_is_dead", b"king_is_dead", "kings_life", b"kings_life", "nim", b"nim"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "kill_the_king", b"kill_the_king", "king_is_dead", b"king_is_dead", "kings_life", b"kings_life", "nim", b"nim"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "king_is_dead", b"king_is_dead", "kings_life", b"kings_life", "nim", b"nim"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "kill_the_king", b"kill_the_king", "king_is_dead", b"king_is_dead", "kings_life", b"kings_life", "nim", b"nim"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["king_is_dead", "kings_life", "nim"]  # noqa: Y015
+    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["king_is_dead", "kings_life", "kill_the_king", "nim"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 
@@ -170,11 +183,14 @@ class Event(_message.Message):
 
     KING_IS_DEAD_FIELD_NUMBER: _builtins.int
     KINGS_LIFE_FIELD_NUMBER: _builtins.int
+    KILL_THE_KING_FIELD_NUMBER: _builtins.int
     NIM_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def king_is_dead(self) -> _king_is_dead_pb2.KingIsDeadEvent: ...
     @_builtins.property
     def kings_life(self) -> _kings_life_pb2.KingsLifeEvent: ...
+    @_builtins.property
+    def kill_the_king(self) -> _kill_the_king_pb2.KillTheKingEvent: ...
     @_builtins.property
     def nim(self) -> _nim_pb2.NimEvent: ...
     def __init__(
@@ -182,13 +198,14 @@ class Event(_message.Message):
         *,
         king_is_dead: _king_is_dead_pb2.KingIsDeadEvent | None = ...,
         kings_life: _kings_life_pb2.KingsLifeEvent | None = ...,
+        kill_the_king: _kill_the_king_pb2.KillTheKingEvent | None = ...,
         nim: _nim_pb2.NimEvent | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "king_is_dead", b"king_is_dead", "kings_life", b"kings_life", "nim", b"nim"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "kill_the_king", b"kill_the_king", "king_is_dead", b"king_is_dead", "kings_life", b"kings_life", "nim", b"nim"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "king_is_dead", b"king_is_dead", "kings_life", b"kings_life", "nim", b"nim"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "kill_the_king", b"kill_the_king", "king_is_dead", b"king_is_dead", "kings_life", b"kings_life", "nim", b"nim"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["king_is_dead", "kings_life", "nim"]  # noqa: Y015
+    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["king_is_dead", "kings_life", "kill_the_king", "nim"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 
@@ -202,11 +219,14 @@ class View(_message.Message):
 
     KING_IS_DEAD_FIELD_NUMBER: _builtins.int
     KINGS_LIFE_FIELD_NUMBER: _builtins.int
+    KILL_THE_KING_FIELD_NUMBER: _builtins.int
     NIM_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def king_is_dead(self) -> _king_is_dead_pb2.KingIsDeadView: ...
     @_builtins.property
     def kings_life(self) -> _kings_life_pb2.KingsLifeView: ...
+    @_builtins.property
+    def kill_the_king(self) -> _kill_the_king_pb2.KillTheKingView: ...
     @_builtins.property
     def nim(self) -> _nim_pb2.NimView: ...
     def __init__(
@@ -214,13 +234,14 @@ class View(_message.Message):
         *,
         king_is_dead: _king_is_dead_pb2.KingIsDeadView | None = ...,
         kings_life: _kings_life_pb2.KingsLifeView | None = ...,
+        kill_the_king: _kill_the_king_pb2.KillTheKingView | None = ...,
         nim: _nim_pb2.NimView | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "king_is_dead", b"king_is_dead", "kings_life", b"kings_life", "nim", b"nim"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "kill_the_king", b"kill_the_king", "king_is_dead", b"king_is_dead", "kings_life", b"kings_life", "nim", b"nim"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "king_is_dead", b"king_is_dead", "kings_life", b"kings_life", "nim", b"nim"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "kill_the_king", b"kill_the_king", "king_is_dead", b"king_is_dead", "kings_life", b"kings_life", "nim", b"nim"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["king_is_dead", "kings_life", "nim"]  # noqa: Y015
+    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["king_is_dead", "kings_life", "kill_the_king", "nim"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 

@@ -452,6 +452,7 @@ class KillTheKingUnit(_message.Message):
     CLIMB_FIELD_NUMBER: _builtins.int
     IMMOBILE_FIELD_NUMBER: _builtins.int
     STACK_FIELD_NUMBER: _builtins.int
+    BONUS_MOVEMENT_FIELD_NUMBER: _builtins.int
     id: _builtins.int
     type: Global___UnitType.ValueType
     seat: _builtins.int
@@ -482,6 +483,10 @@ class KillTheKingUnit(_message.Message):
     """
     stack: _builtins.int
     """Crew of a Siege Tower: 1 at the bottom, the last in on top (KK-95); 0 otherwise."""
+    bonus_movement: _builtins.int
+    """Extra movement points of this turn: a Catapult or Ballista that began
+    its side's turn on a road (KK-62); set when the turn starts.
+    """
     @_builtins.property
     def square(self) -> Global___Square: ...
     def __init__(
@@ -505,10 +510,11 @@ class KillTheKingUnit(_message.Message):
         climb: Global___Direction.ValueType | None = ...,
         immobile: _builtins.bool = ...,
         stack: _builtins.int = ...,
+        bonus_movement: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_climb", b"_climb", "climb", b"climb", "square", b"square"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_climb", b"_climb", "attacked", b"attacked", "carried_by", b"carried_by", "climb", b"climb", "dismounted", b"dismounted", "facing", b"facing", "free", b"free", "id", b"id", "immobile", b"immobile", "level", b"level", "moved", b"moved", "movement_used", b"movement_used", "rotated", b"rotated", "seat", b"seat", "side", b"side", "square", b"square", "stack", b"stack", "status", b"status", "type", b"type"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_climb", b"_climb", "attacked", b"attacked", "bonus_movement", b"bonus_movement", "carried_by", b"carried_by", "climb", b"climb", "dismounted", b"dismounted", "facing", b"facing", "free", b"free", "id", b"id", "immobile", b"immobile", "level", b"level", "moved", b"moved", "movement_used", b"movement_used", "rotated", b"rotated", "seat", b"seat", "side", b"side", "square", b"square", "stack", b"stack", "status", b"status", "type", b"type"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__climb: _TypeAlias = _typing.Literal["climb"]  # noqa: Y015
     _WhichOneofArgType__climb: _TypeAlias = _typing.Literal["_climb", b"_climb"]  # noqa: Y015
@@ -723,6 +729,7 @@ class KillTheKingState(_message.Message):
     REINFORCEMENT_CAVALRY_FIELD_NUMBER: _builtins.int
     REINFORCEMENT_HALF_FIELD_NUMBER: _builtins.int
     INITIATIVE_SEAT_FIELD_NUMBER: _builtins.int
+    MOVEMENT_LOCKED_NOW_FIELD_NUMBER: _builtins.int
     num_seats: _builtins.int
     mode: Global___KillTheKingMode.ValueType
     advanced: _builtins.bool
@@ -751,6 +758,10 @@ class KillTheKingState(_message.Message):
     reinforcement_half: _builtins.int
     initiative_seat: _builtins.int
     """Initiative: the seat that won the roll."""
+    movement_locked_now: _builtins.bool
+    """The side to play cannot move this turn: its Ranger died before the turn
+    started (KK-101); taken from its seat's `movement_locked` at turn start.
+    """
     @_builtins.property
     def rng(self) -> _common_pb2.RngState: ...
     @_builtins.property
@@ -799,10 +810,11 @@ class KillTheKingState(_message.Message):
         reinforcement_cavalry: _builtins.int = ...,
         reinforcement_half: _builtins.int = ...,
         initiative_seat: _builtins.int = ...,
+        movement_locked_now: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["follow_up", b"follow_up", "outcome", b"outcome", "rng", b"rng"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["active_unit", b"active_unit", "advanced", b"advanced", "defence_penalty", b"defence_penalty", "door_destroyed", b"door_destroyed", "follow_up", b"follow_up", "gates", b"gates", "initiative_seat", b"initiative_seat", "mode", b"mode", "num_seats", b"num_seats", "outcome", b"outcome", "phase", b"phase", "reinforced_halves", b"reinforced_halves", "reinforcement_cavalry", b"reinforcement_cavalry", "reinforcement_half", b"reinforcement_half", "reinforcement_value", b"reinforcement_value", "resume_phase", b"resume_phase", "rng", b"rng", "round", b"round", "ruins", b"ruins", "seats", b"seats", "to_move", b"to_move", "turn_side", b"turn_side", "units", b"units"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["active_unit", b"active_unit", "advanced", b"advanced", "defence_penalty", b"defence_penalty", "door_destroyed", b"door_destroyed", "follow_up", b"follow_up", "gates", b"gates", "initiative_seat", b"initiative_seat", "mode", b"mode", "movement_locked_now", b"movement_locked_now", "num_seats", b"num_seats", "outcome", b"outcome", "phase", b"phase", "reinforced_halves", b"reinforced_halves", "reinforcement_cavalry", b"reinforcement_cavalry", "reinforcement_half", b"reinforcement_half", "reinforcement_value", b"reinforcement_value", "resume_phase", b"resume_phase", "rng", b"rng", "round", b"round", "ruins", b"ruins", "seats", b"seats", "to_move", b"to_move", "turn_side", b"turn_side", "units", b"units"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1363,8 +1375,8 @@ class KillTheKingEvent(_message.Message):
 
     @_typing.final
     class UnitPlaced(_message.Message):
-        """A placement. Before the reveal the other seats get it with only `seat`
-        and `placed` (how many units the seat has placed).
+        """A placement. Before the reveal the other seats (and spectators) get it
+        with only `seat`: not which counter, where, or how many so far (KK-121).
         """
 
         DESCRIPTOR: _descriptor.Descriptor
@@ -2095,8 +2107,8 @@ Global___KillTheKingEvent: _TypeAlias = KillTheKingEvent  # noqa: Y015
 @_typing.final
 class KillTheKingView(_message.Message):
     """What one seat (or a spectator) sees. Before the reveal, another seat's
-    units appear without square, level and facing (status RESERVE); everything
-    else is public. The RNG never appears.
+    units all appear in reserve (status RESERVE, no square, level, facing or
+    crew); everything else is public. The RNG never appears.
     """
 
     DESCRIPTOR: _descriptor.Descriptor

@@ -26,11 +26,12 @@ AnyGame = KitGame[Any, Any, Any, Any, Any]
 
 def _registered() -> list[AnyGame]:
     """Every game, in catalogue order: ONE entry per game."""
+    from throneroom_server.games.kill_the_king.engine import KillTheKing  # noqa: PLC0415
     from throneroom_server.games.king_is_dead import KingIsDead  # noqa: PLC0415
     from throneroom_server.games.kings_life import KingsLife  # noqa: PLC0415
     from throneroom_server.games.nim import Nim  # noqa: PLC0415
 
-    return [KingIsDead(), KingsLife(), Nim()]
+    return [KingIsDead(), KillTheKing(), KingsLife(), Nim()]
 
 
 def build_registry(*, include_fixtures: bool = False) -> Mapping[str, AnyGame]:

@@ -4,8 +4,14 @@
   limits (a facade over :mod:`.enums`, :mod:`.units` and :mod:`.modes`);
 * :mod:`.board`: the board as a text map, its loader and its rendering;
 * :mod:`.field`: the field each mode plays on (Giga: two boards joined) and
-  where each side sets up.
+  where each side sets up;
+* :mod:`.texts`: one sentence per move and event (``describe_move``,
+  ``describe_event``, found by ``throneroom.games.texts("kill_the_king")``).
 
 The rules they encode are docs/rules/kill_the_king.md (rule numbers KK-n).
 Only the standard library and the generated throneroom.v1 messages are used.
 """
+
+from throneroom.games.kill_the_king.texts import describe_event, describe_move
+
+__all__ = ["describe_event", "describe_move"]

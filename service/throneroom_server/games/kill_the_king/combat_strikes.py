@@ -1,0 +1,532 @@
+"""What each unit can attack, and how hard: attacks as plans (``Strike``).
+
+A :class:`Strike` is one legal attack of one unit worked out in full before a
+die is rolled: the square it names (``attack.target``), the chart value, each
+modifier with its sign, and the dice it will roll in order (``Roll``: the
+value needed, the unit or structure concerned, how it defends). The
+enumeration of the attack phase, the climbing attack of the movement phase and
+the Cavalry's second charge all come from here, so legality is written once:
+an attack is legal exactly when a strike exists for it (KK-34).
+
+Patterns (docs/rules/kill_the_king.md sections 6-12):
+
+* melee (Swordsmen, Cavalry, leaders): the enemy adjacent to the front (KK-66);
+* spear (Spearmen): the two spaces ahead, one roll per enemy (KK-72..KK-74);
+* volley (Archer): one enemy at distance 2-4, or 1 from a wall at a unit
+  beneath it (KK-49, KK-69..KK-71);
+* cross (Catapult): a centre at distance 3-6 and its four neighbours, no
+  saves; a wall or the gate as the centre (KK-50, KK-67, KK-68, KK-93);
+* ram (Battering Ram): the gate or the King's Door (KK-58, KK-91);
+* the King's Door for every unit that may attack it (KK-110..KK-115);
+* the climbing attack (KK-44, KK-45) and the second charge (KK-78).
+
+Levels (KK-48, KK-65): a unit on the ground reaches the ground and stairs, one
+on a wall the wall level and stairs, one on stairs both; Archers also shoot
+from the ground up at wall tops and from a wall down at the ground.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from throneroom.games.kill_the_king.board import Board, Coord, Terrain
+from throneroom.games.kill_the_king.data import (
+    ARCHER_FROM_WALL_VALUE,
+    AT_WALL_TOP_PENALTY,
+    CATAPULT_CENTRE_DISTANCES,
+    CLIMBING_PENALTY,
+    DOOR_SUPPORT_MAX,
+    LEADERS,
+    OVER_WALL_PENALTY,
+    SECOND_CHARGE_PENALTY,
+    UNITS,
+    WALL_TARGET_PENALTY,
+    AttackKind,
+    Direction,
+    Face,
+    Level,
+    ModeSpec,
+    Side,
+    UnitType,
+    Victory,
+    face_hit,
+    mode_of,
+)
+from throneroom.v1 import kill_the_king_pb2 as pb
+
+from throneroom_server.games.kill_the_king.state import State, Unit, coord, crew_of, standing
+
+Modifier: TypeAlias = pb.AttackModifier.ValueType
+
+
+class Save(enum.Enum):
+    """How the thing a die hits defends itself."""
+
+    UNIT = "unit"
+    """The unit rolls its defence for the face hit (KK-35)."""
+    NONE = "none"
+    """No defence roll: a hit kills (the Catapult, KK-67)."""
+    WALL = "wall"
+    """A wall space rolls 4 (KK-50)."""
+    GATE = "gate"
+    """The outer gate rolls 3 (KK-58)."""
+    DOOR = "door"
+    """The King's Door rolls 2 (KK-114)."""
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One hit die of an attack, in the order of the dice (KK-37)."""
+
+    needed: int
+    """The attack value after modifiers: the die hits when it shows this or less."""
+    square: Coord
+    target: int = -1
+    """The unit hit (-1: a wall, the gate or the door)."""
+    save: Save = Save.UNIT
+    face: Face | None = None
+    """Save.UNIT: the face the hit lands on (KK-36)."""
+
+
+@dataclass(frozen=True)
+class Strike:
+    """One legal attack, worked out before any die is rolled."""
+
+    unit: int
+    target: Coord
+    """The square the move names (``KillTheKingMove.Attack.target``)."""
+    base_value: int
+    modifiers: tuple[tuple[Modifier, int], ...]
+    """Each modifier and its signed change, as the ``Attacked`` event lists them."""
+    rolls: tuple[Roll, ...]
+    climbing: bool = False
+    """A climbing attack (KK-44), now or prepared (KK-45)."""
+    onto_wall: bool = False
+    """A prepared climb whose wall space was emptied: it climbs without a roll (KK-45)."""
+
+    @property
+    def value(self) -> int:
+        return self.base_value + sum(change for _, change in self.modifiers)
+
+    @property
+    def can_hit(self) -> bool:
+        """Offered only if some die can hit (KK-34: values below 1 are not offered)."""
+        return self.onto_wall or any(r.needed >= 1 for r in self.rolls)
+
+    @property
+    def target_units(self) -> tuple[int, ...]:
+        return tuple(r.target for r in self.rolls if r.target >= 0)
+
+
+# -- the scene: what an attack sees ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Scene:
+    """The state read for planning attacks: the field (ruins applied), the spaces
+    in play in the mode and who stands where. Built once per question; never
+    kept across a change of the state."""
+
+    state: State
+    board: Board
+    mode: ModeSpec
+    in_play: frozenset[Coord]
+    by_square: dict[Coord, tuple[Unit, ...]]
+    leaders: dict[tuple[Side, UnitType], tuple[Unit, ...]]
+    """The standing Knights and Engineers of each side (their bonuses, KK-106, KK-108)."""
+
+    @classmethod
+    def of(cls, state: State, board: Board) -> Scene:
+        mode = mode_of(state.mode)
+        squares: dict[Coord, list[Unit]] = {}
+        leaders: dict[tuple[Side, UnitType], list[Unit]] = {}
+        for u in standing(state):
+            squares.setdefault(coord(u), []).append(u)
+            kind = UnitType(u.type)
+            if kind in _BONUS_LEADERS:
+                leaders.setdefault((Side(u.side), kind), []).append(u)
+        return cls(
+            state,
+            board,
+            mode,
+            board.in_play(mode.zone_layer),
+            {c: tuple(us) for c, us in squares.items()},
+            {key: tuple(us) for key, us in leaders.items()},
+        )
+
+    def at(self, square: Coord) -> tuple[Unit, ...]:
+        """The units standing on a space (not crews), any level."""
+        return self.by_square.get(square, ())
+
+    def playable(self, square: Coord) -> bool:
+        return self.board.contains(square) and square in self.in_play
+
+    def terrain(self, square: Coord) -> Terrain:
+        return self.board.space(*square).terrain
+
+    def is_wall(self, square: Coord) -> bool:
+        """An intact wall or gate space (rubble is grass, KK-52)."""
+        return self.board.space(*square).is_wall
+
+
+def allegiance(state: State, u: Unit) -> Side:
+    """The side a counter fights for: its own, except that a manned Battering Ram
+    is attacked as its crew (KK-92 reading: an enemy crew makes it a target for
+    the Ram's own side, and a friendly one for the other)."""
+    if UnitType(u.type) is UnitType.BATTERING_RAM:
+        crew = crew_of(state, u.id)
+        if crew:
+            return Side(crew[0].side)
+    return Side(u.side)
+
+
+def hostile(state: State, attacker: Unit, target: Unit) -> bool:
+    return allegiance(state, attacker) is not allegiance(state, target)
+
+
+def reaches(attacker: Level, target: Level) -> bool:
+    """Whether a unit on level ``attacker`` attacks one on ``target`` (KK-65)."""
+    return Level.STAIRS in (attacker, target) or attacker is target
+
+
+def adjacent(a: Coord, b: Coord) -> bool:
+    return abs(a.row - b.row) + abs(a.col - b.col) == 1
+
+
+_BONUS_LEADERS = frozenset({UnitType.KNIGHT, UnitType.ENGINEER})
+
+
+def _leader_next_to(scene: Scene, u: Unit, leader: UnitType) -> bool:
+    """A living friendly ``leader`` standing orthogonally next to ``u`` (not ``u``)."""
+    here = coord(u)
+    side = allegiance(scene.state, u)
+    return any(
+        v.id != u.id and adjacent(here, coord(v)) for v in scene.leaders.get((side, leader), ())
+    )
+
+
+def knight_bonus(scene: Scene, u: Unit) -> int:
+    """+1 for a unit next to its side's living Knight (KK-106), never the Knight himself."""
+    bonus = LEADERS[UnitType.KNIGHT].adjacent_attack_bonus
+    return bonus if _leader_next_to(scene, u, UnitType.KNIGHT) else 0
+
+
+def engineer_next_to(scene: Scene, u: Unit) -> bool:
+    """A Catapult or Ballista next to its side's Engineer may attack after moving (KK-108)."""
+    return LEADERS[UnitType.ENGINEER].engines_move_and_attack and _leader_next_to(
+        scene, u, UnitType.ENGINEER
+    )
+
+
+def _knight(scene: Scene, u: Unit) -> tuple[tuple[Modifier, int], ...]:
+    bonus = knight_bonus(scene, u)
+    return ((pb.ATTACK_MODIFIER_KNIGHT, bonus),) if bonus else ()
+
+
+def _face(target: Unit, attack_from: Direction) -> Face:
+    """The face of ``target`` an attack coming from ``attack_from`` (seen from the
+    target) hits; a crewed Ram's crew faces as the Ram (KK-36, KK-92)."""
+    return face_hit(Direction(target.facing), attack_from)
+
+
+def _total(modifiers: tuple[tuple[Modifier, int], ...]) -> int:
+    return sum(change for _, change in modifiers)
+
+
+# -- the patterns --------------------------------------------------------------------------
+
+
+def door_strike(scene: Scene, u: Unit, door: Coord) -> Strike | None:
+    """``u`` attacks the King's Door ahead of it (KK-110..KK-115), if it may:
+    Kill the King modes only, the attacker's units only, not Archers, Catapults,
+    Ballistas, Siege Towers or Flaming Pigs; value 2 (the Ram 5); +1 per friendly
+    unit other than a Ram on a stairs space next to the attacker and the Knight's
+    +1, together at most +2 (DOOR_SUPPORT_MAX)."""
+    state = scene.state
+    spec = UNITS[UnitType(u.type)]
+    if scene.mode.victory is not Victory.DOOR or state.door_destroyed:
+        return None
+    if allegiance(state, u) is not Side.ATTACKER or not spec.may_attack_door:
+        return None
+    if spec.attack.kind in (AttackKind.NONE, AttackKind.EXPLOSION):
+        return None
+    here = coord(u)
+    supporters = len(
+        [
+            v
+            for n in scene.board.around(here)
+            if scene.terrain(n) is Terrain.STAIRS
+            for v in scene.at(n)
+            if v.id != u.id
+            and UnitType(v.type) is not UnitType.BATTERING_RAM
+            and allegiance(state, v) is Side.ATTACKER
+        ]
+    )
+    support = min(supporters, DOOR_SUPPORT_MAX)
+    knight = min(knight_bonus(scene, u), DOOR_SUPPORT_MAX - support)
+    modifiers: tuple[tuple[Modifier, int], ...] = ()
+    if support:
+        modifiers += ((pb.ATTACK_MODIFIER_DOOR_SUPPORT, support),)
+    if knight:
+        modifiers += ((pb.ATTACK_MODIFIER_KNIGHT, knight),)
+    base = spec.attack.door_value
+    roll = Roll(base + _total(modifiers), door, save=Save.DOOR)
+    return Strike(u.id, door, base, modifiers, (roll,))
+
+
+def _melee_targets(scene: Scene, u: Unit, ahead: Coord) -> Iterator[Unit]:
+    level = Level(u.level)
+    for t in scene.at(ahead):
+        if hostile(scene.state, u, t) and reaches(level, Level(t.level)):
+            yield t
+
+
+def melee_strikes(
+    scene: Scene, u: Unit, *, extra: tuple[tuple[Modifier, int], ...] = (), door: bool = True
+) -> list[Strike]:
+    """The enemy adjacent to ``u``'s front on a level it reaches, or the door (KK-66)."""
+    facing = Direction(u.facing)
+    ahead = coord(u).step(facing)
+    if not scene.playable(ahead):
+        return []
+    if scene.terrain(ahead) is Terrain.DOOR:
+        strike = door_strike(scene, u, ahead) if door else None
+        return [strike] if strike is not None else []
+    base = UNITS[UnitType(u.type)].attack.value_at(1)
+    if base is None:
+        return []
+    modifiers = _knight(scene, u) + extra
+    for t in _melee_targets(scene, u, ahead):
+        face = _face(t, facing.opposite)
+        roll = Roll(base + _total(modifiers), ahead, t.id, Save.UNIT, face)
+        return [Strike(u.id, ahead, base, modifiers, (roll,))]
+    return []
+
+
+def spear_strikes(scene: Scene, u: Unit) -> list[Strike]:
+    """Both spaces ahead, value 2 on each enemy there, friends skipped (KK-72); from
+    a wall no ground units (KK-74). An intact wall, the gate or the door in the
+    first space stops the spear unless the Spearmen stand on the wall level
+    themselves (KK-72 reading); the door in the first space is a door attack."""
+    facing = Direction(u.facing)
+    here = coord(u)
+    level = Level(u.level)
+    attack = UNITS[UnitType(u.type)].attack
+    modifiers = _knight(scene, u)
+    rolls: list[Roll] = []
+    first = here.step(facing)
+    for distance in attack.distances:
+        square = here.step(facing, distance)
+        if not scene.playable(square):
+            break
+        if scene.terrain(square) is Terrain.DOOR:
+            if distance == 1:
+                strike = door_strike(scene, u, square)
+                return [strike] if strike is not None else []
+            break
+        value = attack.value_at(distance)
+        assert value is not None
+        for t in _melee_targets(scene, u, square):
+            face = _face(t, facing.opposite)
+            rolls.append(Roll(value + _total(modifiers), square, t.id, Save.UNIT, face))
+        if scene.is_wall(square) and level is not Level.WALL:
+            break
+    if not rolls:
+        return []
+    return [Strike(u.id, first, attack.by_distance[0][1], modifiers, tuple(rolls))]
+
+
+def volley_strikes(scene: Scene, u: Unit) -> list[Strike]:
+    """The Archer: one enemy straight ahead at distance 2, 3 or 4 with value 2, 3
+    or 4, any level; from a wall also the unit on the ground adjacent ahead with
+    value 4. Never Catapults or Ballistas. From the ground: -1 at a unit on a
+    wall (AT_WALL_TOP), -1 over an intact wall or gate (OVER_WALL). KK-49, KK-69..71."""
+    facing = Direction(u.facing)
+    here = coord(u)
+    level = Level(u.level)
+    attack = UNITS[UnitType(u.type)].attack
+    knight = _knight(scene, u)
+    strikes: list[Strike] = []
+    for distance, square in scene.board.line(here, facing, (1, *attack.distances)):
+        if square not in scene.in_play:
+            continue
+        if distance == 1:
+            if level is not Level.WALL:
+                continue
+            base: int | None = ARCHER_FROM_WALL_VALUE
+        else:
+            base = attack.value_at(distance)
+        assert base is not None
+        for t in scene.at(square):
+            target_level = Level(t.level)
+            if not hostile(scene.state, u, t):
+                continue
+            if not UNITS[UnitType(t.type)].archers_may_attack:
+                continue
+            if distance == 1 and target_level is not Level.GROUND:
+                continue
+            modifiers = knight
+            if level is Level.GROUND:
+                if scene.board.walls_between(here, square):
+                    modifiers += ((pb.ATTACK_MODIFIER_OVER_WALL, OVER_WALL_PENALTY),)
+                if target_level is Level.WALL:
+                    modifiers += ((pb.ATTACK_MODIFIER_AT_WALL_TOP, AT_WALL_TOP_PENALTY),)
+            face = _face(t, facing.opposite)
+            roll = Roll(base + _total(modifiers), square, t.id, Save.UNIT, face)
+            strikes.append(Strike(u.id, square, base, modifiers, (roll,)))
+            break
+    return strikes
+
+
+def cross_strikes(scene: Scene, u: Unit) -> list[Strike]:
+    """The Catapult (KK-67, KK-50, KK-68): a centre 3-6 spaces ahead (never the
+    door) and its four neighbours; one die per unit there, 5 at the centre and 4
+    on the neighbours, no saves, friends hit too. An intact wall or the gate as
+    the centre (the attacker's Catapults only) is a wall shot: one die against
+    the structure at -1 (WALL_TARGET), which then defends on 4 (3 for the gate);
+    units on it are not rolled for (they die if it falls). Wall and gate spaces
+    among the neighbours are not attacked. Modifiers judged once per shot: the
+    Knight, OVER_WALL from the ground over an intact wall or gate."""
+    state = scene.state
+    spec = UNITS[UnitType(u.type)]
+    if u.moved and not spec.moves_and_attacks and not engineer_next_to(scene, u):
+        return []
+    facing = Direction(u.facing)
+    here = coord(u)
+    attack = spec.attack
+    neighbour_value = attack.neighbour_value
+    assert neighbour_value is not None
+    strikes: list[Strike] = []
+    knight = _knight(scene, u)
+    for distance, centre in scene.board.line(here, facing, CATAPULT_CENTRE_DISTANCES):
+        if centre not in scene.in_play or scene.terrain(centre) is Terrain.DOOR:
+            continue
+        base = attack.value_at(distance)
+        assert base is not None
+        shared = knight
+        if Level(u.level) is Level.GROUND and scene.board.walls_between(here, centre):
+            shared += ((pb.ATTACK_MODIFIER_OVER_WALL, OVER_WALL_PENALTY),)
+        modifiers = shared
+        rolls: list[Roll] = []
+        if scene.is_wall(centre):
+            if allegiance(state, u) is not Side.ATTACKER:
+                continue
+            modifiers += ((pb.ATTACK_MODIFIER_WALL_TARGET, WALL_TARGET_PENALTY),)
+            gate = scene.terrain(centre) is Terrain.GATE
+            rolls.append(
+                Roll(base + _total(modifiers), centre, save=Save.GATE if gate else Save.WALL)
+            )
+        else:
+            rolls.extend(
+                Roll(base + _total(shared), centre, t.id, Save.NONE) for t in scene.at(centre)
+            )
+        for n in scene.board.around(centre):
+            if n not in scene.in_play or scene.is_wall(n) or scene.terrain(n) is Terrain.DOOR:
+                continue
+            rolls.extend(
+                Roll(neighbour_value + _total(shared), n, t.id, Save.NONE) for t in scene.at(n)
+            )
+        if rolls:
+            strikes.append(Strike(u.id, centre, base, modifiers, tuple(rolls)))
+    return strikes
+
+
+def ram_strikes(scene: Scene, u: Unit) -> list[Strike]:
+    """A Battering Ram manned by the attacker's infantry attacks the intact gate (3)
+    or the King's Door (5) adjacent to its front, nothing else (KK-91)."""
+    crew = crew_of(scene.state, u.id)
+    if not crew or Side(crew[0].side) is not Side(u.side):
+        return []
+    ahead = coord(u).step(Direction(u.facing))
+    if not scene.playable(ahead):
+        return []
+    terrain = scene.terrain(ahead)
+    if terrain is Terrain.DOOR:
+        strike = door_strike(scene, u, ahead)
+        return [strike] if strike is not None else []
+    if terrain is not Terrain.GATE or allegiance(scene.state, u) is not Side.ATTACKER:
+        return []
+    base = UNITS[UnitType(u.type)].attack.value_at(1)
+    assert base is not None
+    modifiers = _knight(scene, u)
+    roll = Roll(base + _total(modifiers), ahead, save=Save.GATE)
+    return [Strike(u.id, ahead, base, modifiers, (roll,))]
+
+
+# -- climbing ------------------------------------------------------------------------------
+
+
+def climb_strike(scene: Scene, u: Unit, direction: Direction) -> Strike | None:
+    """The climbing attack of ``u`` on the enemy standing on the wall position in
+    ``direction`` (KK-44): its adjacent attack value -1 (CLIMBING), the Knight's
+    +1; the face hit is the target's face towards the climber. None when there
+    is no enemy there, ``u`` may not climb (Cavalry, engines: KK-46) or has no
+    adjacent attack value (Archers)."""
+    wall = coord(u).step(direction)
+    if not scene.playable(wall) or not scene.is_wall(wall):
+        return None
+    spec = UNITS[UnitType(u.type)]
+    base = spec.attack.value_at(1)
+    if not spec.may_climb or spec.attack.kind not in (AttackKind.MELEE, AttackKind.SPEAR):
+        return None
+    if base is None:
+        return None
+    for t in scene.at(wall):
+        if Level(t.level) is Level.WALL and hostile(scene.state, u, t):
+            modifiers = ((pb.ATTACK_MODIFIER_CLIMBING, CLIMBING_PENALTY), *_knight(scene, u))
+            face = _face(t, direction.opposite)
+            roll = Roll(base + _total(modifiers), wall, t.id, Save.UNIT, face)
+            return Strike(u.id, wall, base, modifiers, (roll,), climbing=True)
+    return None
+
+
+def prepared_climb_strikes(scene: Scene, u: Unit) -> list[Strike]:
+    """A unit set to climb (KK-45) acts on its wall space only: the climbing
+    attack if the enemy is still there; a climb without a roll if the space was
+    emptied; nothing if the wall was destroyed or a friend stands there."""
+    direction = Direction(u.climb)
+    wall = coord(u).step(direction)
+    if not scene.playable(wall) or not scene.is_wall(wall):
+        return []
+    on_top = [t for t in scene.at(wall) if Level(t.level) is Level.WALL]
+    if not on_top:
+        return [Strike(u.id, wall, 0, (), (), climbing=True, onto_wall=True)]
+    strike = climb_strike(scene, u, direction)
+    return [strike] if strike is not None and strike.can_hit else []
+
+
+# -- every attack of a unit ------------------------------------------------------------------
+
+
+def strikes_of(scene: Scene, u: Unit) -> list[Strike]:
+    """Every legal attack of ``u`` in its side's attack phase (KK-34), by target
+    square. The caller checks whose unit it is and that it has not attacked."""
+    if u.HasField("climb"):
+        return prepared_climb_strikes(scene, u)
+    kind = UNITS[UnitType(u.type)].attack.kind
+    if kind is AttackKind.MELEE:
+        strikes = melee_strikes(scene, u)
+    elif kind is AttackKind.SPEAR:
+        strikes = spear_strikes(scene, u)
+    elif kind is AttackKind.VOLLEY:
+        strikes = volley_strikes(scene, u)
+    elif kind is AttackKind.CROSS:
+        strikes = cross_strikes(scene, u)
+    elif kind is AttackKind.RAM:
+        strikes = ram_strikes(scene, u)
+    else:
+        # BOLT (Ballista), EXPLOSION (Flaming Pigs), NONE (Siege Tower): Advanced
+        # units, not in this engine's armies yet (docs/rules/kill_the_king.md).
+        strikes = []
+    return [s for s in strikes if s.can_hit]
+
+
+def second_charge(scene: Scene, u: Unit) -> Strike | None:
+    """A Cavalry's second attack after advancing (KK-78): the enemy now adjacent to
+    its front, at -1 (SECOND_CHARGE); never the door."""
+    extra = ((pb.ATTACK_MODIFIER_SECOND_CHARGE, SECOND_CHARGE_PENALTY),)
+    strikes = [s for s in melee_strikes(scene, u, extra=extra, door=False) if s.can_hit]
+    return strikes[0] if strikes else None

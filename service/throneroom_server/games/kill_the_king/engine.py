@@ -1,0 +1,359 @@
+"""Kill the King as one GameDefinition: its phase table, move kinds, views,
+invariants and test declarations (docs/rules/kill_the_king.md, section 16).
+
+The flow: CHOOSE_SIDE -> PURCHASE -> LEADER -> PLACEMENT (simultaneous,
+hidden) -> rounds of turns: [REINFORCEMENT ->] MOVEMENT -> ATTACK [->
+FOLLOW_UP / DISBAND -> ATTACK] -> ... -> OVER. Every effect is followed by the
+checks that end the game at once (the King's Door, annihilation, KK-116,
+KK-118).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from throneroom.games.kill_the_king.data import UNITS, Mode, Side, UnitType, mode_of
+from throneroom.games.messages import GameMessages
+from throneroom.v1 import kill_the_king_pb2 as pb
+
+from throneroom_server.games.core import InvalidMoveError, InvalidOptionsError
+from throneroom_server.games.kill_the_king import combat, movement, setup, turns, views
+from throneroom_server.games.kill_the_king import state as st
+from throneroom_server.games.kill_the_king.invariants import INVARIANTS
+from throneroom_server.games.kill_the_king.keys import END_PHASE, LazyMoves, move_key
+from throneroom_server.games.kill_the_king.scope import (
+    BUY_MENU,
+    LEADERS_IN_PLAY,
+    MODES_IN_PLAY,
+    UNITS_IN_PLAY,
+)
+from throneroom_server.games.kit import (
+    Engine,
+    GameDefinition,
+    Golden,
+    MoveKind,
+    Option,
+    PhaseTable,
+    Testing,
+    Variant,
+    end,
+    simultaneous,
+    turn,
+)
+from throneroom_server.games.rng import Rng
+
+Options = pb.KillTheKingOptions
+State = pb.KillTheKingState
+Move = pb.KillTheKingMove
+Event = pb.KillTheKingEvent
+View = pb.KillTheKingView
+S = pb.KillTheKingState
+
+Play = Callable[[State, int, Move, list[Event]], None]
+Generate = Callable[[State, int], Iterator[Move]]
+
+
+# --- setup and bounds -----------------------------------------------------------------------
+
+
+def check_options(options: Options, num_seats: int) -> None:
+    spec = mode_of(options.mode)
+    if spec.mode not in MODES_IN_PLAY:
+        raise InvalidOptionsError(f"the mode {spec.name} is not available yet")
+    if options.advanced:
+        raise InvalidOptionsError("the advanced units are not available yet")
+    if not spec.min_seats <= num_seats <= spec.max_seats:
+        raise InvalidOptionsError(
+            f"{spec.name} is for {spec.min_seats}-{spec.max_seats} players, not {num_seats}"
+        )
+
+
+def new_game(options: Options, num_seats: int, seed: int) -> State:
+    return setup.setup_state(mode_of(options.mode).mode, options.advanced, num_seats, seed)
+
+
+def max_decisions(options: Options, num_seats: int) -> int:
+    """A bound on any game's decisions (KK-120): the setup (a purchase per three
+    coins, two leaders, a placement per counter), then per turn for each counter
+    its movement points, a rotation, a climb, a dismount, an attack and a
+    follow-up, plus the phase ends and the reinforcements."""
+    spec = mode_of(options.mode)
+    cheapest = min(UNITS[t].cost for t in BUY_MENU)
+    counters = (
+        (spec.attacker_budget + spec.defender_budget) // cheapest
+        + spec.free_rams
+        + 2 * spec.leaders_per_side
+    )
+    reinforcements = spec.reinforcements_per_board * UNITS[UnitType.CAVALRY].cost // cheapest
+    counters += reinforcements
+    most_movement = max(UNITS[t].movement for t in (*UNITS_IN_PLAY, *LEADERS_IN_PLAY))
+    per_counter = most_movement + 1 + 5 + 1 + 1 + 1 + 1
+    per_turn = counters * per_counter + 3 + reinforcements
+    setup_moves = 1 + counters + 2 * spec.leaders_per_side + counters
+    return setup_moves + spec.rounds * 2 * per_turn
+
+
+# --- the phase table ---------------------------------------------------------------------------
+
+_PHASE_NAMES = {
+    S.PHASE_CHOOSE_SIDE: "choose_side",
+    S.PHASE_PURCHASE: "purchase",
+    S.PHASE_LEADER: "leader",
+    S.PHASE_PLACEMENT: "placement",
+    S.PHASE_REINFORCEMENT: "reinforcement",
+    S.PHASE_MOVEMENT: "movement",
+    S.PHASE_ATTACK: "attack",
+    S.PHASE_FOLLOW_UP: "follow_up",
+    S.PHASE_DISBAND: "disband",
+    S.PHASE_OVER: "over",
+}
+
+
+def phase_of(state: State) -> str:
+    return _PHASE_NAMES[state.phase]
+
+
+def to_move(state: State) -> int:
+    return state.to_move
+
+
+def _then_check(play: Play) -> Play:
+    """An effect of play, followed by the ends that come at once (KK-116, KK-118)."""
+
+    def played(state: State, seat: int, move: Move, events: list[Event]) -> None:
+        play(state, seat, move, events)
+        turns.check_game_over(state, events)
+
+    return played
+
+
+# --- attacks, follow-ups, disbanding: the combat module's, wired here ----------------------------
+
+
+def attack_moves(state: State, seat: int) -> list[Move]:
+    return combat.attack_moves(state, st.field(state), seat)
+
+
+def attack(state: State, seat: int, move: Move, events: list[Event]) -> None:
+    combat.apply_attack(state, st.field(state), seat, move, Rng(state.rng), events)
+    if state.HasField("follow_up") and state.phase == S.PHASE_ATTACK:
+        state.resume_phase = S.PHASE_ATTACK
+        state.phase = S.PHASE_FOLLOW_UP
+        events.append(Event(phase_started=Event.PhaseStarted(phase=state.phase)))
+
+
+def follow_up_moves(state: State, seat: int) -> list[Move]:
+    return combat.follow_up_moves(state, st.field(state), seat)
+
+
+def follow_up(state: State, seat: int, move: Move, events: list[Event]) -> None:
+    combat.apply_follow_up(state, st.field(state), seat, move, Rng(state.rng), events)
+    state.ClearField("follow_up")
+    state.phase = state.resume_phase
+    state.resume_phase = S.PHASE_UNSPECIFIED
+
+
+def disband_moves(state: State, seat: int) -> Iterator[Move]:
+    """Units the side may remove after its Treasurer died (KK-104): any but its
+    leaders and the Battering Ram."""
+    for u in st.on_field(state):
+        if u.seat == seat and not st.is_leader(u) and u.type != int(UnitType.BATTERING_RAM):
+            yield Move(disband=Move.Disband(unit=u.id))
+
+
+def disband(state: State, seat: int, move: Move, events: list[Event]) -> None:
+    u = state.units[move.disband.unit]
+    combat.kill_unit(state, u, pb.CAUSE_DISBANDED, -1, events)
+    state.seats[seat].disband_value_left -= UNITS[st.counter_type(u)].cost
+    if state.seats[seat].disband_value_left <= 0 or next(disband_moves(state, seat), None) is None:
+        state.seats[seat].disband_value_left = 0
+        state.phase = state.resume_phase
+        state.resume_phase = S.PHASE_UNSPECIFIED
+        state.to_move = st.seat_of_side(state, Side(state.turn_side))
+
+
+def movement_moves(state: State, seat: int) -> LazyMoves:
+    """The movement phase's moves at once (one look at the field), ascending."""
+    keys = movement.movement_keys(state, seat)
+    if next(turns.end_phase_moves(state, seat), None) is not None:
+        keys.append((END_PHASE,))
+    keys.sort()
+    return LazyMoves(keys)
+
+
+def narrow_end_phase(state: State, seat: int, move: Move) -> list[Move]:
+    return list(turns.end_phase_moves(state, seat))
+
+
+def check_move(state: State, move: Move) -> None:
+    """Unit ids out of range are malformed (the kit checks the rest)."""
+    kind = move.WhichOneof("decision")
+    if kind in ("place", "step", "rotate", "climb", "prepare_climb", "dismount", "attack"):
+        uid = getattr(move, kind).unit
+        if not 0 <= uid < len(state.units):
+            raise InvalidMoveError(f"no unit {uid}")
+
+
+PLAY = ("movement", "attack", "follow_up", "disband", "reinforcement")
+
+PHASES: PhaseTable[State] = PhaseTable(
+    phase_of=phase_of,
+    phases=(
+        turn(
+            "choose_side",
+            seat=to_move,
+            moves=["choose_side"],
+            ends="the initiative winner picks its side (KK-14)",
+            follows=["purchase"],
+        ),
+        turn(
+            "purchase",
+            seat=to_move,
+            moves=["buy", "buy_suggested_army"],
+            ends="neither seat can buy anything more (KK-16)",
+            follows=["leader"],
+        ),
+        turn(
+            "leader",
+            seat=to_move,
+            moves=["choose_leader"],
+            ends="the defender has chosen its leader (KK-20)",
+            follows=["placement"],
+        ),
+        simultaneous(
+            "placement",
+            seats=views.to_act,
+            moves=["place"],
+            generate=setup.placement_moves,
+            ordered=True,
+            ends="every seat has placed every counter: the reveal (KK-22, KK-27)",
+            follows=["movement", "over"],
+        ),
+        turn(
+            "reinforcement",
+            seat=to_move,
+            moves=["reinforce", "end_phase"],
+            ends="the defender ends it, its Cavalry placed (KK-40)",
+            follows=["movement", "over"],
+        ),
+        turn(
+            "movement",
+            seat=to_move,
+            moves=["step", "rotate", "climb", "prepare_climb", "dismount", "end_phase"],
+            ends="the side ends it (KK-33)",
+            generate=movement_moves,
+            ordered=True,
+            follows=["attack", "over"],
+        ),
+        turn(
+            "attack",
+            seat=to_move,
+            moves=["attack", "end_phase"],
+            ends="the side ends it; then the end of the turn (KK-29, KK-34)",
+            follows=["movement", "reinforcement", "follow_up", "disband", "over"],
+        ),
+        turn(
+            "follow_up",
+            seat=to_move,
+            moves=["follow_up"],
+            ends="the Cavalry advances and charges again, or stays (KK-78)",
+            follows=["attack", "disband", "over"],
+        ),
+        turn(
+            "disband",
+            seat=to_move,
+            moves=["disband"],
+            ends="units worth 12 coins are removed (KK-104)",
+            follows=["attack", "over"],
+        ),
+        end("over"),
+    ),
+    start=("choose_side",),
+)
+
+
+Narrow = Callable[[State, int, Move], list[Move]]
+
+
+def _kind(
+    name: str,
+    generate: Generate | Callable[[State, int], list[Move]],
+    play: Play,
+    narrow: Narrow | None = None,
+) -> MoveKind[State, Move, Event]:
+    return MoveKind(name, generate=generate, play=_then_check(play), narrow=narrow)
+
+
+MOVES: tuple[MoveKind[State, Move, Event], ...] = (
+    _kind("choose_side", setup.choose_side_moves, setup.choose_side),
+    _kind("buy", setup.buy_moves, setup.buy),
+    _kind("buy_suggested_army", setup.suggested_army_moves, setup.buy_suggested_army),
+    _kind("choose_leader", setup.leader_moves, setup.choose_leader),
+    _kind("place", setup.place_moves, setup.place, setup.narrow_place),
+    _kind("reinforce", turns.reinforce_moves, turns.reinforce),
+    _kind("step", movement.step_moves, movement.step, movement.narrow_step),
+    _kind("rotate", movement.rotate_moves, movement.rotate, movement.narrow_rotate),
+    _kind("climb", movement.climb_moves, movement.climb, movement.narrow_climb),
+    _kind(
+        "prepare_climb",
+        movement.prepare_climb_moves,
+        movement.prepare_climb,
+        movement.narrow_prepare_climb,
+    ),
+    _kind("dismount", movement.dismount_moves, movement.dismount, movement.narrow_dismount),
+    _kind("attack", attack_moves, attack),
+    _kind("follow_up", follow_up_moves, follow_up),
+    _kind("disband", disband_moves, disband),
+    _kind("end_phase", turns.end_phase_moves, turns.end_phase, narrow_end_phase),
+)
+
+KILL_THE_KING: GameDefinition[Options, State, Move, Event, View] = GameDefinition(
+    messages=GameMessages("kill_the_king", Options, State, Move, Event, View),
+    title="Kill the King",
+    description=(
+        "Castle siege for two: buy an army, place it hidden, then attack the King's "
+        "Door (or break through in Attack and Defense) within the round limit."
+    ),
+    min_seats=2,
+    max_seats=2,
+    hidden_information=True,
+    chance=True,
+    default_options=Options(mode=pb.KILL_THE_KING_MODE_KILL_THE_KING),
+    options=(
+        Option("mode", "KILL_THE_KING (default) or ATTACK_AND_DEFENSE"),
+        Option("advanced", "the advanced units (not available yet)"),
+    ),
+    max_decisions=max_decisions,
+    setup=new_game,
+    setup_events=setup.setup_events,
+    phases=PHASES,
+    moves=MOVES,
+    check_options=check_options,
+    check_move=check_move,
+    move_key=move_key,
+    view=views.view,
+    redact_event=views.redact_event,
+    randomize_hidden=views.randomize_hidden,
+    invariants=INVARIANTS,
+    testing=Testing(
+        variants=(
+            Variant(2),
+            Variant(2, (("mode", int(Mode.ATTACK_AND_DEFENSE)),)),
+        ),
+        examples=3,
+        deep_rate=0.05,
+        # Every die and every save is public (KK-35, KK-37, KK-121), but no view
+        # keeps them: a missed attack and a saved one leave the same field.
+        event_only_reveals=frozenset({"die_rolled", "unit_saved"}),
+        golden=(
+            Golden(Variant(2), seed=7),
+            Golden(Variant(2, (("mode", int(Mode.ATTACK_AND_DEFENSE)),)), seed=7),
+        ),
+    ),
+)
+
+
+class KillTheKing(Engine[Options, State, Move, Event, View]):
+    """Kill the King's engine: everything derived from KILL_THE_KING."""
+
+    definition = KILL_THE_KING

@@ -1,0 +1,90 @@
+"""Laws of every Kill the King state (the kit runs them after every move)."""
+
+from __future__ import annotations
+
+from throneroom.games.kill_the_king.data import UNITS, Level, Side, UnitType
+from throneroom.v1 import kill_the_king_pb2 as pb
+
+from throneroom_server.games.kill_the_king import state as st
+from throneroom_server.games.kill_the_king.scope import spec_of
+
+State = pb.KillTheKingState
+S = pb.KillTheKingState
+
+
+def ids_are_indices(state: State) -> None:
+    for i, u in enumerate(state.units):
+        assert u.id == i, f"unit {i} has id {u.id}"
+        assert u.side == state.seats[u.seat].side, f"unit {i} is not of its seat's side"
+
+
+def one_unit_per_position(state: State) -> None:
+    """No two counters share a place (crews excepted; stairs are both levels)."""
+    seen: dict[tuple[int, int], list[st.Unit]] = {}
+    for u in st.standing(state):
+        for other in seen.get((u.square.row, u.square.col), []):
+            assert not st.occupies(other, st.position(u)), (
+                f"units {other.id} and {u.id} share {st.position(u)}"
+            )
+        seen.setdefault((u.square.row, u.square.col), []).append(u)
+
+
+def units_stand_where_they_may(state: State) -> None:
+    board = st.field(state)
+    in_play = st.in_play(state)
+    for u in st.on_field(state):
+        where = st.coord(u)
+        assert where in in_play, f"unit {u.id} stands off the mode's field at {where}"
+        levels = board.space(*where).levels
+        assert Level(u.level) in levels, f"unit {u.id} at {where} on level {u.level}"
+        chart = UNITS[UnitType(u.type)]
+        if u.level == int(Level.WALL):
+            assert chart.may_stand_on_wall or u.immobile, f"unit {u.id} may not be on a wall"
+
+
+def crews_man_their_rams(state: State) -> None:
+    for u in st.on_field(state):
+        if u.carried_by < 0:
+            continue
+        ram = state.units[u.carried_by]
+        assert ram.status == st.ON_FIELD and ram.type == int(UnitType.BATTERING_RAM), (
+            f"unit {u.id} mans no Ram"
+        )
+        assert st.coord(ram) == st.coord(u), f"crew {u.id} is not on its Ram's space"
+        assert len(st.crew_of(state, ram.id)) <= UNITS[UnitType.BATTERING_RAM].capacity
+
+
+def coins_are_units(state: State) -> None:
+    """Conservation: every coin spent is a bought unit on the chart (KK-16)."""
+    spec = spec_of(state)
+    for seat, s in enumerate(state.seats):
+        if s.side == pb.SIDE_UNSPECIFIED:
+            continue
+        spent = sum(
+            UNITS[st.counter_type(u)].cost
+            for u in state.units
+            if u.seat == seat and not u.free and not st.is_leader(u)
+        )
+        assert s.coins >= 0 and s.coins + spent == spec.budget(Side(s.side)), (
+            f"seat {seat}: {s.coins} coins left and {spent} spent"
+        )
+
+
+def over_exactly_with_outcome(state: State) -> None:
+    assert (state.phase == S.PHASE_OVER) == state.HasField("outcome"), "over iff outcome"
+
+
+def placed_before_play(state: State) -> None:
+    if state.round > 0:
+        assert not any(u.status == st.RESERVE for u in state.units), "reserve units in play"
+
+
+INVARIANTS = (
+    ids_are_indices,
+    one_unit_per_position,
+    units_stand_where_they_may,
+    crews_man_their_rams,
+    coins_are_units,
+    over_exactly_with_outcome,
+    placed_before_play,
+)

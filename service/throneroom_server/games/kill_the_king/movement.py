@@ -1,0 +1,569 @@
+"""The movement phase (KK-30..KK-33, KK-42..KK-47, KK-55..KK-57, KK-60, KK-62,
+KK-76, KK-89, KK-90, KK-100, KK-101).
+
+A unit's move is a series of single steps (``step``), each one orthogonal
+space for one movement point; the unit moving is the state's
+``active_unit``, and moving another unit completes it. Rotation (``rotate``)
+is free except for the Catapult. Climbing (``climb``, ``prepare_climb``)
+takes an infantry unit or a leader from the ground onto the wall beside it;
+a climb onto an enemy is the climbing attack, resolved by the combat module.
+A Cavalry may dismount (``dismount``); infantry man and unman the Battering
+Ram by stepping onto and off it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from throneroom.games.kill_the_king.board import Board, Coord, Position
+from throneroom.games.kill_the_king.data import (
+    LEADERS,
+    UNITS,
+    Direction,
+    Level,
+    Side,
+    UnitType,
+)
+from throneroom.v1 import kill_the_king_pb2 as pb
+
+from throneroom_server.games.kill_the_king import combat
+from throneroom_server.games.kill_the_king import state as st
+from throneroom_server.games.kill_the_king.keys import (
+    CLIMB,
+    DISMOUNT,
+    PREPARE_CLIMB,
+    ROTATE,
+    STEP,
+    Key,
+    move_from_key,
+    move_key,
+)
+from throneroom_server.games.rng import Rng
+
+State = pb.KillTheKingState
+Move = pb.KillTheKingMove
+Event = pb.KillTheKingEvent
+Unit = pb.KillTheKingUnit
+
+RAM = int(UnitType.BATTERING_RAM)
+_TYPE = {int(kind): kind for kind in UnitType}
+
+
+# --- who moves, how far -------------------------------------------------------------------
+
+
+class Scene:
+    """What the movement rules read, gathered once per decision: the field, who
+    stands where, the crews of the Rams, the living Rangers."""
+
+    __slots__ = (
+        "_controlled",
+        "board",
+        "crews",
+        "in_play",
+        "occupied",
+        "rangers",
+        "state",
+        "terrain",
+    )
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.board = st.field(state)
+        self.in_play = st.in_play(state)
+        self.terrain = st.terrain(state)
+        # Keyed by plain ((row, col), level) tuples: equal to (and hashed as) Positions.
+        self.occupied: dict[tuple[tuple[int, int], int], Unit] = {}
+        self.crews: dict[int, list[Unit]] = {}
+        self.rangers: dict[int, int] = {}
+        self._controlled: dict[int, list[Unit]] = {}
+        on_field = st.ON_FIELD
+        for u in state.units:
+            if u.status != on_field:
+                continue
+            if u.carried_by >= 0:
+                self.crews.setdefault(u.carried_by, []).append(u)
+            else:
+                square = u.square
+                self.occupied[((square.row, square.col), u.level)] = u
+            if u.type == RANGER:
+                self.rangers[u.side] = u.id
+
+    def held(self, p: Position) -> Unit | None:
+        """The unit standing at ``p`` (a stair space holds one unit on both levels)."""
+        found = self.occupied.get(p)
+        if found is not None or p.level is Level.STAIRS:
+            return found
+        return self.occupied.get((p.coord, STAIRS))
+
+    def controller_side(self, u: Unit) -> int:
+        """The side that moves ``u``: its own, except a Battering Ram, moved by
+        the side of its crew (KK-89)."""
+        if u.type == RAM:
+            crew = self.crews.get(u.id)
+            if crew:
+                return crew[0].side
+        return u.side
+
+    def controlled(self, seat: int) -> list[Unit]:
+        """The standing units ``seat`` may move or rotate (a Ram only while its
+        crew is the seat's), by id."""
+        found = self._controlled.get(seat)
+        if found is None:
+            found = self._controlled[seat] = self._find_controlled(seat)
+        return found
+
+    def _find_controlled(self, seat: int) -> list[Unit]:
+        out = []
+        for u in self.occupied.values():
+            if u.type == RAM:
+                crew = self.crews.get(u.id)
+                if crew and crew[0].seat == seat:
+                    out.append(u)
+            elif u.seat == seat:
+                out.append(u)
+        out.sort(key=lambda u: u.id)
+        return out
+
+    def allowance(self, u: Unit) -> int:
+        """Movement points of ``u`` this turn: the chart's, +1 while its side's
+        Ranger lives (not for him, KK-100), the road bonus (KK-62); none while
+        the side's movement is locked (KK-101)."""
+        if self.state.movement_locked_now:
+            return 0
+        ranger = self.rangers.get(self.controller_side(u))
+        bonus = LEADERS[UnitType.RANGER].movement_bonus if ranger not in (None, u.id) else 0
+        return UNITS[_TYPE[u.type]].movement + bonus + u.bonus_movement
+
+    def points_left(self, u: Unit) -> int:
+        return self.allowance(u) - u.movement_used
+
+
+RANGER = int(UnitType.RANGER)
+STAIRS = int(Level.STAIRS)
+
+
+def controlled(state: State, seat: int) -> list[Unit]:
+    return Scene(state).controlled(seat)
+
+
+def allowance(state: State, u: Unit) -> int:
+    return Scene(state).allowance(u)
+
+
+def points_left(state: State, u: Unit) -> int:
+    return Scene(state).points_left(u)
+
+
+def finished(state: State, u: Unit) -> bool:
+    """Its movement is over this turn: another unit moved after it (KK-30), it
+    set a climb, or it made a climbing attack."""
+    return (u.moved and state.active_unit != u.id) or u.HasField("climb") or u.attacked
+
+
+def _passage_unit(state: State, board: Board) -> Unit | None:
+    """The active unit while it stands on the gate's passage: it must go on (KK-57)."""
+    if state.active_unit < 0:
+        return None
+    u = state.units[state.active_unit]
+    if u.status != st.ON_FIELD or u.carried_by >= 0 or u.level != int(Level.GROUND):
+        return None
+    return u if board.space(*st.coord(u)).is_wall else None
+
+
+# --- steps ------------------------------------------------------------------------------------
+
+
+def _gate_open_for(state: State, side: int, coord: Coord) -> bool:
+    """Defenders pass the gate; attackers only while they control it (KK-55)."""
+    if side == int(Side.DEFENDER):
+        return True
+    for g in state.gates:
+        if (g.square.row, g.square.col) == coord:
+            return g.controlled_by == int(Side.ATTACKER)
+    return False
+
+
+class _Mover:
+    """Where one unit may step now (shared by the generator and the effect)."""
+
+    def __init__(self, scene: Scene, u: Unit) -> None:
+        self.state, self.board, self.u = scene.state, scene.board, u
+        self.scene = scene
+        self.side = scene.controller_side(u)
+        self.chart = UNITS[_TYPE[u.type]]
+        self.in_play = scene.in_play
+        self.steps, self.walls = scene.terrain
+
+    def _held(self, p: Position) -> Unit | None:
+        return self.scene.held(p)
+
+    def may_enter(self, p: Position) -> bool:
+        """Whether the terrain and the gate let it stand (or pass) at ``p``."""
+        if p.level is Level.WALL and not self.chart.may_stand_on_wall:
+            return False
+        if p.level is Level.GROUND and p.coord in self.walls:
+            return _gate_open_for(self.state, self.side, p.coord)
+        return True
+
+    def targets(
+        self, origin: Position, left: int
+    ) -> Iterator[tuple[Direction, Position, Unit | None]]:
+        """(direction, position, Ram manned by the step or None) for each legal step."""
+        occupied = self.scene.occupied
+        may_wall = self.chart.may_stand_on_wall
+        last: Direction | None = None
+        for d, p, kind in self.steps[origin]:
+            if d is last:
+                continue  # one step per direction (a stair next to the gate)
+            if kind == st.ONTO_WALL and not may_wall:
+                continue
+            held = occupied.get(p)
+            if held is None and p.level is not Level.STAIRS:
+                held = occupied.get((p.coord, STAIRS))
+            ram: Unit | None = None
+            if held is not None:
+                if not (
+                    self.chart.may_man
+                    and self.u.carried_by < 0
+                    and held.type == RAM
+                    and not self.scene.crews.get(held.id)
+                ):
+                    continue
+                ram = held
+            elif kind == st.PASSAGE and not (
+                _gate_open_for(self.state, self.side, p.coord) and self._may_pass(origin, p, left)
+            ):
+                continue
+            last = d
+            yield d, p, ram
+
+    def _may_pass(self, origin: Position, passage: Position, left: int) -> bool:
+        """A step onto the gate's passage needs a point left and a free ground
+        space beyond, other than the one it came from (KK-57)."""
+        if left < 2:
+            return False
+        for _, p, kind in self.steps[passage]:
+            if p.coord == origin.coord or kind == st.ONTO_WALL:
+                continue
+            if self.scene.held(p) is None and self.may_enter(p):
+                return True
+        return False
+
+
+def _step_keys(scene: Scene, seat: int, only: int | None = None) -> Iterator[Key]:
+    """Every legal step (only those of unit ``only``, if given)."""
+    state = scene.state
+    if state.movement_locked_now:
+        return
+    passage = _passage_unit(state, scene.board)
+    units = [passage] if passage is not None else scene.controlled(seat)
+    for u in units:
+        if (only is not None and u.id != only) or u.immobile or finished(state, u):
+            continue
+        left = scene.points_left(u)
+        if left < 1:
+            continue
+        for d, _, _ in _Mover(scene, u).targets(st.position(u), left):
+            yield (STEP, u.id, int(d))
+    if passage is None:
+        yield from _unman_keys(scene, seat, only)
+
+
+def _side_moved(scene: Scene, seat: int) -> bool:
+    return any(u.moved for u in scene.controlled(seat)) or any(
+        u.moved for u in st.on_field(scene.state) if u.seat == seat
+    )
+
+
+def _unman_keys(scene: Scene, seat: int, only: int | None) -> Iterator[Key]:
+    """A crew steps off its Ram at the start of its side's movement phase,
+    before any other unit of the side has moved (KK-90)."""
+    crews = [u for c in scene.crews.values() for u in c if u.seat == seat and only in (None, u.id)]
+    if not crews or _side_moved(scene, seat):
+        return
+    for u in crews:
+        left = scene.points_left(u)
+        if left < 1:
+            continue
+        mover = _Mover(scene, u)
+        for d, p, ram in mover.targets(st.position(u), left):
+            if ram is None and p.level is not Level.WALL:
+                yield (STEP, u.id, int(d))
+
+
+def _listed(keys: Iterator[Key], move: Move) -> list[Move]:
+    """The move itself if its key is among ``keys``, else nothing (a narrowing)."""
+    key = move_key(move)
+    return [move_from_key(key)] if key in set(keys) else []
+
+
+def step_moves(state: State, seat: int) -> list[Move]:
+    return [move_from_key(k) for k in _step_keys(Scene(state), seat)]
+
+
+def narrow_step(state: State, seat: int, move: Move) -> list[Move]:
+    return _listed(_step_keys(Scene(state), seat, move.step.unit), move)
+
+
+def movement_keys(state: State, seat: int) -> list[Key]:
+    """Every legal step, rotation, climb, prepared climb and dismount at once
+    (the movement phase's moves but ``end_phase``), from one look at the field."""
+    scene = Scene(state)
+    return [
+        *_step_keys(scene, seat),
+        *_rotate_keys(scene, seat),
+        *_both_climb_keys(scene, seat),
+        *_dismount_keys(scene, seat),
+    ]
+
+
+def _start(state: State, u: Unit, events: list[Event]) -> None:
+    """``u`` becomes the unit moving: the previous one's move is complete."""
+    if state.active_unit != u.id:
+        complete_movement(state, events)
+        state.active_unit = u.id
+
+
+def complete_movement(state: State, events: list[Event]) -> None:
+    """The active unit's move is over: a unit that ends its move above the gate
+    takes control of it for its side (KK-56)."""
+    if state.active_unit < 0:
+        return
+    u = state.units[state.active_unit]
+    state.active_unit = -1
+    if u.status == st.ON_FIELD and u.level == int(Level.WALL):
+        take_gate(state, u, events)
+
+
+def take_gate(state: State, u: Unit, events: list[Event]) -> None:
+    for g in state.gates:
+        here = (g.square.row, g.square.col) == (u.square.row, u.square.col)
+        if here and not g.destroyed and g.controlled_by != u.side:
+            g.controlled_by = u.side
+            events.append(
+                Event(
+                    gate_control_changed=Event.GateControlChanged(
+                        square=g.square, controlled_by=u.side
+                    )
+                )
+            )
+
+
+def step(state: State, seat: int, move: Move, events: list[Event]) -> None:
+    scene = Scene(state)
+    u = state.units[move.step.unit]
+    d = Direction(move.step.direction)
+    origin = st.position(u)
+    mover = _Mover(scene, u)
+    left = scene.points_left(u)
+    _, target, ram = next(t for t in mover.targets(origin, left) if t[0] is d)
+    if u.carried_by >= 0:
+        engine = u.carried_by
+        u.carried_by = -1
+        events.append(Event(unmanned=Event.Unmanned(crew=u.id, engine=engine)))
+    _start(state, u, events)
+    u.movement_used += 1
+    u.moved = True
+    if ram is not None:
+        st.put(u, target.coord, Level(ram.level))
+        u.facing = ram.facing
+        u.carried_by = ram.id
+        state.active_unit = -1
+        events.append(Event(manned=Event.Manned(crew=u.id, engine=ram.id)))
+        return
+    st.put(u, target.coord, target.level)
+    for crew in st.crew_of(state, u.id):
+        st.put(crew, target.coord, target.level)
+    events.append(
+        Event(
+            stepped=Event.Stepped(
+                unit=u.id,
+                from_square=pb.Square(row=origin.coord.row, col=origin.coord.col),
+                to_square=u.square,
+                level=u.level,
+                movement_left=points_left(state, u),
+            )
+        )
+    )
+
+
+# --- rotation (KK-31) ---------------------------------------------------------------------------
+
+
+def _rotation_cost(state: State, u: Unit) -> int:
+    """A Catapult's rotation costs 1 (free while the side's movement is locked, KK-101)."""
+    return 0 if state.movement_locked_now else UNITS[_TYPE[u.type]].rotation_cost
+
+
+def _rotate_keys(scene: Scene, seat: int, only: int | None = None) -> Iterator[Key]:
+    state = scene.state
+    if _passage_unit(state, scene.board) is not None:
+        return
+    for u in scene.controlled(seat):
+        if u.rotated or u.carried_by >= 0 or only not in (None, u.id):
+            continue
+        if u.type == RAM and not scene.crews.get(u.id):
+            continue
+        cost = _rotation_cost(state, u)
+        if cost and (finished(state, u) or scene.points_left(u) < cost):
+            continue
+        for d in Direction:
+            if int(d) != u.facing:
+                yield (ROTATE, u.id, int(d))
+
+
+def rotate_moves(state: State, seat: int) -> list[Move]:
+    return [move_from_key(k) for k in _rotate_keys(Scene(state), seat)]
+
+
+def narrow_rotate(state: State, seat: int, move: Move) -> list[Move]:
+    return _listed(_rotate_keys(Scene(state), seat, move.rotate.unit), move)
+
+
+def rotate(state: State, seat: int, move: Move, events: list[Event]) -> None:
+    u = state.units[move.rotate.unit]
+    cost = _rotation_cost(state, u)
+    if cost:
+        _start(state, u, events)
+        u.movement_used += cost
+        u.moved = True
+    u.rotated = True
+    u.facing = move.rotate.facing
+    for crew in st.crew_of(state, u.id):
+        crew.facing = u.facing
+    events.append(Event(rotated=Event.Rotated(unit=u.id, facing=u.facing, cost=cost)))
+
+
+# --- climbing (KK-44, KK-45) -------------------------------------------------------------------
+
+
+def _climbs(
+    scene: Scene, seat: int, only: int | None = None
+) -> Iterator[tuple[Unit, Direction, Unit | None]]:
+    """(climber, direction, enemy on the wall or None) for each climb allowed now."""
+    state = scene.state
+    if state.movement_locked_now:
+        return
+    board = scene.board
+    if _passage_unit(state, board) is not None:
+        return
+    table = st.climbs(state)
+    for u in scene.controlled(seat):
+        if only not in (None, u.id):
+            continue
+        chart = UNITS[_TYPE[u.type]]
+        if not chart.may_climb or u.moved or u.attacked or u.HasField("climb"):
+            continue
+        if u.level != int(Level.GROUND) or scene.points_left(u) < 1:
+            continue
+        for d, c in table[Coord(u.square.row, u.square.col)]:
+            if c not in scene.in_play:
+                continue
+            held = scene.occupied.get(Position(c, Level.WALL))
+            if held is None:
+                yield u, d, None
+            elif held.side != u.side and combat.can_climb_attack(state, board, u.id, d):
+                yield u, d, held
+
+
+def _climb_keys(
+    scene: Scene, seat: int, *, prepared: bool, only: int | None = None
+) -> Iterator[Key]:
+    """Climbs (KK-44), or with ``prepared`` the climbs set for the attack phase
+    (KK-45: onto an enemy only)."""
+    for u, d, enemy in _climbs(scene, seat, only):
+        if not prepared:
+            yield (CLIMB, u.id, int(d))
+        elif enemy is not None:
+            yield (PREPARE_CLIMB, u.id, int(d))
+
+
+def _both_climb_keys(scene: Scene, seat: int) -> Iterator[Key]:
+    for u, d, enemy in _climbs(scene, seat):
+        yield (CLIMB, u.id, int(d))
+        if enemy is not None:
+            yield (PREPARE_CLIMB, u.id, int(d))
+
+
+def climb_moves(state: State, seat: int) -> list[Move]:
+    return [move_from_key(k) for k in _climb_keys(Scene(state), seat, prepared=False)]
+
+
+def narrow_climb(state: State, seat: int, move: Move) -> list[Move]:
+    keys = _climb_keys(Scene(state), seat, prepared=False, only=move.climb.unit)
+    return _listed(keys, move)
+
+
+def climb(state: State, seat: int, move: Move, events: list[Event]) -> None:
+    board = st.field(state)
+    u = state.units[move.climb.unit]
+    d = Direction(move.climb.direction)
+    wall = st.coord(u).step(d)
+    _start(state, u, events)
+    u.moved = True
+    if st.occupant(state, Position(wall, Level.WALL)) is None:
+        u.movement_used += 1
+        st.put(u, wall, Level.WALL)
+        events.append(
+            Event(climbed=Event.Climbed(unit=u.id, wall=pb.Square(row=wall.row, col=wall.col)))
+        )
+        return
+    u.movement_used = allowance(state, u)
+    combat.climb_attack(state, board, u.id, d, Rng(state.rng), events)
+    complete_movement(state, events)
+
+
+def prepare_climb_moves(state: State, seat: int) -> list[Move]:
+    return [move_from_key(k) for k in _climb_keys(Scene(state), seat, prepared=True)]
+
+
+def narrow_prepare_climb(state: State, seat: int, move: Move) -> list[Move]:
+    keys = _climb_keys(Scene(state), seat, prepared=True, only=move.prepare_climb.unit)
+    return _listed(keys, move)
+
+
+def prepare_climb(state: State, seat: int, move: Move, events: list[Event]) -> None:
+    u = state.units[move.prepare_climb.unit]
+    d = Direction(move.prepare_climb.direction)
+    wall = st.coord(u).step(d)
+    if state.active_unit != u.id:
+        complete_movement(state, events)
+    state.active_unit = -1
+    u.climb = pb.Direction.ValueType(d)
+    events.append(
+        Event(
+            climb_prepared=Event.ClimbPrepared(
+                unit=u.id, wall=pb.Square(row=wall.row, col=wall.col)
+            )
+        )
+    )
+
+
+# --- dismounting (KK-76) ---------------------------------------------------------------------
+
+
+def _dismount_keys(scene: Scene, seat: int, only: int | None = None) -> Iterator[Key]:
+    """A Cavalry flips to Swordsmen at any moment of the movement phase (KK-76),
+    but not while a unit stands on the gate's passage: it must step on first
+    (KK-57), and a Cavalry there could lose the points it needs to leave."""
+    if _passage_unit(scene.state, scene.board) is not None:
+        return
+    for u in scene.controlled(seat):
+        if u.type == int(UnitType.CAVALRY) and not u.dismounted and only in (None, u.id):
+            yield (DISMOUNT, u.id)
+
+
+def dismount_moves(state: State, seat: int) -> list[Move]:
+    return [move_from_key(k) for k in _dismount_keys(Scene(state), seat)]
+
+
+def narrow_dismount(state: State, seat: int, move: Move) -> list[Move]:
+    return _listed(_dismount_keys(Scene(state), seat, move.dismount.unit), move)
+
+
+def dismount(state: State, seat: int, move: Move, events: list[Event]) -> None:
+    u = state.units[move.dismount.unit]
+    u.type = pb.UNIT_TYPE_SWORDSMEN
+    u.dismounted = True
+    events.append(Event(flipped=Event.Flipped(unit=u.id, by_choice=True)))

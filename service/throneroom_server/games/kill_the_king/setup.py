@@ -1,0 +1,359 @@
+"""Setup: initiative, sides, purchases, leaders, the hidden placement (KK-13..KK-28).
+
+Each function over the state is either a generator of legal moves (the kit's
+``generate``) or an effect (``play``: changes the working copy in place and
+appends events). The flow: CHOOSE_SIDE -> PURCHASE -> LEADER -> PLACEMENT
+(simultaneous and hidden) -> the reveal -> round 1 (turns.start_turn).
+
+What this issue implements is listed in ``UNITS_IN_PLAY`` and
+``LEADERS_IN_PLAY``: the purchase and leader menus offer only those; the
+other units and leaders of the chart come in later issues.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache
+
+from throneroom.games.kill_the_king.board import Coord, Position
+from throneroom.games.kill_the_king.data import (
+    MODES,
+    UNITS,
+    Direction,
+    Mode,
+    Side,
+    UnitType,
+    army_cost,
+    army_units,
+)
+from throneroom.games.kill_the_king.field import setup_squares
+from throneroom.v1 import kill_the_king_pb2 as pb
+
+from throneroom_server.games.kill_the_king import state as st
+from throneroom_server.games.kill_the_king.dice import roll
+from throneroom_server.games.kill_the_king.keys import (
+    PLACE,
+    Key,
+    LazyMoves,
+    move_from_key,
+    move_key,
+)
+from throneroom_server.games.kill_the_king.scope import BUY_MENU, LEADERS_IN_PLAY, spec_of
+from throneroom_server.games.kill_the_king.turns import start_turn
+from throneroom_server.games.rng import Rng, seed_rng
+
+State = pb.KillTheKingState
+Move = pb.KillTheKingMove
+Event = pb.KillTheKingEvent
+Phase = pb.KillTheKingState.Phase
+
+# --- a fresh game: initiative (KK-13) -----------------------------------------------------
+
+
+def setup_state(mode: Mode, advanced: bool, num_seats: int, seed: int) -> State:
+    """A fresh game: every seat rolled for initiative (ties re-rolled, KK-13); the
+    winner is to choose its side."""
+    state = State(
+        num_seats=num_seats,
+        mode=pb.KillTheKingMode.ValueType(mode),
+        advanced=advanced,
+        phase=pb.KillTheKingState.PHASE_CHOOSE_SIDE,
+        active_unit=-1,
+    )
+    seed_rng(state.rng, seed)
+    for _ in range(num_seats):
+        state.seats.add(team=len(state.seats))
+    rng = Rng(state.rng)
+    scratch: list[Event] = []
+    while True:
+        values = []
+        for seat in range(num_seats):
+            value = roll(rng, scratch, pb.DIE_PURPOSE_INITIATIVE, seat=seat).value
+            state.seats[seat].initiative_rolls.append(value)
+            values.append(value)
+        best = max(values)
+        if values.count(best) == 1:
+            state.initiative_seat = values.index(best)
+            break
+    state.to_move = state.initiative_seat
+    spec = MODES[mode]
+    if spec.uses_castle:
+        board = st.field(state)
+        for gate in board.gates:
+            g = state.gates.add(controlled_by=pb.SIDE_DEFENDER)
+            g.square.row, g.square.col = gate
+    return state
+
+
+def setup_events(state: State) -> list[Event]:
+    """The public events of a fresh game: the setup, then every initiative die."""
+    events = [
+        Event(
+            setup=Event.GameSetUp(
+                mode=state.mode, advanced=state.advanced, num_seats=state.num_seats
+            )
+        )
+    ]
+    rounds = len(state.seats[0].initiative_rolls)
+    for k in range(rounds):
+        for seat, s in enumerate(state.seats):
+            events.append(
+                Event(
+                    die_rolled=Event.DieRolled(
+                        purpose=pb.DIE_PURPOSE_INITIATIVE,
+                        seat=seat,
+                        value=s.initiative_rolls[k],
+                        unit=-1,
+                        target_unit=-1,
+                    )
+                )
+            )
+    return events
+
+
+# --- choosing sides (KK-14, KK-15, KK-88) ----------------------------------------------------
+
+
+def choose_side_moves(state: State, seat: int) -> Iterator[Move]:
+    for side in (Side.ATTACKER, Side.DEFENDER):
+        yield Move(choose_side=Move.ChooseSide(side=pb.Side.ValueType(side)))
+
+
+def choose_side(state: State, seat: int, move: Move, events: list[Event]) -> None:
+    side = Side(move.choose_side.side)
+    spec = spec_of(state)
+    for i, s in enumerate(state.seats):
+        mine = side if i == seat else side.other
+        s.side = pb.Side.ValueType(mine)
+        s.coins = spec.budget(mine)
+    events.append(Event(side_chosen=Event.SideChosen(seat=seat, side=move.choose_side.side)))
+    attacker = st.seat_of_side(state, Side.ATTACKER)
+    for _ in range(spec.free_rams):
+        ram = st.new_unit(state, UnitType.BATTERING_RAM, attacker, free=True)
+        events.append(
+            Event(
+                unit_bought=Event.UnitBought(
+                    seat=attacker,
+                    unit=ram.type,
+                    cost=0,
+                    coins_left=state.seats[attacker].coins,
+                    unit_ids=[ram.id],
+                )
+            )
+        )
+    state.phase = pb.KillTheKingState.PHASE_PURCHASE
+    state.to_move = attacker
+    state.turn_side = pb.SIDE_ATTACKER
+    events.append(Event(phase_started=Event.PhaseStarted(phase=state.phase)))
+
+
+# --- purchases (KK-16..KK-19) -----------------------------------------------------------------
+
+
+def _buyable(state: State, seat: int) -> Iterator[UnitType]:
+    side = st.side_of(state, seat)
+    spec = spec_of(state)
+    coins = state.seats[seat].coins
+    for kind in BUY_MENU:
+        chart = UNITS[kind]
+        if chart.cost <= coins and st.counters(state, side, kind) < spec.cap(kind):
+            yield kind
+
+
+def can_buy(state: State, seat: int) -> bool:
+    return next(_buyable(state, seat), None) is not None
+
+
+def _bought_nothing(state: State, seat: int) -> bool:
+    return not any(u.seat == seat and not u.free for u in state.units)
+
+
+def _suggested_fits(state: State, seat: int) -> bool:
+    side = st.side_of(state, seat)
+    spec = spec_of(state)
+    army = spec.suggested_army(side)
+    if not army or army_cost(army) > state.seats[seat].coins:
+        return False
+    return all(kind in BUY_MENU and count <= spec.cap(kind) for kind, count in army)
+
+
+def buy_moves(state: State, seat: int) -> Iterator[Move]:
+    for kind in _buyable(state, seat):
+        yield Move(buy=Move.Buy(unit=pb.UnitType.ValueType(kind)))
+
+
+def suggested_army_moves(state: State, seat: int) -> Iterator[Move]:
+    """The rulebook's army for the mode and side, as the seat's first purchase (KK-18)."""
+    if _bought_nothing(state, seat) and _suggested_fits(state, seat):
+        yield Move(buy_suggested_army=Move.BuySuggestedArmy())
+
+
+def _buy_one(state: State, seat: int, kind: UnitType, events: list[Event]) -> None:
+    cost = UNITS[kind].cost
+    state.seats[seat].coins -= cost
+    u = st.new_unit(state, kind, seat)
+    events.append(
+        Event(
+            unit_bought=Event.UnitBought(
+                seat=seat,
+                unit=u.type,
+                cost=cost,
+                coins_left=state.seats[seat].coins,
+                unit_ids=[u.id],
+            )
+        )
+    )
+
+
+def buy(state: State, seat: int, move: Move, events: list[Event]) -> None:
+    _buy_one(state, seat, UnitType(move.buy.unit), events)
+    _next_purchase(state, seat, events)
+
+
+def buy_suggested_army(state: State, seat: int, move: Move, events: list[Event]) -> None:
+    army = spec_of(state).suggested_army(st.side_of(state, seat))
+    for kind in army_units(army):
+        _buy_one(state, seat, kind, events)
+    _next_purchase(state, seat, events)
+
+
+def _next_purchase(state: State, seat: int, events: list[Event]) -> None:
+    """Purchases alternate; a seat that can buy nothing is skipped (KK-16)."""
+    other = 1 - seat
+    if can_buy(state, other):
+        state.to_move = other
+    elif can_buy(state, seat):
+        state.to_move = seat
+    else:
+        state.phase = pb.KillTheKingState.PHASE_LEADER
+        state.to_move = st.seat_of_side(state, Side.ATTACKER)
+        events.append(Event(phase_started=Event.PhaseStarted(phase=state.phase)))
+    state.turn_side = state.seats[state.to_move].side
+
+
+# --- leaders (KK-20) ------------------------------------------------------------------------
+
+
+def leader_moves(state: State, seat: int) -> Iterator[Move]:
+    for kind in LEADERS_IN_PLAY:
+        yield Move(choose_leader=Move.ChooseLeader(leader=pb.UnitType.ValueType(kind)))
+
+
+def choose_leader(state: State, seat: int, move: Move, events: list[Event]) -> None:
+    u = st.new_unit(state, UnitType(move.choose_leader.leader), seat)
+    events.append(Event(leader_chosen=Event.LeaderChosen(seat=seat, leader=u.type, unit_id=u.id)))
+    if st.side_of(state, seat) is Side.ATTACKER:
+        state.to_move = st.seat_of_side(state, Side.DEFENDER)
+        state.turn_side = pb.SIDE_DEFENDER
+        return
+    state.phase = pb.KillTheKingState.PHASE_PLACEMENT
+    state.turn_side = pb.SIDE_UNSPECIFIED
+    for s in state.seats:
+        s.placed = False
+    events.append(Event(phase_started=Event.PhaseStarted(phase=state.phase)))
+
+
+# --- the hidden placement (KK-22..KK-27) ------------------------------------------------------
+
+
+def placing(state: State) -> list[int]:
+    """The seats still placing (simultaneous)."""
+    return [i for i, s in enumerate(state.seats) if not s.placed]
+
+
+@lru_cache(maxsize=64)
+def _zone(mode: Mode, side: Side, kind: UnitType) -> tuple[Coord, ...]:
+    return tuple(sorted(setup_squares(mode, side, kind)))
+
+
+def _next_of_each_type(state: State, seat: int) -> list[st.Unit]:
+    """The lowest-id reserve counter of each type: counters of one type are alike
+    before they are placed, so placing them in id order loses nothing (KK-22)."""
+    seen: set[int] = set()
+    out = []
+    for u in state.units:
+        if u.seat == seat and u.status == st.RESERVE and u.type not in seen:
+            seen.add(u.type)
+            out.append(u)
+    return out
+
+
+def _place_keys(state: State, seat: int, only: int | None = None) -> Iterator[Key]:
+    board = st.field(state)
+    side = st.side_of(state, seat)
+    mode = Mode(state.mode)
+    mine = [u for u in st.standing(state) if u.seat == seat]
+    taken = {st.position(u) for u in mine}
+    rams = {
+        st.coord(u): u
+        for u in mine
+        if u.type == int(UnitType.BATTERING_RAM) and not st.crew_of(state, u.id)
+    }
+    for u in _next_of_each_type(state, seat):
+        if only not in (None, u.id):
+            continue
+        kind = UnitType(u.type)
+        may_man = UNITS[kind].may_man
+        for c in _zone(mode, side, kind):
+            ram = rams.get(c) if may_man else None
+            if ram is not None:
+                yield (PLACE, u.id, c.row, c.col, ram.facing)
+                continue
+            if Position(c, board.level_of(c)) in taken:
+                continue
+            for d in _FACINGS:
+                yield (PLACE, u.id, c.row, c.col, d)
+
+
+_FACINGS = tuple(int(d) for d in Direction)
+
+
+def placement_moves(state: State, seat: int) -> LazyMoves:
+    """Every placement of the seat (KK-22), ascending, built when read."""
+    return LazyMoves(sorted(_place_keys(state, seat)))
+
+
+def place_moves(state: State, seat: int) -> list[Move]:
+    return list(placement_moves(state, seat))
+
+
+def narrow_place(state: State, seat: int, move: Move) -> list[Move]:
+    key = move_key(move)
+    return [move_from_key(key)] if key in set(_place_keys(state, seat, move.place.unit)) else []
+
+
+def place(state: State, seat: int, move: Move, events: list[Event]) -> None:
+    board = st.field(state)
+    p = move.place
+    u = state.units[p.unit]
+    where = Coord(p.square.row, p.square.col)
+    ram = next(
+        (
+            r
+            for r in st.units_at(state, where)
+            if r.type == int(UnitType.BATTERING_RAM) and r.seat == seat
+        ),
+        None,
+    )
+    u.status = st.ON_FIELD
+    u.facing = p.facing
+    if ram is not None:
+        st.put(u, where, board.level_of(where))
+        u.carried_by = ram.id
+        u.level = ram.level
+    else:
+        st.put(u, where, board.level_of(where))
+        if UNITS[UnitType(u.type)].wall_setup_immobile and board.space(*where).is_wall:
+            u.immobile = True
+    placed = sum(1 for x in state.units if x.seat == seat and x.status == st.ON_FIELD)
+    events.append(Event(unit_placed=Event.UnitPlaced(seat=seat, placed=placed, unit=u)))
+    if not any(x.seat == seat and x.status == st.RESERVE for x in state.units):
+        state.seats[seat].placed = True
+    if all(s.placed for s in state.seats):
+        _reveal(state, events)
+
+
+def _reveal(state: State, events: list[Event]) -> None:
+    """Every seat is done: all units become visible (KK-22), then round 1 (KK-27)."""
+    events.append(Event(placement_revealed=Event.PlacementRevealed(units=list(st.on_field(state)))))
+    start_turn(state, Side.ATTACKER, events)

@@ -1,0 +1,316 @@
+"""Rounds and turns (KK-29, KK-33, KK-38..KK-41, KK-102, KK-116..KK-119).
+
+A round is the attacker's turn, then the defender's; a turn is a movement
+phase, then an attack phase, each ended by the side (``end_phase``). Kill the
+King's defender may first get reinforcements at its turn of round 6. The end
+of a turn runs, in order: the Ranger's rearmost check (KK-102), the victory
+checks (KK-116, KK-117), then the next turn. ``check_game_over`` runs after
+every move: the King's Door (KK-116) and annihilation (KK-118) end the game at
+once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from throneroom.games.kill_the_king.board import Coord
+from throneroom.games.kill_the_king.data import (
+    UNITS,
+    Direction,
+    Level,
+    Mode,
+    Side,
+    UnitType,
+    Victory,
+)
+from throneroom.games.kill_the_king.field import home_row
+from throneroom.v1 import kill_the_king_pb2 as pb
+
+from throneroom_server.games.core import Outcome
+from throneroom_server.games.kill_the_king import combat
+from throneroom_server.games.kill_the_king import state as st
+from throneroom_server.games.kill_the_king.movement import complete_movement
+from throneroom_server.games.kill_the_king.scope import BUY_MENU, spec_of
+
+State = pb.KillTheKingState
+Move = pb.KillTheKingMove
+Event = pb.KillTheKingEvent
+S = pb.KillTheKingState
+
+CAVALRY_SUBSTITUTE_VALUE = 9
+"""Coins of value for each reinforcement Cavalry the cap does not allow (KK-39)."""
+
+
+# --- starting a turn ------------------------------------------------------------------------
+
+
+def start_turn(state: State, side: Side, events: list[Event]) -> None:
+    """Open ``side``'s turn: a new round with the attacker (KK-29), the per-turn
+    flags cleared, the road bonus (KK-62), a Ranger's lock (KK-101), then the
+    reinforcements (KK-38) or the movement phase."""
+    if side is Side.ATTACKER:
+        state.round += 1
+    seat = st.seat_of_side(state, side)
+    state.turn_side = pb.Side.ValueType(side)
+    state.to_move = seat
+    state.active_unit = -1
+    board = st.field(state)
+    for u in state.units:
+        u.movement_used = 0
+        u.moved = u.rotated = u.attacked = False
+        u.ClearField("climb")
+        u.bonus_movement = 0
+        if u.status == st.ON_FIELD and u.side == int(side):
+            bonus = UNITS[UnitType(u.type)].road_bonus
+            if bonus and board.space(u.square.row, u.square.col).road:
+                u.bonus_movement = bonus
+    state.movement_locked_now = state.seats[seat].movement_locked
+    state.seats[seat].movement_locked = False
+    events.append(
+        Event(turn_started=Event.TurnStarted(round=state.round, side=state.turn_side, seat=seat))
+    )
+    if _reinforcements_due(state, side):
+        _open_reinforcements(state, seat, events)
+    else:
+        _open(state, S.PHASE_MOVEMENT, events)
+
+
+def _open(state: State, phase: pb.KillTheKingState.Phase.ValueType, events: list[Event]) -> None:
+    state.phase = phase
+    events.append(Event(phase_started=Event.PhaseStarted(phase=phase)))
+
+
+# --- reinforcements (KK-38..KK-41) -------------------------------------------------------------
+
+
+def leader_inside(state: State, side: Side) -> bool:
+    """Whether a leader of ``side`` stands inside the castle walls (KK-38)."""
+    board = st.field(state)
+    return any(
+        st.is_leader(u) and u.side == int(side) and board.space(*st.coord(u)).inside
+        for u in st.on_field(state)
+    )
+
+
+def _reinforcements_due(state: State, side: Side) -> bool:
+    spec = spec_of(state)
+    return (
+        side is Side.DEFENDER
+        and spec.reinforcement_round == state.round
+        and 0 not in state.reinforced_halves
+        and not leader_inside(state, Side.ATTACKER)
+    )
+
+
+def _open_reinforcements(state: State, seat: int, events: list[Event]) -> None:
+    spec = spec_of(state)
+    room = spec.cap(UnitType.CAVALRY) - st.counters(
+        state, Side.DEFENDER, UnitType.CAVALRY, alive_only=True
+    )
+    cavalry = max(0, min(spec.reinforcements_per_board, room))
+    state.reinforcement_cavalry = cavalry
+    state.reinforcement_value = (spec.reinforcements_per_board - cavalry) * CAVALRY_SUBSTITUTE_VALUE
+    state.reinforcement_half = 0
+    state.reinforced_halves.append(0)
+    events.append(
+        Event(
+            reinforcements_due=Event.ReinforcementsDue(
+                seat=seat, cavalry=cavalry, value=state.reinforcement_value
+            )
+        )
+    )
+    _open(state, S.PHASE_REINFORCEMENT, events)
+
+
+def _free_edge(state: State) -> list[Coord]:
+    board = st.field(state)
+    taken = {st.coord(u) for u in st.standing(state)}
+    return [c for c in board.reinforcement_edge() if c not in taken and c in st.in_play(state)]
+
+
+def _substitutes(state: State) -> list[UnitType]:
+    spec = spec_of(state)
+    return [
+        kind
+        for kind in BUY_MENU
+        if UNITS[kind].cost <= state.reinforcement_value
+        and st.counters(state, Side.DEFENDER, kind, alive_only=True) < spec.cap(kind)
+    ]
+
+
+def reinforce_moves(state: State, seat: int) -> Iterator[Move]:
+    """Cavalry first, then substitutes within the value left (KK-39, KK-40)."""
+    kinds = [UnitType.CAVALRY] if state.reinforcement_cavalry > 0 else _substitutes(state)
+    for kind in kinds:
+        for c in _free_edge(state):
+            for d in Direction:
+                yield Move(
+                    reinforce=Move.Reinforce(
+                        unit=pb.UnitType.ValueType(kind),
+                        square=pb.Square(row=c.row, col=c.col),
+                        facing=pb.Direction.ValueType(d),
+                    )
+                )
+
+
+def reinforce(state: State, seat: int, move: Move, events: list[Event]) -> None:
+    r = move.reinforce
+    kind = UnitType(r.unit)
+    u = st.new_unit(state, kind, seat, free=True)
+    u.status = st.ON_FIELD
+    u.facing = r.facing
+    st.put(u, (r.square.row, r.square.col), Level.GROUND)
+    if kind is UnitType.CAVALRY and state.reinforcement_cavalry > 0:
+        state.reinforcement_cavalry -= 1
+    else:
+        state.reinforcement_value -= UNITS[kind].cost
+    events.append(Event(reinforced=Event.Reinforced(seat=seat, unit=u)))
+
+
+def may_end_reinforcements(state: State) -> bool:
+    return state.reinforcement_cavalry == 0 or not _free_edge(state)
+
+
+# --- ending phases and turns ---------------------------------------------------------------
+
+
+def end_phase_moves(state: State, seat: int) -> Iterator[Move]:
+    phase = state.phase
+    if phase == S.PHASE_REINFORCEMENT and not may_end_reinforcements(state):
+        return
+    if phase == S.PHASE_MOVEMENT and _on_gate_passage(state):
+        return
+    yield Move(end_phase=Move.EndPhase())
+
+
+def _on_gate_passage(state: State) -> bool:
+    """The active unit stands on the gate's passage: it must step on (KK-57)."""
+    if state.active_unit < 0:
+        return False
+    u = state.units[state.active_unit]
+    board = st.field(state)
+    return (
+        u.status == st.ON_FIELD
+        and u.level == int(Level.GROUND)
+        and board.space(*st.coord(u)).is_wall
+    )
+
+
+def end_phase(state: State, seat: int, move: Move, events: list[Event]) -> None:
+    phase = state.phase
+    if phase == S.PHASE_REINFORCEMENT:
+        state.reinforcement_cavalry = 0
+        state.reinforcement_value = 0
+        _open(state, S.PHASE_MOVEMENT, events)
+    elif phase == S.PHASE_MOVEMENT:
+        complete_movement(state, events)
+        _open(state, S.PHASE_ATTACK, events)
+    else:
+        end_turn(state, events)
+
+
+def rearmost_ranger_dies(state: State, side: Side) -> st.Unit | None:
+    """The side's Ranger if he ends its turn as the rearmost friendly unit: no
+    other friendly unit on the field as far back or further (KK-102)."""
+    rangers = [
+        u for u in st.on_field(state) if u.type == int(UnitType.RANGER) and u.side == int(side)
+    ]
+    if not rangers:
+        return None
+    ranger = rangers[0]
+    edge = home_row(Mode(state.mode), side)
+
+    def depth(u: st.Unit) -> int:
+        return abs(u.square.row - edge)
+
+    mine = depth(ranger)
+    others = (u for u in st.on_field(state) if u.side == int(side) and u.id != ranger.id)
+    return None if any(depth(u) <= mine for u in others) else ranger
+
+
+def end_turn(state: State, events: list[Event]) -> None:
+    """The end of the side's turn (KK-29): the Ranger's check, the victory
+    checks, then the next turn."""
+    side = Side(state.turn_side)
+    ranger = rearmost_ranger_dies(state, side)
+    if ranger is not None:
+        combat.kill_unit(state, ranger, pb.CAUSE_REARMOST, -1, events)
+    del state.defence_penalty[:]
+    state.movement_locked_now = False
+    if check_game_over(state, events):
+        return
+    spec = spec_of(state)
+    if spec.victory is Victory.LEADER_AND_BREAKTHROUGH and breakthrough(state):
+        finish(state, Side.ATTACKER, "leader_and_breakthrough", events)
+        return
+    if side is Side.DEFENDER and state.round >= spec.rounds:
+        if spec.victory is Victory.DOOR:
+            finish(state, Side.DEFENDER, "king_survived", events)
+        else:
+            finish(state, Side.DEFENDER, "breakthrough_failed", events)
+        return
+    start_turn(state, side.other, events)
+
+
+def breakthrough(state: State) -> bool:
+    """Attack and Defense (KK-117): the defender's leader is dead and enough
+    attacking units stand on the defender's edge row."""
+    spec = spec_of(state)
+    leaders = [u for u in state.units if st.is_leader(u) and u.side == int(Side.DEFENDER)]
+    if not leaders or any(u.status != st.DEAD for u in leaders):
+        return False
+    edge = home_row(Mode(state.mode), Side.DEFENDER)
+    through = sum(
+        1 for u in st.standing(state) if u.side == int(Side.ATTACKER) and u.square.row == edge
+    )
+    return through >= spec.breakthrough_units
+
+
+# --- the end of the game ----------------------------------------------------------------------
+
+_SUMMARIES = {
+    "door": "the attacker destroyed the King's Door",
+    "king_survived": "the King survived the last round",
+    "leader_and_breakthrough": (
+        "the attacker killed the defender's leader and broke through to its edge"
+    ),
+    "breakthrough_failed": "the attacker did not break through in time",
+    "annihilation": "the other side has no unit left on the field",
+}
+
+
+def finish(state: State, winner: Side, termination: str, events: list[Event]) -> None:
+    seats = [i for i, s in enumerate(state.seats) if s.side == int(winner)]
+    summary = f"{winner.name.lower()} wins: {_SUMMARIES[termination]}"
+    state.outcome.CopyFrom(Outcome(winners=seats, termination=termination, summary=summary))
+    state.phase = S.PHASE_OVER
+    state.active_unit = -1
+    events.append(
+        Event(
+            game_ended=Event.GameEnded(
+                termination=termination,
+                winners=seats,
+                winning_side=pb.Side.ValueType(winner),
+                summary=summary,
+            )
+        )
+    )
+
+
+def check_game_over(state: State, events: list[Event]) -> bool:
+    """The ends that come at once, after any move of play (KK-116, KK-118)."""
+    if state.HasField("outcome"):
+        return True
+    if state.door_destroyed:
+        finish(state, Side.ATTACKER, "door", events)
+        return True
+    if state.phase in (S.PHASE_CHOOSE_SIDE, S.PHASE_PURCHASE, S.PHASE_LEADER, S.PHASE_PLACEMENT):
+        return False
+    present = {u.side for u in state.units if u.status == st.ON_FIELD}
+    if int(Side.ATTACKER) not in present:
+        finish(state, Side.DEFENDER, "annihilation", events)
+        return True
+    if int(Side.DEFENDER) not in present:
+        finish(state, Side.ATTACKER, "annihilation", events)
+        return True
+    return False
