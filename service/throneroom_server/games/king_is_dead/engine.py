@@ -38,6 +38,7 @@ from throneroom_server.games.king_is_dead.board import (
     NUM_REGIONS,
     TURN,
 )
+from throneroom_server.games.king_is_dead.cards import Key
 from throneroom_server.games.king_is_dead.effects import carry_out, play_card
 from throneroom_server.games.king_is_dead.explain import explain_illegal
 from throneroom_server.games.king_is_dead.invariants import check_invariants
@@ -192,9 +193,10 @@ def decide(state: State, seat: Seat, move: Move, events: list[Event]) -> None:
     carry_out(state, seat, move_key(move), events)
 
 
-def check_move(state: State, move: Move) -> None:
-    """A malformed move (see moves.key_of) raises InvalidMoveError."""
-    key_of(move)
+def check_move(state: State, move: Move) -> Key:
+    """The move's key; a malformed move (see moves.key_of: undeclared enum values
+    too) raises InvalidMoveError. The kit hands the key to ``member``."""
+    return key_of(move)
 
 
 # --- The definition ------------------------------------------------------------------------
@@ -210,6 +212,15 @@ def definition(search: LastCardSearch) -> Definition:
 
     def legal(state: State, seat: Seat) -> LegalMoves:
         return LegalMoves(legal_keys(state, seat, search))
+
+    def member(state: State, seat: Seat, move: Move, key: Key) -> Move | None:
+        """The listed move equal to ``move`` (whose key ``check_move`` read), or None:
+        ``is_legal`` on the key, then the message of the key compared (a move
+        with unknown fields is not listed)."""
+        if not is_legal(state, seat, key, search):
+            return None
+        listed = move_from_key(key)
+        return listed if listed == move else None
 
     def narrow(state: State, seat: Seat, move: Move) -> tuple[Move, ...]:
         key = key_of(move)
@@ -250,10 +261,17 @@ def definition(search: LastCardSearch) -> Definition:
         setup_events=setup_events,
         phases=phase_table(legal),
         moves=tuple(
-            MoveKind(kind, play=_PLAYS.get(kind, decide), narrow=narrow, explain=explain)
+            MoveKind(
+                kind,
+                play=_PLAYS.get(kind, decide),
+                narrow=narrow,
+                explain=explain,
+                member=member,
+            )
             for kind in KINDS
         ),
         check_move=check_move,
+        check_move_refuses_enums=True,
         move_key=move_key,
         view=build_view,
         # redact_event: every event is public (cards are shown when played, courts are open).

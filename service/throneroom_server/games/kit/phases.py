@@ -326,6 +326,12 @@ class MoveKind(Generic[StateT, MoveT, EventT]):
     being checked (e.g. those of its region); it must be the generator restricted
     (a subset of ``generate``'s moves that includes every listed move equal to the
     one asked about). ``explain`` says why an unlisted move is illegal.
+    ``member``, if given, answers the membership test at once, instead of
+    ``narrow`` or the generators: the enumeration's own copy of the move (equal
+    to it), or None when the enumeration does not list it. It is handed what
+    ``check_move`` returned for the move (e.g. the move parsed, so that it is not
+    read twice). ``kit.checks.narrowing_problems`` proves it is exactly
+    membership in the enumeration, as it does for ``narrow``.
     """
 
     name: str
@@ -342,3 +348,6 @@ class MoveKind(Generic[StateT, MoveT, EventT]):
     the kit merges instead of sorting, and a phase with this one kind hands the
     generator's Sequence out as it is: lazy sequences stay lazy). The
     conformance suite's check 5 catches a generator that breaks the promise."""
+    member: Callable[[StateT, Seat, MoveT, Any], MoveT | None] | None = None
+    """Membership answered by the game (see above): (state, seat, move, what
+    ``check_move`` returned) -> the listed move equal to ``move``, or None."""
