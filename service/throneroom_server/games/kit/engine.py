@@ -316,10 +316,18 @@ def _not_your_turn(title: str, phase: Phase[StateT], acting: Sequence[Seat], sea
     return f"{title}, {phase.name}: it is seat {acting[0]}'s turn, not seat {seat}'s"
 
 
+_SEQUENCE_TYPES: dict[type, bool] = {list: True, tuple: True}
+"""Whether a generator's result type is a Sequence (the ABC check, once per type)."""
+
+
 def _as_sequence(listed: Iterable[MoveT]) -> Sequence[MoveT]:
     """The generator's moves as a sequence (a list or a lazy Sequence as it is)."""
-    if type(listed) is list or isinstance(listed, Sequence):  # a list: skip the ABC check
-        return listed
+    cls = type(listed)
+    known = _SEQUENCE_TYPES.get(cls)
+    if known is None:
+        known = _SEQUENCE_TYPES[cls] = issubclass(cls, Sequence)
+    if known:
+        return listed  # type: ignore[return-value]
     return list(listed)
 
 
