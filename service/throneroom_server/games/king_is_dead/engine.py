@@ -19,6 +19,7 @@ same for every engine.
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 
 from throneroom.games.messages import GameMessages
 from throneroom.v1 import king_is_dead_pb2 as pb
@@ -116,8 +117,8 @@ def phase_of(state: State) -> str:
     return _PHASE_NAMES[state.pending.decision]
 
 
-def to_move(state: State) -> Seat:
-    return state.to_move
+to_move: Callable[[State], Seat] = attrgetter("to_move")
+"""The seat to move (read in C: asked at every to_act, legal_moves and apply)."""
 
 
 AFTER_THE_EFFECT = ("summon", "turn", OVER)
@@ -188,9 +189,28 @@ def play(state: State, seat: Seat, move: Move, events: list[Event]) -> None:
     play_card(state, seat, move.play_card.card, events)
 
 
+_LISTED: dict[Key, Move] = {}
+"""The listed move of each key ``member`` has answered, built once: the kit hands
+it only to the kind's effect, which reads it and never changes it."""
+_KEY_OF_LISTED: dict[int, Key] = {}
+"""The key of each move of ``_LISTED``, by object (they live as long as the
+module, so no other object takes their id)."""
+
+
+def listed_move(key: Key) -> Move:
+    """The enumeration's copy of the move of ``key`` that the kit plays (shared)."""
+    listed = _LISTED.get(key)
+    if listed is None:
+        listed = _LISTED[key] = move_from_key(key)
+        _KEY_OF_LISTED[id(listed)] = key
+    return listed
+
+
 def decide(state: State, seat: Seat, move: Move, events: list[Event]) -> None:
-    """A decision of a card's effect, or its summon."""
-    carry_out(state, seat, move_key(move), events)
+    """A decision of a card's effect, or its summon (the key of a listed move is
+    known; any other move's is read)."""
+    key = _KEY_OF_LISTED.get(id(move))
+    carry_out(state, seat, key if key is not None else move_key(move), events)
 
 
 def check_move(state: State, move: Move) -> Key:
@@ -219,7 +239,7 @@ def definition(search: LastCardSearch) -> Definition:
         with unknown fields is not listed)."""
         if not is_legal(state, seat, key, search):
             return None
-        listed = move_from_key(key)
+        listed = listed_move(key)
         return listed if listed == move else None
 
     def narrow(state: State, seat: Seat, move: Move) -> tuple[Move, ...]:

@@ -268,13 +268,15 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         events: list[EventT] = []
         kind.play(new, seat, listed, events)
         after = table.current(new)
-        if after is not phase or after.over != new.HasField("outcome"):
-            self._check_transition(phase, new)
+        if (after is not phase and after.name not in phase.followers) or (
+            after.over != new.HasField("outcome")
+        ):
+            self._transition_error(phase, after, new)
         return new, events
 
-    def _check_transition(self, before: Phase[StateT], state: StateT) -> None:
-        table = self.definition.phases
-        after = table.current(state)
+    def _transition_error(self, before: Phase[StateT], after: Phase[StateT], state: StateT) -> None:
+        """Raise the PhaseTransitionError of a move from ``before`` that left ``state``
+        in ``after`` (when the table does not allow it)."""
         if after.name != before.name and after.name not in before.follows:
             raise PhaseTransitionError(
                 f"a move in phase {before.name!r} led to {after.name!r}, which the table does "

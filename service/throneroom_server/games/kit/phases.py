@@ -95,6 +95,8 @@ class Phase(Generic[StateT]):
     simultaneous: bool = field(init=False, repr=False, compare=False)
     over: bool = field(init=False, repr=False, compare=False)
     """An end phase: the game is over."""
+    followers: frozenset[str] = field(init=False, repr=False, compare=False)
+    """``follows`` as a set (read at every move that changes the phase)."""
 
     def __post_init__(self) -> None:
         # Plain attributes rather than properties: read at every move.
@@ -106,6 +108,7 @@ class Phase(Generic[StateT]):
         object.__setattr__(self, "is_asked", self.asks or in_acting)
         object.__setattr__(self, "simultaneous", self.kind is PhaseKind.SIMULTANEOUS)
         object.__setattr__(self, "over", self.kind is PhaseKind.END)
+        object.__setattr__(self, "followers", frozenset(self.follows))
 
 
 def _nobody(state: Message) -> Sequence[Seat]:
