@@ -6,9 +6,11 @@ move's ``decision`` oneof are its move kinds. Legality is written once, in
 legality.py: one generator per phase (``legal_keys`` as the lazy
 ``LegalMoves``, in key order), and each kind's ``narrow`` is that enumeration
 restricted to the one move asked about (``is_legal`` on its key: one region,
-one exchange, one swap), so the checked apply never lists a Garrison's
-hundreds of executions. ``key_of`` is the malformed-move check,
-``explain_illegal`` the sentence for an illegal one.
+one exchange, one swap); the checked apply asks each kind's ``member``, the
+same test on the key ``check_move`` (``key_of``, which also refuses every
+undeclared enum value: ``check_move_refuses_enums``) read, so it never lists
+a Garrison's hundreds of executions. ``explain_illegal`` is the sentence for
+an illegal move.
 
 The 3-player last-card rule asks a search whose memos belong to the engine
 object (lastcard.py): the definition is built per engine around its
