@@ -14,14 +14,21 @@ from typing import Any
 
 import pytest
 from google.protobuf.message import Message
+from throneroom.v1 import common_pb2, nim_pb2
 from throneroom.v1 import king_is_dead_pb2 as kid
 from throneroom.v1 import kings_life_pb2 as kl
-from throneroom.v1 import nim_pb2
-from throneroom_server.games.kit import Engine, Phase, PhaseKind, derived_key
-from throneroom_server.games.kit.checks import playout_states
+from throneroom_server.games.core import IllegalMoveError, InvalidMoveError
+from throneroom_server.games.kit import Engine, Phase, PhaseKind, PhaseTableError, derived_key
+from throneroom_server.games.kit.checks import (
+    enum_refusal_problems,
+    narrowing_problems,
+    plant_undeclared_enum,
+    playout_states,
+)
 from throneroom_server.games.kit.messages import enum_checker, undeclared_enum
 from throneroom_server.games.nim import NIM, Nim
 from throneroom_server.games.registry import build_registry
+from throneroom_server.games.rng import Rng, seed_rng
 
 from tests.games.kit_games import SETTLERS, SealedTakes, Settlers, Snap, free_regions, passes
 
@@ -188,3 +195,141 @@ def test_the_effect_plays_the_enumerations_copy_of_the_move() -> None:
     given = nim_pb2.NimMove(take=2)
     game.apply(game.setup(game.default_options(), 2, 1), 0, given)
     assert played == [given] and played[0] is listed[0] and played[0] is not given
+
+
+# --- membership answered by the game (MoveKind.member) ----------------------------------
+
+
+def _nim_with_member(member: Any) -> Nim:
+    class WithMember(Nim):
+        definition = dataclasses.replace(
+            NIM, moves=(dataclasses.replace(NIM.moves[0], member=member),)
+        )
+
+    return WithMember()
+
+
+def _exact_member(
+    state: nim_pb2.NimState, seat: int, move: nim_pb2.NimMove, checked: object
+) -> nim_pb2.NimMove | None:
+    return next((m for m in NIM.moves[0].narrow(state, seat, move) if m == move), None)  # type: ignore[misc]
+
+
+def _lax_member(state: Any, seat: int, move: nim_pb2.NimMove, checked: object) -> Any:
+    return nim_pb2.NimMove(take=move.take)  # answers anything asked
+
+
+def _forgetful_member(state: Any, seat: int, move: Any, checked: object) -> None:
+    return None  # refuses legal moves
+
+
+def _nim_probes() -> list[nim_pb2.NimMove]:
+    return [nim_pb2.NimMove(take=n) for n in range(-1, 8)]
+
+
+def test_member_answers_membership_instead_of_narrow() -> None:
+    asked: list[tuple[int, object]] = []
+
+    def member(state: Any, seat: int, move: nim_pb2.NimMove, checked: object) -> Any:
+        asked.append((move.take, checked))
+        return _exact_member(state, seat, move, checked)
+
+    game = _nim_with_member(member)
+    state = game.setup(game.default_options(), 2, 1)
+    after, _ = game.apply(state, 0, nim_pb2.NimMove(take=2))
+    assert after.pile == state.pile - 2
+    assert asked == [(2, None)], "member is asked, with what check_move returned (None)"
+    with pytest.raises(IllegalMoveError, match="cannot take 5 stones"):
+        game.apply(state, 0, nim_pb2.NimMove(take=5))
+    for probe in _nim_probes():
+        assert narrowing_problems(game, state, 0, _nim_probes()) == []
+        assert game.is_legal(state, 0, probe) == Nim().is_legal(state, 0, probe)
+
+
+@pytest.mark.parametrize(
+    ("member", "found"),
+    [(_lax_member, "not that move as the enumeration lists it"), (_forgetful_member, "refuses")],
+)
+def test_a_member_that_is_not_membership_is_caught(member: Any, found: str) -> None:
+    game = _nim_with_member(member)
+    state = game.setup(game.default_options(), 2, 3)
+    problems = narrowing_problems(game, state, 0, _nim_probes())
+    assert problems and all(found in p for p in problems), problems
+
+
+def test_member_is_handed_what_check_move_returned() -> None:
+    game = build_registry()["king_is_dead"]
+    assert isinstance(game, Engine)
+    seen: list[object] = []
+    kinds = tuple(
+        dataclasses.replace(
+            k,
+            member=lambda s, seat, m, checked, k=k: (
+                seen.append(checked) or k.member(s, seat, m, checked)
+            ),
+        )
+        for k in game.definition.moves
+    )
+    game.definition = dataclasses.replace(game.definition, moves=kinds)  # this object only
+    state = game.setup(game.default_options(), 3, 1)
+    move = game.legal_moves(state, 0)[1]
+    game.apply(state, 0, move)
+    assert seen == [game.definition.check_move(state, move)] and seen[0] == game.move_key(move)
+
+
+# --- check_move_refuses_enums -----------------------------------------------------------
+
+
+def _promising() -> list[Engine]:  # type: ignore[type-arg]
+    return [
+        g
+        for g in build_registry(include_fixtures=True).values()
+        if isinstance(g, Engine) and g.definition.check_move_refuses_enums
+    ]
+
+
+def test_some_game_promises_that_check_move_refuses_undeclared_enums() -> None:
+    assert [g.name for g in _promising()] == ["king_is_dead"]
+    assert not _promising()[0].definition.walk_enums
+    assert Settlers().definition.walk_enums, "no promise: the kit walks the move"
+
+
+@pytest.mark.parametrize("game", _promising(), ids=lambda g: g.name)
+def test_a_game_promising_it_keeps_the_promise(game: Any) -> None:
+    stream = common_pb2.RngState()
+    seed_rng(stream, 7)
+    rng = Rng(stream)
+    checked = 0
+    for seats in range(game.info.min_seats, game.info.max_seats + 1):
+        for state in playout_states(game, game.default_options(), seats, seats, limit=120):
+            for seat in game.to_act(state):
+                moves = list(game.legal_moves(state, seat))[:6]
+                assert enum_refusal_problems(game, state, moves, rng) == []
+                for move in moves:
+                    planted = plant_undeclared_enum(move, rng)
+                    if planted is not None and undeclared_enum(planted) is not None:
+                        with pytest.raises(InvalidMoveError):
+                            game.apply(state, seat, planted)
+                        checked += 1
+    assert checked > 100
+
+
+def test_a_broken_promise_is_caught() -> None:
+    from throneroom_server.games.king_is_dead.moves import move_key
+
+    game = build_registry()["king_is_dead"]
+    assert isinstance(game, Engine)
+    game.definition = dataclasses.replace(  # this object only: check_move misses enums
+        game.definition, check_move=lambda state, move: move_key(move)
+    )
+    stream = common_pb2.RngState()
+    seed_rng(stream, 3)
+    state = game.setup(game.default_options(), 2, 1)
+    moves = list(game.legal_moves(state, 0))
+    problems = enum_refusal_problems(game, state, moves, Rng(stream))
+    assert problems and "yet check_move lets through" in problems[0], problems
+
+
+def test_the_promise_needs_a_check_move() -> None:
+    with pytest.raises(PhaseTableError, match="needs a check_move"):
+        dataclasses.replace(SETTLERS, check_move=None, check_move_refuses_enums=True)

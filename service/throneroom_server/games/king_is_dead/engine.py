@@ -6,9 +6,11 @@ move's ``decision`` oneof are its move kinds. Legality is written once, in
 legality.py: one generator per phase (``legal_keys`` as the lazy
 ``LegalMoves``, in key order), and each kind's ``narrow`` is that enumeration
 restricted to the one move asked about (``is_legal`` on its key: one region,
-one exchange, one swap), so the checked apply never lists a Garrison's
-hundreds of executions. ``key_of`` is the malformed-move check,
-``explain_illegal`` the sentence for an illegal one.
+one exchange, one swap); the checked apply asks each kind's ``member``, the
+same test on the key ``check_move`` (``key_of``, which also refuses every
+undeclared enum value: ``check_move_refuses_enums``) read, so it never lists
+a Garrison's hundreds of executions. ``explain_illegal`` is the sentence for
+an illegal move.
 
 The 3-player last-card rule asks a search whose memos belong to the engine
 object (lastcard.py): the definition is built per engine around its
@@ -19,6 +21,7 @@ same for every engine.
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 
 from throneroom.games.messages import GameMessages
 from throneroom.v1 import king_is_dead_pb2 as pb
@@ -38,6 +41,7 @@ from throneroom_server.games.king_is_dead.board import (
     NUM_REGIONS,
     TURN,
 )
+from throneroom_server.games.king_is_dead.cards import Key
 from throneroom_server.games.king_is_dead.effects import carry_out, play_card
 from throneroom_server.games.king_is_dead.explain import explain_illegal
 from throneroom_server.games.king_is_dead.invariants import check_invariants
@@ -115,8 +119,8 @@ def phase_of(state: State) -> str:
     return _PHASE_NAMES[state.pending.decision]
 
 
-def to_move(state: State) -> Seat:
-    return state.to_move
+to_move: Callable[[State], Seat] = attrgetter("to_move")
+"""The seat to move (read in C: asked at every to_act, legal_moves and apply)."""
 
 
 AFTER_THE_EFFECT = ("summon", "turn", OVER)
@@ -187,14 +191,34 @@ def play(state: State, seat: Seat, move: Move, events: list[Event]) -> None:
     play_card(state, seat, move.play_card.card, events)
 
 
+_LISTED: dict[Key, Move] = {}
+"""The listed move of each key ``member`` has answered, built once: the kit hands
+it only to the kind's effect, which reads it and never changes it."""
+_KEY_OF_LISTED: dict[int, Key] = {}
+"""The key of each move of ``_LISTED``, by object (they live as long as the
+module, so no other object takes their id)."""
+
+
+def listed_move(key: Key) -> Move:
+    """The enumeration's copy of the move of ``key`` that the kit plays (shared)."""
+    listed = _LISTED.get(key)
+    if listed is None:
+        listed = _LISTED[key] = move_from_key(key)
+        _KEY_OF_LISTED[id(listed)] = key
+    return listed
+
+
 def decide(state: State, seat: Seat, move: Move, events: list[Event]) -> None:
-    """A decision of a card's effect, or its summon."""
-    carry_out(state, seat, move_key(move), events)
+    """A decision of a card's effect, or its summon (the key of a listed move is
+    known; any other move's is read)."""
+    key = _KEY_OF_LISTED.get(id(move))
+    carry_out(state, seat, key if key is not None else move_key(move), events)
 
 
-def check_move(state: State, move: Move) -> None:
-    """A malformed move (see moves.key_of) raises InvalidMoveError."""
-    key_of(move)
+def check_move(state: State, move: Move) -> Key:
+    """The move's key; a malformed move (see moves.key_of: undeclared enum values
+    too) raises InvalidMoveError. The kit hands the key to ``member``."""
+    return key_of(move)
 
 
 # --- The definition ------------------------------------------------------------------------
@@ -210,6 +234,15 @@ def definition(search: LastCardSearch) -> Definition:
 
     def legal(state: State, seat: Seat) -> LegalMoves:
         return LegalMoves(legal_keys(state, seat, search))
+
+    def member(state: State, seat: Seat, move: Move, key: Key) -> Move | None:
+        """The listed move equal to ``move`` (whose key ``check_move`` read), or None:
+        ``is_legal`` on the key, then the message of the key compared (a move
+        with unknown fields is not listed)."""
+        if not is_legal(state, seat, key, search):
+            return None
+        listed = listed_move(key)
+        return listed if listed == move else None
 
     def narrow(state: State, seat: Seat, move: Move) -> tuple[Move, ...]:
         key = key_of(move)
@@ -250,10 +283,17 @@ def definition(search: LastCardSearch) -> Definition:
         setup_events=setup_events,
         phases=phase_table(legal),
         moves=tuple(
-            MoveKind(kind, play=_PLAYS.get(kind, decide), narrow=narrow, explain=explain)
+            MoveKind(
+                kind,
+                play=_PLAYS.get(kind, decide),
+                narrow=narrow,
+                explain=explain,
+                member=member,
+            )
             for kind in KINDS
         ),
         check_move=check_move,
+        check_move_refuses_enums=True,
         move_key=move_key,
         view=build_view,
         # redact_event: every event is public (cards are shown when played, courts are open).

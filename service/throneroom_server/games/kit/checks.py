@@ -9,7 +9,12 @@ over random playouts:
   to the one asked about (in the phases that allow the kind, for the seats
   asked: where the checked apply tests membership). Then membership through ``narrow`` is exactly
   membership in the enumeration. A kind with its own generator in a phase with
-  a phase generator must list exactly that phase's moves of its kind.
+  a phase generator must list exactly that phase's moves of its kind. Each
+  ``MoveKind.member`` likewise: for a legal move it answers a listed move equal
+  to it, for any other (well-formed) move None.
+* ``enum_refusal_problems``: a definition declaring ``check_move_refuses_enums``
+  keeps the promise: ``check_move`` refuses moves with an undeclared enum value
+  planted anywhere in them (the kit then skips its own walk).
 * ``independence_problems``: in a simultaneous decision, a seat's answer does not
   change what another asked seat may decide, while that seat's decision stays
   open (the promise behind the decision clock, see decisions.py).
@@ -22,11 +27,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 from throneroom.v1 import common_pb2
 
-from throneroom_server.games.core import Seat
+from throneroom_server.games.core import InvalidMoveError, Seat
 from throneroom_server.games.kit.engine import Engine, one_line
+from throneroom_server.games.kit.messages import descriptor
+from throneroom_server.games.kit.phases import MoveKind
 from throneroom_server.games.kit.service import KitGame
 from throneroom_server.games.rng import Rng, seed_rng
 
@@ -86,10 +94,14 @@ def narrowing_problems(
                 f"{kind.name}: its generator and the generator of phase {phase.name!r} list "
                 "different moves"
             )
-        if kind.narrow is None:
-            continue
         legal_bytes = {m.SerializeToString(deterministic=True) for m in legal}
         asked = legal + [p for p in probes if definition.kind_of(p) is kind]
+        if kind.member is not None:
+            problems += _member_problems(
+                engine, kind, state, seat, asked=asked, legal=legal, legal_bytes=legal_bytes
+            )
+        if kind.narrow is None:
+            continue
         for move in asked:
             candidates = list(kind.narrow(state, seat, move))
             for candidate in candidates:
@@ -102,6 +114,108 @@ def narrowing_problems(
                 problems.append(
                     f"{kind.name}: narrow() for the legal {one_line(move)} does not list it"
                 )
+    return problems
+
+
+def _member_problems(
+    engine: Engine[Any, Any, Any, Any, Any],
+    kind: MoveKind[Any, Any, Any],
+    state: Message,
+    seat: Seat,
+    *,
+    asked: Sequence[Message],
+    legal: Sequence[Message],
+    legal_bytes: set[bytes],
+) -> list[str]:
+    """``kind.member`` answers exactly membership in the enumeration, for each
+    asked move that ``check_move`` lets through (a refused one never reaches it)."""
+    problems: list[str] = []
+    check_move = engine.definition.check_move
+    member = kind.member
+    assert member is not None
+    for move in asked:
+        try:
+            checked = check_move(state, move) if check_move is not None else None
+        except InvalidMoveError:
+            continue
+        answer = member(state, seat, move, checked)
+        if answer is None:
+            if move in legal:
+                problems.append(f"{kind.name}: member() refuses the legal {one_line(move)}")
+        elif answer != move or answer.SerializeToString(deterministic=True) not in legal_bytes:
+            problems.append(
+                f"{kind.name}: member() for {one_line(move)} answers {one_line(answer)}, "
+                "which is not that move as the enumeration lists it"
+            )
+    return problems
+
+
+def plant_undeclared_enum(message: Message, rng: Rng) -> Message | None:
+    """A copy of ``message`` with a value its enum does not declare planted in one
+    of its enum fields at any depth (singular, repeated, inside repeated or
+    nested messages), or None when it has no enum field."""
+    copy = type(message)()
+    copy.CopyFrom(message)
+    spots: list[tuple[Message, FieldDescriptor]] = []
+
+    def collect(node: Message) -> None:
+        for field in descriptor(node).fields:
+            if field.type == FieldDescriptor.TYPE_ENUM:
+                spots.append((node, field))
+            elif field.type == FieldDescriptor.TYPE_MESSAGE:
+                assert field.message_type is not None
+                if field.message_type.GetOptions().map_entry:
+                    continue
+                value = getattr(node, field.name)
+                if field.is_repeated:
+                    for child in value:
+                        collect(child)
+                elif field.containing_oneof is None or node.HasField(field.name):
+                    collect(value)  # an unset oneof member stays unset
+
+    collect(copy)
+    if not spots:
+        return None
+    node, field = rng.choice(spots)
+    assert field.enum_type is not None
+    bad = max(field.enum_type.values_by_number) + 1 + rng.below(50)
+    if field.is_repeated:
+        values = getattr(node, field.name)
+        if values and rng.below(2):
+            values[rng.below(len(values))] = bad
+        else:
+            values.append(bad)
+    else:
+        setattr(node, field.name, bad)
+    return copy
+
+
+def enum_refusal_problems(
+    engine: Engine[Any, Any, Any, Any, Any],
+    state: Message,
+    moves: Sequence[Message],
+    rng: Rng,
+) -> list[str]:
+    """For a definition declaring ``check_move_refuses_enums``: ``check_move``
+    raises InvalidMoveError for each of ``moves`` (e.g. the legal moves) with an
+    undeclared enum value planted in it. Empty for other definitions."""
+    definition = engine.definition
+    check_move = definition.check_move
+    if not definition.check_move_refuses_enums or check_move is None:
+        return []
+    problems: list[str] = []
+    for move in moves:
+        planted = plant_undeclared_enum(move, rng)
+        if planted is None:
+            continue
+        bad = definition.undeclared_enum(planted)
+        try:
+            check_move(state, planted)
+        except InvalidMoveError:
+            continue
+        problems.append(
+            f"check_move_refuses_enums, yet check_move lets through {one_line(planted)} ({bad})"
+        )
     return problems
 
 

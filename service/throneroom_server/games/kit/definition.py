@@ -138,10 +138,16 @@ class GameDefinition(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
     redact_event: Callable[[EventT, Viewer], EventT | None] = _public
     check_options: Callable[[OptionsT, int], None] | None = None
     """Further option checks (raise InvalidOptionsError), after the kit's own."""
-    check_move: Callable[[StateT, MoveT], None] | None = None
+    check_move: Callable[[StateT, MoveT], object] | None = None
     """Further malformed-move checks (raise InvalidMoveError), e.g. a seat number
     out of range; run first, on any move (even an empty one). The kit then refuses
-    empty moves and undeclared enum values itself."""
+    empty moves and undeclared enum values itself. What it returns (e.g. the move
+    parsed; usually None) is handed to the kinds' ``MoveKind.member``."""
+    check_move_refuses_enums: bool = False
+    """``check_move`` raises InvalidMoveError for every move holding an enum value
+    its enum does not declare (at any depth), so the kit skips its own walk for
+    them. A promise: ``kit.checks.enum_refusal_problems`` proves it over states
+    (tests/games/test_kit_fast_paths.py runs it for every game that makes it)."""
     move_key: Callable[[MoveT], Key] = derived_key
     setup_events: Callable[[StateT], list[EventT]] | None = None
     """The public events of a fresh game, for its history (e.g. the deal)."""
@@ -156,6 +162,9 @@ class GameDefinition(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
     """Phase name -> the move kinds it allows, in the table's order."""
     _num_seats: Callable[[StateT], int] = field(init=False, repr=False, compare=False)
     move_has_enums: bool = field(init=False, repr=False)
+    walk_enums: bool = field(init=False, repr=False, compare=False)
+    """Whether the checked apply walks the move for undeclared enum values: it can
+    hold one and ``check_move`` does not refuse them already."""
     undeclared_enum: Callable[[MoveT], str | None] = field(init=False, repr=False, compare=False)
     """The first enum value of a move its enum does not declare (a path), or None
     (``messages.enum_checker``, specialised to the move message)."""
@@ -180,6 +189,10 @@ class GameDefinition(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
             {p.name: tuple(self.kinds[k] for k in p.moves) for p in self.phases.phases},
         )
         object.__setattr__(self, "move_has_enums", has_enums(self.messages.move))
+        refused = self.check_move_refuses_enums
+        if refused and self.check_move is None:
+            raise PhaseTableError(f"{name}: check_move_refuses_enums needs a check_move")
+        object.__setattr__(self, "walk_enums", self.move_has_enums and not refused)
         object.__setattr__(self, "undeclared_enum", enum_checker(self.messages.move))
         object.__setattr__(self, "_num_seats", attrgetter("num_seats"))
         specs = tuple(

@@ -134,7 +134,7 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         return self.definition.phases.current(state)
 
     def to_act(self, state: StateT) -> tuple[Seat, ...]:
-        return tuple(self.phase(state).acting(state))
+        return tuple(self.definition.phases.current(state).acting(state))
 
     def decision_key(self, state: StateT) -> DecisionKey | None:
         """The simultaneous decision the state is in (phase name and epoch), or
@@ -145,15 +145,15 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         return (phase.name, phase.epoch(state) if phase.epoch is not None else 0)
 
     def legal_moves(self, state: StateT, seat: Seat) -> Sequence[MoveT]:
-        phase = self.phase(state)
+        phase = self.definition.phases.current(state)
         if not phase.is_asked(state, seat):
             return []
-        key = self.definition.move_key
         if phase.generate is not None:
             listed = phase.generate(state, seat)
             if phase.ordered:
                 return _as_sequence(listed)
-            return sorted(listed, key=key)
+            return sorted(listed, key=self.definition.move_key)
+        key = self.definition.move_key
         kinds = self.definition.phase_kinds[phase.name]
         if len(kinds) == 1:
             listed = _generator(kinds[0])(state, seat)
@@ -183,13 +183,14 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
     ) -> tuple[MoveKind[StateT, MoveT, EventT], MoveT]:
         """The move's kind and the enumeration's own copy of the move (equal to it)."""
         d = self.definition
-        if d.check_move is not None:  # first, so that the game's own words come first
-            d.check_move(state, move)
+        # First, so that the game's own words come first; what it returns (e.g. the
+        # move parsed) is handed to the kind's ``member``.
+        checked = d.check_move(state, move) if d.check_move is not None else None
         kind = d.kind_of(move)
         if kind is None:
             names = ", ".join(d.kinds)
             raise InvalidMoveError(f"{d.title}: the move is empty; set one of: {names}")
-        if d.move_has_enums:
+        if d.walk_enums:
             bad = d.undeclared_enum(move)
             if bad is not None:
                 raise InvalidMoveError(f"{d.title}: the move is malformed: {bad}")
@@ -208,7 +209,12 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
             raise IllegalMoveError(
                 f"{d.title}, {phase.name}: seat {seat} may play {allowed} now, not {kind.name}"
             )
-        listed = self._listed(kind, phase, state, seat, move)
+        member = kind.member
+        listed = (
+            member(state, seat, move, checked)
+            if member is not None
+            else self._listed(kind, phase, state, seat, move)
+        )
         if listed is None:
             reason = kind.explain(state, seat, move) if kind.explain is not None else ""
             raise IllegalMoveError(
@@ -227,7 +233,8 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
     ) -> MoveT | None:
         """Membership in the enumeration: the listed move equal to ``move``, or
         None. Asks the kind's narrowing, else the kind's generator, else the
-        phase's (the smallest list that is exact)."""
+        phase's (the smallest list that is exact). A kind's ``member``, when it
+        has one, answers instead (see ``_check``)."""
         candidates: Iterable[MoveT]
         if kind.narrow is not None:
             candidates = kind.narrow(state, seat, move)
@@ -253,18 +260,23 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         """The checked apply: the kind's effect plays the enumeration's own copy
         of ``move`` on a copy of ``state``; the transition is checked against
         the phase table."""
-        phase = self.phase(state)
+        table = self.definition.phases
+        phase = table.current(state)
         kind, listed = self._check(state, seat, move, phase)
         new = self.definition.messages.state()
         new.CopyFrom(state)
         events: list[EventT] = []
         kind.play(new, seat, listed, events)
-        self._check_transition(phase, new)
+        after = table.current(new)
+        if (after is not phase and after.name not in phase.followers) or (
+            after.over != new.HasField("outcome")
+        ):
+            self._transition_error(phase, after, new)
         return new, events
 
-    def _check_transition(self, before: Phase[StateT], state: StateT) -> None:
-        table = self.definition.phases
-        after = table.current(state)
+    def _transition_error(self, before: Phase[StateT], after: Phase[StateT], state: StateT) -> None:
+        """Raise the PhaseTransitionError of a move from ``before`` that left ``state``
+        in ``after`` (when the table does not allow it)."""
         if after.name != before.name and after.name not in before.follows:
             raise PhaseTransitionError(
                 f"a move in phase {before.name!r} led to {after.name!r}, which the table does "
@@ -306,10 +318,18 @@ def _not_your_turn(title: str, phase: Phase[StateT], acting: Sequence[Seat], sea
     return f"{title}, {phase.name}: it is seat {acting[0]}'s turn, not seat {seat}'s"
 
 
+_SEQUENCE_TYPES: dict[type, bool] = {list: True, tuple: True}
+"""Whether a generator's result type is a Sequence (the ABC check, once per type)."""
+
+
 def _as_sequence(listed: Iterable[MoveT]) -> Sequence[MoveT]:
     """The generator's moves as a sequence (a list or a lazy Sequence as it is)."""
-    if type(listed) is list or isinstance(listed, Sequence):  # a list: skip the ABC check
-        return listed
+    cls = type(listed)
+    known = _SEQUENCE_TYPES.get(cls)
+    if known is None:
+        known = _SEQUENCE_TYPES[cls] = issubclass(cls, Sequence)
+    if known:
+        return listed  # type: ignore[return-value]
     return list(listed)
 
 

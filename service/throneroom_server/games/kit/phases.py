@@ -95,6 +95,8 @@ class Phase(Generic[StateT]):
     simultaneous: bool = field(init=False, repr=False, compare=False)
     over: bool = field(init=False, repr=False, compare=False)
     """An end phase: the game is over."""
+    followers: frozenset[str] = field(init=False, repr=False, compare=False)
+    """``follows`` as a set (read at every move that changes the phase)."""
 
     def __post_init__(self) -> None:
         # Plain attributes rather than properties: read at every move.
@@ -106,6 +108,7 @@ class Phase(Generic[StateT]):
         object.__setattr__(self, "is_asked", self.asks or in_acting)
         object.__setattr__(self, "simultaneous", self.kind is PhaseKind.SIMULTANEOUS)
         object.__setattr__(self, "over", self.kind is PhaseKind.END)
+        object.__setattr__(self, "followers", frozenset(self.follows))
 
 
 def _nobody(state: Message) -> Sequence[Seat]:
@@ -326,6 +329,12 @@ class MoveKind(Generic[StateT, MoveT, EventT]):
     being checked (e.g. those of its region); it must be the generator restricted
     (a subset of ``generate``'s moves that includes every listed move equal to the
     one asked about). ``explain`` says why an unlisted move is illegal.
+    ``member``, if given, answers the membership test at once, instead of
+    ``narrow`` or the generators: the enumeration's own copy of the move (equal
+    to it), or None when the enumeration does not list it. It is handed what
+    ``check_move`` returned for the move (e.g. the move parsed, so that it is not
+    read twice). ``kit.checks.narrowing_problems`` proves it is exactly
+    membership in the enumeration, as it does for ``narrow``.
     """
 
     name: str
@@ -342,3 +351,6 @@ class MoveKind(Generic[StateT, MoveT, EventT]):
     the kit merges instead of sorting, and a phase with this one kind hands the
     generator's Sequence out as it is: lazy sequences stay lazy). The
     conformance suite's check 5 catches a generator that breaks the promise."""
+    member: Callable[[StateT, Seat, MoveT, Any], MoveT | None] | None = None
+    """Membership answered by the game (see above): (state, seat, move, what
+    ``check_move`` returned) -> the listed move equal to ``move``, or None."""
