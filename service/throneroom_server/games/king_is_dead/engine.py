@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import attrgetter
+from types import MappingProxyType
 
 from throneroom.games.messages import GameMessages
 from throneroom.v1 import king_is_dead_pb2 as pb
@@ -98,16 +99,18 @@ def setup_events(state: State) -> list[Event]:
 # --- Phases: the pending decision of the seat to move ------------------------------------
 
 OVER = "over"
-PHASE_OF_DECISION = {
-    NONE: OVER,
-    TURN: "turn",
-    DECIDE_CROWN: "crown",
-    DECIDE_GARRISON: "garrison",
-    DECIDE_AMBASSADOR: "ambassador",
-    DECIDE_SETTLE: "settle",
-    DECIDE_PLACE: "place",
-    DECIDE_SUMMON: "summon",
-}
+PHASE_OF_DECISION = MappingProxyType(
+    {
+        NONE: OVER,
+        TURN: "turn",
+        DECIDE_CROWN: "crown",
+        DECIDE_GARRISON: "garrison",
+        DECIDE_AMBASSADOR: "ambassador",
+        DECIDE_SETTLE: "settle",
+        DECIDE_PLACE: "place",
+        DECIDE_SUMMON: "summon",
+    }
+)
 """Each pending decision is a phase; none is pending exactly when the game is
 over (an invariant; the kit checks at every move that the end phase and the
 outcome agree)."""
@@ -191,30 +194,6 @@ def play(state: State, seat: Seat, move: Move, events: list[Event]) -> None:
     play_card(state, seat, move.play_card.card, events)
 
 
-_LISTED: dict[Key, Move] = {}
-"""The listed move of each key ``member`` has answered, built once: the kit hands
-it only to the kind's effect, which reads it and never changes it."""
-_KEY_OF_LISTED: dict[int, Key] = {}
-"""The key of each move of ``_LISTED``, by object (they live as long as the
-module, so no other object takes their id)."""
-
-
-def listed_move(key: Key) -> Move:
-    """The enumeration's copy of the move of ``key`` that the kit plays (shared)."""
-    listed = _LISTED.get(key)
-    if listed is None:
-        listed = _LISTED[key] = move_from_key(key)
-        _KEY_OF_LISTED[id(listed)] = key
-    return listed
-
-
-def decide(state: State, seat: Seat, move: Move, events: list[Event]) -> None:
-    """A decision of a card's effect, or its summon (the key of a listed move is
-    known; any other move's is read)."""
-    key = _KEY_OF_LISTED.get(id(move))
-    carry_out(state, seat, key if key is not None else move_key(move), events)
-
-
 def check_move(state: State, move: Move) -> Key:
     """The move's key; a malformed move (see moves.key_of: undeclared enum values
     too) raises InvalidMoveError. The kit hands the key to ``member``."""
@@ -223,14 +202,35 @@ def check_move(state: State, move: Move) -> Key:
 
 # --- The definition ------------------------------------------------------------------------
 
-_PLAYS = {"pass_turn": pass_turn, "play_card": play}
+_PLAYS = MappingProxyType({"pass_turn": pass_turn, "play_card": play})
 KINDS = ("pass_turn", "play_card", "crown", "garrison", "ambassador", "settle", "place", "summon")
 """The fields of the move's ``decision`` oneof, in number order."""
 
 
 def definition(search: LastCardSearch) -> Definition:
     """The King Is Dead, its legality asking ``search`` (the engine's) about the
-    3-player last card."""
+    3-player last card. Like the search's memos, the listed moves below belong
+    to this definition (so to one engine), never to the module."""
+    listed_by_key: dict[Key, Move] = {}
+    """The listed move of each key ``member`` has answered, built once (at most
+    one per possible move): the kit hands it only to the kind's effect, which
+    reads it and never changes it."""
+    key_by_listed: dict[int, Key] = {}
+    """The key of each move of ``listed_by_key``, by object (they live as long
+    as this definition, so no other object takes their id meanwhile)."""
+
+    def listed_move(key: Key) -> Move:
+        listed = listed_by_key.get(key)
+        if listed is None:
+            listed = listed_by_key[key] = move_from_key(key)
+            key_by_listed[id(listed)] = key
+        return listed
+
+    def decide(state: State, seat: Seat, move: Move, events: list[Event]) -> None:
+        """A decision of a card's effect, or its summon (the key of a listed move
+        is known; any other move's is read)."""
+        key = key_by_listed.get(id(move))
+        carry_out(state, seat, key if key is not None else move_key(move), events)
 
     def legal(state: State, seat: Seat) -> LegalMoves:
         return LegalMoves(legal_keys(state, seat, search))

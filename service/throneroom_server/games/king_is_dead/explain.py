@@ -3,6 +3,8 @@ and the position (only called once a move has been found illegal)."""
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from throneroom.v1 import king_is_dead_pb2 as pb
 
 from throneroom_server.games.king_is_dead.board import (
@@ -41,25 +43,29 @@ from throneroom_server.games.king_is_dead.struggle import (
     read_controls,
 )
 
-_KIND_WORDS = {
-    K_PASS: "a pass",
-    K_PLAY: "a card play",
-    K_CROWN: "a Crown swap",
-    K_GARRISON: "a Garrison exchange",
-    K_AMBASSADOR: "an Ambassador exchange",
-    K_SETTLE: "a Settlers placement",
-    K_PLACE: "a faction card placement",
-    K_SUMMON: "a summon",
-}
-_EXPECTED = {
-    TURN: (K_PASS, K_PLAY),
-    DECIDE_CROWN: (K_CROWN,),
-    DECIDE_GARRISON: (K_GARRISON,),
-    DECIDE_AMBASSADOR: (K_AMBASSADOR,),
-    DECIDE_SETTLE: (K_SETTLE,),
-    DECIDE_PLACE: (K_PLACE,),
-    DECIDE_SUMMON: (K_SUMMON,),
-}
+_KIND_WORDS = MappingProxyType(
+    {
+        K_PASS: "a pass",
+        K_PLAY: "a card play",
+        K_CROWN: "a Crown swap",
+        K_GARRISON: "a Garrison exchange",
+        K_AMBASSADOR: "an Ambassador exchange",
+        K_SETTLE: "a Settlers placement",
+        K_PLACE: "a faction card placement",
+        K_SUMMON: "a summon",
+    }
+)
+_EXPECTED = MappingProxyType(
+    {
+        TURN: (K_PASS, K_PLAY),
+        DECIDE_CROWN: (K_CROWN,),
+        DECIDE_GARRISON: (K_GARRISON,),
+        DECIDE_AMBASSADOR: (K_AMBASSADOR,),
+        DECIDE_SETTLE: (K_SETTLE,),
+        DECIDE_PLACE: (K_PLACE,),
+        DECIDE_SUMMON: (K_SUMMON,),
+    }
+)
 
 
 def _decision_words(state: pb.KingIsDeadState) -> str:

@@ -10,6 +10,8 @@ last-card search (``search``) where the last card restricts the choices.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from throneroom.v1 import king_is_dead_pb2 as pb
 
 from throneroom_server.games.core import Seat
@@ -56,14 +58,16 @@ from throneroom_server.games.king_is_dead.struggle import (
 
 State = pb.KingIsDeadState
 
-_DECISION_KIND = {
-    DECIDE_CROWN: K_CROWN,
-    DECIDE_GARRISON: K_GARRISON,
-    DECIDE_AMBASSADOR: K_AMBASSADOR,
-    DECIDE_SETTLE: K_SETTLE,
-    DECIDE_PLACE: K_PLACE,
-    DECIDE_SUMMON: K_SUMMON,
-}
+_DECISION_KIND = MappingProxyType(
+    {
+        DECIDE_CROWN: K_CROWN,
+        DECIDE_GARRISON: K_GARRISON,
+        DECIDE_AMBASSADOR: K_AMBASSADOR,
+        DECIDE_SETTLE: K_SETTLE,
+        DECIDE_PLACE: K_PLACE,
+        DECIDE_SUMMON: K_SUMMON,
+    }
+)
 
 _PLAY_KEYS: tuple[Key, ...] = tuple((K_PLAY, card) for card in range(max(CARDS) + 1))
 """The key of playing each card, by card."""

@@ -9,6 +9,7 @@ object, so callers may keep or change it freely.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from types import MappingProxyType
 from typing import Any, overload
 
 from throneroom.v1 import king_is_dead_pb2 as pb
@@ -35,17 +36,19 @@ Move = pb.KingIsDeadMove
 _M: Any = pb.KingIsDeadMove
 """The move class, untyped: keys hold plain ints where the stubs want enum types."""
 
-_KIND_OF_FIELD = {
-    "pass_turn": K_PASS,
-    "play_card": K_PLAY,
-    "crown": K_CROWN,
-    "garrison": K_GARRISON,
-    "ambassador": K_AMBASSADOR,
-    "settle": K_SETTLE,
-    "place": K_PLACE,
-    "summon": K_SUMMON,
-}
-FIELD_OF_KIND = {kind: name for name, kind in _KIND_OF_FIELD.items()}
+_KIND_OF_FIELD = MappingProxyType(
+    {
+        "pass_turn": K_PASS,
+        "play_card": K_PLAY,
+        "crown": K_CROWN,
+        "garrison": K_GARRISON,
+        "ambassador": K_AMBASSADOR,
+        "settle": K_SETTLE,
+        "place": K_PLACE,
+        "summon": K_SUMMON,
+    }
+)
+FIELD_OF_KIND = MappingProxyType({kind: name for name, kind in _KIND_OF_FIELD.items()})
 
 
 def move_from_key(key: Key) -> Move:
