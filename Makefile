@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml sdk/pyproject.toml $(CONSTRAINTS)
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required"'
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade -c $(CONSTRAINTS) pip
-	$(PY) -m pip install --quiet -c $(CONSTRAINTS) -e './sdk[cli]' -e . --group dev
+	$(PY) -m pip install --quiet -c $(CONSTRAINTS) -e './sdk[cli,tournament]' -e . --group dev
 	touch $(STAMP)
 
 install: $(STAMP) ## Create .venv: SDK (with its cli extra) and server (editable) and dev tools, pinned by constraints.txt
@@ -39,7 +39,7 @@ latest-venv:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required"'
 	rm -rf $(LATEST) && $(PYTHON) -m venv $(LATEST)  # fresh: nothing left over from before
 	$(LPY) -m pip install --quiet --upgrade pip setuptools
-	$(LPY) -m pip install --quiet --upgrade --upgrade-strategy eager -e './sdk[cli]' -e . --group dev
+	$(LPY) -m pip install --quiet --upgrade --upgrade-strategy eager -e './sdk[cli,tournament]' -e . --group dev
 
 test-latest: latest-venv redis-server ## The newest versions the ranges allow (no constraints) in .venv-latest: drift, then every test
 	$(LPY) scripts/lock.py drift $(LPY)

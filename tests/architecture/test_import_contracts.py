@@ -136,6 +136,12 @@ def _check_games(imports: list[Import]) -> list[str]:
 # (its __init__, free of rich, says what to install when rich is missing).
 CLI_EXTRA_MODULES = ("rich",)
 TERMINAL = "throneroom.terminal"
+# The tournament's table and progress bar (the tournament extra brings rich too),
+# imported only inside `throneroom tournament`'s function.
+TOURNAMENT_DISPLAY = "throneroom.tournament.display"
+# The tournament extra's ratings: openskill, imported lazily by the standings only.
+TOURNAMENT_EXTRA = ("openskill",)
+STANDINGS = "throneroom.tournament.standings"
 
 
 def _within(module: str, package: str) -> bool:
@@ -148,7 +154,8 @@ def _check_cli_extra(imports: list[Import]) -> list[str]:
         if not _within(imp.importer, "throneroom"):
             continue
         if any(_within(imp.target, m) for m in CLI_EXTRA_MODULES):
-            if not _within(imp.importer, TERMINAL) or imp.importer == TERMINAL:
+            in_terminal = _within(imp.importer, TERMINAL) and imp.importer != TERMINAL
+            if not in_terminal and imp.importer != TOURNAMENT_DISPLAY:
                 violations.append(f"{imp}: rich (the cli extra) outside {TERMINAL}'s modules")
         elif (
             _within(imp.target, TERMINAL)
@@ -157,18 +164,38 @@ def _check_cli_extra(imports: list[Import]) -> list[str]:
             and imp.top_level
         ):
             violations.append(f"{imp}: the terminal modules need rich: import them lazily")
+        elif imp.target == TOURNAMENT_DISPLAY and imp.top_level:
+            violations.append(f"{imp}: the tournament display needs rich: import it lazily")
     return violations
 
 
+def _check_tournament_extra(imports: list[Import]) -> list[str]:
+    return [
+        f"{imp}: openskill (the tournament extra) outside {STANDINGS}, or at import time"
+        for imp in imports
+        if _within(imp.importer, "throneroom")
+        and any(_within(imp.target, m) for m in TOURNAMENT_EXTRA)
+        and (imp.importer != STANDINGS or imp.top_level)
+    ]
+
+
 def _check_sdk(imports: list[Import]) -> list[str]:
-    extra = [i for i in imports if any(_within(i.target, m) for m in CLI_EXTRA_MODULES)]
-    return check_sdk(
-        [i for i in imports if i not in extra],
-        sdk="throneroom",
-        server="throneroom_server",
-        dependencies=SDK_DEPENDENCY_MODULES,
-        lazy_server_imports=LAZY_SERVER_IMPORTS,
-    ) + _check_cli_extra(imports)
+    extra = [
+        i
+        for i in imports
+        if any(_within(i.target, m) for m in (*CLI_EXTRA_MODULES, *TOURNAMENT_EXTRA))
+    ]
+    return (
+        check_sdk(
+            [i for i in imports if i not in extra],
+            sdk="throneroom",
+            server="throneroom_server",
+            dependencies=SDK_DEPENDENCY_MODULES,
+            lazy_server_imports=LAZY_SERVER_IMPORTS,
+        )
+        + _check_cli_extra(imports)
+        + _check_tournament_extra(imports)
+    )
 
 
 # -- the scanner ----------------------------------------------------------------------

@@ -17,7 +17,7 @@ from rich.table import Table
 from throneroom.tournament.records import MatchRecord
 from throneroom.tournament.standings import Standing
 
-__all__ = ["progress_bar", "standings_table"]
+__all__ = ["print_standings", "progress_bar", "standings_table"]
 
 
 @contextmanager
@@ -49,9 +49,9 @@ def standings_table(title: str, standings: Sequence[Standing]) -> Table:
     table = Table(title=title)
     table.add_column("#", justify="right")
     table.add_column("entrant")
-    table.add_column("rating (mu +- 1.96 sd)", justify="right")
+    table.add_column("rating", justify="right")
     table.add_column("games", justify="right")
-    table.add_column("win rate [95% CI]", justify="right")
+    table.add_column("win rate (95%)", justify="right")
     for seat in range(seats):
         table.add_column(f"seat {seat}", justify="right")
     table.add_column("failures")
@@ -66,3 +66,8 @@ def standings_table(title: str, standings: Sequence[Standing]) -> Table:
             ", ".join(f"{k} {v}" for k, v in sorted(line.failures.items())) or "-",
         )
     return table
+
+
+def print_standings(title: str, standings: Sequence[Standing]) -> None:
+    """Print the standings table on the terminal."""
+    Console().print(standings_table(title, standings))
