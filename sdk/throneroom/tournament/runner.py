@@ -92,9 +92,14 @@ def _play_all(
         results.add(record)
         on_record(record)
 
-    with ThreadPoolExecutor(max_workers=config.concurrency, thread_name_prefix="match") as pool:
+    pool = ThreadPoolExecutor(max_workers=config.concurrency, thread_name_prefix="match")
+    try:
         for future in [pool.submit(one, m) for m in todo]:
             future.result()  # a runner error (not a bot's) stops the tournament, loudly
+    finally:
+        # Stopped (an error, Ctrl-C): the matches not yet begun are not played;
+        # those under way finish and are recorded, and a rerun plays the rest.
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _swiss_points(
