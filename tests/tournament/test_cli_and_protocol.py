@@ -7,12 +7,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from throneroom_server.embedded import EmbeddedServer
-
-from tests.tournament.helpers import tournament_file
 from throneroom import Client
 from throneroom.cli import main
 from throneroom.tournament import load_config, run_tournament
+from throneroom_server.embedded import EmbeddedServer
+
+from tests.tournament.helpers import tournament_file
 
 
 def test_the_command_runs_prints_and_exports_the_standings(

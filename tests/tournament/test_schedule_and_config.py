@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from throneroom.tournament import (
     MatchRecord,
     TournamentFileError,
@@ -76,7 +75,7 @@ def test_swiss_pairs_by_points_and_avoids_rematches() -> None:
     second, byes = swiss_round(config, 2, points, met)
     tables = {frozenset(m.entrants) for m in second}
     assert frozenset("ab") not in tables and frozenset("ac") in tables
-    assert byes == ["e"] or byes == ["d"]
+    assert byes in (["e"], ["d"])
 
 
 @pytest.mark.parametrize(
