@@ -11,7 +11,7 @@ LATEST ?= .venv-latest
 LPY    := $(LATEST)/bin/python
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test test-latest latest-venv lock lint proto redis-server bench bots golden clean
+.PHONY: help install run test test-latest latest-venv lock lint proto redis-server bench bench-tournament bots golden clean
 
 help: ## Show this help
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  make %-12s %s\n", $$1, $$2}'
@@ -60,6 +60,10 @@ proto: $(STAMP) ## Regenerate sdk/throneroom/v1 from proto/
 bench: $(STAMP) redis-server ## Run the benchmarks (engine and service) and print their figures
 	$(PY) bench/engine.py
 	$(PY) bench/service.py
+
+bench-tournament: $(STAMP) redis-server ## A random-bot tournament through the service: games/min, RPCs per decision
+	$(PY) bench/tournament.py
+	$(PY) bench/tournament.py --game kings_life --seats 4 --games 1
 
 FUZZ_CASES ?= 100000
 .PHONY: fuzz
