@@ -71,7 +71,13 @@ SDK_DEPENDENCY_MODULES = (
 )
 # (importer, imported server module): embedded servers for local play; each
 # catches the missing server package and raises ServerNotInstalled.
-LAZY_SERVER_IMPORTS = frozenset({("throneroom.arena", "throneroom_server.embedded")})
+# The MCTS bot simulates with the engines (the SDK's one use of them).
+LAZY_SERVER_IMPORTS = frozenset(
+    {
+        ("throneroom.arena", "throneroom_server.embedded"),
+        ("throneroom.bots.mcts", "throneroom_server.games.registry"),
+    }
+)
 
 COMPOSITION = ("throneroom_server.main", "throneroom_server.server", "throneroom_server.embedded")
 API = "throneroom_server.api"

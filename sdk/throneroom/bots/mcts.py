@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from throneroom.bots import Bot
 from throneroom.bots.mcts_worlds import WORLD_BUILDERS
-from throneroom.envelopes import unwrap
+from throneroom.envelopes import unwrap, wrap
 from throneroom.v1 import game_pb2
 
 __all__ = ["MctsBot"]
@@ -168,10 +169,22 @@ class MctsBot:
 
     def _playout(self, game: Any, state: Any) -> Sequence[int]:
         rng = self._random
+        name = game.info.name
+        policy = _PLAYOUT_POLICIES.get(name)
+        players: dict[int, Bot] = {}
         while acting := game.to_act(state):
             actor = acting[0]
             moves = game.legal_moves(state, actor)
-            state, _ = game.apply(state, actor, moves[rng.randrange(len(moves))])
+            if policy is None or len(moves) == 1:
+                move = moves[rng.randrange(len(moves))]
+            else:
+                bot = players.get(actor)
+                if bot is None:
+                    bot = players[actor] = policy(rng.getrandbits(32))
+                view = wrap(game_pb2.View, name, game.view(state, actor))
+                legal = [wrap(game_pb2.Move, name, m) for m in moves]
+                move = unwrap(bot.choose(name, actor, view, legal))
+            state, _ = game.apply(state, actor, move)
         outcome = game.outcome(state)
         return list(outcome.winners) if outcome is not None else []
 
@@ -197,7 +210,20 @@ def _king_is_dead_value(game: Any, state: Any, seats: int) -> list[float]:
 CARD_VALUE = 0.3
 
 
-_EVALUATORS: dict[str, Any] = {"king_is_dead": _king_is_dead_value}
+_EVALUATORS: dict[str, Callable[[Any, Any, int], list[float]]] = {
+    "king_is_dead": _king_is_dead_value
+}
+
+
+def _kings_life_policy(seed: int) -> Bot:
+    from throneroom.bots.kings_life import KingsLifeBot  # noqa: PLC0415 - only for this game
+
+    return KingsLifeBot(seed=seed)
+
+
+_PLAYOUT_POLICIES: dict[str, Callable[[int], Bot]] = {"kings_life": _kings_life_policy}
+"""Games whose playouts are played by their heuristic bot in every seat (from
+each seat's own view and legal moves) instead of uniformly at random."""
 
 
 def mine_seats(view: Any) -> Sequence[Any]:

@@ -75,7 +75,7 @@ def king_is_dead_world(view: kid.KingIsDeadView, seat: int) -> kid.KingIsDeadSta
     if view.HasField("outcome"):
         state.outcome.CopyFrom(view.outcome)
     for public in view.seats:
-        placed = state.seats.add(
+        placed: Any = state.seats.add(  # Any: enum lists take the plain ints used here
             court=public.court,
             has_crown_token=public.has_crown_token,
             last_played=public.last_played,
@@ -106,7 +106,7 @@ def _without(cards: Sequence[int], taken: Sequence[int]) -> list[int]:
 
 def kings_life_world(view: kl.KingsLifeView, seat: int) -> kl.KingsLifeState:
     """A state whose view for ``seat`` is ``view`` (hidden cards: placeholders)."""
-    Phase = kl.KingsLifeState
+    phases = kl.KingsLifeState
     state = kl.KingsLifeState(
         num_seats=view.num_seats,
         day=view.day,
@@ -125,9 +125,9 @@ def kings_life_world(view: kl.KingsLifeView, seat: int) -> kl.KingsLifeState:
         last_winner=NO_SEAT,
     )
     if view.phase in (
-        Phase.PHASE_MULLIGAN,
-        Phase.PHASE_INITIAL_ROUND,
-        Phase.PHASE_QUEEN_WINDOW,
+        phases.PHASE_MULLIGAN,
+        phases.PHASE_INITIAL_ROUND,
+        phases.PHASE_QUEEN_WINDOW,
     ):
         state.awaiting.extend(view.to_act)
     shown = list(view.preferences)
@@ -159,7 +159,7 @@ def kings_life_world(view: kl.KingsLifeView, seat: int) -> kl.KingsLifeState:
 
     hidden_discards: list[int] = []
     for index, public in enumerate(view.players):
-        player = state.players.add(
+        player: Any = state.players.add(  # Any: enum lists take plain ints
             display=public.display,
             passed=public.passed,
             supporter=public.supporter,
@@ -181,7 +181,7 @@ def kings_life_world(view: kl.KingsLifeView, seat: int) -> kl.KingsLifeState:
         hidden_discards.extend(face_down)
         if public.revealed_commitment:
             player.commitment = public.revealed_commitment
-    if view.phase == Phase.PHASE_INITIAL_ROUND:
+    if view.phase == phases.PHASE_INITIAL_ROUND:
         # The cards left over are the commitments of seats that answered (a seat
         # without a sun card answers nothing): the smallest hands committed.
         committed = len(pool) - view.deck_size
