@@ -343,6 +343,10 @@ def test_sdk_contract_catches_planted_violations(tmp_path: Path) -> None:
                 def embedded_client():
                     from throneroom_server.embedded import EmbeddedServer
             """,
+            "sdk/throneroom/bots/mcts.py": """
+                def engines():
+                    from throneroom_server.games.registry import build_registry
+            """,
             "service/throneroom_server/app.py": "",
             "service/throneroom_server/embedded.py": "",
             "service/throneroom_server/games/registry.py": "",
@@ -377,7 +381,12 @@ def test_cli_extra_contract_catches_planted_violations(tmp_path: Path) -> None:
                 def embedded_client():
                     import throneroom_server.embedded
             """,
+            "sdk/throneroom/bots/mcts.py": """
+                def engines():
+                    from throneroom_server.games.registry import build_registry
+            """,
             "service/throneroom_server/embedded.py": "",
+            "service/throneroom_server/games/registry.py": "",
         },
     )
     flagged = {line.split(": ")[1] for line in _check_sdk(imports)}
@@ -390,7 +399,17 @@ def test_cli_extra_contract_catches_planted_violations(tmp_path: Path) -> None:
 
 
 def test_sdk_contract_reports_a_stale_allowed_lazy_import(tmp_path: Path) -> None:
-    imports = _plant(tmp_path, {"sdk/throneroom/arena.py": "import grpc\n"})
+    imports = _plant(
+        tmp_path,
+        {
+            "sdk/throneroom/arena.py": "import grpc\n",
+            "sdk/throneroom/bots/mcts.py": """
+                def engines():
+                    from throneroom_server.games.registry import build_registry
+            """,
+            "service/throneroom_server/games/registry.py": "",
+        },
+    )
     assert _check_sdk(imports) == [
         "allowed lazy import throneroom.arena -> throneroom_server.embedded no longer exists:"
         " drop it from the list"
