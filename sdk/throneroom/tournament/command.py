@@ -41,13 +41,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="the results file (JSON lines; default: FILE with .results.jsonl)",
     )
-    parser.add_argument("--export-json", metavar="PATH", help="write the standings as JSON")
-    parser.add_argument("--export-csv", metavar="PATH", help="write the standings as CSV")
+    parser.add_argument(
+        "--export-json", metavar="PATH", help="write the standings as JSON (default: not written)"
+    )
+    parser.add_argument(
+        "--export-csv", metavar="PATH", help="write the standings as CSV (default: not written)"
+    )
     parser.add_argument(
         "--concurrency", type=int, metavar="N", help="matches at once (default: the file's)"
     )
     parser.add_argument(
-        "--plain", action="store_true", help="no progress bar; the table as plain text"
+        "--plain",
+        action="store_true",
+        help="no progress bar; the table as plain text (default: rich when installed)",
     )
 
 
