@@ -11,7 +11,7 @@ LATEST ?= .venv-latest
 LPY    := $(LATEST)/bin/python
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test test-latest latest-venv lock lint proto redis-server bench bots golden clean
+.PHONY: help install run test test-latest latest-venv lock lint proto redis-server bench bench-tournament bots golden clean
 
 help: ## Show this help
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  make %-12s %s\n", $$1, $$2}'
@@ -20,10 +20,10 @@ $(STAMP): pyproject.toml sdk/pyproject.toml $(CONSTRAINTS)
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required"'
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade -c $(CONSTRAINTS) pip
-	$(PY) -m pip install --quiet -c $(CONSTRAINTS) -e './sdk[cli]' -e . --group dev
+	$(PY) -m pip install --quiet -c $(CONSTRAINTS) -e './sdk[cli,tournament]' -e . --group dev
 	touch $(STAMP)
 
-install: $(STAMP) ## Create .venv: SDK (with its cli extra) and server (editable) and dev tools, pinned by constraints.txt
+install: $(STAMP) ## Create .venv: SDK (with its cli and tournament extras) and server (editable) and dev tools, pinned by constraints.txt
 
 run: $(STAMP) ## Start the service (gRPC 127.0.0.1:50051, REST 127.0.0.1:8080; in-memory store unless REDIS_URL is set)
 	THRONEROOM_HTTP_LISTEN="$${THRONEROOM_HTTP_LISTEN-127.0.0.1:8080}" $(VENV)/bin/throneroom-server
@@ -39,7 +39,7 @@ latest-venv:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required"'
 	rm -rf $(LATEST) && $(PYTHON) -m venv $(LATEST)  # fresh: nothing left over from before
 	$(LPY) -m pip install --quiet --upgrade pip setuptools
-	$(LPY) -m pip install --quiet --upgrade --upgrade-strategy eager -e './sdk[cli]' -e . --group dev
+	$(LPY) -m pip install --quiet --upgrade --upgrade-strategy eager -e './sdk[cli,tournament]' -e . --group dev
 
 test-latest: latest-venv redis-server ## The newest versions the ranges allow (no constraints) in .venv-latest: drift, then every test
 	$(LPY) scripts/lock.py drift $(LPY)
@@ -65,14 +65,21 @@ bench: $(STAMP) redis-server ## Run the benchmarks (engine and service) and prin
 bench-peer: $(STAMP) redis-server ## Throneroom beside boardgame.io (../shared/peer-bgio; node + npm): moves/s, latency, CPU/move
 	$(PY) bench/peer.py --floor --workers 1 2 $(PEER_ARGS)
 
+.PHONY: bench-tournament
+bench-tournament: $(STAMP) redis-server ## A random-bot tournament through the service: games/min, RPCs per decision
+	$(PY) bench/tournament.py
+	$(PY) bench/tournament.py --game kings_life --seats 4 --games 1
+
 FUZZ_CASES ?= 100000
 .PHONY: fuzz
 fuzz: $(STAMP) ## Fuzz both faces and every game's moves (FUZZ_CASES=100000; FUZZ_ARGS=--redis for Redis)
 	$(PY) bench/fuzz.py --cases $(FUZZ_CASES) $(FUZZ_ARGS)
 
-bots: $(STAMP) ## Evaluate the heuristic bots against random bots (200 seeded games each)
+bots: $(STAMP) ## Evaluate the heuristic bots against random bots, then the MCTS bot against the heuristic bots (seeded tournaments)
 	$(PY) scripts/bot_eval.py king_is_dead
 	$(PY) scripts/bot_eval.py kings_life
+	$(PY) scripts/mcts_eval.py examples/tournaments/mcts_king_is_dead.toml
+	$(PY) scripts/mcts_eval.py examples/tournaments/mcts_kings_life.toml
 
 golden: $(STAMP) ## Rewrite the golden playthrough files after an intended rules change
 	$(PY) -m throneroom_server.games.golden --write

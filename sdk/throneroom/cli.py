@@ -58,6 +58,8 @@ from throneroom.envelopes import (
 )
 from throneroom.errors import ThroneroomError
 from throneroom.terminal import TerminalUnavailable
+from throneroom.tournament.command import add_arguments as add_tournament_arguments
+from throneroom.tournament.command import run_command as run_tournament_command
 from throneroom.v1 import game_pb2, service_pb2
 
 Command = Callable[[argparse.Namespace], None]
@@ -552,6 +554,12 @@ def build_parser() -> argparse.ArgumentParser:
     seed_flag(local, "seed of the game and the bots")
     option_flag(local)
     lang_flag(local)
+    tournament = command(
+        "tournament",
+        run_tournament_command,
+        "run or resume a bot tournament from a TOML file (docs/tournaments.md)",
+    )
+    add_tournament_arguments(tournament)
     return parser
 
 

@@ -27,9 +27,10 @@ from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parents[2]
 SDK_ALLOWED = {"grpcio", "protobuf", "googleapis-common-protos"}
-# The one optional extra: `throneroom[cli]` adds the terminal library of the
-# interactive commands (imported lazily by them; the SDK never needs it).
-SDK_EXTRAS = {"cli": {"rich"}}
+# The optional extras: `throneroom[cli]` adds the terminal library of the
+# interactive commands, `throneroom[tournament]` the ratings of tournaments
+# (openskill) and their table (rich); imported lazily, the SDK never needs them.
+SDK_EXTRAS = {"cli": {"rich"}, "tournament": {"openskill", "rich"}}
 IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build", "dist")
 
 
@@ -130,9 +131,12 @@ def test_sdk_wheel_requires_only_grpcio_protobuf_and_googleapis(
     assert all(not r.extras for r in sdk.requires)
     assert sdk.metadata.get_all("Provides-Extra") == list(SDK_EXTRAS)
     for extra, allowed in SDK_EXTRAS.items():
-        only = [r for r in sdk.requires if r.marker is not None]
-        assert all(r.marker is not None and r.marker.evaluate({"extra": extra}) for r in only)
+        only = [
+            r for r in sdk.requires if r.marker is not None and r.marker.evaluate({"extra": extra})
+        ]
         assert {canonicalize_name(r.name) for r in only} == allowed
+    marked = [r for r in sdk.requires if r.marker is not None]
+    assert all(any(r.marker.evaluate({"extra": e}) for e in SDK_EXTRAS) for r in marked)  # type: ignore[union-attr]
 
 
 def test_sdk_wheel_holds_the_sdk_and_nothing_of_the_server(wheels: tuple[Wheel, Wheel]) -> None:
@@ -235,7 +239,10 @@ def test_the_lock_pins_every_dependency_of_both_distributions_exactly() -> None:
 def test_make_ci_and_the_image_install_with_the_lock() -> None:
     makefile = (ROOT / "Makefile").read_text()
     assert "CONSTRAINTS := constraints.txt" in makefile
-    assert "pip install --quiet -c $(CONSTRAINTS) -e './sdk[cli]' -e . --group dev" in makefile
+    assert (
+        "pip install --quiet -c $(CONSTRAINTS) -e './sdk[cli,tournament]' -e . --group dev"
+        in makefile
+    )
     ci = (ROOT / ".ci" / "run").read_text().splitlines()
     assert "make lint" in ci and "make test" in ci
     dockerfile = re.sub(r"\\\n\s*", " ", (ROOT / "deploy" / "Dockerfile").read_text())

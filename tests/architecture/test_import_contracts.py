@@ -71,7 +71,13 @@ SDK_DEPENDENCY_MODULES = (
 )
 # (importer, imported server module): embedded servers for local play; each
 # catches the missing server package and raises ServerNotInstalled.
-LAZY_SERVER_IMPORTS = frozenset({("throneroom.arena", "throneroom_server.embedded")})
+# The MCTS bot simulates with the engines (the SDK's one use of them).
+LAZY_SERVER_IMPORTS = frozenset(
+    {
+        ("throneroom.arena", "throneroom_server.embedded"),
+        ("throneroom.bots.mcts", "throneroom_server.games.registry"),
+    }
+)
 
 COMPOSITION = ("throneroom_server.main", "throneroom_server.server", "throneroom_server.embedded")
 API = "throneroom_server.api"
@@ -136,6 +142,12 @@ def _check_games(imports: list[Import]) -> list[str]:
 # (its __init__, free of rich, says what to install when rich is missing).
 CLI_EXTRA_MODULES = ("rich",)
 TERMINAL = "throneroom.terminal"
+# The tournament's table and progress bar (the tournament extra brings rich too),
+# imported only inside `throneroom tournament`'s function.
+TOURNAMENT_DISPLAY = "throneroom.tournament.display"
+# The tournament extra's ratings: openskill, imported lazily by the standings only.
+TOURNAMENT_EXTRA = ("openskill",)
+STANDINGS = "throneroom.tournament.standings"
 
 
 def _within(module: str, package: str) -> bool:
@@ -148,7 +160,8 @@ def _check_cli_extra(imports: list[Import]) -> list[str]:
         if not _within(imp.importer, "throneroom"):
             continue
         if any(_within(imp.target, m) for m in CLI_EXTRA_MODULES):
-            if not _within(imp.importer, TERMINAL) or imp.importer == TERMINAL:
+            in_terminal = _within(imp.importer, TERMINAL) and imp.importer != TERMINAL
+            if not in_terminal and imp.importer != TOURNAMENT_DISPLAY:
                 violations.append(f"{imp}: rich (the cli extra) outside {TERMINAL}'s modules")
         elif (
             _within(imp.target, TERMINAL)
@@ -157,18 +170,38 @@ def _check_cli_extra(imports: list[Import]) -> list[str]:
             and imp.top_level
         ):
             violations.append(f"{imp}: the terminal modules need rich: import them lazily")
+        elif imp.target == TOURNAMENT_DISPLAY and imp.top_level:
+            violations.append(f"{imp}: the tournament display needs rich: import it lazily")
     return violations
 
 
+def _check_tournament_extra(imports: list[Import]) -> list[str]:
+    return [
+        f"{imp}: openskill (the tournament extra) outside {STANDINGS}, or at import time"
+        for imp in imports
+        if _within(imp.importer, "throneroom")
+        and any(_within(imp.target, m) for m in TOURNAMENT_EXTRA)
+        and (imp.importer != STANDINGS or imp.top_level)
+    ]
+
+
 def _check_sdk(imports: list[Import]) -> list[str]:
-    extra = [i for i in imports if any(_within(i.target, m) for m in CLI_EXTRA_MODULES)]
-    return check_sdk(
-        [i for i in imports if i not in extra],
-        sdk="throneroom",
-        server="throneroom_server",
-        dependencies=SDK_DEPENDENCY_MODULES,
-        lazy_server_imports=LAZY_SERVER_IMPORTS,
-    ) + _check_cli_extra(imports)
+    extra = [
+        i
+        for i in imports
+        if any(_within(i.target, m) for m in (*CLI_EXTRA_MODULES, *TOURNAMENT_EXTRA))
+    ]
+    return (
+        check_sdk(
+            [i for i in imports if i not in extra],
+            sdk="throneroom",
+            server="throneroom_server",
+            dependencies=SDK_DEPENDENCY_MODULES,
+            lazy_server_imports=LAZY_SERVER_IMPORTS,
+        )
+        + _check_cli_extra(imports)
+        + _check_tournament_extra(imports)
+    )
 
 
 # -- the scanner ----------------------------------------------------------------------
@@ -310,6 +343,10 @@ def test_sdk_contract_catches_planted_violations(tmp_path: Path) -> None:
                 def embedded_client():
                     from throneroom_server.embedded import EmbeddedServer
             """,
+            "sdk/throneroom/bots/mcts.py": """
+                def engines():
+                    from throneroom_server.games.registry import build_registry
+            """,
             "service/throneroom_server/app.py": "",
             "service/throneroom_server/embedded.py": "",
             "service/throneroom_server/games/registry.py": "",
@@ -344,7 +381,12 @@ def test_cli_extra_contract_catches_planted_violations(tmp_path: Path) -> None:
                 def embedded_client():
                     import throneroom_server.embedded
             """,
+            "sdk/throneroom/bots/mcts.py": """
+                def engines():
+                    from throneroom_server.games.registry import build_registry
+            """,
             "service/throneroom_server/embedded.py": "",
+            "service/throneroom_server/games/registry.py": "",
         },
     )
     flagged = {line.split(": ")[1] for line in _check_sdk(imports)}
@@ -357,7 +399,17 @@ def test_cli_extra_contract_catches_planted_violations(tmp_path: Path) -> None:
 
 
 def test_sdk_contract_reports_a_stale_allowed_lazy_import(tmp_path: Path) -> None:
-    imports = _plant(tmp_path, {"sdk/throneroom/arena.py": "import grpc\n"})
+    imports = _plant(
+        tmp_path,
+        {
+            "sdk/throneroom/arena.py": "import grpc\n",
+            "sdk/throneroom/bots/mcts.py": """
+                def engines():
+                    from throneroom_server.games.registry import build_registry
+            """,
+            "service/throneroom_server/games/registry.py": "",
+        },
+    )
     assert _check_sdk(imports) == [
         "allowed lazy import throneroom.arena -> throneroom_server.embedded no longer exists:"
         " drop it from the list"

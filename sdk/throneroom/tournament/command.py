@@ -1,0 +1,121 @@
+"""``throneroom tournament FILE``: run (or resume) a tournament and print its standings.
+
+The results go to ``--results`` (default: the file's name with
+``.results.jsonl``), appended as each match ends; running the command again
+resumes. ``--export-json``/``--export-csv`` write the standings; ``--json``
+prints them as JSON instead of the table; ``--plain`` prints the table as
+text without the progress bar (no rich needed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib.util
+import sys
+from pathlib import Path
+
+from throneroom.cli_output import UsageError
+from throneroom.tournament.config import TournamentFileError, load_config
+from throneroom.tournament.records import MatchRecord, ResultsFile, ResultsMismatch
+from throneroom.tournament.runner import run_tournament, total_matches
+from throneroom.tournament.standings import (
+    Standing,
+    compute_standings,
+    standings_csv,
+    standings_json,
+)
+
+__all__ = ["add_arguments", "run_command"]
+
+EXTRA_MISSING = (
+    "tournaments need the 'tournament' extra (openskill, rich): "
+    "pip install 'throneroom[tournament]' (from a checkout: pip install './sdk[tournament]')"
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="the tournament file (TOML)")
+    parser.add_argument(
+        "--results",
+        metavar="PATH",
+        help="the results file (JSON lines; default: FILE with .results.jsonl)",
+    )
+    parser.add_argument(
+        "--export-json", metavar="PATH", help="write the standings as JSON (default: not written)"
+    )
+    parser.add_argument(
+        "--export-csv", metavar="PATH", help="write the standings as CSV (default: not written)"
+    )
+    parser.add_argument(
+        "--concurrency", type=int, metavar="N", help="matches at once (default: the file's)"
+    )
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="no progress bar; the table as plain text (default: rich when installed)",
+    )
+
+
+def _plain_table(standings: list[Standing]) -> str:
+    lines = ["rank  entrant               rating        games  win rate [95% CI]    per seat"]
+    for s in standings:
+        seats = " ".join("-" if r is None else f"{r:.0%}" for r in s.seat_win_rates)
+        lines.append(
+            f"{s.rank:>4}  {s.entrant:<20} {s.ordinal:>6.1f} ±{1.96 * s.sigma:<5.1f} {s.games:>6}  "
+            f"{s.win_rate:>4.0%} [{s.win_low:.0%}, {s.win_high:.0%}]   {seats}"
+        )
+    return "\n".join(lines)
+
+
+def run_command(args: argparse.Namespace) -> None:
+    if importlib.util.find_spec("openskill") is None:
+        raise UsageError(EXTRA_MISSING)
+    try:
+        config = load_config(args.file)
+    except (OSError, TournamentFileError) as error:
+        raise UsageError(str(error)) from None
+    server = getattr(args, "server", None)
+    if server:
+        config = dataclasses.replace(config, server=server)
+    if args.concurrency:
+        config = dataclasses.replace(config, concurrency=args.concurrency)
+    results_path = Path(args.results or Path(args.file).with_suffix(".results.jsonl"))
+    try:
+        already = len(ResultsFile(results_path, config).records)
+    except ResultsMismatch as error:
+        raise UsageError(str(error)) from None
+    quiet = args.plain or args.json
+    if quiet or importlib.util.find_spec("rich") is None:
+        records = run_tournament(config, results_path)
+    else:
+        from throneroom.tournament.display import progress_bar  # noqa: PLC0415 - needs rich
+
+        with progress_bar(config.name, total_matches(config), already) as advance:
+            records = run_tournament(config, results_path, progress=advance)
+    names = [e.name for e in config.entrants]
+    standings = compute_standings(names, records, config.seats)
+    meta = _meta(config.name, config.game, records)
+    if args.export_json:
+        Path(args.export_json).write_text(standings_json(standings, meta=meta) + "\n")
+    if args.export_csv:
+        Path(args.export_csv).write_text(standings_csv(standings))
+    if args.json:
+        sys.stdout.write(standings_json(standings, meta=meta) + "\n")
+    elif args.plain or importlib.util.find_spec("rich") is None:
+        sys.stdout.write(_plain_table(standings) + "\n")
+    else:
+        from throneroom.tournament.display import print_standings  # noqa: PLC0415 - needs rich
+
+        print_standings(f"{config.name} ({config.game})", standings)
+
+
+def _meta(name: str, game: str, records: list[MatchRecord]) -> dict[str, object]:
+    decisions = sum(r.moves for r in records)
+    return {
+        "tournament": name,
+        "game": game,
+        "matches": len(records),
+        "decisions": decisions,
+        "forfeits": sum(1 for r in records if r.status == "forfeit"),
+    }

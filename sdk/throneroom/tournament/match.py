@@ -1,0 +1,291 @@
+"""One tournament game through the service, with every way a bot can fail.
+
+The game is created with the tournament's options, seed and time control,
+each seat is joined with its own token and follows the game on its own watch
+stream (``with_legal_moves``), and each decision is one ``ApplyMove``
+(``with_legal_moves``): exactly as :func:`throneroom.arena.play_match`, so
+remote players and tournament bots cost the service the same.
+
+A bot's decision runs in its own daemon thread, waited for until the seat's
+deadline on the service's clock (plus a grace for the clock sweep):
+
+- no answer in time (``timeout``): the service applies the timeout (the seat
+  loses under ``on_timeout = "lose"``); the runner reads that version from the
+  seat's stream and records the service's outcome. Under ``default_move`` the
+  runner forfeits the seat all the same (a hung bot cannot play on);
+- an exception in the bot, or an external program that exits (``crash``),
+  a broken answer (``protocol``), a move outside the legal moves (``illegal``):
+  the runner stops the game at once and records a forfeit: the failing seat
+  loses and every other seat wins. The game is left to the service, whose
+  clock ends it.
+
+Either way the tournament goes on: one bot's failure costs its game only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, Generic, TypeVar
+
+from throneroom.bots import Bot
+from throneroom.client import Client, GameHandle
+from throneroom.envelopes import game_type_of, wrap_options
+from throneroom.errors import IllegalMove, ThroneroomError
+from throneroom.external import GameStart
+from throneroom.tournament.config import TournamentConfig
+from throneroom.tournament.records import Failure, MatchRecord
+from throneroom.tournament.schedule import Match
+from throneroom.v1 import common_pb2, game_pb2, service_pb2
+
+__all__ = ["SWEEP_GRACE_SECONDS", "play_tournament_match"]
+
+T = TypeVar("T")
+
+SWEEP_GRACE_SECONDS = 3.0
+"""How long past a seat's deadline the runner waits for the service's timeout."""
+
+
+@dataclass
+class _Finished(Generic[T]):
+    value: T | None = None
+    error: BaseException | None = None
+    done: bool = False
+
+
+def _within(seconds: float, work: Callable[[], T]) -> _Finished[T]:
+    """Run ``work`` in a daemon thread; its result if it ends within ``seconds``."""
+    box: _Finished[T] = _Finished()
+    ended = threading.Event()
+
+    def run() -> None:
+        try:
+            box.value = work()
+        except BaseException as error:
+            box.error = error
+        finally:
+            ended.set()
+
+    threading.Thread(target=run, name="throneroom-bot-decision", daemon=True).start()
+    box.done = ended.wait(max(0.0, seconds))
+    return box
+
+
+class _Forfeit(Exception):
+    def __init__(self, seat: int, reason: str, detail: str) -> None:
+        super().__init__(detail)
+        self.seat = seat
+        self.reason = reason
+        self.detail = detail
+
+
+def _clock(snapshot: service_pb2.GameSnapshot, seat: int) -> common_pb2.SeatClock | None:
+    for clock in snapshot.clocks:
+        if clock.seat == seat:
+            return clock
+    return None
+
+
+def _allowance(snapshot: service_pb2.GameSnapshot, seat: int, config: TournamentConfig) -> float:
+    """Seconds the seat has for this decision, by the service's clock."""
+    clock = _clock(snapshot, seat)
+    if clock is not None and clock.deadline_unix_ms:
+        return clock.deadline_unix_ms / 1000.0 - time.time()
+    control = config.time_control
+    return float(control.per_decision_seconds or control.base_seconds)
+
+
+class _Seats:
+    """The seats' handles and streams, and the events each seat has not yet been shown."""
+
+    def __init__(self, handles: list[GameHandle]) -> None:
+        self.handles = handles
+        self.streams: list[Iterator[service_pb2.GameUpdate]] = [
+            handle.watch(with_legal_moves=True) for handle in handles
+        ]
+        self.seen = [handles[-1].version] * len(handles)
+        self.events: list[list[game_pb2.Event]] = [[] for _ in handles]
+
+    def read_until(self, seat: int, version: int) -> service_pb2.GameUpdate:
+        """The seat's update at ``version`` (or the first after it)."""
+        for update in self.streams[seat]:
+            if update.version > self.seen[seat]:
+                self.events[seat].extend(update.events)
+                self.seen[seat] = update.version
+            if update.version >= version:
+                return update
+        raise ThroneroomError(f"seat {seat}'s watch ended before version {version}")
+
+    def moved(self, seat: int, response: service_pb2.ApplyMoveResponse) -> None:
+        if response.version > self.seen[seat]:
+            self.events[seat].extend(response.events)
+            self.seen[seat] = response.version
+
+    def close(self) -> None:
+        for stream in self.streams:
+            with contextlib.suppress(Exception):
+                stream.close()  # type: ignore[attr-defined]
+
+
+def _create(client: Client, config: TournamentConfig, match: Match) -> str:
+    request = service_pb2.CreateGameRequest(
+        options=wrap_options(config.game, config.options or None),
+        num_seats=config.seats,
+        seed=match.game_seed,
+        time_control=config.time_control.message(),
+    )
+    return client.call(client.stub.CreateGame, request).game_id
+
+
+def play_tournament_match(
+    client: Client, config: TournamentConfig, match: Match, bots: Sequence[Bot]
+) -> MatchRecord:
+    """Play ``match`` with ``bots`` (by seat) through ``client``; its record."""
+    started = time.monotonic()
+    game_id = _create(client, config, match)
+    handles = [
+        client.join(game_id, seat=seat, name=match.entrants[seat]) for seat in range(config.seats)
+    ]
+    seats = _Seats(handles)
+    snapshot = handles[-1].snapshot
+    moves = applied = 0
+    failures: list[Failure] = []
+    status = "finished"
+    try:
+        for seat, bot in enumerate(bots):
+            begin = getattr(bot, "begin_game", None)
+            if begin is not None:
+                start = GameStart(
+                    config.game,
+                    game_id,
+                    seat,
+                    config.seats,
+                    match.bot_seeds[seat],
+                    config.options,
+                    config.time_control.message(),
+                )
+                outcome = _within(_allowance(snapshot, seat, config), partial(begin, start))
+                if not outcome.done or outcome.error is not None:
+                    raise _Forfeit(seat, _reason(outcome.error), _detail(outcome.error, "start"))
+        carried: tuple[int, list[game_pb2.Move]] | None = None
+        while not snapshot.finished:
+            if config.max_moves and moves >= config.max_moves:
+                status = "abandoned"
+                break
+            if not snapshot.to_act:
+                raise ThroneroomError(f"game {game_id} v{snapshot.version}: no seat is to act")
+            seat = snapshot.to_act[0]
+            handle = handles[seat]
+            if carried is not None and carried[0] == seat and handle.version == snapshot.version:
+                legal = carried[1]
+            else:
+                legal = list(seats.read_until(seat, snapshot.version).legal_moves)
+            bot = bots[seat]
+            observe = getattr(bot, "observe", None)
+            if observe is not None:
+                observe(seats.events[seat], _clock(snapshot, seat))
+            seats.events[seat] = []
+            decision = _within(
+                _allowance(snapshot, seat, config) + 1.0,
+                partial(bot.choose, config.game, seat, handle.view_envelope, legal),
+            )
+            if not decision.done:
+                snapshot = _service_timeout(seats, seat, snapshot, config)
+                failures.append(Failure(seat, match.entrants[seat], "timeout", "no answer in time"))
+                break
+            if decision.error is not None:
+                raise _Forfeit(seat, _reason(decision.error), _detail(decision.error, "choose"))
+            move = decision.value
+            if (
+                not isinstance(move, game_pb2.Move)
+                or game_type_of(move) != config.game
+                or move not in legal
+            ):
+                raise _Forfeit(
+                    seat, "illegal", f"chose a move outside its legal moves: {move!r}"[:300]
+                )
+            try:
+                response = handle.play(move, with_legal_moves=True)
+            except IllegalMove as error:
+                if error.reason != "TIME_EXPIRED":
+                    raise _Forfeit(seat, "illegal", str(error)) from None
+                snapshot = _service_timeout(seats, seat, snapshot, config)
+                failures.append(Failure(seat, match.entrants[seat], "timeout", "answered too late"))
+                break
+            applied += 1
+            moves += 1
+            seats.moved(seat, response)
+            snapshot = response.snapshot
+            carried = (seat, list(response.legal_moves))
+    except _Forfeit as forfeit:
+        failures.append(
+            Failure(forfeit.seat, match.entrants[forfeit.seat], forfeit.reason, forfeit.detail)
+        )
+        status = "forfeit"
+    finally:
+        seats.close()
+        for bot in bots:
+            _end(bot, snapshot.outcome if snapshot.finished else None)
+    if failures and not snapshot.finished:
+        status = "forfeit"
+    if status == "finished":
+        winners = tuple(snapshot.outcome.winners)
+        termination = snapshot.outcome.termination
+    elif status == "forfeit":
+        failed = {f.seat for f in failures}
+        winners = tuple(s for s in range(config.seats) if s not in failed)
+        termination = f"forfeit:{failures[0].reason}"
+    else:
+        winners, termination = (), "max_moves"
+    return MatchRecord(
+        key=match.key,
+        round=match.round,
+        entrants=match.entrants,
+        game_seed=match.game_seed,
+        game_id=game_id,
+        status=status,
+        winners=winners,
+        termination=termination,
+        moves=moves,
+        apply_moves=applied,
+        failures=tuple(failures),
+        seconds=round(time.monotonic() - started, 3),
+    )
+
+
+def _service_timeout(
+    seats: _Seats, seat: int, snapshot: service_pb2.GameSnapshot, config: TournamentConfig
+) -> service_pb2.GameSnapshot:
+    """Wait for the service to time the seat out; the snapshot it made (or the old one)."""
+    wait = max(0.0, _allowance(snapshot, seat, config)) + SWEEP_GRACE_SECONDS
+    read = _within(wait, lambda: seats.read_until(seat, snapshot.version + 1))
+    if read.done and read.value is not None and read.value.timeout:
+        return read.value.snapshot
+    return snapshot
+
+
+def _reason(error: BaseException | None) -> str:
+    reason = getattr(error, "reason", "")
+    return (
+        reason if reason in {"crash", "protocol"} else "crash" if error is not None else "timeout"
+    )
+
+
+def _detail(error: BaseException | None, where: str) -> str:
+    if error is None:
+        return f"no answer in time ({where})"
+    return f"{type(error).__name__}: {error}"[:500]
+
+
+def _end(bot: Any, outcome: common_pb2.Outcome | None) -> None:
+    """Tell a bot the game is over (a failure here changes nothing)."""
+    for hook, args in (("end_game", (outcome,)), ("close", ())):
+        method = getattr(bot, hook, None)
+        if method is not None:
+            _within(2.0, partial(method, *args))
+            if hook == "end_game":
+                return  # end_game closes the program

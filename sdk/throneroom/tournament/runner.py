@@ -1,0 +1,153 @@
+"""Running a tournament: the schedule's matches, in parallel, into the results file.
+
+:func:`run_tournament` plays every match the results file does not hold yet
+(``concurrency`` at a time, each on its own thread with its own bots), appends
+each record as it ends, and returns all the records. Swiss rounds are played
+one after another (a round's tables need the previous rounds' points); a
+round's matches run in parallel. A bot that cannot even be made (a bad entry
+point) forfeits its seat without a game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from throneroom.bots import Bot
+from throneroom.client import Client
+from throneroom.tournament.config import TournamentConfig
+from throneroom.tournament.entrants import make_bot
+from throneroom.tournament.match import play_tournament_match
+from throneroom.tournament.records import Failure, MatchRecord, ResultsFile
+from throneroom.tournament.schedule import Match, fixed_schedule, swiss_round
+
+__all__ = ["Progress", "connect", "run_tournament", "total_matches"]
+
+Progress = Callable[[MatchRecord, int, int], None]
+"""Called after each match with (its record, matches done, matches in all)."""
+
+
+@contextlib.contextmanager
+def connect(server: str) -> Iterator[Client]:
+    """A client of the tournament's server: ``embedded`` (in-process) or an address."""
+    if server == "embedded":
+        from throneroom.arena import embedded_client  # noqa: PLC0415 - needs the server package
+
+        with embedded_client() as client:
+            yield client
+    else:
+        with Client(server) as client:
+            yield client
+
+
+def total_matches(config: TournamentConfig) -> int:
+    """How many matches the tournament plays (swiss: every round's tables)."""
+    if config.schedule != "swiss":
+        return len(fixed_schedule(config))
+    per_round = (len(config.entrants) // config.seats) * config.seats * config.games_per_pairing
+    return per_round * config.rounds
+
+
+def _play(client: Client, config: TournamentConfig, match: Match) -> MatchRecord:
+    bots: list[Bot] = []
+    try:
+        for seat, name in enumerate(match.entrants):
+            bots.append(make_bot(config.entrant(name), match.bot_seeds[seat], config.base_dir))
+    except Exception as error:
+        seat = len(bots)
+        for bot in bots:
+            with contextlib.suppress(Exception):
+                getattr(bot, "close", lambda: None)()
+        return MatchRecord(
+            key=match.key,
+            round=match.round,
+            entrants=match.entrants,
+            game_seed=match.game_seed,
+            game_id="",
+            status="forfeit",
+            winners=tuple(s for s in range(len(match.entrants)) if s != seat),
+            termination="forfeit:crash",
+            moves=0,
+            apply_moves=0,
+            failures=(Failure(seat, match.entrants[seat], "crash", f"{error}"[:500]),),
+        )
+    return play_tournament_match(client, config, match, bots)
+
+
+def _play_all(
+    client: Client,
+    config: TournamentConfig,
+    matches: Sequence[Match],
+    results: ResultsFile,
+    on_record: Callable[[MatchRecord], None],
+) -> None:
+    todo = [m for m in matches if not results.done(m.key)]
+    if not todo:
+        return
+
+    def one(match: Match) -> None:
+        record = _play(client, config, match)
+        results.add(record)
+        on_record(record)
+
+    pool = ThreadPoolExecutor(max_workers=config.concurrency, thread_name_prefix="match")
+    try:
+        for future in [pool.submit(one, m) for m in todo]:
+            future.result()  # a runner error (not a bot's) stops the tournament, loudly
+    finally:
+        # Stopped (an error, Ctrl-C): the matches not yet begun are not played;
+        # those under way finish and are recorded, and a rerun plays the rest.
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _swiss_points(
+    config: TournamentConfig, records: Sequence[MatchRecord]
+) -> tuple[dict[str, float], dict[str, set[str]]]:
+    points = {e.name: 0.0 for e in config.entrants}
+    met: dict[str, set[str]] = {e.name: set() for e in config.entrants}
+    for record in records:
+        for seat in record.winners:
+            points[record.entrants[seat]] += 1.0 / len(record.winners)
+        for name in record.entrants:
+            met[name].update(n for n in record.entrants if n != name)
+    return points, met
+
+
+def run_tournament(
+    config: TournamentConfig,
+    results_path: str | Path,
+    *,
+    client: Client | None = None,
+    progress: Progress | None = None,
+) -> list[MatchRecord]:
+    """Play (or resume) the tournament; every record, in schedule order."""
+    results = ResultsFile(results_path, config)
+    if client is None:
+        with connect(config.server) as own:
+            return run_tournament(config, results_path, client=own, progress=progress)
+    total = total_matches(config)
+    done = [len(results.records)]
+
+    def on_record(record: MatchRecord) -> None:
+        done[0] += 1
+        if progress is not None:
+            progress(record, done[0], total)
+
+    if config.schedule != "swiss":
+        schedule = fixed_schedule(config)
+        _play_all(client, config, schedule, results, on_record)
+        return [results.records[m.key] for m in schedule]
+    played: list[MatchRecord] = []
+    bye_points: dict[str, float] = {}
+    for round_ in range(1, config.rounds + 1):
+        points, met = _swiss_points(config, played)
+        for name, extra in bye_points.items():
+            points[name] += extra
+        matches, byes = swiss_round(config, round_, points, met)
+        _play_all(client, config, matches, results, on_record)
+        played.extend(results.records[m.key] for m in matches)
+        for name in byes:  # a bye is worth the table's even share of its games
+            bye_points[name] = bye_points.get(name, 0.0) + config.games_per_pairing
+    return played

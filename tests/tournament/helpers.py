@@ -1,0 +1,48 @@
+"""Tournament files for the tests, written into a temporary directory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+NODE_BOT = ROOT / "examples" / "external_bot" / "random_bot.js"
+
+ENTRANTS = {
+    "random": 'bot = "throneroom.bots:RandomBot"',
+    "heuristic": 'bot = "throneroom.bots.king_is_dead:KingIsDeadBot"',
+    "node": f'command = ["node", "{NODE_BOT}"]',
+    "crasher": 'bot = "tests.tournament.misbehaving:CrashingBot"',
+    "hanger": 'bot = "tests.tournament.misbehaving:HangingBot"',
+    "illegal": 'bot = "tests.tournament.misbehaving:IllegalBot"',
+    "dead": 'command = ["node", "-e", "process.exit(3)"]',
+}
+
+
+def tournament_file(directory: Path, entrants: list[str], **settings: object) -> Path:
+    """A tournament file of King Is Dead (2 seats) with the named entrants."""
+    values: dict[str, object] = {
+        "name": "test",
+        "game": "king_is_dead",
+        "seats": 2,
+        "seed": 11,
+        "concurrency": 2,
+        "games_per_pairing": 1,
+    }
+    values.update(settings)
+    lines = [f"{key} = {_toml(value)}" for key, value in values.items()]
+    lines += ["", "[time_control]", "per_decision_seconds = 1", ""]
+    for name in entrants:
+        lines += ["[[entrants]]", f'name = "{name}"', ENTRANTS[name], ""]
+    path = directory / "tournament.toml"
+    path.write_text("\n".join(lines))
+    return path
+
+
+def _toml(value: object) -> str:
+    return (
+        f'"{value}"'
+        if isinstance(value, str)
+        else str(value).lower()
+        if isinstance(value, bool)
+        else str(value)
+    )

@@ -1,0 +1,58 @@
+"""Bots that fail on purpose, named by entry point in the tests' tournament files."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+from throneroom.bots import RandomBot
+from throneroom.v1 import game_pb2, nim_pb2
+
+_NEVER = threading.Event()
+
+
+class CrashingBot(RandomBot):
+    """Plays randomly, then raises on its third decision."""
+
+    name = "crasher"
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.decisions = 0
+
+    def choose(
+        self, game_type: str, seat: int, view: game_pb2.View, legal_moves: Sequence[game_pb2.Move]
+    ) -> game_pb2.Move:
+        self.decisions += 1
+        if self.decisions == 3:
+            raise RuntimeError("the crasher crashed")
+        return super().choose(game_type, seat, view, legal_moves)
+
+
+class HangingBot(RandomBot):
+    """Plays randomly, then never answers its second decision."""
+
+    name = "hanger"
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.decisions = 0
+
+    def choose(
+        self, game_type: str, seat: int, view: game_pb2.View, legal_moves: Sequence[game_pb2.Move]
+    ) -> game_pb2.Move:
+        self.decisions += 1
+        if self.decisions == 2:
+            _NEVER.wait()  # the runner gives up on this thread at the seat's deadline
+        return super().choose(game_type, seat, view, legal_moves)
+
+
+class IllegalBot:
+    """Answers a move of another game."""
+
+    name = "illegal"
+
+    def choose(
+        self, game_type: str, seat: int, view: game_pb2.View, legal_moves: Sequence[game_pb2.Move]
+    ) -> game_pb2.Move:
+        return game_pb2.Move(nim=nim_pb2.NimMove(take=1))
