@@ -7,10 +7,9 @@ only when a move is read (``LazyMoves``), as King Is Dead does.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import overload
-
 from throneroom.v1 import kill_the_king_pb2 as pb
+
+from throneroom_server.games.kit.keyed import KeyedMoves
 
 Move = pb.KillTheKingMove
 Key = tuple[int, ...]
@@ -63,39 +62,11 @@ def move_from_key(key: Key) -> Move:
     return move
 
 
-class LazyMoves(Sequence[Move]):
+class LazyMoves(KeyedMoves[Move]):
     """Legal moves ascending by key; each message built when it is read."""
 
-    __slots__ = ("_keys",)
+    __slots__ = ()
 
-    def __init__(self, keys: list[Key]) -> None:
-        self._keys = keys
-
-    def __len__(self) -> int:
-        return len(self._keys)
-
-    @overload
-    def __getitem__(self, index: int) -> Move: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Move]: ...
-
-    def __getitem__(self, index: int | slice) -> Move | list[Move]:
-        if isinstance(index, slice):
-            return [move_from_key(k) for k in self._keys[index]]
-        return move_from_key(self._keys[index])
-
-    def __iter__(self) -> Iterator[Move]:
-        for key in self._keys:
-            yield move_from_key(key)
-
-    def __contains__(self, move: object) -> bool:
-        return isinstance(move, Move) and move_key(move) in self._keys
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, LazyMoves):
-            return self._keys == other._keys
-        return isinstance(other, Sequence) and list(self) == list(other)
-
-    def __hash__(self) -> int:
-        return hash(tuple(self._keys))
+    message = Move
+    from_key = staticmethod(move_from_key)
+    key_of = staticmethod(move_key)

@@ -8,9 +8,8 @@ object, so callers may keep or change it freely.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
 from types import MappingProxyType
-from typing import Any, overload
+from typing import Any
 
 from throneroom.v1 import king_is_dead_pb2 as pb
 
@@ -31,6 +30,7 @@ from throneroom_server.games.king_is_dead.cards import (
     K_SUMMON,
     Key,
 )
+from throneroom_server.games.kit.keyed import KeyedMoves
 
 Move = pb.KingIsDeadMove
 _M: Any = pb.KingIsDeadMove
@@ -205,56 +205,11 @@ def key_of(move: Move) -> Key:
     return (K_AMBASSADOR, a, b, fa, fb)
 
 
-class LegalMoves(Sequence[Move]):
+class LegalMoves(KeyedMoves[Move]):
     """The legal moves of a seat, ascending by key; messages built on access."""
 
-    __slots__ = ("_keys",)
+    __slots__ = ()
 
-    def __init__(self, keys: list[Key]) -> None:
-        self._keys = keys
-
-    @property
-    def keys(self) -> list[Key]:
-        """The keys, ascending (do not modify)."""
-        return self._keys
-
-    def __len__(self) -> int:
-        return len(self._keys)
-
-    @overload
-    def __getitem__(self, index: int) -> Move: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Move]: ...
-
-    def __getitem__(self, index: int | slice) -> Move | list[Move]:
-        if isinstance(index, slice):
-            return [move_from_key(k) for k in self._keys[index]]
-        return move_from_key(self._keys[index])
-
-    def __iter__(self) -> Iterator[Move]:
-        for key in self._keys:
-            yield move_from_key(key)
-
-    def __contains__(self, move: object) -> bool:
-        if not isinstance(move, Move):
-            return False
-        try:
-            key = key_of(move)
-        except InvalidMoveError:
-            return False
-        return key in self._keys and move_from_key(key) == move
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, LegalMoves):
-            return self._keys == other._keys
-        if isinstance(other, (list, tuple)):
-            return len(other) == len(self._keys) and all(
-                a == b for a, b in zip(self, other, strict=True)
-            )
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"LegalMoves({len(self._keys)} moves)"
+    message = Move
+    from_key = staticmethod(move_from_key)
+    key_of = staticmethod(key_of)

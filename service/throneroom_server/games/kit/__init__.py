@@ -17,6 +17,7 @@ from throneroom_server.games.kit.definition import (
     Variant,
 )
 from throneroom_server.games.kit.engine import DecisionKey, Engine
+from throneroom_server.games.kit.keyed import KeyedMoves
 from throneroom_server.games.kit.legacy import LegacyEngine, legacy_game
 from throneroom_server.games.kit.messages import Key, derived_key
 from throneroom_server.games.kit.phases import (
@@ -40,6 +41,7 @@ __all__ = [
     "GameDefinition",
     "Golden",
     "Key",
+    "KeyedMoves",
     "KitGame",
     "LegacyEngine",
     "MoveKind",
