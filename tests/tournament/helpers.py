@@ -14,6 +14,7 @@ ENTRANTS = {
     "crasher": 'bot = "tests.tournament.misbehaving:CrashingBot"',
     "hanger": 'bot = "tests.tournament.misbehaving:HangingBot"',
     "illegal": 'bot = "tests.tournament.misbehaving:IllegalBot"',
+    "late": 'bot = "tests.tournament.misbehaving:LateBot"',
     "dead": 'command = ["node", "-e", "process.exit(3)"]',
 }
 
