@@ -19,8 +19,13 @@ ENTRANTS = {
 }
 
 
-def tournament_file(directory: Path, entrants: list[str], **settings: object) -> Path:
-    """A tournament file of King Is Dead (2 seats) with the named entrants."""
+def tournament_file(
+    directory: Path, entrants: list[str], *, deadline: int = 30, **settings: object
+) -> Path:
+    """A tournament file of King Is Dead (2 seats) with the named entrants, each
+    decision within ``deadline`` seconds: generous by default, so that a loaded
+    machine never turns a well-behaved bot's slowness into a loss; the tests of
+    bots that hang or answer late pass 1."""
     values: dict[str, object] = {
         "name": "test",
         "game": "king_is_dead",
@@ -31,7 +36,7 @@ def tournament_file(directory: Path, entrants: list[str], **settings: object) ->
     }
     values.update(settings)
     lines = [f"{key} = {_toml(value)}" for key, value in values.items()]
-    lines += ["", "[time_control]", "per_decision_seconds = 1", ""]
+    lines += ["", "[time_control]", f"per_decision_seconds = {deadline}", ""]
     for name in entrants:
         lines += ["[[entrants]]", f'name = "{name}"', ENTRANTS[name], ""]
     path = directory / "tournament.toml"
