@@ -19,13 +19,12 @@ ENTRANTS = {
 }
 
 
-def tournament_file(
-    directory: Path, entrants: list[str], *, deadline: int = 30, **settings: object
-) -> Path:
+def tournament_file(directory: Path, entrants: list[str], **settings: object) -> Path:
     """A tournament file of King Is Dead (2 seats) with the named entrants, each
-    decision within ``deadline`` seconds: generous by default, so that a loaded
-    machine never turns a well-behaved bot's slowness into a loss; the tests of
-    bots that hang or answer late pass 1."""
+    decision within ``deadline`` seconds (a setting): generous by default, so
+    that a loaded machine never turns a well-behaved bot's slowness into a loss;
+    the tests of bots that hang or answer late pass 1."""
+    deadline = settings.pop("deadline", 30)
     values: dict[str, object] = {
         "name": "test",
         "game": "king_is_dead",
