@@ -23,7 +23,7 @@ def tournament_file(directory: Path, entrants: list[str], **settings: object) ->
     """A tournament file of King Is Dead (2 seats) with the named entrants, each
     decision within ``deadline`` seconds (a setting): generous by default, so
     that a loaded machine never turns a well-behaved bot's slowness into a loss;
-    the tests of bots that hang or answer late pass 1."""
+    the tests of bots that hang or answer late pass a few seconds."""
     deadline = settings.pop("deadline", 30)
     values: dict[str, object] = {
         "name": "test",

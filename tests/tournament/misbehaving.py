@@ -49,7 +49,7 @@ class HangingBot(RandomBot):
 
 class LateBot(RandomBot):
     """Plays randomly, but answers its second decision half a second after the
-    deadline of the tests' time control (one second a decision): the service
+    deadline of its test's time control (three seconds a decision): the service
     refuses the move, or has already timed the seat out when it arrives."""
 
     name = "late"
@@ -63,7 +63,7 @@ class LateBot(RandomBot):
     ) -> game_pb2.Move:
         self.decisions += 1
         if self.decisions == 2:
-            _NEVER.wait(1.5)
+            _NEVER.wait(3.5)
         return super().choose(game_type, seat, view, legal_moves)
 
 

@@ -31,7 +31,7 @@ def test_a_tournament_through_redis_survives_crashing_hanging_and_illegal_bots(
 ) -> None:
     entrants = ["random", "heuristic", "node", "crasher", "hanger", "illegal", "dead"]
     path = tournament_file(
-        tmp_path, entrants, deadline=1, concurrency=4, server=redis_server.address
+        tmp_path, entrants, deadline=5, concurrency=4, server=redis_server.address
     )
     config = load_config(path)
     seen: list[int] = []
@@ -118,7 +118,7 @@ def test_a_bot_answering_just_after_its_deadline_loses_on_time_and_play_goes_on(
     """The move reaches the service after the deadline: refused as too late, or
     stale when the service's sweeper timed the seat out first. Either way the
     late bot loses that game on time; the tournament is not stopped."""
-    path = tournament_file(tmp_path, ["random", "late"], deadline=1, concurrency=2)
+    path = tournament_file(tmp_path, ["random", "late"], deadline=3, concurrency=2)
     with EmbeddedServer() as server, Client(server.address) as client:
         records = run_tournament(load_config(path), tmp_path / "r.jsonl", client=client)
     assert len(records) == 2
