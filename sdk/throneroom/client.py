@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import math
 import random
 import threading
@@ -32,10 +31,10 @@ from throneroom._common import (
     HandleState,
     VersionGapError,
     WatchCursor,
-    default_address,
     new_idempotency_key,
     silence_limit,
 )
+from throneroom.addresses import Address, connection
 from throneroom.envelopes import OptionValue, unwrap, wrap_move, wrap_options
 from throneroom.errors import StaleVersion, ThroneroomError, Unavailable, from_rpc_error
 from throneroom.retry import (
@@ -45,7 +44,6 @@ from throneroom.retry import (
     Rand,
     RetryPolicy,
     WatchRetries,
-    channel_options,
 )
 from throneroom.v1 import game_pb2, service_pb2, service_pb2_grpc
 
@@ -73,7 +71,7 @@ class Client:
 
     def __init__(
         self,
-        address: str | None = None,
+        address: Address = None,
         *,
         timeout: float | EllipsisType | None = ...,
         retry: RetryPolicy | None = None,
@@ -82,18 +80,16 @@ class Client:
         sleep: Callable[[float], None] = time.sleep,
         rand: Rand = random.random,
     ) -> None:
-        self.address = address or default_address()
-        policy = retry or RetryPolicy()
-        if not isinstance(timeout, EllipsisType):
-            policy = dataclasses.replace(policy, attempt_timeout=timeout)
-        self.retry = policy
+        conn = connection(address, timeout, retry)
+        self.address = conn.address
+        self.retry = conn.policy
         self.clock = clock
         self.sleep = sleep
         self.rand = rand
         self._channel = (
             channel
             if channel is not None
-            else grpc.insecure_channel(self.address, options=channel_options(policy))
+            else grpc.insecure_channel(conn.target, options=conn.options)
         )
         self.stub = service_pb2_grpc.ThroneroomStub(self._channel)
 

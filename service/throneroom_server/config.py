@@ -23,6 +23,7 @@ class Config:
     listen: str = "127.0.0.1:50051"
     http_listen: str | None = None  # the REST/JSON face; off when unset
     redis_url: str | None = None
+    redis_cluster: bool = False  # REDIS_URL names a node of a Redis Cluster
     log_format: str = "console"  # "console" (development) or "json" (production)
     log_level: str = "info"
     max_message_bytes: int = 4 * 1024 * 1024
@@ -68,6 +69,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("listen", "THRONEROOM_LISTEN", "gRPC address, host:port (port 0: any free port)"),
     Setting("http_listen", "THRONEROOM_HTTP_LISTEN", "REST/JSON address; no REST face when unset"),
     Setting("redis_url", "REDIS_URL", "Redis URL (redis://host:port/db); in-memory when unset"),
+    Setting(
+        "redis_cluster",
+        "THRONEROOM_REDIS_CLUSTER",
+        "REDIS_URL is one node of a Redis Cluster (the cluster client follows MOVED/ASK)",
+    ),
     Setting("log_format", "THRONEROOM_LOG_FORMAT", "log lines", choices=("console", "json")),
     Setting(
         "log_level",

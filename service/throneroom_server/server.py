@@ -49,6 +49,7 @@ def make_store(config: Config) -> Store:
 
         return RedisStore(
             config.redis_url,
+            cluster=config.redis_cluster,
             max_connections=config.redis_max_connections,
             max_blocking_connections=config.max_watched_games,
             retention=retention_of(config),
