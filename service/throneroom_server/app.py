@@ -40,6 +40,7 @@ from throneroom_server.games.core import (
 )
 from throneroom_server.games.kit.service import ServiceGame
 from throneroom_server.limits import Limits
+from throneroom_server.metrics import Metrics
 from throneroom_server.store import (
     Committed,
     Duplicate,
@@ -97,12 +98,17 @@ class App:
         config: AppConfig | None = None,
         clock: Callable[[], float] = time.time,
         access: Access | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = store
         self.games = dict(games)
         self.config = config or AppConfig()
         self.access = access or Access(store)
         self.watch_hub = WatchHub(store, self.config.watch)
+        self.metrics = metrics
+        if metrics is not None:
+            hub = self.watch_hub
+            metrics.count_open_streams(lambda: hub.open_streams)
         self._clock = clock
         self._closing = asyncio.Event()
 
@@ -319,6 +325,8 @@ class App:
             if isinstance(result, Committed):
                 # The access log line of this call carries the version (no second line).
                 structlog.contextvars.bind_contextvars(version=result.version)
+                if self.metrics is not None:
+                    self.metrics.moves.labels(loaded.meta.game_type).inc()
                 return service_pb2.ApplyMoveResponse(
                     version=result.version,
                     events=self._visible_events(game, entry.events, viewer),
@@ -332,6 +340,8 @@ class App:
             # still stand (a simultaneous decision it shares): decide again on
             # the new state, with the same expected version.
             if expected_version == result.current_version or attempt + 1 == MAX_COMMIT_ATTEMPTS:
+                if self.metrics is not None:
+                    self.metrics.stale.labels(loaded.meta.game_type).inc()
                 raise stale_version(expected_version, result.current_version)
             loaded = await self._load(game_id, idempotency_key=idempotency_key)
             if loaded.idempotent_version is not None:
@@ -452,6 +462,8 @@ class App:
         )
         if isinstance(result, Committed):
             log.info("timeout_applied", game_id=loaded.game_id, seat=seat, version=result.version)
+            if self.metrics is not None:
+                self.metrics.timeouts.labels(loaded.meta.game_type).inc()
             return True
         return False
 
@@ -488,9 +500,8 @@ class App:
             except TimeoutError:
                 continue
 
-    @staticmethod
     def _check_version(
-        game: ServiceGame, loaded: LoadedGame, seat: int, expected_version: int
+        self, game: ServiceGame, loaded: LoadedGame, seat: int, expected_version: int
     ) -> None:
         """The move was chosen at ``expected_version``: the current version, or,
         when the seat answers a simultaneous decision, any version since that
@@ -502,6 +513,8 @@ class App:
         if expected_version > current or expected_version < game.earliest_version(
             loaded.state, seat, current
         ):
+            if self.metrics is not None:
+                self.metrics.stale.labels(loaded.meta.game_type).inc()
             raise stale_version(expected_version, current)
 
     async def _replay(
@@ -512,6 +525,8 @@ class App:
         request_hash: bytes,
         with_legal_moves: bool,
     ) -> service_pb2.ApplyMoveResponse:
+        if self.metrics is not None:
+            self.metrics.replays.labels(loaded.meta.game_type).inc()
         entries = await self._store(self.store.read_entries(loaded.game_id, version - 1, 1))
         if not entries or entries[0].version != version:
             raise AppError(

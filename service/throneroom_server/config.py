@@ -33,6 +33,7 @@ class Config:
     shutdown_grace_seconds: float = 10.0
     fixture_games: bool = False
     access_log: bool = True
+    metrics_listen: str | None = None  # Prometheus /metrics; off when unset
     api_keys_file: str | None = None  # JSON keys file; the service is open when unset
     anonymous_requests_per_second: float = 20.0  # per address, only when keys are set
     max_streams_per_client: int = 100
@@ -92,6 +93,11 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting("fixture_games", "THRONEROOM_FIXTURE_GAMES", "also serve the test game nim"),
     Setting("access_log", "THRONEROOM_ACCESS_LOG", "one log line per call"),
+    Setting(
+        "metrics_listen",
+        "THRONEROOM_METRICS_LISTEN",
+        "address of the Prometheus /metrics listener (host:port); no metrics when unset",
+    ),
     Setting(
         "api_keys_file",
         "THRONEROOM_API_KEYS_FILE",
