@@ -213,6 +213,10 @@ class AsyncClient:
     async def ping(self) -> None:
         await self.call(self.stub.Ping, service_pb2.PingRequest(), retry=True)
 
+    async def export_game(self, game_id: str) -> service_pb2.GameRecord:
+        request = service_pb2.ExportGameRequest(game_id=game_id)
+        return (await self.call(self.stub.ExportGame, request, retry=True)).record
+
 
 class AsyncGameHandle(HandleState):
     """The asyncio twin of :class:`throneroom.GameHandle`."""

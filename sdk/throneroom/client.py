@@ -251,6 +251,12 @@ class Client:
         """Round trip to the server (raises :class:`Unavailable` if unreachable)."""
         self.call(self.stub.Ping, service_pb2.PingRequest(), retry=True)
 
+    def export_game(self, game_id: str) -> service_pb2.GameRecord:
+        """A finished game's full record (:mod:`throneroom.records` saves and
+        replays it); FailedPrecondition ``GAME_NOT_FINISHED`` before its end."""
+        request = service_pb2.ExportGameRequest(game_id=game_id)
+        return self.call(self.stub.ExportGame, request, retry=True).record
+
 
 class _Watchdog:
     """Calls ``on_silence`` once if ``kick`` is not called for ``limit`` seconds."""

@@ -19,7 +19,7 @@ from typing import TypeVar
 import structlog
 from throneroom.v1 import common_pb2, game_pb2, service_pb2, storage_pb2
 
-from throneroom_server import clocks, limits, tokens
+from throneroom_server import clocks, limits, records, tokens
 from throneroom_server.access import LOCAL, Access, Caller
 from throneroom_server.errors import (
     AppError,
@@ -436,16 +436,7 @@ class App:
             if _outcome(game, new_state) is not None:
                 clock = clocks.stopped(clock)
         else:
-            new_state = game_pb2.GameState()
-            new_state.CopyFrom(loaded.state)
-            others = [s for s in range(loaded.meta.num_seats) if s != seat]
-            new_state.forfeit.CopyFrom(
-                common_pb2.Outcome(
-                    winners=others,
-                    termination="timeout",
-                    summary=f"Seat {seat} ran out of time and loses; every other seat wins.",
-                )
-            )
+            new_state = records.forfeited(loaded.state, seat, loaded.meta.num_seats)
             clock = clocks.stopped(loaded.clock)
         entry.clock.CopyFrom(clock)
         await self._note_deadline(loaded.game_id, clock)
@@ -699,6 +690,25 @@ class App:
             response.next_from_version = entries[-1].version
         return response
 
+    async def export_game(self, game_id: str, *, caller: Caller = LOCAL) -> service_pb2.GameRecord:
+        """A finished game's full record (records.py); FAILED_PRECONDITION
+        ``GAME_NOT_FINISHED`` before the end (it would reveal every secret)."""
+        await self._admit(caller)
+        loaded = await self._load(game_id)
+        outcome = _outcome(self._game_of(loaded), loaded.state)
+        if outcome is None:
+            raise precondition(
+                "GAME_NOT_FINISHED",
+                "a game's record (every hand, the seed) is exported only once it is over",
+            )
+        entries: list[storage_pb2.StoredEntry] = []
+        while len(entries) < loaded.version:
+            page = await self._store(self.store.read_entries(game_id, len(entries), MAX_PAGE))
+            if not page or page[0].version != len(entries) + 1:
+                raise _store_error(StoreUnavailable("the game's history is incomplete"))
+            entries.extend(page)
+        return records.build_record(game_id, loaded, entries[: loaded.version], outcome)
+
     # -- helpers -----------------------------------------------------------------
 
     async def _load(self, game_id: str, *, idempotency_key: str = "") -> LoadedGame:
@@ -810,9 +820,7 @@ class App:
         return game.redact_events(events, viewer.seat)
 
 
-def _outcome(game: ServiceGame, state: game_pb2.GameState) -> common_pb2.Outcome | None:
-    """The game's outcome, a timeout's forfeit included."""
-    return state.forfeit if state.HasField("forfeit") else game.outcome(state)
+_outcome = records.outcome_of
 
 
 def _to_act(game: ServiceGame, state: game_pb2.GameState) -> list[int]:

@@ -377,6 +377,12 @@ async def get_history(request: web.Request) -> web.StreamResponse:
     return _json_response(history)
 
 
+async def export_game(request: web.Request) -> web.StreamResponse:
+    query = _query(request, service_pb2.ExportGameRequest())
+    record = await _app(request).export_game(query.game_id, caller=_caller(request))
+    return _json_response(service_pb2.ExportGameResponse(record=record))
+
+
 async def watch_game(request: web.Request) -> web.StreamResponse:
     """Server-Sent Events: ``event: update`` / ``event: heartbeat`` with ``id:``
     the version and ``data:`` the WatchGameResponse JSON.
@@ -580,6 +586,7 @@ def create_rest_app(
     routes.add_get("/v1/games/{game_id}/legal-moves", list_legal_moves)
     routes.add_post("/v1/games/{game_id}/moves", apply_move)
     routes.add_get("/v1/games/{game_id}/history", get_history)
+    routes.add_get("/v1/games/{game_id}/record", export_game)
     routes.add_get("/v1/games/{game_id}/watch", watch_game, allow_head=False)
     routes.add_get("/healthz", healthz)
     return web_app
