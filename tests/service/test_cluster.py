@@ -86,3 +86,68 @@ async def test_an_unreachable_cluster_is_unavailable() -> None:
     with pytest.raises(StoreUnavailable):
         await store.commit("g", 0, _state(1), storage_pb2.StoredEntry(version=1), "k")
     await store.close()
+
+
+def _node_ids(urls: list[str]) -> dict[str, str]:
+    """URL -> cluster node id."""
+    ids = {}
+    for url in urls:
+        client = redis.Redis.from_url(url)
+        ids[url] = client.execute_command("CLUSTER", "MYID").decode()
+        client.close()
+    return ids
+
+
+def _owner(urls: list[str], slot: int) -> str:
+    client = redis.Redis.from_url(urls[0])
+    slots = client.execute_command("CLUSTER", "SLOTS")
+    client.close()
+    for start, end, primary, *_ in slots:
+        if start <= slot <= end:
+            port = int(primary[1])
+            return next(url for url in urls if url.endswith(f":{port}/0"))
+    raise AssertionError(f"no node serves slot {slot}")
+
+
+async def test_a_game_moved_to_another_primary_mid_game_is_followed(
+    clean_cluster: str, redis_cluster_urls: list[str]
+) -> None:
+    """Resharding while a game is played: the slot is migrated key by key
+    (ASK redirections while it is half moved) then reassigned (MOVED); the
+    cluster client follows both and no commit is lost or doubled."""
+    store = RedisStore(clean_cluster, cluster=True)
+    await store.create_game("moving", _meta(), _state(9))
+    assert await store.commit(
+        "moving", 0, _state(8), storage_pb2.StoredEntry(version=1), "k1"
+    ) == Committed(1)
+    admin = redis.Redis.from_url(clean_cluster)
+    slot = int(admin.execute_command("CLUSTER", "KEYSLOT", game_key("moving")))
+    admin.close()
+    source = _owner(redis_cluster_urls, slot)
+    target = next(url for url in redis_cluster_urls if url != source)
+    ids = _node_ids(redis_cluster_urls)
+    src, dst = redis.Redis.from_url(source), redis.Redis.from_url(target)
+    dst.execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", ids[source])
+    src.execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", ids[target])
+    host, port = target.removeprefix("redis://").removesuffix("/0").split(":")
+    keys = src.execute_command("CLUSTER", "GETKEYSINSLOT", slot, 100)
+    assert sorted(keys) == sorted([game_key("moving").encode(), log_key("moving").encode()])
+    src.execute_command("MIGRATE", host, port, "", 0, 5000, "KEYS", *keys)
+    # Half moved: the source answers ASK, the client asks the target.
+    assert await store.commit(
+        "moving", 1, _state(7), storage_pb2.StoredEntry(version=2), "k2"
+    ) == Committed(2)
+    for url in redis_cluster_urls:
+        node = redis.Redis.from_url(url)
+        node.execute_command("CLUSTER", "SETSLOT", slot, "NODE", ids[target])
+        node.close()
+    src.close()
+    dst.close()
+    # Moved: the old owner answers MOVED, the client learns the new map.
+    assert await store.commit(
+        "moving", 2, _state(6), storage_pb2.StoredEntry(version=3), "k3"
+    ) == Committed(3)
+    loaded = await store.load("moving")
+    assert loaded.version == 3 and loaded.state.nim.pile == 6
+    assert [e.version for e in await store.read_entries("moving", 0, 10)] == [1, 2, 3]
+    await store.close()
