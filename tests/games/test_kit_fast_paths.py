@@ -123,6 +123,46 @@ def test_is_asked_is_membership_in_acting(game: Any) -> None:
     assert checked > 20
 
 
+def _table_to_act(game: Any, state: Any) -> tuple[int, ...]:
+    """``to_act`` read from the phase table (what ``one_turn`` stands for)."""
+    return tuple(game.phase(state).acting(state))
+
+
+@pytest.mark.parametrize("game", KIT_ENGINES, ids=lambda g: type(g).__name__)
+def test_one_turn_answers_what_the_phase_table_answers(game: Any) -> None:
+    # to_act and legal_moves of a one-turn game skip the phase: the same answers
+    # as the table's, in every state of playouts (the end included), every seat.
+    d = game.definition
+    if d.one_turn is None:
+        return
+    checked = 0
+    for seats in (d.min_seats, d.max_seats):
+        for state in playout_states(game, game.default_options(), seats, 5, limit=300):
+            phase = game.phase(state)
+            assert game.to_act(state) == _table_to_act(game, state)
+            for seat in range(-1, seats + 1):
+                listed = list(game.legal_moves(state, seat))
+                if phase.over or not phase.is_asked(state, seat):
+                    assert listed == []
+                elif phase.generate is not None:
+                    assert listed == list(phase.generate(state, seat))
+                else:
+                    kinds = d.phase_kinds[phase.name]
+                    moves = [m for kind in kinds for m in kind.generate(state, seat)]
+                    assert listed == sorted(moves, key=d.move_key)
+                checked += 1
+    assert checked > 100
+
+
+def test_one_turn_is_derived_only_for_one_seat_function_and_generator() -> None:
+    registry = build_registry(include_fixtures=True)
+    assert registry["king_is_dead"].definition.one_turn is not None  # type: ignore[union-attr]
+    assert registry["nim"].definition.one_turn is not None  # type: ignore[union-attr]
+    # King's Life has simultaneous phases; Kill the King's turns have no shared generator.
+    assert registry["kings_life"].definition.one_turn is None  # type: ignore[union-attr]
+    assert registry["kill_the_king"].definition.one_turn is None  # type: ignore[union-attr]
+
+
 def test_a_phase_built_without_asks_reads_acting() -> None:
     phase: Phase[nim_pb2.NimState] = Phase(
         "take", PhaseKind.TURN, lambda state: (state.to_move,), ("take",), "empty", ()

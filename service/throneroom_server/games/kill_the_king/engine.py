@@ -33,6 +33,7 @@ from throneroom_server.games.kit import (
     Golden,
     MoveKind,
     Option,
+    PhaseField,
     PhaseTable,
     Testing,
     Variant,
@@ -109,8 +110,8 @@ _PHASE_NAMES = {
 }
 
 
-def phase_of(state: State) -> str:
-    return _PHASE_NAMES[state.phase]
+phase_of: PhaseField[State] = PhaseField("phase", _PHASE_NAMES)
+"""The phase of a state: its ``phase`` field's (read by the kit in C)."""
 
 
 def to_move(state: State) -> int:

@@ -63,6 +63,7 @@ from throneroom_server.games.kit import (
     Golden,
     MoveKind,
     Option,
+    PhaseField,
     PhaseTable,
     Testing,
     Variant,
@@ -114,12 +115,9 @@ PHASE_OF_DECISION = MappingProxyType(
 """Each pending decision is a phase; none is pending exactly when the game is
 over (an invariant; the kit checks at every move that the end phase and the
 outcome agree)."""
-_PHASE_NAMES = tuple(name for _, name in sorted(PHASE_OF_DECISION.items()))
-"""The phase names by decision value (the values run 0, 1, ...: a tuple index)."""
 
-
-def phase_of(state: State) -> str:
-    return _PHASE_NAMES[state.pending.decision]
+phase_of: PhaseField[State] = PhaseField("pending.decision", PHASE_OF_DECISION)
+"""The phase of a state: its pending decision's (read by the kit in C)."""
 
 
 to_move: Callable[[State], Seat] = attrgetter("to_move")
@@ -241,7 +239,9 @@ def definition(search: LastCardSearch) -> Definition:
         with unknown fields is not listed)."""
         if not is_legal(state, seat, key, search):
             return None
-        listed = listed_move(key)
+        listed = listed_by_key.get(key)
+        if listed is None:
+            listed = listed_move(key)
         return listed if listed == move else None
 
     def narrow(state: State, seat: Seat, move: Move) -> tuple[Move, ...]:

@@ -27,7 +27,7 @@ from throneroom_server.games.kings_life import characters, days, queen, reckonin
 from throneroom_server.games.kings_life.choices import Node, moves, refusal, walk
 from throneroom_server.games.kings_life.steps import Follow, Next, Step
 from throneroom_server.games.kings_life.table import Events, State
-from throneroom_server.games.kit import MoveKind, PhaseTable, end, simultaneous, turn
+from throneroom_server.games.kit import MoveKind, PhaseField, PhaseTable, end, simultaneous, turn
 
 Move = pb.KingsLifeMove
 Phase = pb.KingsLifeState
@@ -99,8 +99,8 @@ PHASE_NAMES: Mapping[int, str] = {
 """The phase enum's values by their names in the table ('queen_window')."""
 
 
-def phase_of(state: State) -> str:
-    return PHASE_NAMES.get(state.phase, "unknown")
+phase_of: PhaseField[State] = PhaseField("phase", PHASE_NAMES)
+"""The phase of a state: its ``phase`` field's (read by the kit in C)."""
 
 
 def pass_or_play(state: State, seat: Seat) -> list[Move]:

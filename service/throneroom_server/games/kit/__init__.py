@@ -23,6 +23,7 @@ from throneroom_server.games.kit.messages import Key, derived_key
 from throneroom_server.games.kit.phases import (
     MoveKind,
     Phase,
+    PhaseField,
     PhaseKind,
     PhaseTable,
     PhaseTableError,
@@ -47,6 +48,7 @@ __all__ = [
     "MoveKind",
     "Option",
     "Phase",
+    "PhaseField",
     "PhaseKind",
     "PhaseTable",
     "PhaseTableError",

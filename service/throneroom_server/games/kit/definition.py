@@ -30,7 +30,7 @@ from throneroom_server.games.kit.messages import (
     kinds_oneof,
     oneof_kinds,
 )
-from throneroom_server.games.kit.phases import MoveKind, PhaseTable, PhaseTableError
+from throneroom_server.games.kit.phases import MoveKind, Phase, PhaseTable, PhaseTableError
 
 OptionsT = TypeVar("OptionsT", bound=Message)
 StateT = TypeVar("StateT", bound=Message)
@@ -170,6 +170,14 @@ class GameDefinition(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
     (``messages.enum_checker``, specialised to the move message)."""
     kinds_oneof: str | None = field(init=False, repr=False)
     """The oneof of the move message that carries the kinds (None: one kind)."""
+    one_turn: Phase[StateT] | None = field(init=False, repr=False, compare=False)
+    """When every phase in which seats act is a ``turn`` of the same seat with
+    the same generator (or there is one such phase): one of them, which stands
+    for all in ``to_act`` and ``legal_moves`` (who acts and what they may do
+    are the same in each; whether the game is over is its outcome, which the
+    kit keeps in step with the end phase). None otherwise."""
+    turn_seat: Callable[[StateT], Seat] | None = field(init=False, repr=False, compare=False)
+    """``one_turn``'s seat function (None with it)."""
 
     def __post_init__(self) -> None:
         name = self.messages.name
@@ -195,6 +203,9 @@ class GameDefinition(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         object.__setattr__(self, "walk_enums", self.move_has_enums and not refused)
         object.__setattr__(self, "undeclared_enum", enum_checker(self.messages.move))
         object.__setattr__(self, "_num_seats", attrgetter("num_seats"))
+        one_turn = _one_turn(self.phases)
+        object.__setattr__(self, "one_turn", one_turn)
+        object.__setattr__(self, "turn_seat", one_turn.seat if one_turn is not None else None)
         specs = tuple(
             OptionSpec(o.name, o.description, _default_text(self.default_options, o.name))
             for o in self.options
@@ -305,6 +316,22 @@ class GameDefinition(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
 
     def acting(self, state: StateT) -> Sequence[Seat]:
         return self.phases.current(state).acting(state)
+
+
+def _one_turn(table: PhaseTable[StateT]) -> Phase[StateT] | None:
+    """The phase standing for every acting phase of ``table`` (see
+    ``GameDefinition.one_turn``), or None."""
+    acting = [phase for phase in table.phases if not phase.over]
+    first = acting[0]
+    if first.seat is None or any(phase.seat is not first.seat for phase in acting):
+        return None
+    if len(acting) == 1:
+        return first
+    if first.generate is None or any(
+        phase.generate is not first.generate or phase.ordered != first.ordered for phase in acting
+    ):
+        return None
+    return first
 
 
 def _default_text(options: Message, name: str) -> str:

@@ -112,10 +112,15 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
     def setup(self, options: OptionsT, num_seats: int, seed: int) -> StateT:
         self.validate_options(options, num_seats)
         state = self.definition.setup(options, num_seats, seed)
-        start = self.definition.phases.phase_of(state)
-        if start not in self.definition.phases.start:
+        start = self.definition.phases.current(state)
+        if start.name not in self.definition.phases.start:
             raise PhaseTransitionError(
-                f"setup left the game in phase {start!r}, not a start phase of the table"
+                f"setup left the game in phase {start.name!r}, not a start phase of the table"
+            )
+        if start.over != state.HasField("outcome"):
+            raise PhaseTransitionError(
+                f"setup left the game in phase {start.name!r} with the outcome "
+                f"{'unset' if start.over else 'set'}"
             )
         return state
 
@@ -134,7 +139,19 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         return self.definition.phases.current(state)
 
     def to_act(self, state: StateT) -> tuple[Seat, ...]:
-        return tuple(self.definition.phases.current(state).acting(state))
+        d = self.definition
+        turn_seat = d.turn_seat
+        if turn_seat is not None:
+            # Every acting phase is a turn of the same seat (``one_turn``): the phase
+            # itself is not needed, only whether the game is over (the outcome, kept
+            # in step with the end phase at setup and every move).
+            return () if state.HasField("outcome") else (turn_seat(state),)
+        table = d.phases
+        phase = table.phase_by_key.get(table.phase_key(state)) or table.current(state)
+        seat = phase.seat
+        if seat is not None:
+            return (seat(state),)
+        return tuple(phase.acting(state))
 
     def decision_key(self, state: StateT) -> DecisionKey | None:
         """The simultaneous decision the state is in (phase name and epoch), or
@@ -145,16 +162,28 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         return (phase.name, phase.epoch(state) if phase.epoch is not None else 0)
 
     def legal_moves(self, state: StateT, seat: Seat) -> Sequence[MoveT]:
-        phase = self.definition.phases.current(state)
-        if not phase.is_asked(state, seat):
-            return []
+        d = self.definition
+        turn_seat = d.turn_seat
+        phase = d.one_turn  # see to_act
+        if turn_seat is not None and phase is not None:
+            if state.HasField("outcome") or seat != turn_seat(state):
+                return []
+        else:
+            table = d.phases
+            phase = table.phase_by_key.get(table.phase_key(state)) or table.current(state)
+            acting = phase.seat
+            if acting is not None:
+                if seat != acting(state):
+                    return []
+            elif not phase.is_asked(state, seat):
+                return []
         if phase.generate is not None:
             listed = phase.generate(state, seat)
             if phase.ordered:
                 return _as_sequence(listed)
-            return sorted(listed, key=self.definition.move_key)
-        key = self.definition.move_key
-        kinds = self.definition.phase_kinds[phase.name]
+            return sorted(listed, key=d.move_key)
+        key = d.move_key
+        kinds = d.phase_kinds[phase.name]
         if len(kinds) == 1:
             listed = _generator(kinds[0])(state, seat)
             if kinds[0].ordered:
@@ -186,7 +215,9 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         # First, so that the game's own words come first; what it returns (e.g. the
         # move parsed) is handed to the kind's ``member``.
         checked = d.check_move(state, move) if d.check_move is not None else None
-        kind = d.kind_of(move)
+        # d.kind_of(move), without the call (a move of a oneof: its kind; else the one kind)
+        oneof = d.kinds_oneof
+        kind = d.kinds.get(move.WhichOneof(oneof)) if oneof is not None else d.kind_of(move)
         if kind is None:
             names = ", ".join(d.kinds)
             raise InvalidMoveError(f"{d.title}: the move is empty; set one of: {names}")
@@ -194,16 +225,16 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
             bad = d.undeclared_enum(move)
             if bad is not None:
                 raise InvalidMoveError(f"{d.title}: the move is malformed: {bad}")
-        seats = d.seats_of(state)
+        seats = d._num_seats(state)
         if not 0 <= seat < seats:
             check_seat(seats, seat)
         if phase.over:
             outcome = d.outcome_of(state)
             summary = f" ({outcome.summary})" if outcome is not None and outcome.summary else ""
             raise GameFinishedError(f"{d.title}: the game is over{summary}")
-        if not phase.is_asked(state, seat):
-            acting = phase.acting(state)
-            raise NotYourTurnError(_not_your_turn(d.title, phase, acting, seat))
+        acting = phase.seat
+        if not (seat == acting(state) if acting is not None else phase.is_asked(state, seat)):
+            raise NotYourTurnError(_not_your_turn(d.title, phase, phase.acting(state), seat))
         if kind.name not in phase.moves:
             allowed = " or ".join(phase.moves)
             raise IllegalMoveError(
@@ -260,14 +291,17 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         """The checked apply: the kind's effect plays the enumeration's own copy
         of ``move`` on a copy of ``state``; the transition is checked against
         the phase table."""
-        table = self.definition.phases
-        phase = table.current(state)
+        d = self.definition
+        table = d.phases
+        phase_key = table.phase_key
+        by_key = table.phase_by_key
+        phase = by_key.get(phase_key(state)) or table.current(state)
         kind, listed = self._check(state, seat, move, phase)
-        new = self.definition.messages.state()
+        new = d.messages.state()
         new.CopyFrom(state)
         events: list[EventT] = []
         kind.play(new, seat, listed, events)
-        after = table.current(new)
+        after = by_key.get(phase_key(new)) or table.current(new)
         if (after is not phase and after.name not in phase.followers) or (
             after.over != new.HasField("outcome")
         ):

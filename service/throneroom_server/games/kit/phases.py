@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import enum
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
+from types import MappingProxyType
 from typing import Any, Generic, TypeVar
 
 from google.protobuf.message import Message
@@ -90,6 +92,9 @@ class Phase(Generic[StateT]):
     """Whether a seat acts now: ``seat in acting(state)`` without building the
     sorted tuple (the constructors below derive it from the same function as
     ``acting``); None: read ``acting``."""
+    seat: Callable[[StateT], Seat] | None = None
+    """A ``turn`` phase's one acting seat (``acting`` is ``(seat(state),)``): the
+    engine asks it directly, with no tuple built and no call in between."""
     is_asked: Callable[[StateT, Seat], bool] = field(init=False, repr=False, compare=False)
     """``asks``, or the membership test on ``acting``."""
     simultaneous: bool = field(init=False, repr=False, compare=False)
@@ -144,6 +149,7 @@ def turn(
         generate=generate,
         ordered=ordered,
         asks=lambda state, asked: asked == seat(state),
+        seat=seat,
     )
 
 
@@ -204,16 +210,49 @@ def end(name: str, *, ends: str = "never: the game is over") -> Phase[StateT]:
     return Phase(name, PhaseKind.END, _nobody, (), ends, (), asks=_asks_nobody)
 
 
+class PhaseField(Generic[StateT]):
+    """``phase_of`` as data: the phase a state is in is named by the value of one
+    field of it (``path``, dotted for a nested field, e.g. ``"pending.decision"``)
+    through ``names`` (value -> phase name).
+
+    Called, it is a ``phase_of`` like any other (an unnamed value gives a name no
+    table has, e.g. ``"phase=7"``, so the table refuses it). Given to a
+    :class:`PhaseTable`, it lets the kit read the phase with no Python call: the
+    field in C (``operator.attrgetter``), then one lookup of its value."""
+
+    __slots__ = ("names", "path", "read")
+
+    def __init__(self, path: str, names: Mapping[Any, str]) -> None:
+        self.path = path
+        self.names: Mapping[Any, str] = MappingProxyType(dict(names))
+        """Field value (an enum value) -> phase name."""
+        self.read: Callable[[StateT], int] = attrgetter(path)
+
+    def __call__(self, state: StateT) -> str:
+        value = self.read(state)
+        name = self.names.get(value)
+        return name if name is not None else f"{self.path}={value}"
+
+    def __repr__(self) -> str:
+        return f"PhaseField({self.path!r}, {dict(self.names)!r})"
+
+
 @dataclass(frozen=True)
 class PhaseTable(Generic[StateT]):
     """Every phase of a game, and how to read the current one from a state."""
 
     phase_of: Callable[[StateT], str]
-    """The name of the phase a state is in."""
+    """The name of the phase a state is in: a function, or a :class:`PhaseField`
+    (one field of the state names it; the kit then reads it with no Python call)."""
     phases: tuple[Phase[StateT], ...]
     start: tuple[str, ...]
     """The phases setup may leave a game in."""
     _by_name: Mapping[str, Phase[StateT]] = field(init=False, repr=False, compare=False)
+    phase_key: Callable[[StateT], Hashable] = field(init=False, repr=False, compare=False)
+    """What names the phase of a state: the ``PhaseField``'s field value, else
+    ``phase_of`` itself (the name). ``phase_by_key.get(phase_key(state))`` is the
+    current phase, or None (then ``current`` raises)."""
+    phase_by_key: Mapping[Hashable, Phase[StateT]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         by_name: dict[str, Phase[StateT]] = {}
@@ -224,6 +263,17 @@ class PhaseTable(Generic[StateT]):
                 raise PhaseTableError(f"two phases are named {phase.name!r}")
             by_name[phase.name] = phase
         object.__setattr__(self, "_by_name", by_name)
+        phase_key: Callable[[StateT], Hashable] = self.phase_of
+        phase_by_key: dict[Hashable, Phase[StateT]] = {n: p for n, p in by_name.items()}
+        if isinstance(self.phase_of, PhaseField):
+            phase_key = self.phase_of.read
+            phase_by_key = {
+                value: by_name[name]
+                for value, name in self.phase_of.names.items()
+                if name in by_name
+            }
+        object.__setattr__(self, "phase_key", phase_key)
+        object.__setattr__(self, "phase_by_key", MappingProxyType(phase_by_key))
         self._check_rows()
         self._check_flow()
 
@@ -270,9 +320,9 @@ class PhaseTable(Generic[StateT]):
 
     def current(self, state: StateT) -> Phase[StateT]:
         """The phase ``state`` is in; PhaseTransitionError if the table has no such phase."""
-        name = self.phase_of(state)
-        phase = self._by_name.get(name)
+        phase = self.phase_by_key.get(self.phase_key(state))
         if phase is None:
+            name = self.phase_of(state)
             raise PhaseTransitionError(f"the state is in phase {name!r}, which the table lacks")
         return phase
 

@@ -1,0 +1,195 @@
+"""Random-play speed of two source trees, run alternately: decisions/s and ratios.
+
+    python bench/compare_trees.py --base /path/to/other/tree           # this tree vs another
+    python bench/compare_trees.py --base ../base --rows king_is_dead:3 --runs 5
+    python bench/compare_trees.py --base ../base --callgrind --games 40   # instruction counts
+
+Each measurement is a fresh process whose ``PYTHONPATH`` is one tree's
+``service`` and ``sdk`` directories (it prints the file it imported the
+registry from, so a wrong path shows); the driver is this file in both, so
+both trees play the same loop as ``bench/engine.py``'s ``play_one`` (legal
+moves, a seeded uniform choice, apply) over the same seeds. Time is the
+process's CPU time (``time.process_time``), so other jobs on the machine slow
+a run less than wall time would; the trees alternate run by run and the
+table gives every run, the best and the median, and this tree's ratio to the
+base (> 1: faster).
+
+``--callgrind`` counts instructions instead (valgrind's callgrind, repeatable
+under load): a fixed number of games (``--games``) from seed 1, per decision.
+Only the games are counted (not the imports): the worker plays them inside
+``operator.call``, the one C function callgrind is told to collect within
+(``--toggle-collect``); neither tree calls it otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import operator
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent.parent
+DEFAULT_ROWS = (
+    "king_is_dead:2",
+    "king_is_dead:3",
+    "king_is_dead:4",
+    "kings_life:4",
+    "kings_life:8",
+    "nim:2",
+)
+
+
+# -- the worker: runs inside one tree ------------------------------------------------------
+
+
+def play_one(game: Any, seats: int, seed: int, chooser: random.Random) -> int:
+    """One random game to its outcome (``bench/engine.py``'s loop); its decisions."""
+    state = game.setup(game.default_options(), seats, seed)
+    decisions = 0
+    while acting := game.to_act(state):
+        seat = acting[chooser.randrange(len(acting))] if len(acting) > 1 else acting[0]
+        moves = game.legal_moves(state, seat)
+        state, _ = game.apply(state, seat, moves[chooser.randrange(len(moves))])
+        decisions += 1
+    return decisions
+
+
+def worker(name: str, seats: int, seconds: float, games: int) -> dict[str, Any]:
+    """Play ``games`` games (or, with 0, until ``seconds`` of CPU time) from seed 1."""
+    # Imported here: the worker's PYTHONPATH picks the tree; the driver imports no tree.
+    from throneroom_server.games import registry  # noqa: PLC0415
+
+    game = registry.build_registry(include_fixtures=True)[name]
+    chooser = random.Random(1)
+
+    def play() -> tuple[int, int]:
+        played = decisions = 0
+        while games or seconds > 0:
+            if games and played >= games:
+                break
+            decisions += play_one(game, seats, 1 + played, chooser)
+            played += 1
+            if not games and time.process_time() - start >= seconds:
+                break
+        return played, decisions
+
+    start = time.process_time()
+    played, decisions = operator.call(play)  # what --callgrind counts
+    cpu = time.process_time() - start
+    return {"games": played, "decisions": decisions, "cpu": cpu, "module": registry.__file__}
+
+
+# -- the driver ------------------------------------------------------------------------------
+
+
+def tree_env(tree: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(tree / "service"), str(tree / "sdk")])
+    env.pop("PYTHONHASHSEED", None)
+    return env
+
+
+def run_worker(tree: Path, row: str, seconds: float, games: int) -> dict[str, Any]:
+    name, seats = row.split(":")
+    command = [sys.executable, str(Path(__file__).resolve()), "--worker", name, seats]
+    command += ["--seconds", str(seconds), "--games", str(games)]
+    out = subprocess.run(
+        command, env=tree_env(tree), check=True, capture_output=True, text=True, cwd=tree
+    ).stdout
+    result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+    expected = (tree / "service").resolve()
+    if not Path(result["module"]).resolve().is_relative_to(expected):
+        raise SystemExit(f"{tree}: imported {result['module']}, not the tree's own code")
+    return result
+
+
+def callgrind_instructions(tree: Path, row: str, games: int) -> int:
+    """Instructions of one worker process under callgrind (``games`` games)."""
+    name, seats = row.split(":")
+    with tempfile.TemporaryDirectory() as scratch:
+        out_file = Path(scratch) / "callgrind.out"
+        command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}"]
+        command += ["--collect-atstart=no", "--toggle-collect=*operator_call*"]
+        command += [sys.executable, str(Path(__file__).resolve()), "--worker", name, seats]
+        command += ["--seconds", "0", "--games", str(games)]
+        env = tree_env(tree)
+        env["PYTHONHASHSEED"] = "0"
+        subprocess.run(command, env=env, check=True, capture_output=True, text=True, cwd=tree)
+        for line in out_file.read_text().splitlines():
+            if line.startswith("summary:") or line.startswith("totals:"):
+                return int(line.split()[1])
+    raise SystemExit("callgrind wrote no totals")
+
+
+def compare_time(base: Path, head: Path, rows: list[str], runs: int, seconds: float) -> None:
+    print(
+        f"CPU time, {seconds:g} s a run, the trees alternating, {runs} runs each; "
+        f"base = {base}, this = {head}; decisions/s per run"
+    )
+    for row in rows:
+        rates: dict[str, list[float]] = {"base": [], "this": []}
+        for _ in range(runs):
+            for label, tree in (("base", base), ("this", head)):
+                r = run_worker(tree, row, seconds, 0)
+                rates[label].append(r["decisions"] / r["cpu"])
+        for label in ("base", "this"):
+            each = " ".join(f"{rate:>8,.0f}" for rate in rates[label])
+            print(
+                f"{row:<16} {label:<5} runs {each}   best {max(rates[label]):>8,.0f}"
+                f"   median {statistics.median(rates[label]):>8,.0f}"
+            )
+        best = max(rates["this"]) / max(rates["base"])
+        median = statistics.median(rates["this"]) / statistics.median(rates["base"])
+        print(f"{row:<16} this/base: best {best:.3f}, median {median:.3f}")
+        sys.stdout.flush()
+
+
+def compare_callgrind(base: Path, head: Path, rows: list[str], games: int) -> None:
+    print(f"callgrind instructions per decision over {games} games from seed 1 (games only)")
+    for row in rows:
+        per: dict[str, float] = {}
+        for label, tree in (("base", base), ("this", head)):
+            decisions = run_worker(tree, row, 0, games)["decisions"]
+            per[label] = callgrind_instructions(tree, row, games) / decisions
+            print(
+                f"{row:<16} {label:<5} {decisions:>7} decisions {per[label]:>10,.0f} instr/decision"
+            )
+        print(f"{row:<16} this/base instructions: {per['this'] / per['base']:.3f}")
+        sys.stdout.flush()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--base", type=Path, help="the other source tree (its service/, sdk/)")
+    parser.add_argument("--head", type=Path, default=HERE, help="this tree (default: here)")
+    parser.add_argument("--rows", nargs="+", default=list(DEFAULT_ROWS), help="game:seats")
+    parser.add_argument("--runs", type=int, default=3, help="runs per tree and row")
+    parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per run")
+    parser.add_argument("--games", type=int, default=0, help="fixed games per run (callgrind)")
+    parser.add_argument("--callgrind", action="store_true", help="count instructions instead")
+    parser.add_argument("--worker", nargs=2, metavar=("GAME", "SEATS"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        name, seats = args.worker
+        print(json.dumps(worker(name, int(seats), args.seconds, args.games)))
+        return 0
+    if args.base is None:
+        parser.error("--base is required")
+    base, head = args.base.resolve(), args.head.resolve()
+    if args.callgrind:
+        compare_callgrind(base, head, args.rows, args.games or 40)
+    else:
+        compare_time(base, head, args.rows, args.runs, args.seconds)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
