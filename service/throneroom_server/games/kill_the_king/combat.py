@@ -48,9 +48,8 @@ from throneroom_server.games.kill_the_king.combat_strikes import (
     Scene,
     Strike,
     climb_strike,
-    second_charge,
-    strikes_of,
 )
+from throneroom_server.games.kill_the_king.combat_units import second_charge, strikes_of
 from throneroom_server.games.kill_the_king.state import (
     DEAD,
     State,
@@ -99,14 +98,17 @@ def attack_moves(state: State, board: Board, seat: int) -> list[Move]:
     for u in standing(state):
         if u.seat != seat or u.attacked:
             continue
-        for strike in sorted(strikes_of(scene, u), key=lambda s: s.target):
+        for strike in sorted(strikes_of(scene, u), key=lambda s: (s.target, s.level or 0)):
             moves.append(_attack_move(strike))
     return moves
 
 
 def _attack_move(strike: Strike) -> Move:
     row, col = strike.target
-    return Move(attack=Move.Attack(unit=strike.unit, target=pb.Square(row=row, col=col)))
+    level = pb.Level.ValueType(strike.level or 0)
+    return Move(
+        attack=Move.Attack(unit=strike.unit, target=pb.Square(row=row, col=col), level=level)
+    )
 
 
 def apply_attack(  # noqa: PLR0917 (the engine's call shape: state, board, seat, move, rng, events)
@@ -122,7 +124,11 @@ def apply_attack(  # noqa: PLR0917 (the engine's call shape: state, board, seat,
         raise IllegalAttack(f"unit {u.id} is not seat {seat}'s")
     target = Coord(order.target.row, order.target.col)
     scene = Scene.of(state, board)
-    strike = next((s for s in strikes_of(scene, u) if s.target == target), None)
+    level = order.level
+    strike = next(
+        (s for s in strikes_of(scene, u) if s.target == target and int(s.level or 0) == level),
+        None,
+    )
     if strike is None or u.attacked:
         raise IllegalAttack(f"unit {u.id} cannot attack {target}")
     if strike.climbing:
@@ -288,6 +294,7 @@ def resolve(state: State, strike: Strike, rng: Rng, events: list[Event]) -> None
                 modifier_values=[v for _, v in strike.modifiers],
                 value=strike.value,
                 climbing=strike.climbing,
+                level=pb.Level.ValueType(strike.level or 0),
             )
         )
     )

@@ -62,11 +62,18 @@ def kill_unit(state: State, u: Unit, cause: Cause, by_unit: int, events: list[Ev
 
 
 def _leader_died(state: State, u: Unit, events: list[Event]) -> None:
-    """The death effects of a leader (KK-99; the Knight KK-107, the Ranger KK-101)."""
+    """The death effects of a leader (KK-99; the Knight KK-107, the Ranger KK-101,
+    the Treasurer KK-104, the Engineer KK-108, the Beastmaster KK-109)."""
     rules = LEADERS.get(UnitType(u.type))
     if rules is None:
         return
     side = Side(u.side)
+    if rules.death_removes_peasants_and_value:
+        _treasurer_died(state, u, rules.death_removes_peasants_and_value, events)
+    if rules.death_destroys_siege_engines:
+        for engine in [v for v in on_field(state) if v.side == u.side]:
+            if UnitType(engine.type) in SIEGE_ENGINES and engine.status == ON_FIELD:
+                kill_unit(state, engine, pb.CAUSE_ENGINEER_DIED, -1, events)
     if rules.death_defence_penalty and int(side) not in state.defence_penalty:
         state.defence_penalty.append(pb.Side.ValueType(side))
         events.append(Event(defence_penalty=Event.DefencePenalty(side=pb.Side.ValueType(side))))
@@ -75,6 +82,16 @@ def _leader_died(state: State, u: Unit, events: list[Event]) -> None:
             if info.side == int(side):
                 info.movement_locked = True
                 events.append(Event(movement_locked=Event.MovementLocked(seat=seat)))
+
+
+def _treasurer_died(state: State, u: Unit, value: int, events: list[Event]) -> None:
+    """KK-104: every Peasant of his seat on the field is removed at once
+    (DISBANDED); then his seat owes units worth ``value`` coins, removed one
+    ``disband`` decision at a time (the engine opens PHASE_DISBAND)."""
+    for peasant in [v for v in on_field(state) if v.seat == u.seat]:
+        if peasant.type == int(UnitType.PEASANT) and peasant.status == ON_FIELD:
+            kill_unit(state, peasant, pb.CAUSE_DISBANDED, -1, events)
+    state.seats[u.seat].disband_value_left = value
 
 
 def flip_cavalry(u: Unit, events: list[Event], *, by_choice: bool) -> None:

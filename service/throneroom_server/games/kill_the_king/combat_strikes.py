@@ -41,7 +41,6 @@ from throneroom.games.kill_the_king.data import (
     DOOR_SUPPORT_MAX,
     LEADERS,
     OVER_WALL_PENALTY,
-    SECOND_CHARGE_PENALTY,
     UNITS,
     WALL_TARGET_PENALTY,
     AttackKind,
@@ -106,6 +105,8 @@ class Strike:
     """A climbing attack (KK-44), now or prepared (KK-45)."""
     onto_wall: bool = False
     """A prepared climb whose wall space was emptied: it climbs without a roll (KK-45)."""
+    level: Level | None = None
+    """The level a Ballista's bolt strikes (``attack.level``, KK-94); None for others."""
 
     @property
     def value(self) -> int:
@@ -496,37 +497,3 @@ def prepared_climb_strikes(scene: Scene, u: Unit) -> list[Strike]:
         return [Strike(u.id, wall, 0, (), (), climbing=True, onto_wall=True)]
     strike = climb_strike(scene, u, direction)
     return [strike] if strike is not None and strike.can_hit else []
-
-
-# -- every attack of a unit ------------------------------------------------------------------
-
-
-def strikes_of(scene: Scene, u: Unit) -> list[Strike]:
-    """Every legal attack of ``u`` in its side's attack phase (KK-34), by target
-    square. The caller checks whose unit it is and that it has not attacked."""
-    if u.HasField("climb"):
-        return prepared_climb_strikes(scene, u)
-    kind = UNITS[UnitType(u.type)].attack.kind
-    if kind is AttackKind.MELEE:
-        strikes = melee_strikes(scene, u)
-    elif kind is AttackKind.SPEAR:
-        strikes = spear_strikes(scene, u)
-    elif kind is AttackKind.VOLLEY:
-        strikes = volley_strikes(scene, u)
-    elif kind is AttackKind.CROSS:
-        strikes = cross_strikes(scene, u)
-    elif kind is AttackKind.RAM:
-        strikes = ram_strikes(scene, u)
-    else:
-        # BOLT (Ballista), EXPLOSION (Flaming Pigs), NONE (Siege Tower): Advanced
-        # units, not in this engine's armies yet (docs/rules/kill_the_king.md).
-        strikes = []
-    return [s for s in strikes if s.can_hit]
-
-
-def second_charge(scene: Scene, u: Unit) -> Strike | None:
-    """A Cavalry's second attack after advancing (KK-78): the enemy now adjacent to
-    its front, at -1 (SECOND_CHARGE); never the door."""
-    extra = ((pb.ATTACK_MODIFIER_SECOND_CHARGE, SECOND_CHARGE_PENALTY),)
-    strikes = [s for s in melee_strikes(scene, u, extra=extra, door=False) if s.can_hit]
-    return strikes[0] if strikes else None

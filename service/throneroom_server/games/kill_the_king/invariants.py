@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from throneroom.games.kill_the_king.data import UNITS, Level, Side, UnitType
+from throneroom.games.kill_the_king.data import LEADERS, UNITS, Level, Side, UnitType
 from throneroom.v1 import kill_the_king_pb2 as pb
 
 from throneroom_server.games.kill_the_king import state as st
@@ -55,19 +55,35 @@ def crews_man_their_rams(state: State) -> None:
 
 
 def coins_are_units(state: State) -> None:
-    """Conservation: every coin spent is a bought unit on the chart (KK-16)."""
+    """Conservation: every coin spent is a bought unit on the chart (KK-16), the
+    budget being the mode's plus the Treasurer's coins (KK-21); free extras
+    (Peasants, Flaming Pigs), the Ram and reinforcements cost nothing; every
+    free extra came with a bought unit of its type (KK-17)."""
     spec = spec_of(state)
     for seat, s in enumerate(state.seats):
         if s.side == pb.SIDE_UNSPECIFIED:
             continue
+        mine = [u for u in state.units if u.seat == seat]
         spent = sum(
-            UNITS[st.counter_type(u)].cost
-            for u in state.units
-            if u.seat == seat and not u.free and not st.is_leader(u)
+            UNITS[st.counter_type(u)].cost for u in mine if not u.free and not st.is_leader(u)
         )
-        assert s.coins >= 0 and s.coins + spent == spec.budget(Side(s.side)), (
-            f"seat {seat}: {s.coins} coins left and {spent} spent"
+        treasurer = sum(
+            LEADERS[UnitType.TREASURER].extra_coins
+            for u in mine
+            if u.type == int(UnitType.TREASURER)
         )
+        budget = spec.budget(Side(s.side)) + treasurer
+        assert s.coins >= 0 and s.coins + s.extra_coins + spent == budget, (
+            f"seat {seat}: {s.coins} coins left, {s.extra_coins} extra and {spent} spent"
+        )
+        if state.round > 0:
+            continue  # reinforcements are free too (KK-39)
+        for kind in (t for t in UNITS if UNITS[t].free_extras):
+            bought = sum(1 for u in mine if u.type == int(kind) and not u.free)
+            free = sum(1 for u in mine if u.type == int(kind) and u.free)
+            assert free <= bought * UNITS[kind].free_extras, (
+                f"seat {seat}: {free} free {kind.name} for {bought} bought"
+            )
 
 
 def over_exactly_with_outcome(state: State) -> None:
