@@ -25,7 +25,7 @@ STANDARD = {
     UnitType.CAVALRY,
     UnitType.CATAPULT,
 }
-ADVANCED = {UnitType.PEASANT, UnitType.BALLISTA}
+ADVANCED = {UnitType.PEASANT, UnitType.BALLISTA, UnitType.SIEGE_TOWER}
 
 
 def offered(state: State) -> set[UnitType]:

@@ -61,6 +61,7 @@ from throneroom_server.games.kill_the_king.state import (
     standing,
     unit,
 )
+from throneroom_server.games.kill_the_king.towers import exposed_crews
 from throneroom_server.games.rng import Rng
 
 __all__ = [
@@ -91,11 +92,12 @@ class IllegalAttack(ValueError):
 
 def attack_moves(state: State, board: Board, seat: int) -> list[Move]:
     """Every legal ``attack`` of ``seat``'s units in its attack phase (KK-34), by
-    unit id then target square. Crews do not attack (KK-91); a unit attacks once
-    per turn (``attacked``)."""
+    unit id then target square. Crews do not attack (KK-91), except the unit on
+    top of a Siege Tower at a wall (KK-97); a unit attacks once per turn
+    (``attacked``)."""
     scene = Scene.of(state, board)
     moves: list[Move] = []
-    for u in standing(state):
+    for u in sorted((*standing(state), *exposed_crews(state)), key=lambda v: v.id):
         if u.seat != seat or u.attacked:
             continue
         for strike in sorted(strikes_of(scene, u), key=lambda s: (s.target, s.level or 0)):

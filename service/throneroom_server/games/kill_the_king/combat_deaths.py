@@ -23,6 +23,7 @@ from throneroom.games.kill_the_king.board import Coord
 from throneroom.games.kill_the_king.data import LEADERS, SIEGE_ENGINES, Side, UnitType
 from throneroom.v1 import kill_the_king_pb2 as pb
 
+from throneroom_server.games.kill_the_king import elephants
 from throneroom_server.games.kill_the_king.state import (
     DEAD,
     ON_FIELD,
@@ -31,15 +32,25 @@ from throneroom_server.games.kill_the_king.state import (
     crew_of,
     on_field,
 )
+from throneroom_server.games.rng import Rng
 
 Event = pb.KillTheKingEvent
 Cause: TypeAlias = pb.Cause.ValueType
 
 
-def kill_unit(state: State, u: Unit, cause: Cause, by_unit: int, events: list[Event]) -> None:
+def kill_unit(  # noqa: PLR0917 (the one call shape of every death)
+    state: State,
+    u: Unit,
+    cause: Cause,
+    by_unit: int,
+    events: list[Event],
+    rng: Rng | None = None,
+) -> None:
     """``u`` dies (KK-35 and every other cause): status DEAD, no longer a crew,
     a ``UnitKilled`` event, then its death effects (leaders, engines' crews).
-    Killing a unit that is not on the field is a bug (ValueError)."""
+    ``rng`` rolls the dice a death may need (the Beastmaster's Elephants
+    panic); the state's RNG if not given. Killing a unit that is not on the
+    field is a bug (ValueError)."""
     if u.status != ON_FIELD:
         raise ValueError(f"unit {u.id} is not on the field: it cannot be killed")
     crew = crew_of(state, u.id)
@@ -58,10 +69,10 @@ def kill_unit(state: State, u: Unit, cause: Cause, by_unit: int, events: list[Ev
             # that): the crew stays on the space, on foot (KK-108).
             inside.carried_by = -1
             inside.stack = 0
-    _leader_died(state, u, events)
+    _leader_died(state, u, events, rng or Rng(state.rng))
 
 
-def _leader_died(state: State, u: Unit, events: list[Event]) -> None:
+def _leader_died(state: State, u: Unit, events: list[Event], rng: Rng) -> None:
     """The death effects of a leader (KK-99; the Knight KK-107, the Ranger KK-101,
     the Treasurer KK-104, the Engineer KK-108, the Beastmaster KK-109)."""
     rules = LEADERS.get(UnitType(u.type))
@@ -70,6 +81,10 @@ def _leader_died(state: State, u: Unit, events: list[Event]) -> None:
     side = Side(u.side)
     if rules.death_removes_peasants_and_value:
         _treasurer_died(state, u, rules.death_removes_peasants_and_value, events)
+    if rules.death_panics_elephants:
+        for beast in [v for v in on_field(state) if v.side == u.side]:
+            if beast.type == int(UnitType.WAR_ELEPHANT) and beast.status == ON_FIELD:
+                elephants.panic(state, beast, rng, events, death=pb.CAUSE_BEASTMASTER_DIED)
     if rules.death_destroys_siege_engines:
         for engine in [v for v in on_field(state) if v.side == u.side]:
             if UnitType(engine.type) in SIEGE_ENGINES and engine.status == ON_FIELD:
@@ -103,7 +118,9 @@ def flip_cavalry(u: Unit, events: list[Event], *, by_choice: bool) -> None:
     events.append(Event(flipped=Event.Flipped(unit=u.id, by_choice=by_choice)))
 
 
-def fail_save(state: State, attacker: Unit, target: Unit, events: list[Event]) -> None:
+def fail_save(
+    state: State, attacker: Unit, target: Unit, events: list[Event], rng: Rng | None = None
+) -> None:
     """What a hit that was not saved (or allowed no save) does to ``target``.
 
     * a Battering Ram: manned, its crew dies (CREW_OF_RAM) and the Ram stays;
@@ -119,13 +136,13 @@ def fail_save(state: State, attacker: Unit, target: Unit, events: list[Event]) -
             for member in crew:
                 kill_unit(state, member, pb.CAUSE_CREW_OF_RAM, attacker.id, events)
             return
-        kill_unit(state, target, pb.CAUSE_ATTACK, attacker.id, events)
+        kill_unit(state, target, pb.CAUSE_ATTACK, attacker.id, events, rng)
         return
     by = UnitType(attacker.type)
     if kind is UnitType.CAVALRY and by not in SIEGE_ENGINES and by is not UnitType.WAR_ELEPHANT:
         flip_cavalry(target, events, by_choice=False)
         return
-    kill_unit(state, target, pb.CAUSE_ATTACK, attacker.id, events)
+    kill_unit(state, target, pb.CAUSE_ATTACK, attacker.id, events, rng)
 
 
 def destroy_structure(

@@ -57,6 +57,7 @@ from throneroom.games.kill_the_king.data import (
 from throneroom.v1 import kill_the_king_pb2 as pb
 
 from throneroom_server.games.kill_the_king.state import State, Unit, coord, crew_of, standing
+from throneroom_server.games.kill_the_king.towers import exposed_crews
 
 Modifier: TypeAlias = pb.AttackModifier.ValueType
 
@@ -144,7 +145,7 @@ class Scene:
         mode = mode_of(state.mode)
         squares: dict[Coord, list[Unit]] = {}
         leaders: dict[tuple[Side, UnitType], list[Unit]] = {}
-        for u in standing(state):
+        for u in (*exposed_crews(state), *standing(state)):
             squares.setdefault(coord(u), []).append(u)
             kind = UnitType(u.type)
             if kind in _BONUS_LEADERS:
@@ -159,7 +160,8 @@ class Scene:
         )
 
     def at(self, square: Coord) -> tuple[Unit, ...]:
-        """The units standing on a space (not crews), any level."""
+        """The units standing on a space, any level: not crews, except the unit on
+        top of a Siege Tower at a wall, listed first (KK-97, KK-141)."""
         return self.by_square.get(square, ())
 
     def playable(self, square: Coord) -> bool:

@@ -17,7 +17,15 @@ from throneroom.games.messages import GameMessages
 from throneroom.v1 import kill_the_king_pb2 as pb
 
 from throneroom_server.games.core import InvalidMoveError, InvalidOptionsError
-from throneroom_server.games.kill_the_king import combat, movement, setup, treasury, turns, views
+from throneroom_server.games.kill_the_king import (
+    climbing,
+    combat,
+    movement,
+    setup,
+    treasury,
+    turns,
+    views,
+)
 from throneroom_server.games.kill_the_king import state as st
 from throneroom_server.games.kill_the_king.invariants import INVARIANTS
 from throneroom_server.games.kill_the_king.keys import END_PHASE, LazyMoves, move_key
@@ -156,7 +164,8 @@ def follow_up(state: State, seat: int, move: Move, events: list[Event]) -> None:
 
 def movement_moves(state: State, seat: int) -> LazyMoves:
     """The movement phase's moves at once (one look at the field), ascending."""
-    keys = movement.movement_keys(state, seat)
+    scene = movement.Scene(state)
+    keys = [*movement.movement_keys(scene, seat), *climbing.both_climb_keys(scene, seat)]
     if next(turns.end_phase_moves(state, seat), None) is not None:
         keys.append((END_PHASE,))
     keys.sort()
@@ -282,12 +291,12 @@ MOVES: tuple[MoveKind[State, Move, Event], ...] = (
     _kind("reinforce", turns.reinforce_moves, turns.reinforce),
     _kind("step", movement.step_moves, movement.step, movement.narrow_step),
     _kind("rotate", movement.rotate_moves, movement.rotate, movement.narrow_rotate),
-    _kind("climb", movement.climb_moves, movement.climb, movement.narrow_climb),
+    _kind("climb", climbing.climb_moves, climbing.climb, climbing.narrow_climb),
     _kind(
         "prepare_climb",
-        movement.prepare_climb_moves,
-        movement.prepare_climb,
-        movement.narrow_prepare_climb,
+        climbing.prepare_climb_moves,
+        climbing.prepare_climb,
+        climbing.narrow_prepare_climb,
     ),
     _kind("dismount", movement.dismount_moves, movement.dismount, movement.narrow_dismount),
     _kind("attack", attack_moves, attack),

@@ -22,6 +22,7 @@ UNITS_IN_PLAY: tuple[UnitType, ...] = (
     UnitType.BATTERING_RAM,
     UnitType.CATAPULT,
     UnitType.BALLISTA,
+    UnitType.SIEGE_TOWER,
 )
 """The units this engine implements (the Advanced ones only with the option)."""
 LEADERS_IN_PLAY: tuple[UnitType, ...] = (

@@ -32,6 +32,7 @@ from throneroom.games.kill_the_king.field import setup_squares
 from throneroom.v1 import kill_the_king_pb2 as pb
 
 from throneroom_server.games.kill_the_king import state as st
+from throneroom_server.games.kill_the_king import towers
 from throneroom_server.games.kill_the_king.dice import roll
 from throneroom_server.games.kill_the_king.keys import (
     PLACE,
@@ -331,15 +332,26 @@ def _place_keys(state: State, seat: int, only: int | None = None) -> Iterator[Ke
         for u in mine
         if u.type == int(UnitType.BATTERING_RAM) and not st.crew_of(state, u.id)
     }
+    towers_here = {
+        st.coord(u): u
+        for u in mine
+        if u.type == int(UnitType.SIEGE_TOWER) and towers.has_room(st.crew_of(state, u.id))
+    }
     for u in _next_of_each_type(state, seat):
         if only not in (None, u.id):
             continue
         kind = UnitType(u.type)
         may_man = UNITS[kind].may_man
+        may_board = UNITS[kind].may_stand_on_wall
+        if may_board:  # inside its tower wherever the tower stands (KK-144)
+            for c, tower in towers_here.items():
+                yield (PLACE, u.id, c.row, c.col, tower.facing)
         for c in _zone(mode, side, kind):
-            ram = rams.get(c) if may_man else None
-            if ram is not None:
-                yield (PLACE, u.id, c.row, c.col, ram.facing)
+            if c in towers_here and may_board:
+                continue
+            engine = rams.get(c) if may_man else None
+            if engine is not None:
+                yield (PLACE, u.id, c.row, c.col, engine.facing)
                 continue
             if Position(c, board.level_of(c)) in taken:
                 continue
@@ -369,24 +381,28 @@ def place(state: State, seat: int, move: Move, events: list[Event]) -> None:
     p = move.place
     u = state.units[p.unit]
     where = Coord(p.square.row, p.square.col)
-    ram = next(
+    engine = next(
         (
             r
             for r in st.units_at(state, where)
-            if r.type == int(UnitType.BATTERING_RAM) and r.seat == seat
+            if r.type in (int(UnitType.BATTERING_RAM), int(UnitType.SIEGE_TOWER)) and r.seat == seat
         ),
         None,
     )
     u.status = st.ON_FIELD
     u.facing = p.facing
-    if ram is not None:
+    if engine is not None and engine.type == int(UnitType.SIEGE_TOWER):
+        towers.board_tower(state, u, engine)
+    elif engine is not None:
         st.put(u, where, board.level_of(where))
-        u.carried_by = ram.id
-        u.level = ram.level
+        u.carried_by = engine.id
+        u.level = engine.level
     else:
         st.put(u, where, board.level_of(where))
         if UNITS[UnitType(u.type)].wall_setup_immobile and board.space(*where).is_wall:
             u.immobile = True
+        if u.type == int(UnitType.SIEGE_TOWER):
+            towers.settle(state, u, board, st.in_play(state))
     placed = sum(1 for x in state.units if x.seat == seat and x.status == st.ON_FIELD)
     events.append(Event(unit_placed=Event.UnitPlaced(seat=seat, placed=placed, unit=u)))
     if not any(x.seat == seat and x.status == st.RESERVE for x in state.units):
