@@ -25,7 +25,13 @@ STANDARD = {
     UnitType.CAVALRY,
     UnitType.CATAPULT,
 }
-ADVANCED = {UnitType.PEASANT, UnitType.BALLISTA, UnitType.SIEGE_TOWER}
+ADVANCED = {
+    UnitType.PEASANT,
+    UnitType.WAR_ELEPHANT,
+    UnitType.FLAMING_PIGS,
+    UnitType.BALLISTA,
+    UnitType.SIEGE_TOWER,
+}
 
 
 def offered(state: State) -> set[UnitType]:
@@ -62,6 +68,8 @@ def test_the_treasurer_and_the_engineer_always_the_beastmaster_only_with_the_opt
     plain = leaders_offered(to_leaders(pb.KillTheKingOptions()))
     assert plain == {UnitType.RANGER, UnitType.TREASURER, UnitType.KNIGHT, UnitType.ENGINEER}
     assert UnitType.BEASTMASTER not in plain
+    advanced = leaders_offered(to_leaders(KTK_ADV))
+    assert advanced == plain | {UnitType.BEASTMASTER}
 
 
 def test_a_peasant_bought_brings_two_free_peasants() -> None:

@@ -50,6 +50,7 @@ from throneroom_server.games.kill_the_king.combat_strikes import (
     climb_strike,
 )
 from throneroom_server.games.kill_the_king.combat_units import second_charge, strikes_of
+from throneroom_server.games.kill_the_king.elephants import is_elephant, panic
 from throneroom_server.games.kill_the_king.state import (
     DEAD,
     State,
@@ -305,6 +306,8 @@ def resolve(state: State, strike: Strike, rng: Rng, events: list[Event]) -> None
 
 
 def _roll(state: State, attacker: Unit, roll: Roll, rng: Rng, events: list[Event]) -> None:
+    if roll.target >= 0 and unit(state, roll.target).status == DEAD:
+        return  # killed by an earlier die's effect (an explosion): no die for it (KK-151)
     hit = dice.roll(
         rng,
         events,
@@ -320,7 +323,7 @@ def _roll(state: State, attacker: Unit, roll: Roll, rng: Rng, events: list[Event
     if roll.save is Save.UNIT:
         _unit_save(state, attacker, roll, rng, events)
     elif roll.save is Save.NONE:
-        fail_save(state, attacker, unit(state, roll.target), events)
+        fail_save(state, attacker, unit(state, roll.target), events, rng)
     else:
         _structure_save(state, attacker, roll, rng, events)
 
@@ -362,7 +365,10 @@ def _unit_save(state: State, attacker: Unit, roll: Roll, rng: Rng, events: list[
             Event(unit_saved=Event.UnitSaved(unit=defender.id, face=pb.Face.ValueType(roll.face)))
         )
         return
-    fail_save(state, attacker, target, events)
+    if is_elephant(target) and roll.face is Face.FRONT:
+        panic(state, target, rng, events)  # it panics before it dies (KK-82)
+        return
+    fail_save(state, attacker, target, events, rng)
 
 
 _STRUCTURE_DICE = {

@@ -23,7 +23,7 @@ from throneroom.games.kill_the_king.board import Coord
 from throneroom.games.kill_the_king.data import LEADERS, SIEGE_ENGINES, Side, UnitType
 from throneroom.v1 import kill_the_king_pb2 as pb
 
-from throneroom_server.games.kill_the_king import elephants
+from throneroom_server.games.kill_the_king import elephants, pigs
 from throneroom_server.games.kill_the_king.state import (
     DEAD,
     ON_FIELD,
@@ -130,6 +130,10 @@ def fail_save(
     * anything else dies (KK-35).
     """
     kind = UnitType(target.type)
+    if kind is UnitType.FLAMING_PIGS:
+        # "explodes ... when successfully attacked" (KK-87)
+        pigs.explode(state, target, rng or Rng(state.rng), events, by_unit=attacker.id)
+        return
     if kind is UnitType.BATTERING_RAM:
         crew = crew_of(state, target.id)
         if crew:

@@ -302,11 +302,29 @@ def melee_strikes(
     if base is None:
         return []
     modifiers = _knight(scene, u) + extra
+    elephant = UnitType(u.type) is UnitType.WAR_ELEPHANT
+    if elephant and door and _elephant_at_the_gate(scene, u, ahead):
+        roll = Roll(base + _total(modifiers), ahead, save=Save.GATE)
+        return [Strike(u.id, ahead, base, modifiers, (roll,))]
     for t in _melee_targets(scene, u, ahead):
         face = _face(t, facing.opposite)
-        roll = Roll(base + _total(modifiers), ahead, t.id, Save.UNIT, face)
+        if elephant and UnitType(t.type) is UnitType.SIEGE_TOWER:
+            roll = Roll(base + _total(modifiers), ahead, t.id, Save.NONE)  # KK-98
+        else:
+            roll = Roll(base + _total(modifiers), ahead, t.id, Save.UNIT, face)
         return [Strike(u.id, ahead, base, modifiers, (roll,))]
     return []
+
+
+def _elephant_at_the_gate(scene: Scene, u: Unit, ahead: Coord) -> bool:
+    """The attacker's War Elephant on the ground (or stairs) faces the intact gate:
+    it attacks the gate (6; the gate defends on 3, KK-58, KK-84)."""
+    return (
+        scene.terrain(ahead) is Terrain.GATE
+        and scene.is_wall(ahead)
+        and Level(u.level) is not Level.WALL
+        and allegiance(scene.state, u) is Side.ATTACKER
+    )
 
 
 def spear_strikes(scene: Scene, u: Unit) -> list[Strike]:

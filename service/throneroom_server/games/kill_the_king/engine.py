@@ -21,6 +21,7 @@ from throneroom_server.games.kill_the_king import (
     climbing,
     combat,
     movement,
+    pigs,
     setup,
     treasury,
     turns,
@@ -125,11 +126,14 @@ def to_move(state: State) -> int:
 
 
 def _then_check(play: Play) -> Play:
-    """An effect of play, followed by the ends that come at once (KK-116, KK-118),
-    then the removals a Treasurer's death owes (KK-104)."""
+    """An effect of play, followed by the Flaming Pigs' explosions (KK-87,
+    KK-150), the ends that come at once (KK-116, KK-118), then the removals a
+    Treasurer's death owes (KK-104)."""
 
     def played(state: State, seat: int, move: Move, events: list[Event]) -> None:
         play(state, seat, move, events)
+        if state.round > 0 and state.phase != S.PHASE_OVER:
+            pigs.detonate(state, Rng(state.rng), events)  # on any player's turn (KK-87)
         if not turns.check_game_over(state, events):
             treasury.open_disband(state, events)
 

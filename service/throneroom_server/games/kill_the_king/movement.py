@@ -26,8 +26,8 @@ from throneroom.games.kill_the_king.data import (
 )
 from throneroom.v1 import kill_the_king_pb2 as pb
 
+from throneroom_server.games.kill_the_king import elephants, pigs, towers
 from throneroom_server.games.kill_the_king import state as st
-from throneroom_server.games.kill_the_king import towers
 from throneroom_server.games.kill_the_king.keys import (
     DISMOUNT,
     ROTATE,
@@ -36,6 +36,7 @@ from throneroom_server.games.kill_the_king.keys import (
     move_from_key,
     move_key,
 )
+from throneroom_server.games.rng import Rng
 
 State = pb.KillTheKingState
 Move = pb.KillTheKingMove
@@ -44,6 +45,8 @@ Unit = pb.KillTheKingUnit
 
 RAM = int(UnitType.BATTERING_RAM)
 TOWER = int(UnitType.SIEGE_TOWER)
+ELEPHANT = int(UnitType.WAR_ELEPHANT)
+PIG = int(UnitType.FLAMING_PIGS)
 _TYPE = {int(kind): kind for kind in UnitType}
 
 
@@ -222,9 +225,12 @@ class _Mover:
                 held = occupied.get((p.coord, STAIRS))
             ram: Unit | None = None
             if held is not None:
-                if not self._may_board(held):
+                if self.u.type == ELEPHANT and self.u.carried_by < 0:
+                    pass  # it tramples whatever stands there (KK-81)
+                elif not self._may_board(held):
                     continue
-                ram = held
+                else:
+                    ram = held
             elif kind == st.PASSAGE and not (
                 _gate_open_for(self.state, self.side, p.coord) and self._may_pass(origin, p, left)
             ):
@@ -271,11 +277,39 @@ def _step_keys(scene: Scene, seat: int, only: int | None = None) -> Iterator[Key
         left = scene.points_left(u)
         if left < 1:
             continue
+        if u.type == PIG:
+            yield from _pig_keys(scene, u, left)
+            continue
         for d, _, _ in _Mover(scene, u).targets(st.position(u), left):
             yield (STEP, u.id, int(d))
     if passage is None:
         yield from _unman_keys(scene, seat, only)
         yield from _tower_exit_keys(scene, seat, only)
+
+
+def _pig_keys(scene: Scene, pig: Unit, left: int) -> Iterator[Key]:
+    """Flaming Pigs step forward only; facing the end of the map, a wall, the gate
+    or the door, that step is their explosion (KK-86)."""
+    forward = Direction(pig.facing)
+    if pigs.blocked_ahead(scene.state, pig):
+        yield (STEP, pig.id, int(forward))
+        return
+    for d, _, _ in _Mover(scene, pig).targets(st.position(pig), left):
+        if d is forward:
+            yield (STEP, pig.id, int(d))
+
+
+def pigs_to_move(state: State, seat: int) -> bool:
+    """A Flaming Pig of ``seat`` has not moved this turn and can: the movement
+    phase may not end yet ("must move minimum 1 tile every turn", KK-86)."""
+    scene = Scene(state)
+    if state.movement_locked_now or _passage_unit(state, scene.board) is not None:
+        return False
+    return any(
+        u.type == PIG and not u.moved and next(_pig_keys(scene, u, scene.points_left(u)), None)
+        for u in scene.controlled(seat)
+        if scene.points_left(u) >= 1
+    )
 
 
 def _tower_exits(scene: Scene, u: Unit) -> Iterator[tuple[Direction, Position]]:
@@ -391,6 +425,11 @@ def step(state: State, seat: int, move: Move, events: list[Event]) -> None:
     d = Direction(move.step.direction)
     origin = st.position(u)
     ram: Unit | None = None
+    if u.type == PIG and pigs.blocked_ahead(state, u):
+        _start(state, u, events)
+        state.active_unit = -1
+        pigs.explode(state, u, Rng(state.rng), events)  # it hits the end, a wall, the gate
+        return
     if u.carried_by >= 0 and state.units[u.carried_by].type == TOWER:
         target = next(p for way, p in _tower_exits(scene, u) if way is d)
     else:
@@ -414,6 +453,9 @@ def step(state: State, seat: int, move: Move, events: list[Event]) -> None:
         state.active_unit = -1
         events.append(Event(manned=Event.Manned(crew=u.id, engine=ram.id)))
         return
+    if u.type == ELEPHANT and not elephants.trample(state, u, target, d, events):
+        state.active_unit = -1
+        return  # it met another Elephant head to head (KK-81)
     st.put(u, target.coord, target.level)
     for crew in st.crew_of(state, u.id):
         st.put(crew, target.coord, target.level)
@@ -444,8 +486,8 @@ def _rotate_keys(scene: Scene, seat: int, only: int | None = None) -> Iterator[K
         return
     exposed = [c for c in towers.exposed_crews(state) if c.seat == seat]
     for u in sorted([*scene.controlled(seat), *exposed], key=lambda v: v.id):
-        if u.rotated or only not in (None, u.id):
-            continue
+        if u.rotated or only not in (None, u.id) or u.type == PIG:
+            continue  # Flaming Pigs never turn (KK-86)
         cost = _rotation_cost(state, u)
         if cost and (finished(state, u) or scene.points_left(u) < cost):
             continue

@@ -4,8 +4,8 @@ The data (``throneroom.games.kill_the_king.data``) holds every unit, leader
 and mode of the rulebook; the engine offers what it implements, so the
 purchase and leader menus and the options accepted are read from here. The
 units and leaders the chart marks Advanced are offered only when the game's
-``advanced`` option is on (KK-10, KK-16, KK-20); the Giga modes come in a
-later issue.
+``advanced`` option is on (KK-10, KK-16, KK-20, KK-132); the Giga modes come
+in a later issue.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ UNITS_IN_PLAY: tuple[UnitType, ...] = (
     UnitType.SWORDSMEN,
     UnitType.PEASANT,
     UnitType.CAVALRY,
+    UnitType.WAR_ELEPHANT,
+    UnitType.FLAMING_PIGS,
     UnitType.BATTERING_RAM,
     UnitType.CATAPULT,
     UnitType.BALLISTA,
@@ -30,6 +32,7 @@ LEADERS_IN_PLAY: tuple[UnitType, ...] = (
     UnitType.TREASURER,
     UnitType.KNIGHT,
     UnitType.ENGINEER,
+    UnitType.BEASTMASTER,
 )
 ALL_BUYABLE: tuple[UnitType, ...] = tuple(
     t for t in UNITS_IN_PLAY if UNITS[t].cost > 0 and t is not UnitType.BATTERING_RAM

@@ -30,7 +30,7 @@ from throneroom.v1 import kill_the_king_pb2 as pb
 from throneroom_server.games.core import Outcome
 from throneroom_server.games.kill_the_king import combat
 from throneroom_server.games.kill_the_king import state as st
-from throneroom_server.games.kill_the_king.movement import complete_movement
+from throneroom_server.games.kill_the_king.movement import complete_movement, pigs_to_move
 from throneroom_server.games.kill_the_king.scope import buy_menu, spec_of
 from throneroom_server.games.kill_the_king.treasury import treasurer_flees
 
@@ -180,7 +180,7 @@ def end_phase_moves(state: State, seat: int) -> Iterator[Move]:
     phase = state.phase
     if phase == S.PHASE_REINFORCEMENT and not may_end_reinforcements(state):
         return
-    if phase == S.PHASE_MOVEMENT and _on_gate_passage(state):
+    if phase == S.PHASE_MOVEMENT and (_on_gate_passage(state) or pigs_to_move(state, seat)):
         return
     yield Move(end_phase=Move.EndPhase())
 
