@@ -35,7 +35,12 @@ SEATS_OF_INTEREST: Mapping[str, tuple[int, ...]] = {
 }
 """Seat counts measured per game; a game not listed is measured at its min and max."""
 OPTIONS_OF_INTEREST: Mapping[str, tuple[tuple[str, tuple[tuple[str, int], ...]], ...]] = {
-    "kill_the_king": (("", ()), ("a&d", (("mode", 2),))),
+    "kill_the_king": (
+        ("", ()),
+        ("a&d", (("mode", 2),)),
+        ("advanced", (("advanced", 1),)),
+        ("a&d advanced", (("mode", 2), ("advanced", 1))),
+    ),
 }
 """Option sets measured per game, each with a short label (default: the default options)."""
 CHESS_PLY_CAP = 300

@@ -302,8 +302,13 @@ def _pig_keys(scene: Scene, pig: Unit, left: int) -> Iterator[Key]:
 def pigs_to_move(state: State, seat: int) -> bool:
     """A Flaming Pig of ``seat`` has not moved this turn and can: the movement
     phase may not end yet ("must move minimum 1 tile every turn", KK-86)."""
+    if state.movement_locked_now or not any(
+        u.type == PIG and u.seat == seat and not u.moved and u.status == st.ON_FIELD
+        for u in state.units
+    ):
+        return False
     scene = Scene(state)
-    if state.movement_locked_now or _passage_unit(state, scene.board) is not None:
+    if _passage_unit(state, scene.board) is not None:
         return False
     return any(
         u.type == PIG and not u.moved and next(_pig_keys(scene, u, scene.points_left(u)), None)

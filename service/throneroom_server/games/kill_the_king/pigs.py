@@ -54,7 +54,8 @@ def neighbours(state: State, pig: Unit) -> list[Unit]:
 
 def triggered(state: State) -> list[Unit]:
     """Pigs on the field with a neighbour, by id."""
-    return [u for u in st.standing(state) if u.type == PIG and neighbours(state, u)]
+    found = [u for u in st.standing(state) if u.type == PIG]
+    return [u for u in found if neighbours(state, u)] if found else []
 
 
 def detonate(state: State, rng: Rng, events: list[Event]) -> None:
