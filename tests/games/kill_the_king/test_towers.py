@@ -10,6 +10,7 @@ from throneroom.games.kill_the_king.data import Mode, Side, UnitType
 from throneroom.games.kill_the_king.field import setup_squares
 from throneroom.v1 import kill_the_king_pb2 as pb
 from throneroom_server.games.kill_the_king.combat import apply_attack, attack_moves
+from throneroom_server.games.kill_the_king.combat_strikes import Scene, knight_bonus
 
 from tests.games.kill_the_king.combat_positions import (
     Dice,
@@ -259,3 +260,13 @@ def test_towers_on_row_4_and_crews_placed_inside() -> None:
     assert [m.place.facing for m in onto] == [pb.DIRECTION_EAST]
     state, _ = play(state, onto[0], attacker)
     assert crew(state, tower) == [(sword, 1)]
+
+
+def test_a_knight_inside_a_tower_helps_nobody() -> None:
+    """KK-106, KK-141: even on top of a tower at the wall."""
+    state = at_the_wall((SWORDSMEN, D, 9, 3, S), (SWORDSMEN, A, 8, 2, N))  # 5, 6
+    state.units[4].type = pb.UNIT_TYPE_KNIGHT
+    state.units[6].facing = pb.DIRECTION_NORTH
+    state.phase = State.PHASE_ATTACK
+    scene = Scene.of(state, field(state))
+    assert knight_bonus(scene, state.units[6]) == 0

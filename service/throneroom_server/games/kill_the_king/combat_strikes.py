@@ -148,7 +148,7 @@ class Scene:
         for u in (*exposed_crews(state), *standing(state)):
             squares.setdefault(coord(u), []).append(u)
             kind = UnitType(u.type)
-            if kind in _BONUS_LEADERS:
+            if kind in _BONUS_LEADERS and u.carried_by < 0:  # not from inside a tower
                 leaders.setdefault((Side(u.side), kind), []).append(u)
         return cls(
             state,
