@@ -142,13 +142,13 @@ def run_table(seconds: float) -> None:
         f"(<= {CHESS_PLY_CAP} plies a game) in this run; ratio = decisions/s / chess plies/s."
     )
     chess_rate = measure_chess(seconds)
-    header = f"{'game':<18}{'seats':>6}{'games':>8}{'decisions/game':>16}"
+    header = f"{'game':<28}{'seats':>6}{'games':>8}{'decisions/game':>16}"
     print(header + f"{'decisions/s':>13}{'chess plies/s':>15}{'ratio':>8}")
     for name, seats, options_label, values in rows():
         game = games[name]
         info = game.info
         shown = f"{name} {options_label}" if options_label else name
-        label = f"{shown:<18}{seats:>6}"
+        label = f"{shown:<28}{seats:>6}"
         if not info.min_seats <= seats <= info.max_seats:
             print(f"{label}  skipped: the engine plays {info.min_seats}..{info.max_seats} seats")
             continue

@@ -54,7 +54,8 @@ def neighbours(state: State, pig: Unit) -> list[Unit]:
 
 def triggered(state: State) -> list[Unit]:
     """Pigs on the field with a neighbour, by id."""
-    found = [u for u in st.standing(state) if u.type == PIG]
+    on_field = st.ON_FIELD
+    found = [u for u in state.units if u.type == PIG and u.status == on_field]
     return [u for u in found if neighbours(state, u)] if found else []
 
 

@@ -61,16 +61,18 @@ def next_to_wall(board: Board, in_play: frozenset[Coord], where: Coord) -> bool:
 
 def exposed_crews(state: State) -> Iterator[Unit]:
     """The unit on top of each tower standing at a wall (KK-97), by tower id."""
+    on_field = st.ON_FIELD
+    settled = [u.id for u in state.units if u.type == TOWER and u.immobile and u.status == on_field]
+    if not settled:
+        return
     crews: dict[int, list[Unit]] = {}
     for u in st.on_field(state):
-        if u.carried_by >= 0:
+        if u.carried_by in settled:
             crews.setdefault(u.carried_by, []).append(u)
     for tower_id in sorted(crews):
-        tower = state.units[tower_id]
-        if tower.type == TOWER and tower.immobile:
-            top = top_of(crews[tower_id])
-            if top is not None:
-                yield top
+        top = top_of(crews[tower_id])
+        if top is not None:
+            yield top
 
 
 def board_tower(state: State, u: Unit, tower: Unit) -> None:
