@@ -218,3 +218,20 @@ def test_a_manned_ram_next_to_an_explosion_dies_with_its_crew() -> None:
 def test_pigs_never_attack() -> None:
     state = position(unit(PIG, A, 4, 5, N), unit(SWORDSMEN, D, 6, 5, S))
     assert attack_moves(state, field(state), 0) == []
+
+
+def test_a_pig_facing_the_gate_explodes_and_the_kings_door_is_never_hit() -> None:
+    """KK-87, KK-152: its forward step into the gate is its explosion, the gate
+    rolls its save; next to the King's Door nothing happens to the door."""
+    board = pig_field()
+    board.put(PIG, A, 8, 5, N)  # 2: the gate ahead
+    state = board.turn(A, 1)
+    assert steps_of(state, 2) == {N}
+    state, events = play(state, step(2, N))
+    assert exploded(list(events)) == [2]
+    assert [d.purpose for d in dice_rolled(list(events))] == [pb.DIE_PURPOSE_GATE_SAVE]
+    door = position(unit(PIG, A, 14, 5, N), unit(KNIGHT, A, 0, 0, N))
+    events = []
+    pigs.explode(door, door.units[0], Dice(), events)
+    assert killed(events) == [(0, EXPLOSION)] and not door.door_destroyed
+    assert dice_rolled(events) == []
