@@ -235,3 +235,26 @@ def test_a_pig_facing_the_gate_explodes_and_the_kings_door_is_never_hit() -> Non
     pigs.explode(door, door.units[0], Dice(), events)
     assert killed(events) == [(0, EXPLOSION)] and not door.door_destroyed
     assert dice_rolled(events) == []
+
+
+def test_pigs_with_a_neighbour_explode_right_after_the_reveal() -> None:
+    """KK-27, KK-150: the attacker's last placement sets its own pig off at the
+    reveal, before its first decision."""
+    board = pig_field()
+    board.put(PIG, A, 3, 5, N)  # 2
+    board.put(SWORDSMEN, A, 0, 9, N)  # 3: still to place
+    board.put(ARCHER, A, 0, 8, N)  # 4
+    state = board.state(State.PHASE_PLACEMENT)
+    state.units[3].status = pb.KillTheKingUnit.STATUS_RESERVE
+    state.units[3].ClearField("square")
+    state.seats[1].placed = True
+    place = pb.KillTheKingMove(
+        place=pb.KillTheKingMove.Place(
+            unit=3, square=pb.Square(row=2, col=5), facing=pb.DIRECTION_NORTH
+        )
+    )
+    state, events = play(state, place, 0)
+    kinds_seen = kinds(list(events))
+    assert kinds_seen.index("placement_revealed") < kinds_seen.index("pigs_exploded")
+    assert killed(list(events)) == [(2, EXPLOSION), (3, EXPLOSION)]
+    assert state.round == 1 and state.phase == State.PHASE_MOVEMENT
