@@ -10,7 +10,7 @@ from throneroom.games.kill_the_king.board import Coord
 from throneroom.games.kill_the_king.data import Mode, Side, UnitType
 from throneroom.games.kill_the_king.field import setup_squares
 from throneroom.v1 import kill_the_king_pb2 as pb
-from throneroom_server.games.kill_the_king import pigs
+from throneroom_server.games.kill_the_king import combat_deaths
 from throneroom_server.games.kill_the_king.combat import apply_attack, attack_moves
 
 from tests.games.kill_the_king.combat_positions import (
@@ -51,7 +51,7 @@ EXPLOSION = pb.CAUSE_EXPLOSION
 
 def detonate(state: State, dice: Dice) -> list[Event]:
     events: list[Event] = []
-    pigs.detonate(state, dice, events)
+    combat_deaths.detonate(state, dice, events)
     assert dice.left == [], "every die the test gave is rolled"
     return events
 
@@ -232,7 +232,7 @@ def test_a_pig_facing_the_gate_explodes_and_the_kings_door_is_never_hit() -> Non
     assert [d.purpose for d in dice_rolled(list(events))] == [pb.DIE_PURPOSE_GATE_SAVE]
     door = position(unit(PIG, A, 14, 5, N), unit(KNIGHT, A, 0, 0, N))
     events = []
-    pigs.explode(door, door.units[0], Dice(), events)
+    combat_deaths.explode(door, door.units[0], Dice(), events)
     assert killed(events) == [(0, EXPLOSION)] and not door.door_destroyed
     assert dice_rolled(events) == []
 

@@ -41,6 +41,7 @@ from throneroom_server.games.kill_the_king.combat_deaths import (
     destroy_structure,
     fail_save,
     kill_unit,
+    panic,
 )
 from throneroom_server.games.kill_the_king.combat_strikes import (
     Roll,
@@ -50,7 +51,7 @@ from throneroom_server.games.kill_the_king.combat_strikes import (
     climb_strike,
 )
 from throneroom_server.games.kill_the_king.combat_units import second_charge, strikes_of
-from throneroom_server.games.kill_the_king.elephants import is_elephant, panic
+from throneroom_server.games.kill_the_king.elephants import is_elephant
 from throneroom_server.games.kill_the_king.state import (
     DEAD,
     State,

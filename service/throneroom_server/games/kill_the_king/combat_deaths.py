@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from typing import TypeAlias
 
-from throneroom.games.kill_the_king.board import Coord
-from throneroom.games.kill_the_king.data import LEADERS, SIEGE_ENGINES, Side, UnitType
+from throneroom.games.kill_the_king.board import Coord, Position
+from throneroom.games.kill_the_king.data import LEADERS, SIEGE_ENGINES, Direction, Side, UnitType
 from throneroom.v1 import kill_the_king_pb2 as pb
 
 from throneroom_server.games.kill_the_king import elephants, pigs
@@ -84,7 +84,9 @@ def _leader_died(state: State, u: Unit, events: list[Event], rng: Rng) -> None:
     if rules.death_panics_elephants:
         for beast in [v for v in on_field(state) if v.side == u.side]:
             if beast.type == int(UnitType.WAR_ELEPHANT) and beast.status == ON_FIELD:
-                elephants.panic(state, beast, rng, events, death=pb.CAUSE_BEASTMASTER_DIED)
+                elephants.panic(
+                    state, beast, rng, events, kill_unit, death=pb.CAUSE_BEASTMASTER_DIED
+                )
     if rules.death_destroys_siege_engines:
         for engine in [v for v in on_field(state) if v.side == u.side]:
             if UnitType(engine.type) in SIEGE_ENGINES and engine.status == ON_FIELD:
@@ -132,7 +134,7 @@ def fail_save(
     kind = UnitType(target.type)
     if kind is UnitType.FLAMING_PIGS:
         # "explodes ... when successfully attacked" (KK-87)
-        pigs.explode(state, target, rng or Rng(state.rng), events, by_unit=attacker.id)
+        explode(state, target, rng or Rng(state.rng), events, by_unit=attacker.id)
         return
     if kind is UnitType.BATTERING_RAM:
         crew = crew_of(state, target.id)
@@ -172,3 +174,35 @@ def destroy_structure(
     for u in victims:
         if u.status == ON_FIELD:
             kill_unit(state, u, pb.CAUSE_RUIN, by_unit, events)
+
+
+def ruin_gate(state: State, square: Coord, by_unit: int, events: list[Event]) -> None:
+    """The gate on ``square`` falls to an explosion (KK-87)."""
+    destroy_structure(state, square, gate=True, by_unit=by_unit, events=events)
+
+
+# -- the Elephants' and the pigs' rules, with this module's deaths ---------------------------
+
+
+def panic(
+    state: State, elephant: Unit, rng: Rng, events: list[Event], *, death: Cause | None = None
+) -> None:
+    """:func:`.elephants.panic` (KK-82)."""
+    elephants.panic(state, elephant, rng, events, kill_unit, death=death)
+
+
+def trample(
+    state: State, elephant: Unit, where: Position, going: Direction, events: list[Event]
+) -> bool:
+    """:func:`.elephants.trample` (KK-81)."""
+    return elephants.trample(state, elephant, where, going, events, kill_unit)
+
+
+def explode(state: State, pig: Unit, rng: Rng, events: list[Event], by_unit: int = -1) -> None:
+    """:func:`.pigs.explode` (KK-87)."""
+    pigs.explode(state, pig, rng, events, kill_unit, ruin_gate, by_unit)
+
+
+def detonate(state: State, rng: Rng, events: list[Event]) -> None:
+    """:func:`.pigs.detonate` (KK-87, KK-150)."""
+    pigs.detonate(state, rng, events, kill_unit, ruin_gate)

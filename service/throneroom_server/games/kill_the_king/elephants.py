@@ -12,11 +12,14 @@ Beastmaster.
   (``dies=False`` when the Beastmaster's own death makes it panic and die
   with BEASTMASTER_DIED).
 
-Deaths go through :func:`.combat_deaths.kill_unit` (the module, imported as a
-whole: it calls back here when a Beastmaster dies).
+Deaths go through ``kill`` (:func:`.combat_deaths.kill_unit`, which calls back
+here when a Beastmaster dies: it is passed in, so that the modules form no
+import cycle; :mod:`.combat_deaths` has the wrappers the engine calls).
 """
 
 from __future__ import annotations
+
+from typing import Protocol
 
 from throneroom.games.kill_the_king.board import Position
 from throneroom.games.kill_the_king.data import (
@@ -28,9 +31,24 @@ from throneroom.games.kill_the_king.data import (
 )
 from throneroom.v1 import kill_the_king_pb2 as pb
 
-from throneroom_server.games.kill_the_king import combat_deaths, dice
+from throneroom_server.games.kill_the_king import dice
 from throneroom_server.games.kill_the_king import state as st
 from throneroom_server.games.rng import Rng
+
+
+class Kill(Protocol):
+    """:func:`.combat_deaths.kill_unit`'s shape."""
+
+    def __call__(  # noqa: PLR0917 (kill_unit's own call shape)
+        self,
+        state: pb.KillTheKingState,
+        u: pb.KillTheKingUnit,
+        cause: pb.Cause.ValueType,
+        by_unit: int,
+        events: list[pb.KillTheKingEvent],
+        rng: Rng | None = None,
+    ) -> None: ...
+
 
 State = pb.KillTheKingState
 Unit = pb.KillTheKingUnit
@@ -49,8 +67,13 @@ def head_to_head(going: Direction, other: Unit) -> bool:
     return other.type == ELEPHANT and Direction(other.facing) is going.opposite
 
 
-def trample(
-    state: State, elephant: Unit, where: Position, going: Direction, events: list[Event]
+def trample(  # noqa: PLR0917 (the step's facts, then the killer)
+    state: State,
+    elephant: Unit,
+    where: Position,
+    going: Direction,
+    events: list[Event],
+    kill: Kill,
 ) -> bool:
     """Kill whatever stands at ``where`` as ``elephant`` enters it going ``going``
     (KK-81). Returns False when it met an Elephant head to head and died too."""
@@ -59,13 +82,13 @@ def trample(
         if victim.status != st.ON_FIELD:
             continue
         if head_to_head(going, victim):
-            combat_deaths.kill_unit(state, victim, pb.CAUSE_ELEPHANTS_MET, elephant.id, events)
-            combat_deaths.kill_unit(state, elephant, pb.CAUSE_ELEPHANTS_MET, victim.id, events)
+            kill(state, victim, pb.CAUSE_ELEPHANTS_MET, elephant.id, events)
+            kill(state, elephant, pb.CAUSE_ELEPHANTS_MET, victim.id, events)
             return False
         if victim.type == RAM:
             for crew in st.crew_of(state, victim.id):
-                combat_deaths.kill_unit(state, crew, pb.CAUSE_TRAMPLED, elephant.id, events)
-        combat_deaths.kill_unit(state, victim, pb.CAUSE_TRAMPLED, elephant.id, events)
+                kill(state, crew, pb.CAUSE_TRAMPLED, elephant.id, events)
+        kill(state, victim, pb.CAUSE_TRAMPLED, elephant.id, events)
     return True
 
 
@@ -81,6 +104,7 @@ def panic(
     elephant: Unit,
     rng: Rng,
     events: list[Event],
+    kill: Kill,
     *,
     death: pb.Cause.ValueType | None = None,
 ) -> None:
@@ -107,7 +131,7 @@ def panic(
         if ahead is None:
             break
         origin = elephant.square.row, elephant.square.col
-        if not trample(state, elephant, ahead, going, events):
+        if not trample(state, elephant, ahead, going, events, kill):
             return
         st.put(elephant, ahead.coord, ahead.level)
         events.append(
@@ -125,4 +149,4 @@ def panic(
     if death is None and beastmaster_lives(state, elephant):
         return
     cause = pb.CAUSE_PANIC if death is None else death
-    combat_deaths.kill_unit(state, elephant, cause, -1, events, rng=rng)
+    kill(state, elephant, cause, -1, events, rng=rng)

@@ -20,8 +20,8 @@ from throneroom_server.games.core import InvalidMoveError, InvalidOptionsError
 from throneroom_server.games.kill_the_king import (
     climbing,
     combat,
+    combat_deaths,
     movement,
-    pigs,
     setup,
     treasury,
     turns,
@@ -133,7 +133,7 @@ def _then_check(play: Play) -> Play:
     def played(state: State, seat: int, move: Move, events: list[Event]) -> None:
         play(state, seat, move, events)
         if state.round > 0 and state.phase != S.PHASE_OVER:
-            pigs.detonate(state, Rng(state.rng), events)  # on any player's turn (KK-87)
+            combat_deaths.detonate(state, Rng(state.rng), events)  # on any turn (KK-87)
         if not turns.check_game_over(state, events):
             treasury.open_disband(state, events)
 

@@ -26,7 +26,7 @@ from throneroom.games.kill_the_king.data import (
 )
 from throneroom.v1 import kill_the_king_pb2 as pb
 
-from throneroom_server.games.kill_the_king import elephants, pigs, towers
+from throneroom_server.games.kill_the_king import combat_deaths, pigs, towers
 from throneroom_server.games.kill_the_king import state as st
 from throneroom_server.games.kill_the_king.keys import (
     DISMOUNT,
@@ -433,7 +433,7 @@ def step(state: State, seat: int, move: Move, events: list[Event]) -> None:
     if u.type == PIG and pigs.blocked_ahead(state, u):
         _start(state, u, events)
         state.active_unit = -1
-        pigs.explode(state, u, Rng(state.rng), events)  # it hits the end, a wall, the gate
+        combat_deaths.explode(state, u, Rng(state.rng), events)  # the end, a wall, the gate
         return
     if u.carried_by >= 0 and state.units[u.carried_by].type == TOWER:
         target = next(p for way, p in _tower_exits(scene, u) if way is d)
@@ -458,7 +458,7 @@ def step(state: State, seat: int, move: Move, events: list[Event]) -> None:
         state.active_unit = -1
         events.append(Event(manned=Event.Manned(crew=u.id, engine=ram.id)))
         return
-    if u.type == ELEPHANT and not elephants.trample(state, u, target, d, events):
+    if u.type == ELEPHANT and not combat_deaths.trample(state, u, target, d, events):
         state.active_unit = -1
         return  # it met another Elephant head to head (KK-81)
     st.put(u, target.coord, target.level)

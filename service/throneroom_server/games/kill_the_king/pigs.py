@@ -20,13 +20,19 @@ reveal), so explosions happen on any player's turn.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from throneroom.games.kill_the_king.board import Coord, Terrain
 from throneroom.games.kill_the_king.data import GATE_DEFENCE, Level, Side, UnitType
 from throneroom.v1 import kill_the_king_pb2 as pb
 
-from throneroom_server.games.kill_the_king import combat_deaths, dice, elephants
+from throneroom_server.games.kill_the_king import dice, elephants
 from throneroom_server.games.kill_the_king import state as st
+from throneroom_server.games.kill_the_king.elephants import Kill
 from throneroom_server.games.rng import Rng
+
+Ruin = Callable[[pb.KillTheKingState, Coord, int, list[pb.KillTheKingEvent]], None]
+"""Destroys the gate on a space, killing whoever is above it (``combat_deaths``)."""
 
 State = pb.KillTheKingState
 Unit = pb.KillTheKingUnit
@@ -59,35 +65,45 @@ def triggered(state: State) -> list[Unit]:
     return [u for u in found if neighbours(state, u)] if found else []
 
 
-def detonate(state: State, rng: Rng, events: list[Event]) -> None:
+def detonate(state: State, rng: Rng, events: list[Event], kill: Kill, ruin: Ruin) -> None:
     """Explode every pig that has a neighbour, one at a time, lowest id first,
     looking again after each (chains included), until none is left."""
     while True:
         ready = triggered(state)
         if not ready:
             return
-        explode(state, ready[0], rng, events)
+        explode(state, ready[0], rng, events, kill, ruin)
 
 
-def explode(state: State, pig: Unit, rng: Rng, events: list[Event], by_unit: int = -1) -> None:
+def explode(  # noqa: PLR0917 (the state, the pig, the dice, the events, the killers)
+    state: State,
+    pig: Unit,
+    rng: Rng,
+    events: list[Event],
+    kill: Kill,
+    ruin: Ruin,
+    by_unit: int = -1,
+) -> None:
     """``pig`` explodes, then the pigs its explosion catches, in order (KK-87)."""
     queue = [pig]
     causes = {pig.id: by_unit}
     while queue:
         current = queue.pop(0)
-        for caught in _blast(state, current, causes[current.id], rng, events):
+        for caught in _blast(state, current, causes[current.id], rng, events, kill, ruin):
             if caught.id not in causes:
                 causes[caught.id] = current.id
                 queue.append(caught)
 
 
-def _blast(state: State, pig: Unit, by_unit: int, rng: Rng, events: list[Event]) -> list[Unit]:
+def _blast(  # noqa: PLR0917
+    state: State, pig: Unit, by_unit: int, rng: Rng, events: list[Event], kill: Kill, ruin: Ruin
+) -> list[Unit]:
     """One explosion; returns the pigs it caught (they explode next)."""
     around = neighbours(state, pig)
     events.append(Event(pigs_exploded=Event.PigsExploded(unit=pig.id)))
     if pig.status == st.ON_FIELD:
-        combat_deaths.kill_unit(state, pig, pb.CAUSE_EXPLOSION, by_unit, events, rng)
-    _gates(state, pig, rng, events)
+        kill(state, pig, pb.CAUSE_EXPLOSION, by_unit, events, rng)
+    _gates(state, pig, rng, events, ruin)
     caught: list[Unit] = []
     for u in around:
         if u.status != st.ON_FIELD or u.type == TOWER:
@@ -95,16 +111,16 @@ def _blast(state: State, pig: Unit, by_unit: int, rng: Rng, events: list[Event])
         if u.type == PIG:
             caught.append(u)
         elif elephants.is_elephant(u):
-            elephants.panic(state, u, rng, events)
+            elephants.panic(state, u, rng, events, kill)
         else:
             if u.type == RAM:
                 for crew in st.crew_of(state, u.id):
-                    combat_deaths.kill_unit(state, crew, pb.CAUSE_EXPLOSION, pig.id, events, rng)
-            combat_deaths.kill_unit(state, u, pb.CAUSE_EXPLOSION, pig.id, events, rng)
+                    kill(state, crew, pb.CAUSE_EXPLOSION, pig.id, events, rng)
+            kill(state, u, pb.CAUSE_EXPLOSION, pig.id, events, rng)
     return caught
 
 
-def _gates(state: State, pig: Unit, rng: Rng, events: list[Event]) -> None:
+def _gates(state: State, pig: Unit, rng: Rng, events: list[Event], ruin: Ruin) -> None:
     """An intact gate next to the explosion saves on 1-3 or is destroyed (KK-87)."""
     board = st.field(state)
     here = st.coord(pig)
@@ -123,9 +139,7 @@ def _gates(state: State, pig: Unit, rng: Rng, events: list[Event]) -> None:
             target=c,
         )
         if not save.success:
-            combat_deaths.destroy_structure(
-                state, Coord(*c), gate=True, by_unit=pig.id, events=events
-            )
+            ruin(state, Coord(*c), pig.id, events)
 
 
 def blocked_ahead(state: State, pig: Unit) -> bool:
