@@ -14,8 +14,9 @@ Order (deterministic): explosions happen one at a time. A pig's explosion
 queues the pigs it catches, in id order, and they explode after it, in
 that order (a chain); when the queue is empty, :func:`detonate` looks again
 for pigs with a neighbour (the lowest id first), until none is left. The
-engine calls :func:`detonate` after every decision of play (and after the
-reveal), so explosions happen on any player's turn.
+engine calls :func:`detonate` (through :func:`.combat_deaths.detonate`, which
+passes in the killers) after every decision of play (and after the reveal),
+so explosions happen on any player's turn.
 """
 
 from __future__ import annotations
