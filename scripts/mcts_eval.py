@@ -2,18 +2,31 @@
 
 Usage:
   python scripts/mcts_eval.py examples/tournaments/mcts_king_is_dead.toml [--check]
+  python scripts/mcts_eval.py examples/tournaments/mcts_kings_life.toml --seats 5
 
 Plays the tournament file (a gauntlet: the MCTS bot in every seat in turn
-against the heuristic bot) through the embedded server, exactly as
-``throneroom tournament`` does, and prints the MCTS bot's win rate, the
-heuristic bot's win rate per seat it held, both with 95% Wilson intervals,
-and whether the MCTS bot won more often. ``--check`` exits 1 when it did not.
-Same file, same seed: same games, same figures.
+against the heuristic bot in all the others) through the embedded server,
+exactly as ``throneroom tournament`` does, and prints the MCTS bot's win
+rate, the field's win rate per seat it held (the heuristic bots' average share
+in the same games), both with 95% Wilson intervals, and the time taken.
+
+The criterion ("the MCTS bot beats the heuristic bot"), over the N games of
+the file: a game is won by each seat among its winners (a shared victory
+counts for each); the MCTS bot's win rate is its wins / N, the field's is its
+wins / its seats ((seats - 1) N); the fair share is 1 / seats (what a bot as
+strong as the field wins, but for shared victories). The MCTS bot beats the
+field when BOTH
+  1. the lower bound of the 95% Wilson interval of its win rate is above the
+     fair share (its advantage is not luck at the 2.5% level), and
+  2. its win rate is above the field's per-seat win rate.
+``--check`` exits 1 when it does not. Same file, same seed: same games, same
+figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import tempfile
 import time
@@ -26,13 +39,16 @@ from throneroom.tournament.standings import wilson_interval
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("file")
-    parser.add_argument("--check", action="store_true", help="exit 1 unless MCTS wins more")
+    parser.add_argument("--check", action="store_true", help="exit 1 unless MCTS beats the field")
+    parser.add_argument("--seats", type=int, help="play at this seat count instead of the file's")
     ns = parser.parse_args()
     config = load_config(ns.file)
-    start = time.perf_counter()
+    if ns.seats:
+        config = dataclasses.replace(config, seats=ns.seats)
+    start, cpu = time.perf_counter(), time.process_time()
     with tempfile.TemporaryDirectory() as tmp:
         records = run_tournament(config, Path(tmp) / "results.jsonl")
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     hero = config.hero
     hero_games = hero_wins = field_seats = field_wins = 0
     for record in records:
@@ -45,18 +61,52 @@ def main() -> int:
                 field_seats += 1
                 field_wins += won
     failures = sum(len(r.failures) for r in records)
-    low, high = wilson_interval(hero_wins, hero_games)
-    f_low, f_high = wilson_interval(field_wins, field_seats)
-    hero_rate, field_rate = hero_wins / hero_games, field_wins / field_seats
-    print(f"{config.name}: {len(records)} games, seed {config.seed}, {elapsed:.0f} s")
-    print(f"  {hero}: {hero_wins}/{hero_games} = {hero_rate:.0%} [{low:.0%}, {high:.0%}]")
+    verdict = judge(hero_wins, hero_games, field_wins, field_seats, config.seats)
     print(
-        f"  field (per seat): {field_wins}/{field_seats} = {field_rate:.0%} "
-        f"[{f_low:.0%}, {f_high:.0%}]   failures: {failures}"
+        f"{config.name}: {len(records)} games at {config.seats} seats, seed {config.seed}, "
+        f"{elapsed:.0f} s ({elapsed / max(1, len(records)):.1f} s a game; CPU "
+        f"{cpu / max(1, len(records)):.1f} s a game), failures: {failures}"
     )
-    beats = hero_rate > field_rate
-    print(f"  {hero} {'beats' if beats else 'does NOT beat'} the field")
-    return 1 if ns.check and not beats else 0
+    print(f"  {hero}: {verdict.hero}")
+    print(f"  field (per seat): {verdict.field}   fair share: {verdict.fair:.0%}")
+    print(f"  {hero} {'beats' if verdict.beats else 'does NOT beat'} the field ({verdict.reason})")
+    return 1 if ns.check and not verdict.beats else 0
+
+
+@dataclasses.dataclass(frozen=True)
+class Rate:
+    wins: int
+    games: int
+
+    def __str__(self) -> str:
+        low, high = wilson_interval(self.wins, self.games)
+        rate = self.wins / self.games if self.games else 0.0
+        return f"{self.wins}/{self.games} = {rate:.0%} [{low:.0%}, {high:.0%}]"
+
+
+@dataclasses.dataclass(frozen=True)
+class Verdict:
+    hero: Rate
+    field: Rate
+    fair: float
+    beats: bool
+    reason: str
+
+
+def judge(
+    hero_wins: int, hero_games: int, field_wins: int, field_seats: int, seats: int
+) -> Verdict:
+    """The criterion of the module docstring."""
+    hero, field = Rate(hero_wins, hero_games), Rate(field_wins, field_seats)
+    fair = 1 / seats
+    low, _ = wilson_interval(hero_wins, hero_games)
+    hero_rate = hero_wins / hero_games if hero_games else 0.0
+    field_rate = field_wins / field_seats if field_seats else 0.0
+    if low <= fair:
+        return Verdict(hero, field, fair, False, f"interval's lower bound {low:.1%} <= {fair:.0%}")
+    if hero_rate <= field_rate:
+        return Verdict(hero, field, fair, False, "win rate not above the field's")
+    return Verdict(hero, field, fair, True, f"lower bound {low:.1%} > {fair:.0%}")
 
 
 if __name__ == "__main__":

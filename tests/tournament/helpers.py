@@ -14,12 +14,17 @@ ENTRANTS = {
     "crasher": 'bot = "tests.tournament.misbehaving:CrashingBot"',
     "hanger": 'bot = "tests.tournament.misbehaving:HangingBot"',
     "illegal": 'bot = "tests.tournament.misbehaving:IllegalBot"',
+    "late": 'bot = "tests.tournament.misbehaving:LateBot"',
     "dead": 'command = ["node", "-e", "process.exit(3)"]',
 }
 
 
 def tournament_file(directory: Path, entrants: list[str], **settings: object) -> Path:
-    """A tournament file of King Is Dead (2 seats) with the named entrants."""
+    """A tournament file of King Is Dead (2 seats) with the named entrants, each
+    decision within ``deadline`` seconds (a setting): generous by default, so
+    that a loaded machine never turns a well-behaved bot's slowness into a loss;
+    the tests of bots that hang or answer late pass a few seconds."""
+    deadline = settings.pop("deadline", 30)
     values: dict[str, object] = {
         "name": "test",
         "game": "king_is_dead",
@@ -30,7 +35,7 @@ def tournament_file(directory: Path, entrants: list[str], **settings: object) ->
     }
     values.update(settings)
     lines = [f"{key} = {_toml(value)}" for key, value in values.items()]
-    lines += ["", "[time_control]", "per_decision_seconds = 1", ""]
+    lines += ["", "[time_control]", f"per_decision_seconds = {deadline}", ""]
     for name in entrants:
         lines += ["[[entrants]]", f'name = "{name}"', ENTRANTS[name], ""]
     path = directory / "tournament.toml"

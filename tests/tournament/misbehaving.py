@@ -47,6 +47,26 @@ class HangingBot(RandomBot):
         return super().choose(game_type, seat, view, legal_moves)
 
 
+class LateBot(RandomBot):
+    """Plays randomly, but answers its second decision half a second after the
+    deadline of its test's time control (three seconds a decision): the service
+    refuses the move, or has already timed the seat out when it arrives."""
+
+    name = "late"
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.decisions = 0
+
+    def choose(
+        self, game_type: str, seat: int, view: game_pb2.View, legal_moves: Sequence[game_pb2.Move]
+    ) -> game_pb2.Move:
+        self.decisions += 1
+        if self.decisions == 2:
+            _NEVER.wait(3.5)
+        return super().choose(game_type, seat, view, legal_moves)
+
+
 class IllegalBot:
     """Answers a move of another game."""
 

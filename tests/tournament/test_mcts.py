@@ -4,12 +4,14 @@ nothing else, and games through the tournament runner."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from throneroom import Client
-from throneroom.bots.mcts import MctsBot
+from throneroom.bots import mcts_kings_life as kings_life_search
+from throneroom.bots.mcts import _GUIDES, MctsBot
 from throneroom.bots.mcts_worlds import WORLD_BUILDERS
 from throneroom.envelopes import wrap
 from throneroom.tournament import parse_config, run_tournament
@@ -49,8 +51,17 @@ def test_a_world_built_from_a_view_shows_that_seat_the_same_view(name: str, seat
             assert game.legal_moves(world, seat) == game.legal_moves(state, seat)
 
 
-@pytest.mark.parametrize(("name", "seats"), [("king_is_dead", 2), ("kings_life", 4)])
-def test_the_decision_depends_on_the_view_only(name: str, seats: int) -> None:
+@pytest.mark.parametrize(
+    ("name", "seats", "settings"),
+    [
+        ("king_is_dead", 2, {"iterations": 24, "worlds": 3}),
+        ("kings_life", 4, {"iterations": 24}),
+        ("kings_life", 5, {"iterations": 24, "horizon": 1}),
+    ],
+)
+def test_the_decision_depends_on_the_view_only(
+    name: str, seats: int, settings: dict[str, int]
+) -> None:
     """Two true states the seat cannot tell apart get the same move from the same seed."""
     game = REGISTRY[name]
     positions = _positions(name, seats, 1)
@@ -66,7 +77,7 @@ def test_the_decision_depends_on_the_view_only(name: str, seats: int) -> None:
         for truth in (state, other):
             view = wrap(game_pb2.View, name, game.view(truth, seat))
             moves = [wrap(game_pb2.Move, name, m) for m in game.legal_moves(truth, seat)]
-            bot = MctsBot(seed=index, iterations=24, worlds=3)
+            bot = MctsBot(seed=index, **settings)
             choices.append(bot.choose(name, seat, view, moves))
         assert choices[0] == choices[1]
         checked += 1
@@ -99,3 +110,72 @@ def test_mcts_refuses_games_it_cannot_build_worlds_of() -> None:
     moves = [game_pb2.Move(), game_pb2.Move()]
     with pytest.raises(ValueError, match="cannot build worlds"):
         MctsBot(seed=1).choose("nim", 0, view, moves)
+
+
+def test_kings_life_candidates_keep_the_heuristic_choice_and_one_move_per_group() -> None:
+    game = REGISTRY["kings_life"]
+    seen_kinds: set[str] = set()
+    for state in _positions("kings_life", 4, 2):
+        seat = game.to_act(state)[0]
+        view = game.view(state, seat)
+        moves = list(game.legal_moves(state, seat))
+        chosen = moves.index(kings_life_search.policy(seat, view, moves))
+        picked = kings_life_search.candidates(seat, view, moves, chosen)
+        assert picked[0] == chosen and len(set(picked)) == len(picked)
+        assert all(0 <= i < len(moves) for i in picked)
+        kind = moves[chosen].WhichOneof("kind")
+        seen_kinds.add(kind)
+        if kind in ("play", "passing"):
+            # Every card that can be played and every pass's support target is searched.
+            def group(move: Any) -> tuple[str, int]:
+                if move.WhichOneof("kind") == "play":
+                    return ("play", move.play.card)
+                has = move.passing.HasField("support")
+                return ("pass", move.passing.support if has else -1)
+
+            assert {group(moves[i]) for i in picked} == {group(m) for m in moves}
+            assert len(picked) <= len({group(m) for m in moves}) + 8
+        elif kind == "exchange":
+            assert any(not moves[i].exchange.discard for i in picked)
+            assert len(picked) <= 2 + kings_life_search.EXCHANGE_CANDIDATES
+        else:
+            assert sorted(picked) == list(range(len(moves)))
+    assert {"play", "passing", "exchange"} <= seen_kinds
+
+
+def test_kings_life_rewards_follow_the_victory_points() -> None:
+    game = REGISTRY["kings_life"]
+    state = _positions("kings_life", 4, 1)[-1]
+    moves = game.legal_moves(state, game.to_act(state)[0])
+    final, _ = game.apply(state, game.to_act(state)[0], moves[0])
+    outcome = game.outcome(final)
+    assert outcome is not None
+    points = kings_life_search.victory_points(final)
+    rewards = kings_life_search.rewards(final, list(outcome.winners))
+    for seat in range(4):
+        assert (rewards[seat] >= 1 - kings_life_search.MARGIN_WEIGHT) == (seat in outcome.winners)
+    best = max(range(4), key=lambda s: (points[s], rewards[s]))
+    assert max(rewards) == rewards[best]
+    # A day's start: the projection is a soft win in (0, 1) plus the margin term.
+    start = game.setup(game.default_options(), 4, 3)
+    estimate = kings_life_search.estimate(start)
+    assert all(-0.3 < value < 1.3 for value in estimate)
+    assert kings_life_search.stage(start) == 0
+
+
+def test_a_horizon_stops_kings_life_rollouts_at_a_later_day() -> None:
+    game = REGISTRY["kings_life"]
+    bot = MctsBot(seed=5, horizon=1)
+    guide = _GUIDES["kings_life"]
+    start = game.setup(game.default_options(), 4, 8)
+    calls: list[int] = []
+    original = guide.estimate
+
+    def spy(state: Any) -> list[float]:
+        calls.append(kings_life_search.stage(state))
+        return original(state)
+
+    bot._guided_rollout(game, replace(guide, estimate=spy), start)
+    assert calls == [1]  # stopped as Wednesday began
+    full = MctsBot(seed=5)._guided_rollout(game, guide, start)
+    assert len(full) == 4 and max(full) >= 1 - kings_life_search.MARGIN_WEIGHT  # a finished game

@@ -78,6 +78,78 @@ def test_swiss_pairs_by_points_and_avoids_rematches() -> None:
     assert byes in (["e"], ["d"])
 
 
+def _swiss_byes(config: Any, rounds: int) -> list[list[str]]:
+    """Each round's byes when the first seat of every game wins (points and
+    byes carried from round to round as the runner carries them)."""
+    points: dict[str, float] = {}
+    met: dict[str, set[str]] = {}
+    had: dict[str, int] = {}
+    byes_by_round = []
+    for round_ in range(1, rounds + 1):
+        matches, byes = swiss_round(config, round_, points, met, had)
+        byes_by_round.append(byes)
+        for match in matches:
+            points[match.entrants[0]] = points.get(match.entrants[0], 0.0) + 1.0
+            for name in match.entrants:
+                met.setdefault(name, set()).update(set(match.entrants) - {name})
+        for name in byes:
+            had[name] = had.get(name, 0) + 1
+            points[name] = points.get(name, 0.0) + config.games_per_pairing
+    return byes_by_round
+
+
+@pytest.mark.parametrize(("names", "seats"), [("abcde", 2), ("abcdefg", 3), ("abc", 2)])
+def test_swiss_byes_go_to_everyone_once_before_anyone_twice(names: str, seats: int) -> None:
+    config = _config(
+        schedule="swiss",
+        seats=seats,
+        rounds=2 * len(names),
+        entrants=[{"name": n, "bot": "throneroom.bots:RandomBot"} for n in names],
+    )
+    byes = _swiss_byes(config, 2 * len(names))
+    counts: Counter[str] = Counter()
+    for round_byes in byes:
+        assert len(round_byes) == len(names) % seats
+        for name in round_byes:
+            # Nobody sits out again while someone else has sat out fewer times.
+            assert counts[name] == min(counts[n] for n in names)
+            counts[name] += 1
+    assert set(counts) == set(names)
+    assert _swiss_byes(config, 2 * len(names)) == byes  # deterministic from the seed
+
+
+def test_a_swiss_bye_goes_to_the_lowest_ranked_without_one() -> None:
+    config = _config(
+        schedule="swiss",
+        rounds=3,
+        entrants=[{"name": n, "bot": "throneroom.bots:RandomBot"} for n in "abcde"],
+    )
+    points = {"a": 4.0, "b": 3.0, "c": 2.0, "d": 1.0, "e": 0.0}
+    assert swiss_round(config, 3, points, {})[1] == ["e"]
+    assert swiss_round(config, 3, points, {}, {"e": 1})[1] == ["d"]
+    assert swiss_round(config, 3, points, {}, {"e": 1, "d": 1, "c": 1})[1] == ["b"]
+    everyone = dict.fromkeys("abcde", 1)
+    assert swiss_round(config, 3, points, {}, everyone)[1] == ["e"]  # all had one: the lowest
+    tables = {frozenset(m.entrants) for m in swiss_round(config, 3, points, {}, {"e": 1})[0]}
+    assert tables == {frozenset("ab"), frozenset("ce")}
+
+
+def test_swiss_pairing_avoids_a_rematch_the_top_down_greedy_choice_would_force() -> None:
+    config = _config(schedule="swiss", rounds=2)  # a, b, c, d; two seats
+    points = {"a": 3.0, "b": 2.0, "c": 1.0, "d": 0.0}
+    # a has met b: taking c (the best fresh partner) leaves b with d, met too.
+    met = {"a": {"b"}, "b": {"a", "d"}, "d": {"b"}}
+    matches, byes = swiss_round(config, 2, points, met)
+    assert not byes
+    assert {frozenset(m.entrants) for m in matches} == {frozenset("ad"), frozenset("bc")}
+    # When every pairing has a rematch, the fewest: here one, the top table fresh.
+    met = {n: set("abcd") - {n} for n in "abcd"}
+    met["a"].discard("b")
+    met["b"].discard("a")
+    matches, _ = swiss_round(config, 2, points, met)
+    assert {frozenset(m.entrants) for m in matches} == {frozenset("ab"), frozenset("cd")}
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [

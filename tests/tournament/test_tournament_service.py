@@ -30,7 +30,9 @@ def test_a_tournament_through_redis_survives_crashing_hanging_and_illegal_bots(
     redis_server: EmbeddedServer, tmp_path: Path
 ) -> None:
     entrants = ["random", "heuristic", "node", "crasher", "hanger", "illegal", "dead"]
-    path = tournament_file(tmp_path, entrants, concurrency=4, server=redis_server.address)
+    path = tournament_file(
+        tmp_path, entrants, deadline=5, concurrency=4, server=redis_server.address
+    )
     config = load_config(path)
     seen: list[int] = []
     records = run_tournament(config, tmp_path / "r.jsonl", progress=lambda r, d, t: seen.append(d))
@@ -81,7 +83,7 @@ def test_the_same_file_and_seed_give_the_same_games_and_results(
 ) -> None:
     extra: dict[str, object] = {"schedule": schedule, "concurrency": 3}
     if schedule == "swiss":
-        extra["rounds"] = 2
+        extra["rounds"] = 3
     if schedule == "gauntlet":
         extra["hero"] = "heuristic"
     path = tournament_file(tmp_path, ["random", "heuristic", "node"], **extra)
@@ -90,6 +92,17 @@ def test_the_same_file_and_seed_give_the_same_games_and_results(
         first = run_tournament(config, tmp_path / "first.jsonl", client=client)
         second = run_tournament(config, tmp_path / "second.jsonl", client=client)
     assert first and _results(first) == _results(second)
+    if schedule == "swiss":  # three entrants, two seats: each sits out one round
+        byes = [
+            {"random", "heuristic", "node"}
+            - {n for r in first if r.round == round_ for n in r.entrants}
+            for round_ in (1, 2, 3)
+        ]
+        assert [len(b) for b in byes] == [1, 1, 1] and set().union(*byes) == {
+            "random",
+            "heuristic",
+            "node",
+        }
     assert len({r.game_id for r in first + second}) == 2 * len(first)  # new games each time
     other = load_config(
         tournament_file(tmp_path, ["random", "heuristic", "node"], seed=12, **extra)
@@ -97,6 +110,21 @@ def test_the_same_file_and_seed_give_the_same_games_and_results(
     with EmbeddedServer() as server, Client(server.address) as client:
         reseeded = run_tournament(other, tmp_path / "other.jsonl", client=client)
     assert [r.game_seed for r in reseeded] != [r.game_seed for r in first]
+
+
+def test_a_bot_answering_just_after_its_deadline_loses_on_time_and_play_goes_on(
+    tmp_path: Path,
+) -> None:
+    """The move reaches the service after the deadline: refused as too late, or
+    stale when the service's sweeper timed the seat out first. Either way the
+    late bot loses that game on time; the tournament is not stopped."""
+    path = tournament_file(tmp_path, ["random", "late"], deadline=3, concurrency=2)
+    with EmbeddedServer() as server, Client(server.address) as client:
+        records = run_tournament(load_config(path), tmp_path / "r.jsonl", client=client)
+    assert len(records) == 2
+    for record in records:
+        assert [(f.entrant, f.reason) for f in record.failures] == [("late", "timeout")]
+        assert record.winning_entrants == ("random",)
 
 
 class _Stop(Exception):

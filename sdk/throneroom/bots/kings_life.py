@@ -22,7 +22,17 @@ from dataclasses import dataclass, field
 
 from throneroom.envelopes import unwrap, wrap_move
 from throneroom.games.kings_life import DAYS, auto_decline_queen, card_face, only_move
-from throneroom.games.kings_life.data import ACTIVITIES, MERCHANT, PRIEST, SORCERER, TOKEN_VALUES
+from throneroom.games.kings_life.data import (
+    ACTIVITIES,
+    CARD_ACTIVITY,
+    CARD_CHARACTER,
+    CARD_VALUE,
+    MERCHANT,
+    PRIEST,
+    PRIEST_VALUE,
+    SORCERER,
+    TOKEN_VALUES,
+)
 from throneroom.v1 import game_pb2
 from throneroom.v1 import kings_life_pb2 as pb
 from throneroom.v1.kings_life_pb2 import KingsLifeMove, KingsLifeView
@@ -65,6 +75,11 @@ class Table:
     sorcerer_activity: int
     extra_priest: bool = False
     passed: list[bool] = field(default_factory=list)
+    _programs: list[tuple[int, int]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+    """Each seat's ``program``, computed once: a table is changed only by
+    ``move_card`` (which forgets them) or on a fresh copy (see ``after``)."""
 
     @classmethod
     def of(cls, view: KingsLifeView) -> Table:
@@ -90,24 +105,33 @@ class Table:
 
     def program(self, seat: int) -> tuple[int, int]:
         """(value, rank) of a display's best program; rank 9 without one."""
+        if self._programs is None:
+            self._programs = [self._program(s) for s in range(len(self.displays))]
+        return self._programs[seat]
+
+    def _program(self, seat: int) -> tuple[int, int]:
         priest = self.extra_priest or any(PRIEST in d for d in self.displays)
         sums = [0, 0, 0]
         present = [False, False, False]
         wild = 0
+        preferences = self.preferences
         for card in self.displays[seat]:
-            face = card_face(card)
-            if face.activity:
-                activity = self.sorcerer_activity if card == self.sorcerer_on else face.activity
-                if activity not in self.preferences:
+            activity: int = CARD_ACTIVITY[card]
+            if activity:
+                if card == self.sorcerer_on:
+                    activity = self.sorcerer_activity
+                if activity not in preferences:
                     continue
-                value = 0 if priest and face.value == 5 else face.value
+                value = CARD_VALUE[card]
+                if priest and value == PRIEST_VALUE:
+                    value = 0
                 if card == self.merchant_on:
                     value *= 2
-                rank = self.preferences.index(activity)
+                rank = preferences.index(activity)
                 sums[rank] += value
                 present[rank] = True
-            elif face.character == pb.CHARACTER_DUCHESS:
-                wild += face.value
+            elif CARD_CHARACTER[card] == pb.CHARACTER_DUCHESS:
+                wild += CARD_VALUE[card]
         best = (0, 9)
         for rank in range(3):
             if present[rank] or wild:
@@ -133,6 +157,7 @@ class Table:
         return (mine[0] if mine[1] != 9 else -1) - best
 
     def move_card(self, card: int, to_seat: int) -> None:
+        self._programs = None
         for display in self.displays:
             if card in display:
                 display.remove(card)

@@ -25,11 +25,11 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from throneroom.bots import Bot
 from throneroom.bots.mcts_worlds import WORLD_BUILDERS
-from throneroom.envelopes import unwrap, wrap
+from throneroom.envelopes import unwrap
 from throneroom.v1 import game_pb2
 
 __all__ = ["MctsBot"]
@@ -64,6 +64,8 @@ class MctsBot:
         iterations: int = 1200,
         worlds: int = 8,
         exploration: float = 0.7,
+        rollout_epsilon: float = 0.0,
+        horizon: int = 0,
     ) -> None:
         if iterations < 1 or worlds < 1:
             raise ValueError("iterations and worlds must be at least 1")
@@ -71,6 +73,8 @@ class MctsBot:
         self.iterations = iterations
         self.worlds = worlds
         self.exploration = exploration
+        self.rollout_epsilon = rollout_epsilon
+        self.horizon = horizon
         self._registry: dict[str, Any] | None = None
 
     def _game(self, game_type: str) -> Any:
@@ -103,13 +107,16 @@ class MctsBot:
             return legal_moves[0]
         game = self._game(game_type)
         mine = unwrap(view)
+        guide = _GUIDES.get(game_type)
+        if guide is not None:
+            moves = [unwrap(move) for move in legal_moves]
+            return legal_moves[self._rollout_search(game, guide, seat, mine, moves)]
         keys = [game.move_key(unwrap(move)) for move in legal_moves]
         visits = dict.fromkeys(keys, 0)
         rewards = dict.fromkeys(keys, 0.0)
         per_world = max(len(legal_moves), self.iterations // self.worlds)
         for _ in range(self.worlds):
-            placeholder = WORLD_BUILDERS[game_type](mine, seat)
-            world = game.randomize_hidden(placeholder, seat, self._random.getrandbits(63))
+            world = self._world(game, game_type, mine, seat)
             root = _Node(game, world, len(mine_seats(mine)), self._random, actor=seat)
             for _ in range(per_world):
                 self._iterate(game, root)
@@ -123,6 +130,65 @@ class MctsBot:
             key=lambda i: (visits[keys[i]], rewards[keys[i]] / max(1, visits[keys[i]]), -i),
         )
         return legal_moves[best]
+
+    def _world(self, game: Any, game_type: str, mine: Any, seat: int) -> Any:
+        """One determinization: a state built from the seat's view, hidden parts redrawn."""
+        placeholder = WORLD_BUILDERS[game_type](mine, seat)
+        return game.randomize_hidden(placeholder, seat, self._random.getrandbits(63))
+
+    # --- Rollout search (games with a guide) ------------------------------------------
+
+    def _rollout_search(
+        self, game: Any, guide: Guide, seat: int, mine: Any, moves: list[Any]
+    ) -> int:
+        """The index of the move to play: sequential halving over the guide's
+        candidates, each rollout of every surviving candidate played in the same
+        sampled world (paired comparisons); the guide's own choice wins ties and
+        is never eliminated."""
+        chosen = moves.index(guide.policy(seat, mine, moves))
+        alive = guide.candidates(seat, mine, moves, chosen)
+        if len(alive) == 1:
+            return alive[0]
+        totals = dict.fromkeys(alive, 0.0)
+        rounds = max(1, math.ceil(math.log2(len(alive))))
+        samples = 0
+        for round_ in range(rounds):
+            per = max(1, self.iterations // (rounds * len(alive)))
+            for _ in range(per):
+                world = self._world(game, guide.game, mine, seat)
+                for index in alive:
+                    state, _ = game.apply(world, seat, moves[index])
+                    totals[index] += self._guided_rollout(game, guide, state)[seat]
+            samples += per
+            if round_ < rounds - 1:
+                ranked = sorted(alive, key=lambda i: (-totals[i], i != chosen, i))
+                keep = ranked[: math.ceil(len(ranked) / 2)]
+                alive = keep if chosen in keep else [chosen, *keep[:-1]]
+        return max(alive, key=lambda i: (totals[i], i == chosen, -i))
+
+    def _guided_rollout(self, game: Any, guide: Guide, state: Any) -> list[float]:
+        """Play ``state`` to its end with the guide's policy in every seat (each
+        from its own view; a uniformly random move with probability
+        ``rollout_epsilon``) and score it with the guide's rewards."""
+        rng = self._random
+        epsilon = self.rollout_epsilon
+        last_stage = guide.stage(state) + self.horizon if self.horizon else -1
+        while acting := game.to_act(state):
+            if last_stage >= 0 and guide.stage(state) >= last_stage:
+                return guide.estimate(state)
+            actor = acting[0]
+            moves = game.legal_moves(state, actor)
+            if len(moves) == 1:
+                move = moves[0]
+            elif epsilon and rng.random() < epsilon:
+                move = moves[rng.randrange(len(moves))]
+            else:
+                move = guide.policy(actor, game.view(state, actor), list(moves))
+            state, _ = game.apply(state, actor, move)
+        outcome = game.outcome(state)
+        return guide.rewards(state, list(outcome.winners) if outcome is not None else [])
+
+    # --- Determinized UCT (other games) -------------------------------------------------
 
     def _iterate(self, game: Any, root: _Node) -> None:
         seats = len(root.total)
@@ -168,23 +234,11 @@ class MctsBot:
         return reward
 
     def _playout(self, game: Any, state: Any) -> Sequence[int]:
+        """A uniformly random playout to the end of the game: its winners."""
         rng = self._random
-        name = game.info.name
-        policy = _PLAYOUT_POLICIES.get(name)
-        players: dict[int, Bot] = {}
         while acting := game.to_act(state):
-            actor = acting[0]
-            moves = game.legal_moves(state, actor)
-            if policy is None or len(moves) == 1:
-                move = moves[rng.randrange(len(moves))]
-            else:
-                bot = players.get(actor)
-                if bot is None:
-                    bot = players[actor] = policy(rng.getrandbits(32))
-                view = wrap(game_pb2.View, name, game.view(state, actor))
-                legal = [wrap(game_pb2.Move, name, m) for m in moves]
-                move = unwrap(bot.choose(name, actor, view, legal))
-            state, _ = game.apply(state, actor, move)
+            moves = game.legal_moves(state, acting[0])
+            state, _ = game.apply(state, acting[0], moves[rng.randrange(len(moves))])
         outcome = game.outcome(state)
         return list(outcome.winners) if outcome is not None else []
 
@@ -215,15 +269,29 @@ _EVALUATORS: dict[str, Callable[[Any, Any, int], list[float]]] = {
 }
 
 
-def _kings_life_policy(seed: int) -> Bot:
-    from throneroom.bots.kings_life import KingsLifeBot  # noqa: PLC0415 - only for this game
+@dataclass(frozen=True)
+class Guide:
+    """A game's knowledge for the rollout search: its rollout policy (a seat,
+    its view and legal moves -> a move), the candidates worth searching (a
+    seat, its view, its legal moves and the policy's choice -> indices, that
+    choice first) and the rewards of a finished state (with its winners)."""
 
-    return KingsLifeBot(seed=seed)
+    game: str
+    policy: Callable[[int, Any, list[Any]], Any]
+    candidates: Callable[[int, Any, Sequence[Any], int], list[int]]
+    rewards: Callable[[Any, Sequence[int]], list[float]]
+    stage: Callable[[Any], int]
+    estimate: Callable[[Any], list[float]]
 
 
-_PLAYOUT_POLICIES: dict[str, Callable[[int], Bot]] = {"kings_life": _kings_life_policy}
-"""Games whose playouts are played by their heuristic bot in every seat (from
-each seat's own view and legal moves) instead of uniformly at random."""
+def _kings_life_guide() -> Guide:
+    from throneroom.bots import mcts_kings_life as kl  # noqa: PLC0415 - only for this game
+
+    return Guide("kings_life", kl.policy, kl.candidates, kl.rewards, kl.stage, kl.estimate)
+
+
+_GUIDES: dict[str, Guide] = {"kings_life": _kings_life_guide()}
+"""Games searched by rollouts of their heuristic bot (the others: determinized UCT)."""
 
 
 def mine_seats(view: Any) -> Sequence[Any]:

@@ -35,7 +35,7 @@ from typing import Any, Generic, TypeVar
 from throneroom.bots import Bot
 from throneroom.client import Client, GameHandle
 from throneroom.envelopes import game_type_of, wrap_options
-from throneroom.errors import IllegalMove, ThroneroomError
+from throneroom.errors import IllegalMove, StaleVersion, ThroneroomError
 from throneroom.external import GameStart
 from throneroom.tournament.config import TournamentConfig
 from throneroom.tournament.records import Failure, MatchRecord
@@ -210,8 +210,11 @@ def play_tournament_match(
                 )
             try:
                 response = handle.play(move, with_legal_moves=True)
-            except IllegalMove as error:
-                if error.reason != "TIME_EXPIRED":
+            except (IllegalMove, StaleVersion) as error:
+                # Too late: either the service refused the move (TIME_EXPIRED), or its
+                # sweeper had already timed the seat out, so the move was chosen at a
+                # version that is gone (STALE_VERSION; nothing else moves this game).
+                if isinstance(error, IllegalMove) and error.reason != "TIME_EXPIRED":
                     raise _Forfeit(seat, "illegal", str(error)) from None
                 snapshot = _service_timeout(seats, seat, snapshot, config)
                 failures.append(Failure(seat, match.entrants[seat], "timeout", "answered too late"))

@@ -140,14 +140,15 @@ def run_tournament(
         _play_all(client, config, schedule, results, on_record)
         return [results.records[m.key] for m in schedule]
     played: list[MatchRecord] = []
-    bye_points: dict[str, float] = {}
+    byes_had: dict[str, int] = {}
     for round_ in range(1, config.rounds + 1):
         points, met = _swiss_points(config, played)
-        for name, extra in bye_points.items():
-            points[name] += extra
-        matches, byes = swiss_round(config, round_, points, met)
+        for name, count in byes_had.items():
+            # A bye is worth the table's even share of its games.
+            points[name] += count * config.games_per_pairing
+        matches, byes = swiss_round(config, round_, points, met, byes_had)
         _play_all(client, config, matches, results, on_record)
         played.extend(results.records[m.key] for m in matches)
-        for name in byes:  # a bye is worth the table's even share of its games
-            bye_points[name] = bye_points.get(name, 0.0) + config.games_per_pairing
+        for name in byes:
+            byes_had[name] = byes_had.get(name, 0) + 1
     return played

@@ -16,15 +16,18 @@ and a resumed tournament finds the matches it has already played by key.
   of ``seats`` are formed from the top down, avoiding a rematch of two
   entrants when another choice exists; each table plays every rotation of its
   seats ``games_per_pairing`` times. Entrants left over sit out with a bye
-  worth the table's even share (1/seats a game).
+  worth the table's even share (1/seats a game). As in chess Swiss pairings,
+  a bye goes to the lowest-ranked entrants who have had the fewest byes (so
+  nobody sits out twice while another has not sat out once).
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import combinations, permutations
+from itertools import combinations, islice, permutations
 
 from throneroom.tournament.config import TournamentConfig
 
@@ -99,8 +102,10 @@ def swiss_round(
     round_: int,
     points: Mapping[str, float],
     met: Mapping[str, set[str]],
+    byes_had: Mapping[str, int] | None = None,
 ) -> tuple[list[Match], list[str]]:
-    """One swiss round's matches and its byes, from the points and meetings so far."""
+    """One swiss round's matches and its byes, from the points, meetings and
+    byes (how many each entrant has had) so far."""
     names = [e.name for e in config.entrants]
     ranked = sorted(
         names, key=lambda n: (-points.get(n, 0.0), derived_seed(config.seed, "swiss", round_, n), n)
@@ -108,19 +113,13 @@ def swiss_round(
     leftover = len(ranked) % config.seats
     byes: list[str] = []
     if leftover:
-        # The lowest ranked sit out (the lowest first), so the top tables are full.
-        byes = ranked[-leftover:]
-        ranked = ranked[:-leftover]
-    tables: list[list[str]] = []
-    pool = list(ranked)
-    while pool:
-        table = [pool.pop(0)]
-        while len(table) < config.seats:
-            fresh = [n for n in pool if all(n not in met.get(t, set()) for t in table)]
-            pick = fresh[0] if fresh else pool[0]
-            pool.remove(pick)
-            table.append(pick)
-        tables.append(table)
+        # The lowest ranked among those with the fewest byes sit out (the lowest
+        # first), so a bye never repeats while someone has had fewer.
+        had = byes_had or {}
+        order = sorted(range(len(ranked)), key=lambda i: (had.get(ranked[i], 0), -i))
+        byes = [ranked[i] for i in order[:leftover]]
+        ranked = [n for n in ranked if n not in byes]
+    tables = _tables(ranked, config.seats, met)
     matches = [
         _match(config, round_, f"swiss:r{round_}:t{number}:o{order}:g{game}", seating)
         for number, table in enumerate(tables)
@@ -128,3 +127,50 @@ def swiss_round(
         for game in range(config.games_per_pairing)
     ]
     return matches, byes
+
+
+PAIRING_SEARCH_NODES = 20_000
+"""How many partial pairings the rematch search visits at most (then it keeps
+the best one found: a deterministic bound, never a clock)."""
+PAIRING_CHOICES = 2_000
+"""How many ways to fill one table (the best ranked first) the search weighs."""
+
+
+def _tables(ranked: Sequence[str], seats: int, met: Mapping[str, set[str]]) -> list[list[str]]:
+    """Tables of ``seats`` from the top of the ranking down with as few rematches
+    (pairs of entrants who met before) as possible: a depth-first search where
+    the best-ranked entrant left takes the partners that add the fewest
+    rematches (then the best ranked), stopping at the first pairing without a
+    rematch, or after ``PAIRING_SEARCH_NODES`` nodes with the best one found."""
+
+    def rematches(table: Sequence[str]) -> int:
+        return sum(
+            1 for a, b in combinations(table, 2) if b in met.get(a, ()) or a in met.get(b, ())
+        )
+
+    best: list[list[str]] = []
+    best_cost = math.inf
+    nodes = 0
+
+    def search(pool: list[str], tables: list[list[str]], cost: int) -> None:
+        nonlocal best, best_cost, nodes
+        nodes += 1
+        if cost >= best_cost:
+            return
+        if not pool:
+            best, best_cost = [list(t) for t in tables], cost
+            return
+        head, rest = pool[0], pool[1:]
+        choices = [
+            [head, *partners] for partners in islice(combinations(rest, seats - 1), PAIRING_CHOICES)
+        ]
+        choices.sort(key=rematches)  # stable: the best ranked first among equals
+        for table in choices:
+            if best_cost == 0 or (best and nodes >= PAIRING_SEARCH_NODES):
+                return
+            tables.append(table)
+            search([n for n in rest if n not in table], tables, cost + rematches(table))
+            tables.pop()
+
+    search(list(ranked), [], 0)
+    return best
