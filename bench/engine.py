@@ -35,7 +35,12 @@ SEATS_OF_INTEREST: Mapping[str, tuple[int, ...]] = {
 }
 """Seat counts measured per game; a game not listed is measured at its min and max."""
 OPTIONS_OF_INTEREST: Mapping[str, tuple[tuple[str, tuple[tuple[str, int], ...]], ...]] = {
-    "kill_the_king": (("", ()), ("a&d", (("mode", 2),))),
+    "kill_the_king": (
+        ("", ()),
+        ("a&d", (("mode", 2),)),
+        ("advanced", (("advanced", 1),)),
+        ("a&d advanced", (("mode", 2), ("advanced", 1))),
+    ),
 }
 """Option sets measured per game, each with a short label (default: the default options)."""
 CHESS_PLY_CAP = 300
@@ -137,13 +142,13 @@ def run_table(seconds: float) -> None:
         f"(<= {CHESS_PLY_CAP} plies a game) in this run; ratio = decisions/s / chess plies/s."
     )
     chess_rate = measure_chess(seconds)
-    header = f"{'game':<18}{'seats':>6}{'games':>8}{'decisions/game':>16}"
+    header = f"{'game':<28}{'seats':>6}{'games':>8}{'decisions/game':>16}"
     print(header + f"{'decisions/s':>13}{'chess plies/s':>15}{'ratio':>8}")
     for name, seats, options_label, values in rows():
         game = games[name]
         info = game.info
         shown = f"{name} {options_label}" if options_label else name
-        label = f"{shown:<18}{seats:>6}"
+        label = f"{shown:<28}{seats:>6}"
         if not info.min_seats <= seats <= info.max_seats:
             print(f"{label}  skipped: the engine plays {info.min_seats}..{info.max_seats} seats")
             continue

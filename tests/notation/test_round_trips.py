@@ -81,12 +81,14 @@ def test_kings_life(seats: int, seed: int, choice_seed: int) -> None:
     ],
     ids=["kill-the-king", "attack-and-defense"],
 )
+@pytest.mark.parametrize("advanced", [False, True], ids=["", "advanced"])
 @settings(
     max_examples=1, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )
 @given(seed=SEEDS, choice_seed=CHOICES)
-def test_kill_the_king(mode: int, seed: int, choice_seed: int) -> None:
+def test_kill_the_king(mode: int, advanced: bool, seed: int, choice_seed: int) -> None:
     """The engine's real playouts through Kill the King's notation (the
-    hypothesis-built messages of test_kill_the_king_round_trips.py aside)."""
-    options = kill_the_king_pb2.KillTheKingOptions(mode=mode)  # type: ignore[arg-type]
+    hypothesis-built messages of test_kill_the_king_round_trips.py aside), the
+    advanced units and leaders too."""
+    options = kill_the_king_pb2.KillTheKingOptions(mode=mode, advanced=advanced)  # type: ignore[arg-type]
     assert check_game("kill_the_king", 2, seed, choice_seed, options) > 10

@@ -1,5 +1,5 @@
 """The contract (kill_the_king.proto and its game.proto entries) and the rules
-document it points at (docs/rules/kill_the_king.md, sections 16-17)."""
+document it points at (docs/rules/kill_the_king.md, sections 17-18)."""
 
 from __future__ import annotations
 
@@ -100,9 +100,9 @@ def test_every_enum_starts_with_unspecified() -> None:
 
 
 def test_the_phase_table_lists_every_phase_and_move() -> None:
-    """Section 16 of the rules: every phase and every decision is documented."""
+    """Section 17 of the rules: every phase and every decision is documented."""
     text = doc()
-    table = text.split("## 16.", 1)[1].split("## 17.", 1)[0]
+    table = text.split("## 17.", 1)[1].split("## 18.", 1)[0]
     for name, _ in pb.KillTheKingState.Phase.items():
         if name != "PHASE_UNSPECIFIED":
             assert f"| {name.removeprefix('PHASE_')} |" in table, name
@@ -111,8 +111,8 @@ def test_the_phase_table_lists_every_phase_and_move() -> None:
 
 
 def test_every_event_is_documented() -> None:
-    """Section 17 lists every event; the issue's must-haves are there."""
-    section = doc().split("## 17.", 1)[1].split("## 18.", 1)[0]
+    """Section 18 lists every event; the issue's must-haves are there."""
+    section = doc().split("## 18.", 1)[1].split("## 19.", 1)[0]
     kinds = [f.name for f in pb.KillTheKingEvent.DESCRIPTOR.oneofs_by_name["kind"].fields]
     for kind in kinds:
         assert f"`{kind}`" in section, kind
@@ -161,10 +161,10 @@ def test_tests_cited_by_the_rules_exist() -> None:
 
 
 def test_every_reading_is_collected() -> None:
-    """Section 18 cites every rule that carries a Reading."""
+    """Section 19 cites every rule that carries a Reading."""
     text = doc()
-    body, readings = text.split("## 18.", 1)
-    readings = readings.split("## 19.", 1)[0]
+    body, readings = text.split("## 19.", 1)
+    readings = readings.split("## 20.", 1)[0]
     current = 0
     marked: set[int] = set()
     for line in body.splitlines():
@@ -176,4 +176,4 @@ def test_every_reading_is_collected() -> None:
     ranges = re.findall(r"KK-(\d+)\.\.KK-(\d+)", readings)
     for a, b in ranges:
         cited |= set(range(int(a), int(b) + 1))
-    assert marked <= cited, f"Readings not collected in section 18: {sorted(marked - cited)}"
+    assert marked <= cited, f"Readings not collected in section 19: {sorted(marked - cited)}"

@@ -185,7 +185,9 @@ def test_both_suggested_armies_then_leaders_attacker_first() -> None:
     assert state.phase == State.PHASE_LEADER and state.to_move == attacker
     assert {UnitType(m.choose_leader.leader) for m in legal(state)} == {
         UnitType.RANGER,
+        UnitType.TREASURER,
         UnitType.KNIGHT,
+        UnitType.ENGINEER,
     }
     state, events = play(state, leader(UnitType.RANGER))
     assert events[0].leader_chosen.unit_id == len(state.units) - 1
@@ -314,10 +316,9 @@ def test_the_reveal_then_round_one_the_attackers_movement(options: pb.KillTheKin
     [
         pb.KillTheKingOptions(mode=pb.KILL_THE_KING_MODE_KILL_THE_KING_GIGA),
         pb.KillTheKingOptions(mode=pb.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE_GIGA),
-        pb.KillTheKingOptions(advanced=True),
     ],
 )
-def test_modes_and_units_not_implemented_yet_are_refused(options: pb.KillTheKingOptions) -> None:
+def test_the_giga_modes_are_refused(options: pb.KillTheKingOptions) -> None:
     with pytest.raises(InvalidOptionsError):
         ENGINE.setup(options, 2, 1)
 

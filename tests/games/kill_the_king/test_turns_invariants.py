@@ -42,6 +42,12 @@ def test_a_sound_state_keeps_every_law() -> None:
         "reserve_in_play",
         "wrong_side",
         "coins_lost",
+        "treasurer_coins_lost",
+        "free_peasants_without_a_bought_one",
+        "enemy_in_a_tower",
+        "four_in_a_tower",
+        "stacks_clash",
+        "crew_on_stairs_in_a_tower_away_from_walls",
     ],
 )
 def test_each_breach_is_caught(breach: str) -> None:
@@ -65,7 +71,74 @@ def test_each_breach_is_caught(breach: str) -> None:
         sw.status = pb.KillTheKingUnit.STATUS_RESERVE
     elif breach == "coins_lost":
         state.seats[0].coins -= 3
+    elif breach == "treasurer_coins_lost":  # his 9 coins belong to the budget (KK-133)
+        state.units.add(
+            id=3, type=pb.UNIT_TYPE_TREASURER, seat=1, side=pb.SIDE_DEFENDER, carried_by=-1
+        )
+    elif breach == "free_peasants_without_a_bought_one":  # KK-17, at setup
+        state.round = 0
+        sw.type = pb.UNIT_TYPE_PEASANT
+        sw.free = True
+        state.seats[0].coins -= 3
+    elif breach.endswith("tower") or breach in (
+        "stacks_clash",
+        "crew_on_stairs_in_a_tower_away_from_walls",
+    ):
+        _tower_breach(state, breach)
     else:
         sw.side = pb.SIDE_DEFENDER
     with pytest.raises(AssertionError):
         ENGINE.check_invariants(state)
+
+
+def _tower_breach(state: pb.KillTheKingState, breach: str) -> None:
+    """A Siege Tower (unit 3) at (3,3) with the attacker's Swordsmen (unit 0)
+    inside; then the breach."""
+    tower = state.units.add(
+        id=3,
+        type=pb.UNIT_TYPE_SIEGE_TOWER,
+        seat=0,
+        side=pb.SIDE_ATTACKER,
+        status=pb.KillTheKingUnit.STATUS_ON_FIELD,
+        square=pb.Square(row=3, col=3),
+        level=pb.LEVEL_GROUND,
+        carried_by=-1,
+    )
+    state.seats[0].coins -= 3
+    sw = state.units[0]
+    sw.square.CopyFrom(tower.square)
+    sw.carried_by, sw.stack = 3, 1
+    ENGINE.check_invariants(state)  # sound so far
+    if breach == "enemy_in_a_tower":
+        sw.side, sw.seat = pb.SIDE_DEFENDER, 1
+        state.seats[0].coins += 3
+        state.seats[1].coins -= 3
+    elif breach == "four_in_a_tower":
+        for k in range(3):
+            state.units.add(
+                id=4 + k,
+                type=pb.UNIT_TYPE_SWORDSMEN,
+                seat=0,
+                side=pb.SIDE_ATTACKER,
+                status=pb.KillTheKingUnit.STATUS_ON_FIELD,
+                square=pb.Square(row=3, col=3),
+                level=pb.LEVEL_GROUND,
+                carried_by=3,
+                stack=2 + k,
+                free=True,
+            )
+    elif breach == "stacks_clash":
+        state.units.add(
+            id=4,
+            type=pb.UNIT_TYPE_SWORDSMEN,
+            seat=0,
+            side=pb.SIDE_ATTACKER,
+            status=pb.KillTheKingUnit.STATUS_ON_FIELD,
+            square=pb.Square(row=3, col=3),
+            level=pb.LEVEL_GROUND,
+            carried_by=3,
+            stack=1,
+            free=True,
+        )
+    else:
+        sw.level = pb.LEVEL_STAIRS

@@ -76,11 +76,13 @@ def describe_move(move: Move) -> str:
     if kind == "dismount":
         return f"unit {move.dismount.unit} dismounts"
     if kind == "attack":
-        return f"unit {move.attack.unit} attacks {_sq(move.attack.target)}"
+        a = move.attack
+        level = {int(pb.LEVEL_GROUND): " on the ground", int(pb.LEVEL_WALL): " on the wall"}
+        return f"unit {a.unit} attacks {_sq(a.target)}{level.get(a.level, '')}"
     if kind == "follow_up":
         return "advance and charge again" if move.follow_up.advance else "stay"
     if kind == "disband":
-        return f"remove unit {move.disband.unit}"
+        return f"remove unit {move.disband.unit} (the Treasurer is dead)"
     if kind == "end_phase":
         return "end the phase"
     return "an empty move"
@@ -119,9 +121,9 @@ def describe_event(event: Event) -> str:
     if kind == "rotated":
         return f"unit {body.unit} turns {_dir(body.facing)}"
     if kind == "manned":
-        return f"unit {body.crew} mans the Battering Ram {body.engine}"
+        return f"unit {body.crew} mans (or boards) unit {body.engine}"
     if kind == "unmanned":
-        return f"unit {body.crew} leaves the Battering Ram {body.engine}"
+        return f"unit {body.crew} gets off unit {body.engine}"
     if kind in ("climbed", "climb_prepared"):
         verb = "climbs onto" if kind == "climbed" else "gets ready to climb"
         return f"unit {body.unit} {verb} the wall at {_sq(body.wall)}"
@@ -144,6 +146,10 @@ def describe_event(event: Event) -> str:
         return "the King's Door is destroyed"
     if kind == "followed_up":
         return f"unit {body.unit} {'charges on' if body.advanced else 'holds'}"
+    if kind == "panicked":
+        return f"unit {body.unit} panics and runs {_dir(body.direction)}"
+    if kind == "pigs_exploded":
+        return f"the Flaming Pigs {body.unit} explode"
     if kind == "movement_locked":
         return f"seat {body.seat} cannot move next turn: its Ranger is dead"
     if kind == "defence_penalty":
@@ -153,5 +159,5 @@ def describe_event(event: Event) -> str:
     if kind == "reinforced":
         return f"a {_unit(body.unit.type)} arrives on {_sq(body.unit.square)}"
     if kind == "game_ended":
-        return str(body.summary)
+        return str(body.summary) or "the game is over"
     return kind.replace("_", " ")

@@ -41,6 +41,7 @@ from throneroom_server.games.kill_the_king.combat_deaths import (
     destroy_structure,
     fail_save,
     kill_unit,
+    panic,
 )
 from throneroom_server.games.kill_the_king.combat_strikes import (
     Roll,
@@ -48,9 +49,9 @@ from throneroom_server.games.kill_the_king.combat_strikes import (
     Scene,
     Strike,
     climb_strike,
-    second_charge,
-    strikes_of,
 )
+from throneroom_server.games.kill_the_king.combat_units import second_charge, strikes_of
+from throneroom_server.games.kill_the_king.elephants import is_elephant
 from throneroom_server.games.kill_the_king.state import (
     DEAD,
     State,
@@ -62,6 +63,7 @@ from throneroom_server.games.kill_the_king.state import (
     standing,
     unit,
 )
+from throneroom_server.games.kill_the_king.towers import exposed_crews
 from throneroom_server.games.rng import Rng
 
 __all__ = [
@@ -92,21 +94,25 @@ class IllegalAttack(ValueError):
 
 def attack_moves(state: State, board: Board, seat: int) -> list[Move]:
     """Every legal ``attack`` of ``seat``'s units in its attack phase (KK-34), by
-    unit id then target square. Crews do not attack (KK-91); a unit attacks once
-    per turn (``attacked``)."""
+    unit id then target square. Crews do not attack (KK-91), except the unit on
+    top of a Siege Tower at a wall (KK-97); a unit attacks once per turn
+    (``attacked``)."""
     scene = Scene.of(state, board)
     moves: list[Move] = []
-    for u in standing(state):
+    for u in sorted((*standing(state), *exposed_crews(state)), key=lambda v: v.id):
         if u.seat != seat or u.attacked:
             continue
-        for strike in sorted(strikes_of(scene, u), key=lambda s: s.target):
+        for strike in sorted(strikes_of(scene, u), key=lambda s: (s.target, s.level or 0)):
             moves.append(_attack_move(strike))
     return moves
 
 
 def _attack_move(strike: Strike) -> Move:
     row, col = strike.target
-    return Move(attack=Move.Attack(unit=strike.unit, target=pb.Square(row=row, col=col)))
+    level = pb.Level.ValueType(strike.level or 0)
+    return Move(
+        attack=Move.Attack(unit=strike.unit, target=pb.Square(row=row, col=col), level=level)
+    )
 
 
 def apply_attack(  # noqa: PLR0917 (the engine's call shape: state, board, seat, move, rng, events)
@@ -122,7 +128,11 @@ def apply_attack(  # noqa: PLR0917 (the engine's call shape: state, board, seat,
         raise IllegalAttack(f"unit {u.id} is not seat {seat}'s")
     target = Coord(order.target.row, order.target.col)
     scene = Scene.of(state, board)
-    strike = next((s for s in strikes_of(scene, u) if s.target == target), None)
+    level = order.level
+    strike = next(
+        (s for s in strikes_of(scene, u) if s.target == target and int(s.level or 0) == level),
+        None,
+    )
     if strike is None or u.attacked:
         raise IllegalAttack(f"unit {u.id} cannot attack {target}")
     if strike.climbing:
@@ -288,6 +298,7 @@ def resolve(state: State, strike: Strike, rng: Rng, events: list[Event]) -> None
                 modifier_values=[v for _, v in strike.modifiers],
                 value=strike.value,
                 climbing=strike.climbing,
+                level=pb.Level.ValueType(strike.level or 0),
             )
         )
     )
@@ -296,6 +307,8 @@ def resolve(state: State, strike: Strike, rng: Rng, events: list[Event]) -> None
 
 
 def _roll(state: State, attacker: Unit, roll: Roll, rng: Rng, events: list[Event]) -> None:
+    if roll.target >= 0 and unit(state, roll.target).status == DEAD:
+        return  # killed by an earlier die's effect (an explosion): no die for it (KK-151)
     hit = dice.roll(
         rng,
         events,
@@ -311,7 +324,7 @@ def _roll(state: State, attacker: Unit, roll: Roll, rng: Rng, events: list[Event
     if roll.save is Save.UNIT:
         _unit_save(state, attacker, roll, rng, events)
     elif roll.save is Save.NONE:
-        fail_save(state, attacker, unit(state, roll.target), events)
+        fail_save(state, attacker, unit(state, roll.target), events, rng)
     else:
         _structure_save(state, attacker, roll, rng, events)
 
@@ -353,7 +366,10 @@ def _unit_save(state: State, attacker: Unit, roll: Roll, rng: Rng, events: list[
             Event(unit_saved=Event.UnitSaved(unit=defender.id, face=pb.Face.ValueType(roll.face)))
         )
         return
-    fail_save(state, attacker, target, events)
+    if is_elephant(target) and roll.face is Face.FRONT:
+        panic(state, target, rng, events)  # it panics before it dies (KK-82)
+        return
+    fail_save(state, attacker, target, events, rng)
 
 
 _STRUCTURE_DICE = {

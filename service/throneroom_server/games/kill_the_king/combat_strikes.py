@@ -41,7 +41,6 @@ from throneroom.games.kill_the_king.data import (
     DOOR_SUPPORT_MAX,
     LEADERS,
     OVER_WALL_PENALTY,
-    SECOND_CHARGE_PENALTY,
     UNITS,
     WALL_TARGET_PENALTY,
     AttackKind,
@@ -58,6 +57,7 @@ from throneroom.games.kill_the_king.data import (
 from throneroom.v1 import kill_the_king_pb2 as pb
 
 from throneroom_server.games.kill_the_king.state import State, Unit, coord, crew_of, standing
+from throneroom_server.games.kill_the_king.towers import exposed_crews
 
 Modifier: TypeAlias = pb.AttackModifier.ValueType
 
@@ -106,6 +106,8 @@ class Strike:
     """A climbing attack (KK-44), now or prepared (KK-45)."""
     onto_wall: bool = False
     """A prepared climb whose wall space was emptied: it climbs without a roll (KK-45)."""
+    level: Level | None = None
+    """The level a Ballista's bolt strikes (``attack.level``, KK-94); None for others."""
 
     @property
     def value(self) -> int:
@@ -143,10 +145,10 @@ class Scene:
         mode = mode_of(state.mode)
         squares: dict[Coord, list[Unit]] = {}
         leaders: dict[tuple[Side, UnitType], list[Unit]] = {}
-        for u in standing(state):
+        for u in (*exposed_crews(state), *standing(state)):
             squares.setdefault(coord(u), []).append(u)
             kind = UnitType(u.type)
-            if kind in _BONUS_LEADERS:
+            if kind in _BONUS_LEADERS and u.carried_by < 0:  # not from inside a tower
                 leaders.setdefault((Side(u.side), kind), []).append(u)
         return cls(
             state,
@@ -158,7 +160,8 @@ class Scene:
         )
 
     def at(self, square: Coord) -> tuple[Unit, ...]:
-        """The units standing on a space (not crews), any level."""
+        """The units standing on a space, any level: not crews, except the unit on
+        top of a Siege Tower at a wall, listed first (KK-97, KK-141)."""
         return self.by_square.get(square, ())
 
     def playable(self, square: Coord) -> bool:
@@ -299,11 +302,29 @@ def melee_strikes(
     if base is None:
         return []
     modifiers = _knight(scene, u) + extra
+    elephant = UnitType(u.type) is UnitType.WAR_ELEPHANT
+    if elephant and door and _elephant_at_the_gate(scene, u, ahead):
+        roll = Roll(base + _total(modifiers), ahead, save=Save.GATE)
+        return [Strike(u.id, ahead, base, modifiers, (roll,))]
     for t in _melee_targets(scene, u, ahead):
         face = _face(t, facing.opposite)
-        roll = Roll(base + _total(modifiers), ahead, t.id, Save.UNIT, face)
+        if elephant and UnitType(t.type) is UnitType.SIEGE_TOWER:
+            roll = Roll(base + _total(modifiers), ahead, t.id, Save.NONE)  # KK-98
+        else:
+            roll = Roll(base + _total(modifiers), ahead, t.id, Save.UNIT, face)
         return [Strike(u.id, ahead, base, modifiers, (roll,))]
     return []
+
+
+def _elephant_at_the_gate(scene: Scene, u: Unit, ahead: Coord) -> bool:
+    """The attacker's War Elephant on the ground (or stairs) faces the intact gate:
+    it attacks the gate (6; the gate defends on 3, KK-58, KK-84)."""
+    return (
+        scene.terrain(ahead) is Terrain.GATE
+        and scene.is_wall(ahead)
+        and Level(u.level) is not Level.WALL
+        and allegiance(scene.state, u) is Side.ATTACKER
+    )
 
 
 def spear_strikes(scene: Scene, u: Unit) -> list[Strike]:
@@ -496,37 +517,3 @@ def prepared_climb_strikes(scene: Scene, u: Unit) -> list[Strike]:
         return [Strike(u.id, wall, 0, (), (), climbing=True, onto_wall=True)]
     strike = climb_strike(scene, u, direction)
     return [strike] if strike is not None and strike.can_hit else []
-
-
-# -- every attack of a unit ------------------------------------------------------------------
-
-
-def strikes_of(scene: Scene, u: Unit) -> list[Strike]:
-    """Every legal attack of ``u`` in its side's attack phase (KK-34), by target
-    square. The caller checks whose unit it is and that it has not attacked."""
-    if u.HasField("climb"):
-        return prepared_climb_strikes(scene, u)
-    kind = UNITS[UnitType(u.type)].attack.kind
-    if kind is AttackKind.MELEE:
-        strikes = melee_strikes(scene, u)
-    elif kind is AttackKind.SPEAR:
-        strikes = spear_strikes(scene, u)
-    elif kind is AttackKind.VOLLEY:
-        strikes = volley_strikes(scene, u)
-    elif kind is AttackKind.CROSS:
-        strikes = cross_strikes(scene, u)
-    elif kind is AttackKind.RAM:
-        strikes = ram_strikes(scene, u)
-    else:
-        # BOLT (Ballista), EXPLOSION (Flaming Pigs), NONE (Siege Tower): Advanced
-        # units, not in this engine's armies yet (docs/rules/kill_the_king.md).
-        strikes = []
-    return [s for s in strikes if s.can_hit]
-
-
-def second_charge(scene: Scene, u: Unit) -> Strike | None:
-    """A Cavalry's second attack after advancing (KK-78): the enemy now adjacent to
-    its front, at -1 (SECOND_CHARGE); never the door."""
-    extra = ((pb.ATTACK_MODIFIER_SECOND_CHARGE, SECOND_CHARGE_PENALTY),)
-    strikes = [s for s in melee_strikes(scene, u, extra=extra, door=False) if s.can_hit]
-    return strikes[0] if strikes else None

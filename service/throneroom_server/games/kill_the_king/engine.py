@@ -1,5 +1,5 @@
 """Kill the King as one GameDefinition: its phase table, move kinds, views,
-invariants and test declarations (docs/rules/kill_the_king.md, section 16).
+invariants and test declarations (docs/rules/kill_the_king.md, section 17).
 
 The flow: CHOOSE_SIDE -> PURCHASE -> LEADER -> PLACEMENT (simultaneous,
 hidden) -> rounds of turns: [REINFORCEMENT ->] MOVEMENT -> ATTACK [->
@@ -12,17 +12,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from throneroom.games.kill_the_king.data import UNITS, Mode, Side, UnitType, mode_of
+from throneroom.games.kill_the_king.data import LEADERS, UNITS, Mode, UnitType, mode_of
 from throneroom.games.messages import GameMessages
 from throneroom.v1 import kill_the_king_pb2 as pb
 
 from throneroom_server.games.core import InvalidMoveError, InvalidOptionsError
-from throneroom_server.games.kill_the_king import combat, movement, setup, turns, views
+from throneroom_server.games.kill_the_king import (
+    climbing,
+    combat,
+    combat_deaths,
+    movement,
+    setup,
+    treasury,
+    turns,
+    views,
+)
 from throneroom_server.games.kill_the_king import state as st
 from throneroom_server.games.kill_the_king.invariants import INVARIANTS
 from throneroom_server.games.kill_the_king.keys import END_PHASE, LazyMoves, move_key
 from throneroom_server.games.kill_the_king.scope import (
-    BUY_MENU,
+    ALL_BUYABLE,
     LEADERS_IN_PLAY,
     MODES_IN_PLAY,
     UNITS_IN_PLAY,
@@ -61,8 +70,6 @@ def check_options(options: Options, num_seats: int) -> None:
     spec = mode_of(options.mode)
     if spec.mode not in MODES_IN_PLAY:
         raise InvalidOptionsError(f"the mode {spec.name} is not available yet")
-    if options.advanced:
-        raise InvalidOptionsError("the advanced units are not available yet")
     if not spec.min_seats <= num_seats <= spec.max_seats:
         raise InvalidOptionsError(
             f"{spec.name} is for {spec.min_seats}-{spec.max_seats} players, not {num_seats}"
@@ -75,21 +82,21 @@ def new_game(options: Options, num_seats: int, seed: int) -> State:
 
 def max_decisions(options: Options, num_seats: int) -> int:
     """A bound on any game's decisions (KK-120): the setup (a purchase per three
-    coins, two leaders, a placement per counter), then per turn for each counter
-    its movement points, a rotation, a climb, a dismount, an attack and a
-    follow-up, plus the phase ends and the reinforcements."""
+    coins, the Treasurer's too, each bringing up to two free extras, two leaders,
+    a placement per counter), then per turn for each counter its movement points,
+    a rotation, a climb, a dismount, an attack and a follow-up, plus the phase
+    ends, the reinforcements and the removals after a Treasurer's death."""
     spec = mode_of(options.mode)
-    cheapest = min(UNITS[t].cost for t in BUY_MENU)
-    counters = (
-        (spec.attacker_budget + spec.defender_budget) // cheapest
-        + spec.free_rams
-        + 2 * spec.leaders_per_side
-    )
+    cheapest = min(UNITS[t].cost for t in ALL_BUYABLE)
+    per_purchase = 1 + max(UNITS[t].free_extras for t in ALL_BUYABLE)
+    treasurer = LEADERS[UnitType.TREASURER].extra_coins
+    coins = spec.attacker_budget + spec.defender_budget + 2 * spec.leaders_per_side * treasurer
+    counters = coins // cheapest * per_purchase + spec.free_rams + 2 * spec.leaders_per_side
     reinforcements = spec.reinforcements_per_board * UNITS[UnitType.CAVALRY].cost // cheapest
     counters += reinforcements
     most_movement = max(UNITS[t].movement for t in (*UNITS_IN_PLAY, *LEADERS_IN_PLAY))
     per_counter = most_movement + 1 + 5 + 1 + 1 + 1 + 1
-    per_turn = counters * per_counter + 3 + reinforcements
+    per_turn = counters * per_counter + 3 + reinforcements + counters
     setup_moves = 1 + counters + 2 * spec.leaders_per_side + counters
     return setup_moves + spec.rounds * 2 * per_turn
 
@@ -100,6 +107,7 @@ _PHASE_NAMES = {
     S.PHASE_CHOOSE_SIDE: "choose_side",
     S.PHASE_PURCHASE: "purchase",
     S.PHASE_LEADER: "leader",
+    S.PHASE_EXTRA_PURCHASE: "extra_purchase",
     S.PHASE_PLACEMENT: "placement",
     S.PHASE_REINFORCEMENT: "reinforcement",
     S.PHASE_MOVEMENT: "movement",
@@ -119,16 +127,21 @@ def to_move(state: State) -> int:
 
 
 def _then_check(play: Play) -> Play:
-    """An effect of play, followed by the ends that come at once (KK-116, KK-118)."""
+    """An effect of play, followed by the Flaming Pigs' explosions (KK-87,
+    KK-150), the ends that come at once (KK-116, KK-118), then the removals a
+    Treasurer's death owes (KK-104)."""
 
     def played(state: State, seat: int, move: Move, events: list[Event]) -> None:
         play(state, seat, move, events)
-        turns.check_game_over(state, events)
+        if state.round > 0 and state.phase != S.PHASE_OVER:
+            combat_deaths.detonate(state, Rng(state.rng), events)  # on any turn (KK-87)
+        if not turns.check_game_over(state, events):
+            treasury.open_disband(state, events)
 
     return played
 
 
-# --- attacks, follow-ups, disbanding: the combat module's, wired here ----------------------------
+# --- attacks and follow-ups: the combat module's, wired here ----------------------------
 
 
 def attack_moves(state: State, seat: int) -> list[Move]:
@@ -154,28 +167,10 @@ def follow_up(state: State, seat: int, move: Move, events: list[Event]) -> None:
     state.resume_phase = S.PHASE_UNSPECIFIED
 
 
-def disband_moves(state: State, seat: int) -> Iterator[Move]:
-    """Units the side may remove after its Treasurer died (KK-104): any but its
-    leaders and the Battering Ram."""
-    for u in st.on_field(state):
-        if u.seat == seat and not st.is_leader(u) and u.type != int(UnitType.BATTERING_RAM):
-            yield Move(disband=Move.Disband(unit=u.id))
-
-
-def disband(state: State, seat: int, move: Move, events: list[Event]) -> None:
-    u = state.units[move.disband.unit]
-    combat.kill_unit(state, u, pb.CAUSE_DISBANDED, -1, events)
-    state.seats[seat].disband_value_left -= UNITS[st.counter_type(u)].cost
-    if state.seats[seat].disband_value_left <= 0 or next(disband_moves(state, seat), None) is None:
-        state.seats[seat].disband_value_left = 0
-        state.phase = state.resume_phase
-        state.resume_phase = S.PHASE_UNSPECIFIED
-        state.to_move = st.seat_of_side(state, Side(state.turn_side))
-
-
 def movement_moves(state: State, seat: int) -> LazyMoves:
     """The movement phase's moves at once (one look at the field), ascending."""
-    keys = movement.movement_keys(state, seat)
+    scene = movement.Scene(state)
+    keys = [*movement.movement_keys(scene, seat), *climbing.both_climb_keys(scene, seat)]
     if next(turns.end_phase_moves(state, seat), None) is not None:
         keys.append((END_PHASE,))
     keys.sort()
@@ -219,6 +214,13 @@ PHASES: PhaseTable[State] = PhaseTable(
             seat=to_move,
             moves=["choose_leader"],
             ends="the defender has chosen its leader (KK-20)",
+            follows=["extra_purchase", "placement"],
+        ),
+        turn(
+            "extra_purchase",
+            seat=to_move,
+            moves=["buy"],
+            ends="no Treasurer's side can buy anything more (KK-21)",
             follows=["placement"],
         ),
         simultaneous(
@@ -228,14 +230,14 @@ PHASES: PhaseTable[State] = PhaseTable(
             generate=setup.placement_moves,
             ordered=True,
             ends="every seat has placed every counter: the reveal (KK-22, KK-27)",
-            follows=["movement", "over"],
+            follows=["movement", "disband", "over"],
         ),
         turn(
             "reinforcement",
             seat=to_move,
             moves=["reinforce", "end_phase"],
             ends="the defender ends it, its Cavalry placed (KK-40)",
-            follows=["movement", "over"],
+            follows=["movement", "disband", "over"],
         ),
         turn(
             "movement",
@@ -244,7 +246,7 @@ PHASES: PhaseTable[State] = PhaseTable(
             ends="the side ends it (KK-33)",
             generate=movement_moves,
             ordered=True,
-            follows=["attack", "over"],
+            follows=["attack", "disband", "over"],
         ),
         turn(
             "attack",
@@ -265,7 +267,7 @@ PHASES: PhaseTable[State] = PhaseTable(
             seat=to_move,
             moves=["disband"],
             ends="units worth 12 coins are removed (KK-104)",
-            follows=["attack", "over"],
+            follows=["movement", "attack", "reinforcement", "over"],
         ),
         end("over"),
     ),
@@ -294,17 +296,17 @@ MOVES: tuple[MoveKind[State, Move, Event], ...] = (
     _kind("reinforce", turns.reinforce_moves, turns.reinforce),
     _kind("step", movement.step_moves, movement.step, movement.narrow_step),
     _kind("rotate", movement.rotate_moves, movement.rotate, movement.narrow_rotate),
-    _kind("climb", movement.climb_moves, movement.climb, movement.narrow_climb),
+    _kind("climb", climbing.climb_moves, climbing.climb, climbing.narrow_climb),
     _kind(
         "prepare_climb",
-        movement.prepare_climb_moves,
-        movement.prepare_climb,
-        movement.narrow_prepare_climb,
+        climbing.prepare_climb_moves,
+        climbing.prepare_climb,
+        climbing.narrow_prepare_climb,
     ),
     _kind("dismount", movement.dismount_moves, movement.dismount, movement.narrow_dismount),
     _kind("attack", attack_moves, attack),
     _kind("follow_up", follow_up_moves, follow_up),
-    _kind("disband", disband_moves, disband),
+    _kind("disband", treasury.disband_moves, treasury.disband),
     _kind("end_phase", turns.end_phase_moves, turns.end_phase, narrow_end_phase),
 )
 
@@ -322,7 +324,11 @@ KILL_THE_KING: GameDefinition[Options, State, Move, Event, View] = GameDefinitio
     default_options=Options(mode=pb.KILL_THE_KING_MODE_KILL_THE_KING),
     options=(
         Option("mode", "KILL_THE_KING (default) or ATTACK_AND_DEFENSE"),
-        Option("advanced", "the advanced units (not available yet)"),
+        Option(
+            "advanced",
+            "the units and leader the chart marks Advanced (Peasant, War Elephant, "
+            "Flaming Pigs, Ballista, Siege Tower, the Beastmaster)",
+        ),
     ),
     max_decisions=max_decisions,
     setup=new_game,
@@ -340,6 +346,8 @@ KILL_THE_KING: GameDefinition[Options, State, Move, Event, View] = GameDefinitio
         variants=(
             Variant(2),
             Variant(2, (("mode", int(Mode.ATTACK_AND_DEFENSE)),)),
+            Variant(2, (("advanced", True),)),
+            Variant(2, (("mode", int(Mode.ATTACK_AND_DEFENSE)), ("advanced", True))),
         ),
         examples=3,
         deep_rate=0.05,
@@ -349,6 +357,10 @@ KILL_THE_KING: GameDefinition[Options, State, Move, Event, View] = GameDefinitio
         golden=(
             Golden(Variant(2), seed=7),
             Golden(Variant(2, (("mode", int(Mode.ATTACK_AND_DEFENSE)),)), seed=7),
+            Golden(Variant(2, (("advanced", True),)), seed=7),
+            Golden(
+                Variant(2, (("mode", int(Mode.ATTACK_AND_DEFENSE)), ("advanced", True))), seed=7
+            ),
         ),
     ),
 )

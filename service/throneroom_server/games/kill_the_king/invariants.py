@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from throneroom.games.kill_the_king.data import UNITS, Level, Side, UnitType
+from throneroom.games.kill_the_king.data import LEADERS, UNITS, Level, Side, UnitType
 from throneroom.v1 import kill_the_king_pb2 as pb
 
 from throneroom_server.games.kill_the_king import state as st
@@ -36,38 +36,69 @@ def units_stand_where_they_may(state: State) -> None:
         where = st.coord(u)
         assert where in in_play, f"unit {u.id} stands off the mode's field at {where}"
         levels = board.space(*where).levels
-        assert Level(u.level) in levels, f"unit {u.id} at {where} on level {u.level}"
         chart = UNITS[UnitType(u.type)]
+        if u.carried_by >= 0:
+            engine = state.units[u.carried_by]
+            at_wall = engine.type == int(UnitType.SIEGE_TOWER) and engine.immobile
+            expected = int(Level.STAIRS) if at_wall else engine.level
+            assert u.level == expected, f"crew {u.id} on level {u.level}, not {expected}"
+            continue
+        assert Level(u.level) in levels, f"unit {u.id} at {where} on level {u.level}"
         if u.level == int(Level.WALL):
             assert chart.may_stand_on_wall or u.immobile, f"unit {u.id} may not be on a wall"
 
 
-def crews_man_their_rams(state: State) -> None:
+_ENGINES = (int(UnitType.BATTERING_RAM), int(UnitType.SIEGE_TOWER))
+
+
+def crews_ride_their_engines(state: State) -> None:
+    """Crews are in a Battering Ram (one, any side's infantry) or a Siege Tower
+    (up to three infantry or leaders of its side, stacked apart), on its space."""
     for u in st.on_field(state):
         if u.carried_by < 0:
             continue
-        ram = state.units[u.carried_by]
-        assert ram.status == st.ON_FIELD and ram.type == int(UnitType.BATTERING_RAM), (
-            f"unit {u.id} mans no Ram"
+        engine = state.units[u.carried_by]
+        assert engine.status == st.ON_FIELD and engine.type in _ENGINES, (
+            f"unit {u.id} rides no engine"
         )
-        assert st.coord(ram) == st.coord(u), f"crew {u.id} is not on its Ram's space"
-        assert len(st.crew_of(state, ram.id)) <= UNITS[UnitType.BATTERING_RAM].capacity
+        assert st.coord(engine) == st.coord(u), f"crew {u.id} is not on its engine's space"
+        crew = st.crew_of(state, engine.id)
+        assert len(crew) <= UNITS[UnitType(engine.type)].capacity
+        if engine.type == int(UnitType.SIEGE_TOWER):
+            assert u.side == engine.side, f"crew {u.id} in an enemy tower"
+            assert len({c.stack for c in crew}) == len(crew), f"tower {engine.id}: stacks clash"
 
 
 def coins_are_units(state: State) -> None:
-    """Conservation: every coin spent is a bought unit on the chart (KK-16)."""
+    """Conservation: every coin spent is a bought unit on the chart (KK-16), the
+    budget being the mode's plus the Treasurer's coins (KK-21); free extras
+    (Peasants, Flaming Pigs), the Ram and reinforcements cost nothing; every
+    free extra came with a bought unit of its type (KK-17)."""
     spec = spec_of(state)
     for seat, s in enumerate(state.seats):
         if s.side == pb.SIDE_UNSPECIFIED:
             continue
+        mine = [u for u in state.units if u.seat == seat]
         spent = sum(
-            UNITS[st.counter_type(u)].cost
-            for u in state.units
-            if u.seat == seat and not u.free and not st.is_leader(u)
+            UNITS[st.counter_type(u)].cost for u in mine if not u.free and not st.is_leader(u)
         )
-        assert s.coins >= 0 and s.coins + spent == spec.budget(Side(s.side)), (
-            f"seat {seat}: {s.coins} coins left and {spent} spent"
+        treasurer = sum(
+            LEADERS[UnitType.TREASURER].extra_coins
+            for u in mine
+            if u.type == int(UnitType.TREASURER)
         )
+        budget = spec.budget(Side(s.side)) + treasurer
+        assert s.coins >= 0 and s.coins + s.extra_coins + spent == budget, (
+            f"seat {seat}: {s.coins} coins left, {s.extra_coins} extra and {spent} spent"
+        )
+        if state.round > 0:
+            continue  # reinforcements are free too (KK-39)
+        for kind in (t for t in UNITS if UNITS[t].free_extras):
+            bought = sum(1 for u in mine if u.type == int(kind) and not u.free)
+            free = sum(1 for u in mine if u.type == int(kind) and u.free)
+            assert free <= bought * UNITS[kind].free_extras, (
+                f"seat {seat}: {free} free {kind.name} for {bought} bought"
+            )
 
 
 def over_exactly_with_outcome(state: State) -> None:
@@ -83,7 +114,7 @@ INVARIANTS = (
     ids_are_indices,
     one_unit_per_position,
     units_stand_where_they_may,
-    crews_man_their_rams,
+    crews_ride_their_engines,
     coins_are_units,
     over_exactly_with_outcome,
     placed_before_play,

@@ -4,11 +4,11 @@ KK-76, KK-89, KK-90, KK-100, KK-101).
 A unit's move is a series of single steps (``step``), each one orthogonal
 space for one movement point; the unit moving is the state's
 ``active_unit``, and moving another unit completes it. Rotation (``rotate``)
-is free except for the Catapult. Climbing (``climb``, ``prepare_climb``)
-takes an infantry unit or a leader from the ground onto the wall beside it;
-a climb onto an enemy is the climbing attack, resolved by the combat module.
-A Cavalry may dismount (``dismount``); infantry man and unman the Battering
-Ram by stepping onto and off it.
+is free except for the Catapult. Climbing (``climb``, ``prepare_climb``) is
+:mod:`.climbing`. A Cavalry may dismount (``dismount``); infantry man and
+unman the Battering Ram by stepping onto and off it; infantry and leaders
+board a Siege Tower by stepping onto it and the unit on top steps out of it
+(:mod:`.towers`).
 """
 
 from __future__ import annotations
@@ -26,12 +26,10 @@ from throneroom.games.kill_the_king.data import (
 )
 from throneroom.v1 import kill_the_king_pb2 as pb
 
-from throneroom_server.games.kill_the_king import combat
+from throneroom_server.games.kill_the_king import combat_deaths, pigs, towers
 from throneroom_server.games.kill_the_king import state as st
 from throneroom_server.games.kill_the_king.keys import (
-    CLIMB,
     DISMOUNT,
-    PREPARE_CLIMB,
     ROTATE,
     STEP,
     Key,
@@ -46,6 +44,9 @@ Event = pb.KillTheKingEvent
 Unit = pb.KillTheKingUnit
 
 RAM = int(UnitType.BATTERING_RAM)
+TOWER = int(UnitType.SIEGE_TOWER)
+ELEPHANT = int(UnitType.WAR_ELEPHANT)
+PIG = int(UnitType.FLAMING_PIGS)
 _TYPE = {int(kind): kind for kind in UnitType}
 
 
@@ -116,7 +117,7 @@ class Scene:
     def _find_controlled(self, seat: int) -> list[Unit]:
         out = []
         for u in self.occupied.values():
-            if u.type == RAM:
+            if u.type in (RAM, TOWER):
                 crew = self.crews.get(u.id)
                 if crew and crew[0].seat == seat:
                     out.append(u)
@@ -209,7 +210,8 @@ class _Mover:
     def targets(
         self, origin: Position, left: int
     ) -> Iterator[tuple[Direction, Position, Unit | None]]:
-        """(direction, position, Ram manned by the step or None) for each legal step."""
+        """(direction, position, the Ram manned or the tower boarded by the step, or
+        None) for each legal step."""
         occupied = self.scene.occupied
         may_wall = self.chart.may_stand_on_wall
         last: Direction | None = None
@@ -223,20 +225,31 @@ class _Mover:
                 held = occupied.get((p.coord, STAIRS))
             ram: Unit | None = None
             if held is not None:
-                if not (
-                    self.chart.may_man
-                    and self.u.carried_by < 0
-                    and held.type == RAM
-                    and not self.scene.crews.get(held.id)
-                ):
+                if self.u.type == ELEPHANT and self.u.carried_by < 0:
+                    pass  # it tramples whatever stands there (KK-81)
+                elif not self._may_board(held):
                     continue
-                ram = held
+                else:
+                    ram = held
             elif kind == st.PASSAGE and not (
                 _gate_open_for(self.state, self.side, p.coord) and self._may_pass(origin, p, left)
             ):
                 continue
             last = d
             yield d, p, ram
+
+    def _may_board(self, held: Unit) -> bool:
+        """An unmanned Ram for infantry (KK-89); a friendly Siege Tower with room
+        for infantry and leaders (KK-95)."""
+        crew = self.scene.crews.get(held.id)
+        if held.type == RAM:
+            return self.chart.may_man and self.u.carried_by < 0 and not crew
+        return (
+            held.type == TOWER
+            and held.side == self.u.side
+            and towers.may_board(self.u)
+            and towers.has_room(crew)
+        )
 
     def _may_pass(self, origin: Position, passage: Position, left: int) -> bool:
         """A step onto the gate's passage needs a point left and a free ground
@@ -264,10 +277,64 @@ def _step_keys(scene: Scene, seat: int, only: int | None = None) -> Iterator[Key
         left = scene.points_left(u)
         if left < 1:
             continue
+        if u.type == PIG:
+            yield from _pig_keys(scene, u, left)
+            continue
         for d, _, _ in _Mover(scene, u).targets(st.position(u), left):
             yield (STEP, u.id, int(d))
     if passage is None:
         yield from _unman_keys(scene, seat, only)
+        yield from _tower_exit_keys(scene, seat, only)
+
+
+def _pig_keys(scene: Scene, pig: Unit, left: int) -> Iterator[Key]:
+    """Flaming Pigs step forward only; facing the end of the map, a wall, the gate
+    or the door, that step is their explosion (KK-86)."""
+    forward = Direction(pig.facing)
+    if pigs.blocked_ahead(scene.state, pig):
+        yield (STEP, pig.id, int(forward))
+        return
+    for d, _, _ in _Mover(scene, pig).targets(st.position(pig), left):
+        if d is forward:
+            yield (STEP, pig.id, int(d))
+
+
+def pigs_to_move(state: State, seat: int) -> bool:
+    """A Flaming Pig of ``seat`` has not moved this turn and can: the movement
+    phase may not end yet ("must move minimum 1 tile every turn", KK-86)."""
+    if state.movement_locked_now or not any(
+        u.type == PIG and u.seat == seat and not u.moved and u.status == st.ON_FIELD
+        for u in state.units
+    ):
+        return False
+    scene = Scene(state)
+    if _passage_unit(state, scene.board) is not None:
+        return False
+    return any(
+        u.type == PIG and not u.moved and next(_pig_keys(scene, u, scene.points_left(u)), None)
+        for u in scene.controlled(seat)
+        if scene.points_left(u) >= 1
+    )
+
+
+def _tower_exits(scene: Scene, u: Unit) -> Iterator[tuple[Direction, Position]]:
+    tower = scene.state.units[u.carried_by]
+    return towers.exits(scene.board, scene.in_play, scene.terrain[0], tower, scene.occupied)
+
+
+def _tower_exit_keys(scene: Scene, seat: int, only: int | None) -> Iterator[Key]:
+    """The unit on top of a tower steps out of it (KK-96, KK-143)."""
+    state = scene.state
+    for tower_id, crew in scene.crews.items():
+        if state.units[tower_id].type != TOWER:
+            continue
+        top = towers.top_of(crew)
+        if top is None or top.seat != seat or only not in (None, top.id):
+            continue
+        if finished(state, top) or scene.points_left(top) < 1:
+            continue
+        for d, _ in _tower_exits(scene, top):
+            yield (STEP, top.id, int(d))
 
 
 def _side_moved(scene: Scene, seat: int) -> bool:
@@ -279,7 +346,13 @@ def _side_moved(scene: Scene, seat: int) -> bool:
 def _unman_keys(scene: Scene, seat: int, only: int | None) -> Iterator[Key]:
     """A crew steps off its Ram at the start of its side's movement phase,
     before any other unit of the side has moved (KK-90)."""
-    crews = [u for c in scene.crews.values() for u in c if u.seat == seat and only in (None, u.id)]
+    crews = [
+        u
+        for engine, c in scene.crews.items()
+        if scene.state.units[engine].type == RAM
+        for u in c
+        if u.seat == seat and only in (None, u.id)
+    ]
     if not crews or _side_moved(scene, seat):
         return
     for u in crews:
@@ -292,7 +365,7 @@ def _unman_keys(scene: Scene, seat: int, only: int | None) -> Iterator[Key]:
                 yield (STEP, u.id, int(d))
 
 
-def _listed(keys: Iterator[Key], move: Move) -> list[Move]:
+def listed(keys: Iterator[Key], move: Move) -> list[Move]:
     """The move itself if its key is among ``keys``, else nothing (a narrowing)."""
     key = move_key(move)
     return [move_from_key(key)] if key in set(keys) else []
@@ -303,17 +376,16 @@ def step_moves(state: State, seat: int) -> list[Move]:
 
 
 def narrow_step(state: State, seat: int, move: Move) -> list[Move]:
-    return _listed(_step_keys(Scene(state), seat, move.step.unit), move)
+    return listed(_step_keys(Scene(state), seat, move.step.unit), move)
 
 
-def movement_keys(state: State, seat: int) -> list[Key]:
-    """Every legal step, rotation, climb, prepared climb and dismount at once
-    (the movement phase's moves but ``end_phase``), from one look at the field."""
-    scene = Scene(state)
+def movement_keys(scene: Scene, seat: int) -> list[Key]:
+    """Every legal step, rotation and dismount at once (with the climbs of
+    :mod:`.climbing`, the movement phase's moves but ``end_phase``), from one
+    look at the field."""
     return [
         *_step_keys(scene, seat),
         *_rotate_keys(scene, seat),
-        *_both_climb_keys(scene, seat),
         *_dismount_keys(scene, seat),
     ]
 
@@ -334,6 +406,8 @@ def complete_movement(state: State, events: list[Event]) -> None:
     state.active_unit = -1
     if u.status == st.ON_FIELD and u.level == int(Level.WALL):
         take_gate(state, u, events)
+    if u.status == st.ON_FIELD and u.type == TOWER:
+        towers.settle(state, u, st.field(state), st.in_play(state))
 
 
 def take_gate(state: State, u: Unit, events: list[Event]) -> None:
@@ -355,23 +429,38 @@ def step(state: State, seat: int, move: Move, events: list[Event]) -> None:
     u = state.units[move.step.unit]
     d = Direction(move.step.direction)
     origin = st.position(u)
-    mover = _Mover(scene, u)
-    left = scene.points_left(u)
-    _, target, ram = next(t for t in mover.targets(origin, left) if t[0] is d)
+    ram: Unit | None = None
+    if u.type == PIG and pigs.blocked_ahead(state, u):
+        _start(state, u, events)
+        state.active_unit = -1
+        combat_deaths.explode(state, u, Rng(state.rng), events)  # the end, a wall, the gate
+        return
+    if u.carried_by >= 0 and state.units[u.carried_by].type == TOWER:
+        target = next(p for way, p in _tower_exits(scene, u) if way is d)
+    else:
+        left = scene.points_left(u)
+        _, target, ram = next(t for t in _Mover(scene, u).targets(origin, left) if t[0] is d)
     if u.carried_by >= 0:
         engine = u.carried_by
         u.carried_by = -1
+        u.stack = 0
         events.append(Event(unmanned=Event.Unmanned(crew=u.id, engine=engine)))
     _start(state, u, events)
     u.movement_used += 1
     u.moved = True
     if ram is not None:
-        st.put(u, target.coord, Level(ram.level))
-        u.facing = ram.facing
-        u.carried_by = ram.id
+        if ram.type == TOWER:
+            towers.board_tower(state, u, ram)
+        else:
+            st.put(u, target.coord, Level(ram.level))
+            u.facing = ram.facing
+            u.carried_by = ram.id
         state.active_unit = -1
         events.append(Event(manned=Event.Manned(crew=u.id, engine=ram.id)))
         return
+    if u.type == ELEPHANT and not combat_deaths.trample(state, u, target, d, events):
+        state.active_unit = -1
+        return  # it met another Elephant head to head (KK-81)
     st.put(u, target.coord, target.level)
     for crew in st.crew_of(state, u.id):
         st.put(crew, target.coord, target.level)
@@ -400,11 +489,10 @@ def _rotate_keys(scene: Scene, seat: int, only: int | None = None) -> Iterator[K
     state = scene.state
     if _passage_unit(state, scene.board) is not None:
         return
-    for u in scene.controlled(seat):
-        if u.rotated or u.carried_by >= 0 or only not in (None, u.id):
-            continue
-        if u.type == RAM and not scene.crews.get(u.id):
-            continue
+    exposed = [c for c in towers.exposed_crews(state) if c.seat == seat]
+    for u in sorted([*scene.controlled(seat), *exposed], key=lambda v: v.id):
+        if u.rotated or only not in (None, u.id) or u.type == PIG:
+            continue  # Flaming Pigs never turn (KK-86)
         cost = _rotation_cost(state, u)
         if cost and (finished(state, u) or scene.points_left(u) < cost):
             continue
@@ -418,7 +506,7 @@ def rotate_moves(state: State, seat: int) -> list[Move]:
 
 
 def narrow_rotate(state: State, seat: int, move: Move) -> list[Move]:
-    return _listed(_rotate_keys(Scene(state), seat, move.rotate.unit), move)
+    return listed(_rotate_keys(Scene(state), seat, move.rotate.unit), move)
 
 
 def rotate(state: State, seat: int, move: Move, events: list[Event]) -> None:
@@ -433,111 +521,6 @@ def rotate(state: State, seat: int, move: Move, events: list[Event]) -> None:
     for crew in st.crew_of(state, u.id):
         crew.facing = u.facing
     events.append(Event(rotated=Event.Rotated(unit=u.id, facing=u.facing, cost=cost)))
-
-
-# --- climbing (KK-44, KK-45) -------------------------------------------------------------------
-
-
-def _climbs(
-    scene: Scene, seat: int, only: int | None = None
-) -> Iterator[tuple[Unit, Direction, Unit | None]]:
-    """(climber, direction, enemy on the wall or None) for each climb allowed now."""
-    state = scene.state
-    if state.movement_locked_now:
-        return
-    board = scene.board
-    if _passage_unit(state, board) is not None:
-        return
-    table = st.climbs(state)
-    for u in scene.controlled(seat):
-        if only not in (None, u.id):
-            continue
-        chart = UNITS[_TYPE[u.type]]
-        if not chart.may_climb or u.moved or u.attacked or u.HasField("climb"):
-            continue
-        if u.level != int(Level.GROUND) or scene.points_left(u) < 1:
-            continue
-        for d, c in table[Coord(u.square.row, u.square.col)]:
-            if c not in scene.in_play:
-                continue
-            held = scene.occupied.get(Position(c, Level.WALL))
-            if held is None:
-                yield u, d, None
-            elif held.side != u.side and combat.can_climb_attack(state, board, u.id, d):
-                yield u, d, held
-
-
-def _climb_keys(
-    scene: Scene, seat: int, *, prepared: bool, only: int | None = None
-) -> Iterator[Key]:
-    """Climbs (KK-44), or with ``prepared`` the climbs set for the attack phase
-    (KK-45: onto an enemy only)."""
-    for u, d, enemy in _climbs(scene, seat, only):
-        if not prepared:
-            yield (CLIMB, u.id, int(d))
-        elif enemy is not None:
-            yield (PREPARE_CLIMB, u.id, int(d))
-
-
-def _both_climb_keys(scene: Scene, seat: int) -> Iterator[Key]:
-    for u, d, enemy in _climbs(scene, seat):
-        yield (CLIMB, u.id, int(d))
-        if enemy is not None:
-            yield (PREPARE_CLIMB, u.id, int(d))
-
-
-def climb_moves(state: State, seat: int) -> list[Move]:
-    return [move_from_key(k) for k in _climb_keys(Scene(state), seat, prepared=False)]
-
-
-def narrow_climb(state: State, seat: int, move: Move) -> list[Move]:
-    keys = _climb_keys(Scene(state), seat, prepared=False, only=move.climb.unit)
-    return _listed(keys, move)
-
-
-def climb(state: State, seat: int, move: Move, events: list[Event]) -> None:
-    board = st.field(state)
-    u = state.units[move.climb.unit]
-    d = Direction(move.climb.direction)
-    wall = st.coord(u).step(d)
-    _start(state, u, events)
-    u.moved = True
-    if st.occupant(state, Position(wall, Level.WALL)) is None:
-        u.movement_used += 1
-        st.put(u, wall, Level.WALL)
-        events.append(
-            Event(climbed=Event.Climbed(unit=u.id, wall=pb.Square(row=wall.row, col=wall.col)))
-        )
-        return
-    u.movement_used = allowance(state, u)
-    combat.climb_attack(state, board, u.id, d, Rng(state.rng), events)
-    complete_movement(state, events)
-
-
-def prepare_climb_moves(state: State, seat: int) -> list[Move]:
-    return [move_from_key(k) for k in _climb_keys(Scene(state), seat, prepared=True)]
-
-
-def narrow_prepare_climb(state: State, seat: int, move: Move) -> list[Move]:
-    keys = _climb_keys(Scene(state), seat, prepared=True, only=move.prepare_climb.unit)
-    return _listed(keys, move)
-
-
-def prepare_climb(state: State, seat: int, move: Move, events: list[Event]) -> None:
-    u = state.units[move.prepare_climb.unit]
-    d = Direction(move.prepare_climb.direction)
-    wall = st.coord(u).step(d)
-    if state.active_unit != u.id:
-        complete_movement(state, events)
-    state.active_unit = -1
-    u.climb = pb.Direction.ValueType(d)
-    events.append(
-        Event(
-            climb_prepared=Event.ClimbPrepared(
-                unit=u.id, wall=pb.Square(row=wall.row, col=wall.col)
-            )
-        )
-    )
 
 
 # --- dismounting (KK-76) ---------------------------------------------------------------------
@@ -559,7 +542,7 @@ def dismount_moves(state: State, seat: int) -> list[Move]:
 
 
 def narrow_dismount(state: State, seat: int, move: Move) -> list[Move]:
-    return _listed(_dismount_keys(Scene(state), seat, move.dismount.unit), move)
+    return listed(_dismount_keys(Scene(state), seat, move.dismount.unit), move)
 
 
 def dismount(state: State, seat: int, move: Move, events: list[Event]) -> None:

@@ -5,9 +5,10 @@ Each function over the state is either a generator of legal moves (the kit's
 appends events). The flow: CHOOSE_SIDE -> PURCHASE -> LEADER -> PLACEMENT
 (simultaneous and hidden) -> the reveal -> round 1 (turns.start_turn).
 
-What this issue implements is listed in ``UNITS_IN_PLAY`` and
-``LEADERS_IN_PLAY``: the purchase and leader menus offer only those; the
-other units and leaders of the chart come in later issues.
+The purchase and leader menus are ``scope.buy_menu`` and
+``scope.leader_menu``: the Advanced units and the Beastmaster only with the
+``advanced`` option. A side led by the Treasurer spends his extra coins after
+the leader choice (PHASE_EXTRA_PURCHASE, KK-21).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from functools import lru_cache
 
 from throneroom.games.kill_the_king.board import Coord, Position
 from throneroom.games.kill_the_king.data import (
+    LEADERS,
     MODES,
     UNITS,
     Direction,
@@ -30,6 +32,7 @@ from throneroom.games.kill_the_king.field import setup_squares
 from throneroom.v1 import kill_the_king_pb2 as pb
 
 from throneroom_server.games.kill_the_king import state as st
+from throneroom_server.games.kill_the_king import towers
 from throneroom_server.games.kill_the_king.dice import roll
 from throneroom_server.games.kill_the_king.keys import (
     PLACE,
@@ -38,7 +41,7 @@ from throneroom_server.games.kill_the_king.keys import (
     move_from_key,
     move_key,
 )
-from throneroom_server.games.kill_the_king.scope import BUY_MENU, LEADERS_IN_PLAY, spec_of
+from throneroom_server.games.kill_the_king.scope import buy_menu, leader_menu, spec_of
 from throneroom_server.games.kill_the_king.turns import start_turn
 from throneroom_server.games.rng import Rng, seed_rng
 
@@ -154,7 +157,7 @@ def _buyable(state: State, seat: int) -> Iterator[UnitType]:
     side = st.side_of(state, seat)
     spec = spec_of(state)
     coins = state.seats[seat].coins
-    for kind in BUY_MENU:
+    for kind in buy_menu(state.advanced):
         chart = UNITS[kind]
         if chart.cost <= coins and st.counters(state, side, kind) < spec.cap(kind):
             yield kind
@@ -174,7 +177,8 @@ def _suggested_fits(state: State, seat: int) -> bool:
     army = spec.suggested_army(side)
     if not army or army_cost(army) > state.seats[seat].coins:
         return False
-    return all(kind in BUY_MENU and count <= spec.cap(kind) for kind, count in army)
+    menu = buy_menu(state.advanced)
+    return all(kind in menu and count <= spec.cap(kind) for kind, count in army)
 
 
 def buy_moves(state: State, seat: int) -> Iterator[Move]:
@@ -189,17 +193,24 @@ def suggested_army_moves(state: State, seat: int) -> Iterator[Move]:
 
 
 def _buy_one(state: State, seat: int, kind: UnitType, events: list[Event]) -> None:
-    cost = UNITS[kind].cost
-    state.seats[seat].coins -= cost
+    """One unit bought, and the free extras that come with it (Peasants, Flaming
+    Pigs: two more, as far as the cap allows, KK-17)."""
+    chart = UNITS[kind]
+    state.seats[seat].coins -= chart.cost
     u = st.new_unit(state, kind, seat)
+    ids = [u.id]
+    side = st.side_of(state, seat)
+    room = spec_of(state).cap(kind) - st.counters(state, side, kind)
+    for _ in range(min(chart.free_extras, room)):
+        ids.append(st.new_unit(state, kind, seat, free=True).id)
     events.append(
         Event(
             unit_bought=Event.UnitBought(
                 seat=seat,
                 unit=u.type,
-                cost=cost,
+                cost=chart.cost,
                 coins_left=state.seats[seat].coins,
-                unit_ids=[u.id],
+                unit_ids=ids,
             )
         )
     )
@@ -218,12 +229,17 @@ def buy_suggested_army(state: State, seat: int, move: Move, events: list[Event])
 
 
 def _next_purchase(state: State, seat: int, events: list[Event]) -> None:
-    """Purchases alternate; a seat that can buy nothing is skipped (KK-16)."""
+    """Purchases alternate; a seat that can buy nothing is skipped (KK-16). The
+    purchase step is followed by the leader choice; the extra purchase (the
+    Treasurer's coins, KK-21) by the placement."""
     other = 1 - seat
     if can_buy(state, other):
         state.to_move = other
     elif can_buy(state, seat):
         state.to_move = seat
+    elif state.phase == pb.KillTheKingState.PHASE_EXTRA_PURCHASE:
+        _open_placement(state, events)
+        return
     else:
         state.phase = pb.KillTheKingState.PHASE_LEADER
         state.to_move = st.seat_of_side(state, Side.ATTACKER)
@@ -235,17 +251,44 @@ def _next_purchase(state: State, seat: int, events: list[Event]) -> None:
 
 
 def leader_moves(state: State, seat: int) -> Iterator[Move]:
-    for kind in LEADERS_IN_PLAY:
+    for kind in leader_menu(state.advanced):
         yield Move(choose_leader=Move.ChooseLeader(leader=pb.UnitType.ValueType(kind)))
 
 
 def choose_leader(state: State, seat: int, move: Move, events: list[Event]) -> None:
-    u = st.new_unit(state, UnitType(move.choose_leader.leader), seat)
+    kind = UnitType(move.choose_leader.leader)
+    u = st.new_unit(state, kind, seat)
+    state.seats[seat].extra_coins += LEADERS[kind].extra_coins
     events.append(Event(leader_chosen=Event.LeaderChosen(seat=seat, leader=u.type, unit_id=u.id)))
     if st.side_of(state, seat) is Side.ATTACKER:
         state.to_move = st.seat_of_side(state, Side.DEFENDER)
         state.turn_side = pb.SIDE_DEFENDER
         return
+    _open_extra_purchase(state, events)
+
+
+def _open_extra_purchase(state: State, events: list[Event]) -> None:
+    """ "Finally ... any extra units are added" (KK-21): a side led by the
+    Treasurer gets his coins now and buys with them as in KK-16, attacker
+    first; without one (or nothing to buy) the placement starts."""
+    for s in state.seats:
+        s.coins += s.extra_coins
+        s.extra_coins = 0
+    buyers = [
+        seat
+        for seat in (st.seat_of_side(state, Side.ATTACKER), st.seat_of_side(state, Side.DEFENDER))
+        if can_buy(state, seat)
+    ]
+    if not buyers:
+        _open_placement(state, events)
+        return
+    state.phase = pb.KillTheKingState.PHASE_EXTRA_PURCHASE
+    state.to_move = buyers[0]
+    state.turn_side = state.seats[buyers[0]].side
+    events.append(Event(phase_started=Event.PhaseStarted(phase=state.phase)))
+
+
+def _open_placement(state: State, events: list[Event]) -> None:
     state.phase = pb.KillTheKingState.PHASE_PLACEMENT
     state.turn_side = pb.SIDE_UNSPECIFIED
     for s in state.seats:
@@ -289,15 +332,26 @@ def _place_keys(state: State, seat: int, only: int | None = None) -> Iterator[Ke
         for u in mine
         if u.type == int(UnitType.BATTERING_RAM) and not st.crew_of(state, u.id)
     }
+    towers_here = {
+        st.coord(u): u
+        for u in mine
+        if u.type == int(UnitType.SIEGE_TOWER) and towers.has_room(st.crew_of(state, u.id))
+    }
     for u in _next_of_each_type(state, seat):
         if only not in (None, u.id):
             continue
         kind = UnitType(u.type)
         may_man = UNITS[kind].may_man
+        may_board = UNITS[kind].may_stand_on_wall
+        if may_board:  # inside its tower wherever the tower stands (KK-144)
+            for c, tower in towers_here.items():
+                yield (PLACE, u.id, c.row, c.col, tower.facing)
         for c in _zone(mode, side, kind):
-            ram = rams.get(c) if may_man else None
-            if ram is not None:
-                yield (PLACE, u.id, c.row, c.col, ram.facing)
+            if c in towers_here and may_board:
+                continue
+            engine = rams.get(c) if may_man else None
+            if engine is not None:
+                yield (PLACE, u.id, c.row, c.col, engine.facing)
                 continue
             if Position(c, board.level_of(c)) in taken:
                 continue
@@ -327,24 +381,28 @@ def place(state: State, seat: int, move: Move, events: list[Event]) -> None:
     p = move.place
     u = state.units[p.unit]
     where = Coord(p.square.row, p.square.col)
-    ram = next(
+    engine = next(
         (
             r
             for r in st.units_at(state, where)
-            if r.type == int(UnitType.BATTERING_RAM) and r.seat == seat
+            if r.type in (int(UnitType.BATTERING_RAM), int(UnitType.SIEGE_TOWER)) and r.seat == seat
         ),
         None,
     )
     u.status = st.ON_FIELD
     u.facing = p.facing
-    if ram is not None:
+    if engine is not None and engine.type == int(UnitType.SIEGE_TOWER):
+        towers.board_tower(state, u, engine)
+    elif engine is not None:
         st.put(u, where, board.level_of(where))
-        u.carried_by = ram.id
-        u.level = ram.level
+        u.carried_by = engine.id
+        u.level = engine.level
     else:
         st.put(u, where, board.level_of(where))
         if UNITS[UnitType(u.type)].wall_setup_immobile and board.space(*where).is_wall:
             u.immobile = True
+        if u.type == int(UnitType.SIEGE_TOWER):
+            towers.settle(state, u, board, st.in_play(state))
     placed = sum(1 for x in state.units if x.seat == seat and x.status == st.ON_FIELD)
     events.append(Event(unit_placed=Event.UnitPlaced(seat=seat, placed=placed, unit=u)))
     if not any(x.seat == seat and x.status == st.RESERVE for x in state.units):

@@ -3,7 +3,8 @@
 A round is the attacker's turn, then the defender's; a turn is a movement
 phase, then an attack phase, each ended by the side (``end_phase``). Kill the
 King's defender may first get reinforcements at its turn of round 6. The end
-of a turn runs, in order: the Ranger's rearmost check (KK-102), the victory
+of a turn runs, in order: the Ranger's rearmost check (KK-102), the
+Treasurer's flight (KK-105), the victory
 checks (KK-116, KK-117), then the next turn. ``check_game_over`` runs after
 every move: the King's Door (KK-116) and annihilation (KK-118) end the game at
 once.
@@ -29,8 +30,9 @@ from throneroom.v1 import kill_the_king_pb2 as pb
 from throneroom_server.games.core import Outcome
 from throneroom_server.games.kill_the_king import combat
 from throneroom_server.games.kill_the_king import state as st
-from throneroom_server.games.kill_the_king.movement import complete_movement
-from throneroom_server.games.kill_the_king.scope import BUY_MENU, spec_of
+from throneroom_server.games.kill_the_king.movement import complete_movement, pigs_to_move
+from throneroom_server.games.kill_the_king.scope import buy_menu, spec_of
+from throneroom_server.games.kill_the_king.treasury import treasurer_flees
 
 State = pb.KillTheKingState
 Move = pb.KillTheKingMove
@@ -132,7 +134,7 @@ def _substitutes(state: State) -> list[UnitType]:
     spec = spec_of(state)
     return [
         kind
-        for kind in BUY_MENU
+        for kind in buy_menu(state.advanced)
         if UNITS[kind].cost <= state.reinforcement_value
         and st.counters(state, Side.DEFENDER, kind, alive_only=True) < spec.cap(kind)
     ]
@@ -178,7 +180,7 @@ def end_phase_moves(state: State, seat: int) -> Iterator[Move]:
     phase = state.phase
     if phase == S.PHASE_REINFORCEMENT and not may_end_reinforcements(state):
         return
-    if phase == S.PHASE_MOVEMENT and _on_gate_passage(state):
+    if phase == S.PHASE_MOVEMENT and (_on_gate_passage(state) or pigs_to_move(state, seat)):
         return
     yield Move(end_phase=Move.EndPhase())
 
@@ -235,6 +237,7 @@ def end_turn(state: State, events: list[Event]) -> None:
     ranger = rearmost_ranger_dies(state, side)
     if ranger is not None:
         combat.kill_unit(state, ranger, pb.CAUSE_REARMOST, -1, events)
+    treasurer_flees(state, side, events)
     del state.defence_penalty[:]
     state.movement_locked_now = False
     if check_game_over(state, events):
@@ -304,8 +307,8 @@ def check_game_over(state: State, events: list[Event]) -> bool:
     if state.door_destroyed:
         finish(state, Side.ATTACKER, "door", events)
         return True
-    if state.phase in (S.PHASE_CHOOSE_SIDE, S.PHASE_PURCHASE, S.PHASE_LEADER, S.PHASE_PLACEMENT):
-        return False
+    if state.round == 0:
+        return False  # setup: nothing is on the field yet
     present = {u.side for u in state.units if u.status == st.ON_FIELD}
     if int(Side.ATTACKER) not in present:
         finish(state, Side.DEFENDER, "annihilation", events)

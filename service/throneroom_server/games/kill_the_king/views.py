@@ -16,6 +16,7 @@ from throneroom.v1 import kill_the_king_pb2 as pb
 
 from throneroom_server.games.core import Viewer
 from throneroom_server.games.kill_the_king import state as st
+from throneroom_server.games.kill_the_king import towers
 from throneroom_server.games.rng import Rng, seed_rng
 
 State = pb.KillTheKingState
@@ -129,6 +130,7 @@ def randomize_hidden(state: State, viewer: Viewer, seed: int) -> State:
                 if u.status == st.ON_FIELD:
                     hidden.append(u)
                 u.carried_by = -1
+                u.stack = 0
                 u.ClearField("square")
                 u.ClearField("level")
                 u.ClearField("facing")
@@ -142,5 +144,7 @@ def randomize_hidden(state: State, viewer: Viewer, seed: int) -> State:
             st.put(u, c, board.level_of(c))
             u.facing = pb.Direction.ValueType(rng.below(4) + 1)
             u.immobile = UNITS[kind].wall_setup_immobile and board.space(*c).is_wall
+            if kind is UnitType.SIEGE_TOWER:  # a tower set next to a wall stays (KK-142)
+                u.immobile = towers.next_to_wall(board, st.in_play(new), c)
     seed_rng(new.rng, seed ^ 0x9E3779B97F4A7C15)
     return new

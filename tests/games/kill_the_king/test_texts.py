@@ -1,0 +1,43 @@
+"""Sentences for every Kill the King move and event (texts.py), the ones of
+the advanced units and leaders included (KK-138, KK-135, KK-146, KK-150)."""
+
+from __future__ import annotations
+
+from throneroom.games.kill_the_king.texts import describe_event, describe_move
+from throneroom.v1 import kill_the_king_pb2 as pb
+
+Move = pb.KillTheKingMove
+Event = pb.KillTheKingEvent
+
+
+def test_every_event_kind_has_its_own_sentence() -> None:
+    for field in Event.DESCRIPTOR.oneofs_by_name["kind"].fields:
+        event = Event()
+        getattr(event, field.name).SetInParent()
+        text = describe_event(event)
+        assert text and text != field.name.replace("_", " "), field.name
+
+
+def test_every_move_kind_has_its_own_sentence() -> None:
+    for field in Move.DESCRIPTOR.oneofs_by_name["decision"].fields:
+        move = Move()
+        getattr(move, field.name).SetInParent()
+        assert describe_move(move) != "an empty move", field.name
+
+
+def test_the_new_units_sentences() -> None:
+    assert (
+        describe_event(Event(panicked=Event.Panicked(unit=7, direction=pb.DIRECTION_WEST)))
+        == "unit 7 panics and runs west"
+    )
+    assert describe_event(Event(pigs_exploded=Event.PigsExploded(unit=3))) == (
+        "the Flaming Pigs 3 explode"
+    )
+    bolt = Move(attack=Move.Attack(unit=2, target=pb.Square(row=7, col=5), level=pb.LEVEL_WALL))
+    assert describe_move(bolt) == "unit 2 attacks (7, 5) on the wall"
+    assert describe_move(Move(disband=Move.Disband(unit=4))) == (
+        "remove unit 4 (the Treasurer is dead)"
+    )
+    assert describe_event(Event(manned=Event.Manned(crew=3, engine=2))) == (
+        "unit 3 mans (or boards) unit 2"
+    )
