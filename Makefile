@@ -78,6 +78,8 @@ fuzz: $(STAMP) ## Fuzz both faces and every game's moves (FUZZ_CASES=100000; FUZ
 bots: $(STAMP) ## Evaluate the heuristic bots against random bots, then the MCTS bot against the heuristic bots (seeded tournaments)
 	$(PY) scripts/bot_eval.py king_is_dead
 	$(PY) scripts/bot_eval.py kings_life
+	$(PY) scripts/bot_eval.py kill_the_king --mode 1
+	$(PY) scripts/bot_eval.py kill_the_king --mode 2
 	$(PY) scripts/mcts_eval.py examples/tournaments/mcts_king_is_dead.toml
 	$(PY) scripts/mcts_eval.py examples/tournaments/mcts_kings_life.toml
 

@@ -207,9 +207,15 @@ class KillTheKingBot:
                 return None
             dist = planner.distances(unit, goals)
             here = dist.get(unit.position, UNREACHABLE)
-            options = [(dist.get(t, UNREACHABLE), i) for t, i in steps[unit.id]]
-            cost, index = min(options)
-            return index if cost < here else None
+            # (cost, a step rather than a climb, index): a climb that brings the unit
+            # nearer comes first, since it is possible only before the unit moves.
+            options = [
+                (dist.get(t, UNREACHABLE), moves[i].WhichOneof("decision") != "climb", i)
+                for t, i in steps[unit.id]
+            ]
+            better = [o for o in options if o[0] < here]
+            climbs = [o for o in better if not o[1]]
+            return min(climbs or better)[2] if better else None
 
         active = sit.by_id.get(sit.view.active_unit)
         if active is not None and active.side is sit.side:
