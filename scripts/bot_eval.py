@@ -3,7 +3,7 @@
 Usage:
   python scripts/bot_eval.py king_is_dead  [--games 200] [--seats 2] [--mordred]
   python scripts/bot_eval.py kings_life    [--games 200] [--seats 5]
-  python scripts/bot_eval.py kill_the_king [--games 100] [--mode 1|2]
+  python scripts/bot_eval.py kill_the_king [--games 100] [--mode 1|2] [--jobs N]
 
 The heuristic bot takes seat ``game % seats`` in game number ``game`` (so it
 sits in every seat in turn); the other seats are seeded RandomBots. Each bot
@@ -23,11 +23,16 @@ the first ``--games`` games of that side in seed order). The random seat
 chooses its side at random when it wins the roll, so the stream is never
 one-sided for long. Goal: at least 80% for each side in each mode (Kill the
 King: mode 1, Attack and Defense: mode 2), with the 95% Wilson interval.
+Games are independent and seeded, so ``--jobs`` processes play them at once
+(default: the CPU count) and the counts never depend on it; the speed printed
+is games per CPU second, summed over the processes.
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -86,34 +91,45 @@ def play_state(
     return list(outcome.winners), decisions, state
 
 
-def kill_the_king(games: int, mode: Mode) -> int:
-    """Both sides of one mode, ``games`` counted games each (see the docstring)."""
+def _kill_the_king_game(args: tuple[int, int]) -> tuple[Side, bool, int, float]:
+    """Game ``number`` of a mode: (the side the bot played, won, decisions, CPU s)."""
+    number, mode = args
+    start = time.process_time()
     game = build_registry()["kill_the_king"]
     options = game.default_options()
-    options.mode = int(mode)
+    options.mode = mode
+    hero = number % 2
+    prefer = Side.ATTACKER if number % 2 == 0 else Side.DEFENDER
+    bots: list[Bot] = [RandomBot(seed=number * 100 + s) for s in range(2)]
+    bots[hero] = KillTheKingBot(seed=number, side=prefer)
+    winners, moves, state = play_state(game, options, bots, seed=number)
+    return Side(state.seats[hero].side), hero in winners, moves, time.process_time() - start
+
+
+def kill_the_king(games: int, mode: Mode, jobs: int) -> int:
+    """Both sides of one mode, ``games`` counted games each (see the docstring)."""
     wins = {Side.ATTACKER: 0, Side.DEFENDER: 0}
     counted = {Side.ATTACKER: 0, Side.DEFENDER: 0}
     decisions = played = 0
-    start = time.process_time()
+    cpu = 0.0
     number = 0
-    while min(counted.values()) < games:
-        hero = number % 2
-        prefer = Side.ATTACKER if number % 2 == 0 else Side.DEFENDER
-        bots: list[Bot] = [RandomBot(seed=number * 100 + s) for s in range(2)]
-        bots[hero] = KillTheKingBot(seed=number, side=prefer)
-        winners, moves, state = play_state(game, options, bots, seed=number)
-        side = Side(state.seats[hero].side)
-        decisions += moves
-        played += 1
-        number += 1
-        if counted[side] >= games:
-            continue
-        counted[side] += 1
-        wins[side] += hero in winners
-    elapsed = time.process_time() - start
+    with multiprocessing.Pool(jobs) as pool:
+        while min(counted.values()) < games:
+            batch = [(n, int(mode)) for n in range(number, number + 4 * jobs)]
+            number += len(batch)
+            for side, won, moves, seconds in pool.imap(_kill_the_king_game, batch):
+                if min(counted.values()) >= games:
+                    break  # games past the last one counted do not count either
+                decisions += moves
+                played += 1
+                cpu += seconds
+                if counted[side] < games:
+                    counted[side] += 1
+                    wins[side] += won
     print(
         f"Kill the King, {MODES[mode].name}: KillTheKingBot vs RandomBot, {played} games "
-        f"played ({decisions} decisions, {elapsed:.1f} s CPU, {played / elapsed:.2f} games/s)"
+        f"played ({decisions} decisions, {cpu:.1f} s CPU in {jobs} processes, "
+        f"{played / cpu:.2f} games per CPU second)"
     )
     passed = True
     for side in (Side.ATTACKER, Side.DEFENDER):
@@ -143,9 +159,16 @@ def main() -> int:
         choices=[int(Mode.KILL_THE_KING), int(Mode.ATTACK_AND_DEFENSE)],
         help="Kill the King's mode: 1 Kill the King, 2 Attack and Defense (default: 1)",
     )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="Kill the King: games played at once, in processes (default: the CPU count); "
+        "the results do not depend on it",
+    )
     ns = parser.parse_args()
     if ns.game == "kill_the_king":
-        return kill_the_king(ns.games or 100, Mode(ns.mode))
+        return kill_the_king(ns.games or 100, Mode(ns.mode), ns.jobs)
     ns.games = ns.games or 200
     evaluation = EVALUATIONS[ns.game]
     seats = ns.seats or evaluation.seats

@@ -57,6 +57,7 @@ class KillTheKingBot:
     def __init__(self, seed: int | None = None, side: Side | int | None = None) -> None:
         self._random = random.Random(seed)
         self.side = Side(side) if side else Side.DEFENDER
+        self._facings: tuple[tuple[int, int], dict[int, Direction]] = ((-1, -1), {})
 
     def choose(
         self,
@@ -236,10 +237,18 @@ class KillTheKingBot:
             for i in kinds.get("rotate", [])
         }
         if rotations:
+            # Every unit has moved: the facings wanted are the same until the phase
+            # ends (turning changes no position), so they are worked out once.
+            turn = (sit.view.round, sit.view.turn_side)
+            if self._facings[0] != turn:
+                self._facings = (turn, {})
+            wanted = self._facings[1]
             for unit in sit.mine():
                 if unit.rotated or unit.type is UnitType.CATAPULT:
                     continue
-                facing = _facing(sit, unit, planner)
+                if unit.id not in wanted:
+                    wanted[unit.id] = _facing(sit, unit, planner)
+                facing = wanted[unit.id]
                 if facing is not unit.facing and (unit.id, facing) in rotations:
                     return rotations[(unit.id, facing)]
         if "end_phase" in kinds:
