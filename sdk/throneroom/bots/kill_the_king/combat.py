@@ -136,7 +136,7 @@ def _enemy_on(sit: Situation, unit: Piece, coord: Coord, level: Level) -> Piece 
 
 def door_value(sit: Situation, unit: Piece, coord: Coord) -> float:
     base = UNITS[unit.type].attack.door_value
-    stairs = set(sit.board.stairs)
+    stairs = set(sit.king_stairs())
     support = sum(
         1
         for n in sit.board.around(coord)

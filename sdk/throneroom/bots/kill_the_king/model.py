@@ -160,8 +160,12 @@ class Situation:
 
     @cached_property
     def door(self) -> Coord | None:
-        doors = [c for c in self.board.doors if c in self.in_play]
+        doors = _doors(self.mode)
         return doors[0] if doors and not self.view.door_destroyed else None
+
+    def king_stairs(self) -> tuple[Coord, ...]:
+        """The stairs before the King's Door (KK-113)."""
+        return _king_stairs(self.mode)
 
     def gate_coord(self) -> Coord | None:
         gate = self.gate
@@ -278,6 +282,18 @@ def field_of(mode: Mode, ruins: tuple[tuple[int, int], ...]) -> Board:
 @lru_cache(maxsize=8)
 def _in_play(mode: Mode) -> frozenset[Coord]:
     return field_for(mode).in_play(MODES[mode].zone_layer)
+
+
+@lru_cache(maxsize=8)
+def _doors(mode: Mode) -> tuple[Coord, ...]:
+    in_play = _in_play(mode)
+    return tuple(c for c in field_for(mode).doors if c in in_play)
+
+
+@lru_cache(maxsize=8)
+def _king_stairs(mode: Mode) -> tuple[Coord, ...]:
+    doors = _doors(mode)
+    return field_for(mode).king_stairs(doors[0]) if doors else ()
 
 
 @lru_cache(maxsize=64)

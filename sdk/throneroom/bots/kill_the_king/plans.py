@@ -124,7 +124,7 @@ class Planner:
             below = door.step(Direction.SOUTH)
             lane = {below, below.step(Direction.SOUTH)}
             ram_goal = self._positions([below])
-            ring = set(sit.board.king_stairs(door)) | set(sit.board.around(door))
+            ring = set(sit.king_stairs()) | set(sit.board.around(door))
             door_ring = self._positions(c for c in ring if c not in lane)
         gate_open = sit.gate_open_to_me
         if ram is not None and sit.crew_of(ram) is not None:
