@@ -20,6 +20,8 @@ from rich.console import Console
 from throneroom import Client, cli
 from throneroom.arena import play_match
 from throneroom.bots import RandomBot
+from throneroom.bots.kill_the_king import KillTheKingBot
+from throneroom.games.kill_the_king.data import Side
 from throneroom.terminal import boards, texts
 from throneroom.terminal.session import PROMPT_END, Session
 from throneroom.v1 import king_is_dead_pb2 as kid_pb
@@ -141,6 +143,52 @@ def test_a_whole_king_is_dead_game_at_the_terminal_against_a_bot() -> None:
         assert re.search(r"Game over: seat [01]", screen)
     finally:
         terminal.close()
+
+
+def test_kill_the_king_at_the_terminal_against_its_bot() -> None:
+    """Kill the King drawn with rich: the field (walls, the gate, stairs, the
+    King's Door), the counters placed with their ids, the other seat's
+    placement hidden. The person takes the first move through the purchases
+    and the leaders and places two counters, then quits."""
+    terminal = Terminal(
+        [sys.executable, "-m", "throneroom.cli", "play-local", "kill_the_king", "--seed", "4"]
+    )
+    prompt = f"seat 0 {PROMPT_END}"
+    try:
+        first = terminal.read_until(prompt)
+        assert "Kill the King: setup, " in first
+        assert "Counters: UPPER attacker" in first and "@ King's Door" in first
+        assert re.search(r"│ 16│.*@", first), "the King's Door on the castle's far row"
+        assert re.search(r"│ 10│.*\^", first), "the gate in the front wall"
+        counter = re.compile(r"seat 0 \(you\)\s+u\d+\s+[A-Za-z] [A-Z][a-z]")  # a counter placed
+        for _ in range(40):
+            terminal.type("0")
+            screen = terminal.read_until(prompt)
+            if "hidden placement" in screen and counter.search(screen):
+                break
+        else:
+            pytest.fail("no counter was placed")
+        assert "(its placement is hidden until every seat has placed)" in screen
+        assert "seat 1 (bot: kill_the_king_heuristic): " in terminal.screen  # its moves shown
+        terminal.type("q")
+        assert "left unfinished" in terminal.read_until("seat 1:")
+        assert terminal.process.wait(30) == 0
+    finally:
+        terminal.close()
+
+
+def test_show_draws_a_kill_the_king_game(capsys: Capture, addr: str) -> None:
+    """A finished game (the bot against a random seat) as show and watch draw it:
+    the round, the castle and the counters, whose ids moves name."""
+    bots = [KillTheKingBot(seed=1, side=Side.ATTACKER), RandomBot(2)]
+    with Client(addr) as client:
+        result = play_match(client, "kill_the_king", bots, seed=6)
+    code, out, _ = run(capsys, "--server", addr, "show", result.game_id, "--board", "drawn")
+    assert code == 0 and "Kill the King: round " in out and "game over" in out
+    assert "King's Door f16:" in out and "Counters on the field" in out
+    assert re.search(r"│ 16│.*@", out) and "Game over: seat" in out
+    code, out, _ = run(capsys, "--server", addr, "watch", result.game_id, "--board", "drawn")
+    assert code == 0 and out.count("Counters on the field") == 1
 
 
 def test_hot_seat_asks_each_seat_in_turn(addr: str) -> None:

@@ -1,5 +1,6 @@
-"""Boards drawn with rich: The King Is Dead's map, King's Life's table, and
-the notation's text board for any other game.
+"""Boards drawn with rich: The King Is Dead's map, King's Life's table, Kill
+the King's field (:mod:`.kill_the_king_board`), and the notation's text board
+for any other game.
 
 ``board(snapshot, lang)`` returns a rich renderable of the game as the
 snapshot's viewer sees it; ``show``, ``watch`` and ``play-local`` all print it.
@@ -20,7 +21,9 @@ from throneroom.envelopes import game_type_of, unwrap
 from throneroom.games import king_is_dead as kid
 from throneroom.games import kings_life as kl
 from throneroom.notation.king_is_dead_moves import REGIONS
+from throneroom.terminal.kill_the_king_board import kill_the_king_board
 from throneroom.terminal.texts import pending_sentence
+from throneroom.v1 import kill_the_king_pb2 as ktk_pb
 from throneroom.v1 import king_is_dead_pb2 as kid_pb
 from throneroom.v1 import kings_life_pb2 as kl_pb
 from throneroom.v1 import service_pb2
@@ -283,6 +286,8 @@ def board(snapshot: service_pb2.GameSnapshot, lang: str = "en") -> RenderableTyp
             parts.extend(_king_is_dead_tables(view, viewer, lang))
         elif isinstance(view, kl_pb.KingsLifeView):
             parts.extend(_kings_life_table(view, viewer))
+        elif isinstance(view, ktk_pb.KillTheKingView):
+            parts.extend(kill_the_king_board(view, viewer))
         else:
             try:
                 text = notation.for_game(snapshot.game_type).render_view(view, viewer)

@@ -54,6 +54,10 @@ def make_bot(game_type: str, kind: str, seed: int) -> Bot:
             from throneroom.bots.kings_life import KingsLifeBot  # noqa: PLC0415 - per game
 
             return KingsLifeBot(seed=seed)
+        if game_type == "kill_the_king":
+            from throneroom.bots.kill_the_king import KillTheKingBot  # noqa: PLC0415 - per game
+
+            return KillTheKingBot(seed=seed)
     return RandomBot(seed)
 
 

@@ -1,0 +1,282 @@
+"""Kill the King's field drawn with rich, as the viewer's seat sees it.
+
+The grid is the mode's field from the SDK's board data
+(``throneroom.games.kill_the_king``: no second copy of the geometry), with the
+destroyed walls and gate as rubble: grass, the road, reinforcement edges,
+walls, the gate, stairs, castle ground and the King's Door each in their own
+colours. A counter is its letter (upper case attacker, lower case defender,
+in its side's colour) and an arrow for its facing; ``+`` marks a space with
+more counters (a Ram's crew, a tower's stack, both levels of the gate); a
+counter on the wall level is underlined. Below: the round and who acts, the
+gate, the door and the rubble, and every counter on the field with the id
+moves name it by. Before the reveal another seat's placement is hidden: the
+view has no square for it, and the board says so.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+from rich import box
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from throneroom.games.kill_the_king.board import Board, Coord
+from throneroom.games.kill_the_king.data import MODES, UNITS, Mode, Side, UnitType, mode_of
+from throneroom.games.kill_the_king.field import field_for
+from throneroom.notation.kill_the_king_board import ARROWS, unit_letter
+from throneroom.notation.kill_the_king_moves import COLUMNS, NO_UNIT, square_text
+from throneroom.v1 import kill_the_king_pb2 as pb
+
+__all__ = ["SIDE_STYLES", "TERRAIN_STYLES", "kill_the_king_board"]
+
+Unit = pb.KillTheKingUnit
+State = pb.KillTheKingState
+
+#: The sides' colours (the rulebook's black attacker and white defender would
+#: vanish on a terminal: red and blue instead).
+SIDE_STYLES = {Side.ATTACKER: "bold bright_red", Side.DEFENDER: "bold bright_cyan"}
+SIDE_NAMES = {Side.ATTACKER: "attacker", Side.DEFENDER: "defender"}
+
+#: Each kind of space: (style, character drawn when no counter stands there).
+TERRAIN_STYLES: dict[str, str] = {
+    ".": "green on grey11",  # grass
+    "=": "yellow on grey11",  # road on grass
+    ":": "bright_green on grey11",  # reinforcement edge
+    "_": "dark_orange3 on grey19",  # castle ground
+    "+": "yellow on grey19",  # castle road
+    "#": "bold white on grey42",  # wall
+    "^": "bold yellow on grey42",  # the outer gate
+    "/": "bold white on grey30",  # stairs
+    "@": "bold white on magenta",  # the King's Door
+    "*": "grey58 on grey11",  # rubble
+}
+OUT_OF_PLAY = "grey23"
+LEGEND = (
+    "Counters: UPPER attacker (red), lower defender (cyan); the arrow is the facing;"
+    " + more counters on the space; underlined: on the wall level.\n"
+    "Terrain: . grass  = road  : reinforcement edge  _ castle ground  + castle road"
+    "  # wall  ^ gate  / stairs  @ King's Door  * rubble (a destroyed wall or gate)"
+)
+PHASE_WORDS = {
+    State.PHASE_CHOOSE_SIDE: "choosing sides",
+    State.PHASE_PURCHASE: "purchases",
+    State.PHASE_LEADER: "leaders",
+    State.PHASE_EXTRA_PURCHASE: "the Treasurer's purchases",
+    State.PHASE_PLACEMENT: "hidden placement",
+    State.PHASE_REINFORCEMENT: "reinforcements",
+    State.PHASE_MOVEMENT: "movement phase",
+    State.PHASE_ATTACK: "attack phase",
+    State.PHASE_FOLLOW_UP: "a Cavalry's follow-up",
+    State.PHASE_DISBAND: "disbanding",
+    State.PHASE_OVER: "game over",
+}
+DIRECTION_NAMES = {
+    pb.DIRECTION_NORTH: "north",
+    pb.DIRECTION_EAST: "east",
+    pb.DIRECTION_SOUTH: "south",
+    pb.DIRECTION_WEST: "west",
+}
+
+
+def _spec(view: pb.KillTheKingView) -> tuple[Mode, str, int, str, bool]:
+    try:
+        spec = mode_of(view.mode)
+    except ValueError:
+        spec = MODES[Mode.KILL_THE_KING]
+    return spec.mode, spec.name, spec.rounds, spec.zone_layer, spec.uses_castle
+
+
+def _field(mode: Mode, view: pb.KillTheKingView) -> Board:
+    """The mode's field with its destroyed wall and gate spaces as rubble."""
+    board = field_for(mode)
+    wrecked = [(r.square.row, r.square.col) for r in view.ruins]
+    wrecked += [(g.square.row, g.square.col) for g in view.gates if g.destroyed]
+    return board.ruined({c for c in wrecked if board.contains(c) and board.space(*c).is_wall})
+
+
+def _side(unit: Unit) -> Side | None:
+    try:
+        return Side(unit.side)
+    except ValueError:
+        return None
+
+
+def _type_name(unit_type: int) -> str:
+    try:
+        return UNITS[UnitType(unit_type)].name
+    except ValueError:
+        return f"unit type {unit_type}"
+
+
+def _on_top(units: Sequence[Unit]) -> Unit:
+    """The counter drawn on a space holding several (as the text board)."""
+    return max(
+        units,
+        key=lambda u: (u.level == pb.LEVEL_WALL, u.carried_by == NO_UNIT, u.stack, -u.id),
+    )
+
+
+def _cell(board: Board, coord: Coord, counters: Sequence[Unit], playing: bool) -> Text:
+    space = board.space(*coord)
+    char = "*" if space.rubble else space.char
+    background = TERRAIN_STYLES.get(char, "")
+    on = background[background.index(" on ") :] if " on " in background else ""
+    if not playing:
+        return Text("   ", style=OUT_OF_PLAY)
+    if not counters:
+        return Text(f" {char} ", style=background)
+    top = _on_top(counters)
+    side = _side(top)
+    style = SIDE_STYLES.get(side, "bold") if side is not None else "bold"
+    if top.level == pb.LEVEL_WALL:
+        style += " underline"
+    text = Text(unit_letter(top), style=style + on)
+    text.append(ARROWS.get(top.facing, " "), style=style + on)
+    text.append("+" if len(counters) > 1 else " ", style="bold white" + on)
+    return text
+
+
+def field_grid(view: pb.KillTheKingView) -> Table:
+    """The field, northmost row first (the castle at the top), labelled as the
+    notation's squares: columns a.., rows from 1 at the attacker's edge."""
+    mode, _name, _rounds, layer, _castle = _spec(view)
+    board = _field(mode, view)
+    in_play = board.in_play(layer)
+    here: dict[Coord, list[Unit]] = defaultdict(list)
+    for unit in view.units:
+        if unit.status == Unit.STATUS_ON_FIELD and unit.HasField("square"):
+            coord = Coord(unit.square.row, unit.square.col)
+            if board.contains(coord):
+                here[coord].append(unit)
+    grid = Table(box=box.SQUARE, show_header=True, padding=0, show_edge=True, pad_edge=False)
+    grid.add_column("", justify="right", style="dim")
+    for col in range(board.cols):
+        grid.add_column(COLUMNS[col] if col < len(COLUMNS) else "?", justify="center", width=3)
+    grid.add_column("", justify="left", style="dim")
+    for row in reversed(range(board.rows)):
+        playing = [Coord(row, c) in in_play for c in range(board.cols)]
+        if not any(playing):
+            continue
+        cells = [
+            _cell(board, Coord(row, c), here.get(Coord(row, c), ()), playing[c])
+            for c in range(board.cols)
+        ]
+        grid.add_row(f"{row + 1} ", *cells, f" {row + 1}")
+    return grid
+
+
+def _head(view: pb.KillTheKingView, viewer: int | None) -> Text:
+    _mode, name, rounds, _layer, _castle = _spec(view)
+    text = Text(name + (" (advanced units)" if view.advanced else ""), style="bold")
+    if view.round:
+        turn = SIDE_NAMES.get(Side(view.turn_side), "nobody") if view.turn_side else "nobody"
+        text.append(f": round {view.round} of {rounds}, the {turn}'s turn, ")
+    else:
+        text.append(": setup, ")
+    text.append(PHASE_WORDS.get(view.phase, "phase ?"))
+    if viewer is not None and 0 <= viewer < len(view.seats) and view.seats[viewer].side:
+        side = Side(view.seats[viewer].side)
+        text.append("   you: the ")
+        text.append(SIDE_NAMES[side], style=SIDE_STYLES[side])
+    return text
+
+
+def _status(view: pb.KillTheKingView, board: Board, uses_castle: bool) -> Text:
+    parts: list[str] = []
+    for gate in view.gates:
+        if gate.destroyed:
+            state = "destroyed"
+        else:
+            holder = SIDE_NAMES.get(Side(gate.controlled_by)) if gate.controlled_by else None
+            state = f"held by the {holder or 'nobody'}"
+        parts.append(f"Outer gate {square_text(gate.square)}: {state}")
+    if uses_castle:
+        doors = ", ".join(square_text(pb.Square(row=r, col=c)) for r, c in board.doors)
+        parts.append(f"King's Door {doors}: {'destroyed' if view.door_destroyed else 'standing'}")
+    if view.ruins:
+        parts.append("rubble: " + ", ".join(square_text(r.square) for r in view.ruins))
+    for side in view.defence_penalty:
+        parts.append(f"the {SIDE_NAMES.get(Side(side), '?')}'s Knight died: -1 defence this turn")
+    if view.phase == State.PHASE_REINFORCEMENT:
+        parts.append(
+            f"reinforcements to place: {view.reinforcement_cavalry} Cavalry and "
+            f"{view.reinforcement_value} coins of other units"
+        )
+    if view.HasField("follow_up"):
+        parts.append(f"Cavalry u{view.follow_up.unit} may advance and attack again")
+    if view.active_unit != NO_UNIT:
+        parts.append(f"moving now: u{view.active_unit}")
+    return Text("   ".join(parts))
+
+
+def _notes(unit: Unit) -> str:
+    notes = []
+    if unit.level == pb.LEVEL_WALL:
+        notes.append("on the wall")
+    elif unit.level == pb.LEVEL_STAIRS:
+        notes.append("stairs")
+    if unit.dismounted:
+        notes.append("dismounted")
+    if unit.carried_by != NO_UNIT:
+        notes.append(f"crew of u{unit.carried_by}")
+    for flag in ("moved", "attacked", "immobile"):
+        if getattr(unit, flag):
+            notes.append(flag)
+    if unit.HasField("climb"):
+        notes.append(f"climbs {DIRECTION_NAMES.get(unit.climb, '?')}")
+    return ", ".join(notes)
+
+
+def _counters(view: pb.KillTheKingView, viewer: int | None) -> list[RenderableType]:
+    table = Table(title="Counters on the field", box=box.SIMPLE_HEAD, show_edge=False)
+    for column in ("seat", "id", "counter", "square", "facing", "notes"):
+        table.add_column(column)
+    lines: list[RenderableType] = [table]
+    for index, seat in enumerate(view.seats):
+        side = Side(seat.side) if seat.side else None
+        style = SIDE_STYLES.get(side, "") if side is not None else ""
+        name = f"seat {index}" + (" (you)" if index == viewer else "")
+        if index in view.to_act:
+            name = "▶ " + name
+        own = [u for u in view.units if u.seat == index]
+        for unit in own:
+            if unit.status != Unit.STATUS_ON_FIELD or not unit.HasField("square"):
+                continue
+            table.add_row(
+                Text(name, style=style),
+                f"u{unit.id}",
+                Text(f"{unit_letter(unit)} {_type_name(unit.type)}", style=style),
+                square_text(unit.square),
+                DIRECTION_NAMES.get(unit.facing, "-"),
+                _notes(unit),
+            )
+        reserve = [u for u in own if u.status == Unit.STATUS_RESERVE]
+        dead = sum(1 for u in own if u.status == Unit.STATUS_DEAD)
+        summary = Text(f"{name}: ", style=style)
+        summary.append(f"the {SIDE_NAMES[side]}" if side is not None else "no side yet")
+        summary.append(f", {seat.coins} coins left")
+        if reserve:
+            summary.append(f", {len(reserve)} in reserve")
+            if view.phase == State.PHASE_PLACEMENT and index != viewer:
+                summary.append(" (its placement is hidden until every seat has placed)")
+        if dead:
+            summary.append(f", {dead} dead")
+        lines.append(summary)
+    return lines
+
+
+def kill_the_king_board(view: pb.KillTheKingView, viewer: int | None) -> list[RenderableType]:
+    """The drawn board: the head line, the field, the state of the castle and
+    every counter on the field."""
+    mode, _name, _rounds, _layer, uses_castle = _spec(view)
+    board = _field(mode, view)
+    parts: list[RenderableType] = [_head(view, viewer), field_grid(view)]
+    parts.append(Text(LEGEND, style="dim"))
+    status = _status(view, board, uses_castle)
+    if status.plain:
+        parts.append(status)
+    parts.extend(_counters(view, viewer))
+    return parts

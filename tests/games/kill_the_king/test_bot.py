@@ -1,0 +1,123 @@
+"""KillTheKingBot: from its own view it always picks one of the legal moves,
+in whole games of both modes on both sides, and makes the deliberate choices
+its plan says (the killable leader, the gate taken by climbing, the door)."""
+
+from __future__ import annotations
+
+import pytest
+from throneroom.bots import Bot, RandomBot
+from throneroom.bots.kill_the_king import KillTheKingBot
+from throneroom.envelopes import unwrap, wrap
+from throneroom.games.kill_the_king.data import Mode, Side, UnitType
+from throneroom.v1 import game_pb2
+
+from .positions import END, ENGINE, GATE, A, D, Field, Move, State, legal, play
+from .positions import N as NORTH
+
+GAME = "kill_the_king"
+
+
+def choose(bot: Bot, state: State, seat: int) -> Move:
+    """The bot's move from the seat's view, checked to be one of the legal moves."""
+    view = wrap(game_pb2.View, GAME, ENGINE.view(state, seat))
+    moves = [wrap(game_pb2.Move, GAME, m) for m in ENGINE.legal_moves(state, seat)]
+    chosen = bot.choose(GAME, seat, view, moves)
+    assert chosen in moves, "a bot picks one of the legal moves"
+    move = unwrap(chosen)
+    assert isinstance(move, Move)
+    return move
+
+
+def play_game(mode: Mode, bots: list[Bot], seed: int) -> State:
+    options = ENGINE.default_options()
+    options.mode = int(mode)
+    state = ENGINE.setup(options, 2, seed)
+    decisions = 0
+    while acting := ENGINE.to_act(state):
+        seat = acting[0]
+        state, _ = ENGINE.apply(state, seat, choose(bots[seat], state, seat))
+        decisions += 1
+        assert decisions < 20_000, "the game did not end"
+    assert ENGINE.outcome(state) is not None
+    return state
+
+
+@pytest.mark.parametrize("mode", [Mode.KILL_THE_KING, Mode.ATTACK_AND_DEFENSE])
+def test_two_bots_play_a_whole_game_each_on_the_side_it_prefers(mode: Mode) -> None:
+    """Both sides are played by the bot: whoever wins the initiative, each gets its side."""
+    bots: list[Bot] = [KillTheKingBot(1, side=Side.ATTACKER), KillTheKingBot(2, side=D)]
+    state = play_game(mode, bots, seed=3)
+    assert [Side(s.side) for s in state.seats] == [A, D]
+
+
+@pytest.mark.parametrize("mode", [Mode.KILL_THE_KING, Mode.ATTACK_AND_DEFENSE])
+@pytest.mark.parametrize("side", [A, D])
+def test_the_bot_beats_a_random_seat(mode: Mode, side: Side) -> None:
+    """A seeded game against a random seat, with the bot on the given side (seeds
+    where it wins the initiative, so the side is its choice), ends in its win."""
+    for seed in range(20):
+        bots: list[Bot] = [KillTheKingBot(seed, side=side), RandomBot(seed)]
+        state = play_game(mode, bots, seed)
+        if Side(state.seats[0].side) is side:
+            break
+    else:
+        pytest.fail("the bot never got its side")
+    outcome = ENGINE.outcome(state)
+    assert outcome is not None and list(outcome.winners) == [0], outcome.summary
+
+
+def test_it_strikes_the_killable_leader_rather_than_an_easier_soldier() -> None:
+    """Attack and Defense: one Swordsmen faces the defender's Knight (the leader
+    the attacker must kill, KK-117), another an Archer it is likelier to kill;
+    the bot strikes the leader first."""
+    board = Field(mode=Mode.ATTACK_AND_DEFENSE)
+    near_leader = board.put(UnitType.SWORDSMEN, A, 5, 5, NORTH)
+    near_archer = board.put(UnitType.SWORDSMEN, A, 5, 2, NORTH)
+    leader = board.put(UnitType.KNIGHT, D, 6, 5)
+    board.put(UnitType.ARCHER, D, 6, 2)
+    board.put(UnitType.SWORDSMEN, D, 8, 9)
+    state, _ = play(board.turn(A, 1), END)
+    assert state.phase == State.PHASE_ATTACK
+    move = choose(KillTheKingBot(0), state, 0)
+    assert move.WhichOneof("decision") == "attack"
+    assert move.attack.unit == near_leader
+    assert (move.attack.target.row, move.attack.target.col) == (6, 5)
+    assert state.units[leader].type == UnitType.KNIGHT
+    assert near_archer != move.attack.unit
+
+
+def test_a_swordsmen_at_the_wall_climbs_and_takes_the_gate() -> None:
+    """Kill the King: with the Ram waiting before the closed gate, a Swordsmen
+    standing under the front wall climbs it, walks to the space above the gate
+    and ends its move there: the gate is the attacker's (KK-56)."""
+    board = Field()
+    ram = board.put(UnitType.BATTERING_RAM, A, 8, 5, NORTH)
+    board.put(UnitType.SWORDSMEN, A, 8, 5, NORTH, crew_of=ram)
+    climber = board.put(UnitType.SWORDSMEN, A, 8, 3, NORTH)
+    board.put(UnitType.KNIGHT, A, 6, 5)
+    board.put(UnitType.SWORDSMEN, D, 14, 5)
+    state = board.turn(A, 2)
+    bot = KillTheKingBot(0)
+    decisions = 0
+    while state.phase == State.PHASE_MOVEMENT:
+        move = choose(bot, state, 0)
+        state, _ = play(state, move)
+        decisions += 1
+        assert decisions < 40
+    assert state.gates[0].controlled_by == int(A)
+    u = state.units[climber]
+    assert (u.square.row, u.square.col) == tuple(GATE)
+
+
+def test_the_ram_at_the_door_attacks_it() -> None:
+    """The manned Ram before the King's Door attacks the door (its 5 wins the game)."""
+    board = Field()
+    ram = board.put(UnitType.BATTERING_RAM, A, 14, 5, NORTH)
+    board.put(UnitType.SWORDSMEN, A, 14, 5, NORTH, crew_of=ram)
+    board.put(UnitType.SWORDSMEN, A, 13, 4, NORTH)
+    board.put(UnitType.ARCHER, D, 12, 8)
+    state, _ = play(board.turn(A, 5), END)
+    move = choose(KillTheKingBot(0), state, 0)
+    assert move.WhichOneof("decision") == "attack" and move.attack.unit == ram
+    assert (move.attack.target.row, move.attack.target.col) == (15, 5)
+    assert any(m == move for m in legal(state))
