@@ -35,6 +35,7 @@ from google.protobuf.message import Message
 from throneroom.v1 import service_pb2
 
 from throneroom_server.access import API_KEY_HEADER, Caller
+from throneroom_server.api.web import add_web_routes
 from throneroom_server.app import App
 from throneroom_server.errors import AppError, ErrorKind, invalid
 from throneroom_server.limits import MAX_JSON_DEPTH, parse_version
@@ -565,6 +566,7 @@ def create_rest_app(
     routes.add_get("/v1/games/{game_id}/history", get_history)
     routes.add_get("/v1/games/{game_id}/watch", watch_game, allow_head=False)
     routes.add_get("/healthz", healthz)
+    add_web_routes(web_app)  # the web client at / (api/web.py)
     return web_app
 
 
