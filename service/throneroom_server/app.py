@@ -40,6 +40,7 @@ from throneroom_server.games.core import (
 )
 from throneroom_server.games.kit.service import ServiceGame
 from throneroom_server.limits import Limits
+from throneroom_server.lobby import Lobby
 from throneroom_server.store import (
     Committed,
     Duplicate,
@@ -105,6 +106,7 @@ class App:
         self.watch_hub = WatchHub(store, self.config.watch)
         self._clock = clock
         self._closing = asyncio.Event()
+        self.lobby = Lobby(store, self.games, self._admit, self._store)
 
     # -- lifecycle --------------------------------------------------------
 
@@ -477,8 +479,10 @@ class App:
         return applied
 
     async def run_sweeper(self, interval_seconds: float) -> None:
-        """Sweep every ``interval_seconds`` until shutdown (a background task)."""
+        """Sweep every ``interval_seconds`` until shutdown (a background task):
+        the clocks' deadlines, and a step of the lobby's retention sweep."""
         while not self.closing:
+            await self.lobby.sweep()
             try:
                 await self.sweep_timeouts()
             except AppError as error:  # the store is down: try again next round

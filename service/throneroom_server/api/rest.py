@@ -6,6 +6,7 @@ messages, so the two faces match field for field; every rule and every store
 access stays in ``App``. See docs/rest.md for the guide.
 
     GET  /v1/game-types                     ListGameTypesResponse
+    GET  /v1/games                          ListGamesResponse (?gameType=&status=&pageSize=...)
     POST /v1/games                          CreateGameRequest  -> CreateGameResponse (201)
     POST /v1/games/{id}/seats               JoinGameRequest    -> JoinGameResponse
     GET  /v1/games/{id}                     GetGameResponse
@@ -74,6 +75,14 @@ _GAME_ID = "game_id"
 _SEAT_TOKEN = "seat_token"
 
 _QUIET = frozenset({"/healthz"})  # probes: no access-log line
+
+_STATUS_FILTER = service_pb2.GameStatusFilter
+_STATUS_WORDS: dict[str, dict[str, str]] = {
+    "status": {
+        word: _STATUS_FILTER.Name(_STATUS_FILTER.Value(f"GAME_STATUS_FILTER_{word.upper()}"))
+        for word in ("any", "open", "started", "finished")
+    }
+}
 
 Msg = TypeVar("Msg", bound=Message)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -212,15 +221,24 @@ def _too_deep() -> AppError:
     return _malformed(f"the body nests arrays and objects more than {MAX_JSON_DEPTH} deep")
 
 
-def _query(request: web.Request, message: Msg) -> Msg:
-    """Map the query string onto the request message's fields (as bodies are)."""
+def _query(
+    request: web.Request,
+    message: Msg,
+    *,
+    short_enums: Mapping[str, Mapping[str, str]] | None = None,
+) -> Msg:
+    """Map the query string onto the request message's fields (as bodies are).
+    ``short_enums``: per parameter, short words for enum value names."""
     data: dict[str, str | bool] = {}
     flags = {f.json_name for f in message.DESCRIPTOR.fields if f.type == f.TYPE_BOOL}
+    flags |= {f.name for f in message.DESCRIPTOR.fields if f.type == f.TYPE_BOOL}
     for name, value in request.query.items():
         if name in data:
             raise _malformed(f"the query parameter {name!r} is given twice")
         # Query strings carry text; a flag is written true or false.
         data[name] = {"true": True, "false": False}.get(value, value) if name in flags else value
+        if short_enums and name in short_enums:
+            data[name] = short_enums[name].get(value, value)
     _parse(data, message, "query parameter")
     _claim_path_fields(request, message, "query string")
     return message
@@ -301,6 +319,12 @@ async def list_game_types(request: web.Request) -> web.StreamResponse:
     return _json_response(
         service_pb2.ListGameTypesResponse(game_types=_app(request).list_game_types())
     )
+
+
+async def list_games(request: web.Request) -> web.StreamResponse:
+    """The lobby; ``status`` may also be written short: any, open, started, finished."""
+    query = _query(request, service_pb2.ListGamesRequest(), short_enums=_STATUS_WORDS)
+    return _json_response(await _app(request).lobby.list_games(query, caller=_caller(request)))
 
 
 async def create_game(request: web.Request) -> web.StreamResponse:
@@ -558,6 +582,7 @@ def create_rest_app(
     web_app.on_response_prepare.append(_stamp_request_id)
     routes = web_app.router
     routes.add_get("/v1/game-types", list_game_types)
+    routes.add_get("/v1/games", list_games)
     routes.add_post("/v1/games", create_game)
     routes.add_post("/v1/games/{game_id}/seats", join_game)
     routes.add_get("/v1/games/{game_id}", get_game)

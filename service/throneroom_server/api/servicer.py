@@ -235,6 +235,12 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
         )
 
     @_unary
+    async def ListGames(
+        self, request: service_pb2.ListGamesRequest, context: Context
+    ) -> service_pb2.ListGamesResponse:
+        return await self.app.lobby.list_games(request, caller=self._caller(context))
+
+    @_unary
     async def Ping(
         self, request: service_pb2.PingRequest, context: Context
     ) -> service_pb2.PingResponse:
