@@ -30,6 +30,7 @@ function parse(hash) {
 async function route() {
   page?.destroy();
   page = null;
+  delete document.body.dataset.ready;
   const where = parse(location.hash);
   if (where.name === "game") {
     page = new GamePage(main, { gameId: where.gameId, seat: where.seat, joinSeat: where.join, go });

@@ -35,6 +35,7 @@ export class GamePage {
   }
 
   destroy() {
+    clearTimeout(this.pollTimer);
     this.controller.abort();
     this.watchController?.abort();
     for (const bot of this.bots.values()) bot.stop();
@@ -59,6 +60,35 @@ export class GamePage {
     await this.loadHistory();
     this.watch();
     this.render();
+    this.waitForPlayers();
+  }
+
+  /**
+   * Seats taken do not make a version (the stream says nothing until the first
+   * move), so while seats are free the page asks for the snapshot every few
+   * seconds, and at once after a seat is taken from this page.
+   */
+  waitForPlayers() {
+    clearTimeout(this.pollTimer);
+    if (this.snapshot.started || this.controller.signal.aborted) return;
+    this.pollTimer = setTimeout(async () => {
+      await this.refresh();
+      this.waitForPlayers();
+    }, 3000);
+  }
+
+  async refresh() {
+    try {
+      const snapshot = (await api.game(this.gameId, this.token)).snapshot;
+      if (Number(snapshot.version) < this.liveVersion) return;
+      const started = snapshot.started && !this.snapshot.started;
+      this.snapshot = snapshot;
+      this.liveVersion = Number(snapshot.version);
+      if (started && this.seat !== null && (snapshot.toAct || []).includes(this.seat)) await this.fetchLegal();
+      this.render();
+    } catch (error) {
+      this.errorBox.textContent = error.message;
+    }
   }
 
   async loadSnapshot() {
@@ -304,8 +334,10 @@ export class GamePage {
   async fetchLegal() {
     try {
       const listed = await api.legalMoves(this.gameId, this.token, this.lang);
-      if (Number(listed.version) !== this.liveVersion) return;
-      this.setLegal(Number(listed.version), listed.moves, listed.descriptions);
+      const version = Number(listed.version);
+      if (version < this.liveVersion || version < this.legal.version) return;
+      if (version === this.legal.version && this.legal.moves.length) return;
+      this.setLegal(version, listed.moves, listed.descriptions);
       this.render();
     } catch (error) {
       this.errorBox.textContent = error.message;
@@ -349,10 +381,16 @@ export class GamePage {
     const move = this.legal.moves[index];
     this.sending = true;
     this.errorBox.textContent = "";
+    const version = this.legal.version;
     try {
-      await api.move(this.gameId, this.token, { expectedVersion: String(this.legal.version), move }, newKey(`seat${this.seat}`));
-      this.legal = { version: -1, moves: [], descriptions: null };
-      this.picker.reset([]);
+      const result = await api.move(this.gameId, this.token, { expectedVersion: String(version), move }, newKey(`seat${this.seat}`));
+      // The stream may have brought the next version (and its moves) already.
+      if (this.legal.version <= version) {
+        this.legal = { version: -1, moves: [], descriptions: null };
+        this.picker.reset([]);
+        const next = result.snapshot;
+        if (Number(result.version) >= this.liveVersion && (next?.toAct || []).includes(this.seat) && !next.finished) this.fetchLegal();
+      }
     } catch (error) {
       this.errorBox.textContent = error.message;
       if (error.reason === "STALE_VERSION") this.fetchLegal();
@@ -384,7 +422,7 @@ export class GamePage {
         this.errorBox.textContent = `Bot for seat ${seat}: ${error.message}`;
       }
     }
-    this.render();
+    await this.refresh();
   }
 
   startBot(seat, token) {

@@ -24,7 +24,7 @@ export function seatsPanel(snapshot, { mySeat, held, bots, policy, onJoin, onSwi
     if (winners.has(s.seat)) tags.push(h("span", { class: "tag win" }, "winner"));
     let action = null;
     if (!s.taken) action = h("button", { type: "button", class: "join-seat", dataset: { seat: s.seat }, onclick: () => onJoin(s.seat) }, "Join");
-    else if (bots.has(s.seat)) action = h("button", { type: "button", class: "stop-bot", onclick: () => onStopBot(s.seat) }, "Stop bot");
+    else if (bots.has(s.seat) && !snapshot.finished) action = h("button", { type: "button", class: "stop-bot", onclick: () => onStopBot(s.seat) }, "Stop bot");
     else if (held.has(s.seat) && s.seat !== mySeat) action = h("button", { type: "button", class: "switch-seat", onclick: () => onSwitch(s.seat) }, "Play this seat");
     return h(
       "li",

@@ -161,9 +161,9 @@ function drawHand(view, data, lang, x0, y0) {
   const group = s("g", { class: "hand" });
   if (view.viewer === undefined) return group;
   group.append(s("text", { x: x0, y: y0 - 8, class: "panel-title" }, "Your hand"));
-  const w = 64;
+  const w = 52;
   view.myHand.forEach((card, i) => {
-    const x = x0 + i * (w + 6);
+    const x = x0 + i * (w + 5);
     const info = data.cards.find((c) => c.card === card);
     const fill = info?.faction ? COLOURS[info.faction] : "#f4ecd8";
     const name = info?.names?.[lang] ?? card;
@@ -171,18 +171,17 @@ function drawHand(view, data, lang, x0, y0) {
       "g",
       { class: "hand-card", dataset: { key: `card:${card}`, card }, "aria-label": name },
       s("rect", { x, y: y0, width: w, height: 84, rx: 6, fill, class: "card-face" }),
-      s("text", { x: x + w / 2, y: y0 + 46, class: "card-name small", fill: info?.faction && info.faction !== "FACTION_ROMANO_BRITISH" ? "#fff" : "#222" }, name.length > 11 ? `${name.slice(0, 10)}…` : name),
+      s("text", { x: x + w / 2, y: y0 + 46, class: "card-name small", fill: info?.faction && info.faction !== "FACTION_ROMANO_BRITISH" ? "#fff" : "#222" }, name.length > 9 ? `${name.slice(0, 8)}…` : name),
     );
     tip(g, `${name}: ${info?.texts?.[lang] ?? ""}`);
     group.append(g);
   });
-  const px = x0 + Math.max(view.myHand.length, 1) * (w + 6);
   group.append(
     s(
       "g",
       { class: "pass-button", dataset: { key: "pass" }, "aria-label": "Pass" },
-      s("rect", { x: px, y: y0 + 24, width: 56, height: 36, rx: 18 }),
-      s("text", { x: px + 28, y: y0 + 47, class: "small" }, "Pass"),
+      s("rect", { x: x0, y: y0 + 94, width: 64, height: 32, rx: 16 }),
+      s("text", { x: x0 + 32, y: y0 + 115, class: "small" }, "Pass"),
     ),
   );
   return group;
