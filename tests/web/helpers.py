@@ -120,3 +120,32 @@ def wait_version(tab: Tab, version: int, timeout: float = 20_000) -> None:
         arg=version,
         timeout=timeout,
     )
+
+
+def wait_text(tab: Tab, selector: str, pattern: str) -> None:
+    """Wait until the text of ``selector`` matches the JavaScript regex ``pattern``."""
+    tab.page.wait_for_function(
+        "([sel, pat]) => new RegExp(pat).test(document.querySelector(sel)?.textContent ?? '')",
+        arg=[selector, pattern],
+    )
+
+
+def wait_board_label(tab: Tab, pattern: str) -> None:
+    """Wait until the board's label (its title and version) matches ``pattern``."""
+    tab.page.wait_for_function(
+        """(pat) => new RegExp(pat).test(
+            document.querySelector('#board svg.board')?.getAttribute('aria-label') ?? '')""",
+        arg=pattern,
+    )
+
+
+def set_slider(tab: Tab, value: int) -> None:
+    """Move the history slider as a drag ends: input, then change."""
+    tab.page.locator("#history-slider").evaluate(
+        """(el, v) => {
+            el.value = v;
+            el.dispatchEvent(new Event('input'));
+            el.dispatchEvent(new Event('change'));
+        }""",
+        value,
+    )

@@ -12,7 +12,15 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Server, Tab, new_tab
-from tests.web.helpers import new_game, open_as, shown_version, wait_version
+from tests.web.helpers import (
+    new_game,
+    open_as,
+    set_slider,
+    shown_version,
+    wait_board_label,
+    wait_text,
+    wait_version,
+)
 
 MAX_DECISIONS = 400
 
@@ -166,23 +174,14 @@ def test_a_spectator_follows_live_and_steps_back_in_history(
     # The history slider shows an earlier version, with its board.
     slider = page.locator("#history-slider")
     assert slider.get_attribute("max") == str(reached)
-    slider.evaluate(
-        "(el) => { el.value = 3; el.dispatchEvent(new Event('input')); el.dispatchEvent(new Event('change')); }"
-    )
-    page.wait_for_function(
-        "() => /version 3 of/.test(document.querySelector('#history-label').textContent)"
-    )
-    wait_version(tab, 3)
-    page.wait_for_function(
-        """() => /version 3\\b/.test(document.querySelector('#board svg.board').getAttribute('aria-label'))"""
-    )
+    set_slider(tab, 3)
+    wait_text(tab, "#history-label", "version 3 of")
+    wait_board_label(tab, "version 3\\b")
     assert "(history)" in page.inner_text("#status")
     assert page.locator("#event-log li.current").get_attribute("data-version") == "3"
     tab.shot("history")
     page.click("#history-live")
-    page.wait_for_function(
-        f"() => /version {reached}\\b/.test(document.querySelector('#board svg.board').getAttribute('aria-label'))"
-    )
+    wait_board_label(tab, f"version {reached}\\b")
 
 
 def test_descriptions_in_spanish_and_moves_by_keyboard(tab: Tab, server: Server) -> None:
@@ -192,12 +191,7 @@ def test_descriptions_in_spanish_and_moves_by_keyboard(tab: Tab, server: Server)
     page.wait_for_selector("#move-list button.move:enabled")
     assert page.locator("#move-list code.notation").count() > 0
     page.select_option("#language", "es")
-    page.wait_for_function(
-        "() => /Jugar la carta|Pasar/.test(document.querySelector('#move-list').textContent)"
-    )
-    page.wait_for_function(
-        "() => /Asiento|carta/.test(document.querySelector('#event-log').textContent) || true"
-    )
+    wait_text(tab, "#move-list", "Jugar la carta|Pasar")
     texts = page.locator("#move-list .text").all_inner_texts()
     assert "Pasar" in texts, texts
     # A card of the hand, reached with Tab and played with Enter.
