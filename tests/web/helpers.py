@@ -54,7 +54,7 @@ class Game:
                 {
                     "expectedVersion": listed["version"],
                     "move": rng.choice(listed["moves"]),
-                    "idempotencyKey": f"test-{n}",
+                    "idempotencyKey": f"test-{seed}-{n}",
                 },
                 token=self.tokens[seat],
             )

@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.web.conftest import Server, Tab, new_tab
 from tests.web.helpers import (
@@ -79,9 +80,13 @@ def click_a_move(page: Any, rng: random.Random, version: int) -> str:
     a move of the narrowed list."""
     for _ in range(4):  # a move takes at most three clicks on the board
         clickable = page.locator("#board [data-key].clickable")
-        if not clickable.count():
+        count = clickable.count()
+        if not count:
             break
-        clickable.nth(rng.randrange(clickable.count())).click()
+        try:
+            clickable.nth(rng.randrange(count)).click(timeout=2_000)
+        except PlaywrightError:  # redrawn meanwhile (an update came): look again
+            continue
         page.wait_for_function(
             """(v) => {
                 const svg = document.querySelector('#board svg.board');
@@ -93,8 +98,12 @@ def click_a_move(page: Any, rng: random.Random, version: int) -> str:
         if shown_version_of(page) > version:
             return "board"
     moves = page.locator("#move-list button.move:enabled")
-    if moves.count():
-        moves.nth(rng.randrange(moves.count())).click()
+    count = moves.count()
+    if count:
+        try:
+            moves.nth(rng.randrange(count)).click(timeout=2_000)
+        except PlaywrightError:
+            return "none"
         return "list"
     return "none"
 

@@ -57,8 +57,18 @@ function drawTerrain(field, view, g) {
       if (ch === "=" || ch === "+") layer.append(s("rect", { x: x + g.cell * 0.35, y, width: g.cell * 0.3, height: g.cell, class: "road-band", "pointer-events": "none" }));
       if (cls === "wall") layer.append(s("path", { d: `M${x} ${y + 6} h${g.cell / 4} v-4 h${g.cell / 4} v4 h${g.cell / 4} v-4 h${g.cell / 4} v4`, class: "crenel", "pointer-events": "none" }));
       if (cls === "stairs") for (let i = 1; i < 4; i++) layer.append(s("line", { x1: x + 3, x2: x + g.cell - 3, y1: y + (i * g.cell) / 4, y2: y + (i * g.cell) / 4, class: "stair-step", "pointer-events": "none" }));
-      if (cls === "gate") layer.append(s("text", { x: x + g.cell / 2, y: y + g.cell * 0.68, class: "terrain-mark", dataset: { controlledBy: gate?.controlledBy ?? "" } }, "⛩"));
+      if (cls === "gate") {
+        // A portcullis: bars and a crossbar.
+        const bars = s("g", { class: "portcullis", dataset: { controlledBy: gate?.controlledBy ?? "" }, "pointer-events": "none" });
+        for (let i = 1; i < 4; i++) bars.append(s("line", { x1: x + (i * g.cell) / 4, x2: x + (i * g.cell) / 4, y1: y + 4, y2: y + g.cell - 4 }));
+        bars.append(s("line", { x1: x + 4, x2: x + g.cell - 4, y1: y + g.cell / 2, y2: y + g.cell / 2 }));
+        layer.append(bars);
+      }
       if (ch === "@") layer.append(s("text", { x: x + g.cell / 2, y: y + g.cell * 0.68, class: "terrain-mark" }, view.doorDestroyed ? "✕" : "♔"));
+      if (ch === ":") {
+        const ex = col === 0 ? x + 3 : x + g.cell - 3;
+        layer.append(s("line", { x1: ex, x2: ex, y1: y, y2: y + g.cell, class: "edge-mark", "pointer-events": "none" }));
+      }
       if (cls === "rubble") layer.append(s("text", { x: x + g.cell / 2, y: y + g.cell * 0.68, class: "terrain-mark rubble-mark" }, "⁂"));
     }
   }
