@@ -37,6 +37,7 @@ from throneroom.v1 import service_pb2
 
 from throneroom_server.access import API_KEY_HEADER, Caller
 from throneroom_server.app import App
+from throneroom_server.describe import check_language, legal_moves_response
 from throneroom_server.errors import AppError, ErrorKind, invalid
 from throneroom_server.limits import MAX_JSON_DEPTH, parse_version
 
@@ -361,12 +362,11 @@ async def get_game(request: web.Request) -> web.StreamResponse:
 
 async def list_legal_moves(request: web.Request) -> web.StreamResponse:
     query = _query(request, service_pb2.ListLegalMovesRequest())
+    lang = check_language(query.describe_language)
     version, seat, moves = await _app(request).legal_moves(
         query.game_id, _token(request), caller=_caller(request)
     )
-    return _json_response(
-        service_pb2.ListLegalMovesResponse(version=version, seat=seat, moves=moves)
-    )
+    return _json_response(legal_moves_response(version, seat, moves, lang))
 
 
 async def apply_move(request: web.Request) -> web.StreamResponse:
@@ -394,7 +394,12 @@ async def apply_move(request: web.Request) -> web.StreamResponse:
 async def get_history(request: web.Request) -> web.StreamResponse:
     query = _query(request, service_pb2.GetHistoryRequest())
     history = await _app(request).history(
-        query.game_id, _token(request), query.from_version, query.page_size, caller=_caller(request)
+        query.game_id,
+        _token(request),
+        query.from_version,
+        query.page_size,
+        describe_language=query.describe_language,
+        caller=_caller(request),
     )
     return _json_response(history)
 
@@ -411,6 +416,7 @@ async def watch_game(request: web.Request) -> web.StreamResponse:
     """
     app = _app(request)
     query = _query(request, service_pb2.WatchGameRequest())
+    check_language(query.describe_language)  # before the stream opens: a 400, not a failure event
     token = _token(request)
     resume = _version_header(request, "Last-Event-ID")
     from_version = query.from_version if resume is None else resume
@@ -435,6 +441,7 @@ async def watch_game(request: web.Request) -> web.StreamResponse:
         float(query.heartbeat_seconds),
         with_legal_moves=query.with_legal_moves,
         include_current=query.include_current,
+        describe_language=query.describe_language,
         caller=caller,
     )
     try:
