@@ -13,6 +13,7 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 from multidict import CIMultiDict
+from throneroom_server.api.cors import CorsPolicy
 from throneroom_server.api.rest import start_rest
 from throneroom_server.app import App, AppConfig
 from throneroom_server.games.nim import Nim
@@ -75,6 +76,7 @@ async def start(
     heartbeat_seconds: float = 15.0,
     games: Any = None,
     clock: Callable[[], float] = time.time,
+    cors: CorsPolicy | None = None,
 ) -> Rest:
     app = App(
         store,
@@ -82,7 +84,7 @@ async def start(
         config=AppConfig(heartbeat_seconds=heartbeat_seconds),
         clock=clock,
     )
-    runner, port = await start_rest(app, "127.0.0.1:0", shutdown_timeout=5)
+    runner, port = await start_rest(app, "127.0.0.1:0", shutdown_timeout=5, cors=cors)
     session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=20))
     return Rest(app, runner, session, f"http://127.0.0.1:{port}")
 

@@ -31,11 +31,13 @@ from typing import Any, TypeVar
 
 import structlog
 from aiohttp import web
+from aiohttp.typedefs import Middleware
 from google.protobuf import json_format
 from google.protobuf.message import Message
 from throneroom.v1 import service_pb2
 
 from throneroom_server.access import API_KEY_HEADER, Caller
+from throneroom_server.api.cors import CorsPolicy, cors_headers, cors_middleware
 from throneroom_server.app import App
 from throneroom_server.describe import check_language, legal_moves_response
 from throneroom_server.errors import AppError, ErrorKind, invalid
@@ -64,6 +66,7 @@ HTTP_STATUS: dict[ErrorKind, int] = {
 
 # Errors raised by aiohttp itself before a handler runs: (code, reason) by HTTP status.
 _HTTP_ERRORS: dict[int, tuple[str, str]] = {
+    403: ("PERMISSION_DENIED", "CORS_ORIGIN_NOT_ALLOWED"),
     404: ("NOT_FOUND", "ROUTE_NOT_FOUND"),
     405: ("UNIMPLEMENTED", "METHOD_NOT_ALLOWED"),
     413: ("RESOURCE_EXHAUSTED", "REQUEST_TOO_LARGE"),
@@ -510,6 +513,8 @@ def _transport_error(request: web.Request, exc: web.HTTPException) -> tuple[str,
         message = f"{request.method} is not allowed on {request.path}; use {allowed}"
     elif exc.status == 413:
         message = f"the body is larger than {request.app[MAX_BODY_KEY]} bytes"
+    elif exc.status == 403:
+        message = "this origin may not call the service from a browser (THRONEROOM_CORS_ORIGINS)"
     elif exc.status == 415:
         message = "a request body must be JSON: send 'Content-Type: application/json'"
     else:
@@ -578,14 +583,24 @@ async def _stamp_request_id(request: web.Request, response: web.StreamResponse) 
 
 
 def create_rest_app(
-    app: App, *, access_log: bool = True, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    app: App,
+    *,
+    access_log: bool = True,
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    cors: CorsPolicy | None = None,
 ) -> web.Application:
-    """The aiohttp application of the REST face over ``app``."""
-    web_app = web.Application(middlewares=[request_context], client_max_size=max_body_bytes)
+    """The aiohttp application of the REST face over ``app`` (``cors``: the
+    origins browsers may call it from, api/cors.py; None: CORS off)."""
+    middlewares: list[Middleware] = [request_context]
+    if cors is not None:
+        middlewares.append(cors_middleware(cors))
+    web_app = web.Application(middlewares=middlewares, client_max_size=max_body_bytes)
     web_app[APP_KEY] = app
     web_app[ACCESS_LOG_KEY] = access_log
     web_app[MAX_BODY_KEY] = max_body_bytes
     web_app.on_response_prepare.append(_stamp_request_id)
+    if cors is not None:
+        web_app.on_response_prepare.append(cors_headers(cors))
     routes = web_app.router
     routes.add_get("/v1/game-types", list_game_types)
     routes.add_get("/v1/games", list_games)
@@ -617,6 +632,7 @@ async def start_rest(
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     shutdown_timeout: float = 10.0,
     reuse_port: bool = False,
+    cors: CorsPolicy | None = None,
 ) -> tuple[web.AppRunner, int]:
     """Serve the REST face on ``listen`` (port 0 picks a free port; ``reuse_port``:
     share it with the other worker processes of this host, SO_REUSEPORT).
@@ -627,7 +643,7 @@ async def start_rest(
     """
     host, port = split_listen(listen)
     runner = web.AppRunner(
-        create_rest_app(app, access_log=access_log, max_body_bytes=max_body_bytes),
+        create_rest_app(app, access_log=access_log, max_body_bytes=max_body_bytes, cors=cors),
         access_log=None,  # our middleware writes the access log line
         shutdown_timeout=shutdown_timeout,
     )
