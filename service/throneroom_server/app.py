@@ -21,6 +21,7 @@ from throneroom.v1 import common_pb2, game_pb2, service_pb2, storage_pb2
 
 from throneroom_server import clocks, limits, tokens
 from throneroom_server.access import LOCAL, Access, Caller
+from throneroom_server.describe import Describer, check_language, describer
 from throneroom_server.errors import (
     AppError,
     ErrorKind,
@@ -552,6 +553,7 @@ class App:
         *,
         with_legal_moves: bool = False,
         include_current: bool = False,
+        describe_language: str = "",
         caller: Caller = LOCAL,
     ) -> AsyncIterator[service_pb2.WatchGameResponse]:
         """Every version after ``from_version`` in order, then each new one as it
@@ -566,11 +568,14 @@ class App:
         ``include_current``: when ``from_version`` is at or past the current
         version, the stream starts with an update of the current version.
         ``with_legal_moves``: an update that is the newest version the stream
-        knows of carries the watching seat's legal moves when it must act."""
+        knows of carries the watching seat's legal moves when it must act.
+        ``describe_language``: updates carry descriptions (describe.py)."""
+        lang = check_language(describe_language)
         await self._admit(caller, token=token)
         loaded = await self._load(game_id)
         viewer = await self._authenticate(loaded, token, caller, required=False)
         game = self._game_of(loaded)
+        words = describer(game.name, lang)
         heartbeat = heartbeat_seconds or self.config.heartbeat_seconds
         heartbeat = min(max(heartbeat, 0.05), self.config.max_heartbeat_seconds)
         hub = self.watch_hub
@@ -586,7 +591,7 @@ class App:
             finished = _outcome(game, loaded.state) is not None
             if include_current and from_version >= current:
                 last = current
-                yield await self._current_update(loaded, viewer, seat)
+                yield await self._current_update(loaded, viewer, seat, words)
             while not self.closing:
                 try:
                     pushed = sub.drain()
@@ -628,25 +633,26 @@ class App:
                     last = entry.version
                     current = max(current, last)
                     newest = last == current and sub.latest <= last
-                    yield service_pb2.WatchGameResponse(
-                        update=service_pb2.GameUpdate(
-                            version=entry.version,
-                            seat=entry.seat,
-                            snapshot=self._snapshot(
-                                loaded, entry.state, entry.version, viewer, _clock_of(entry)
-                            ),
-                            events=self._visible_events(game, entry.events, viewer),
-                            legal_moves=self._moves_of(loaded, entry.state, seat) if newest else (),
-                            timeout=entry.timeout,
-                        )
+                    update = service_pb2.GameUpdate(
+                        version=entry.version,
+                        seat=entry.seat,
+                        snapshot=self._snapshot(
+                            loaded, entry.state, entry.version, viewer, _clock_of(entry)
+                        ),
+                        events=self._visible_events(game, entry.events, viewer),
+                        legal_moves=self._moves_of(loaded, entry.state, seat) if newest else (),
+                        timeout=entry.timeout,
                     )
+                    if words is not None:
+                        words.annotate(update, _shown_move(game, viewer, entry), entry.seat)
+                    yield service_pb2.WatchGameResponse(update=update)
                     if _outcome(game, entry.state) is not None:
                         finished = True
         finally:
             hub.unsubscribe(sub)
 
     async def _current_update(
-        self, loaded: LoadedGame, viewer: Viewer, seat: int | None
+        self, loaded: LoadedGame, viewer: Viewer, seat: int | None, words: Describer | None
     ) -> service_pb2.WatchGameResponse:
         """The update of the loaded (current) version, as the stream would
         have sent it (version 0: no mover, seat -1, no events)."""
@@ -657,6 +663,7 @@ class App:
             snapshot=self._snapshot(loaded, loaded.state, loaded.version, viewer, loaded.clock),
             legal_moves=self._moves_of(loaded, loaded.state, seat),
         )
+        entries: Sequence[storage_pb2.StoredEntry] = ()
         if loaded.version > 0:
             entries = await self._store(
                 self.store.read_entries(loaded.game_id, loaded.version - 1, 1)
@@ -665,25 +672,39 @@ class App:
                 update.seat = entries[0].seat
                 update.timeout = entries[0].timeout
                 update.events.extend(self._visible_events(game, entries[0].events, viewer))
+        if words is not None:
+            shown = _shown_move(game, viewer, entries[0]) if update.seat >= 0 else None
+            words.annotate(update, shown, update.seat)
         return service_pb2.WatchGameResponse(update=update)
 
     async def history(
-        self, game_id: str, token: str, from_version: int, page_size: int, *, caller: Caller = LOCAL
+        self,
+        game_id: str,
+        token: str,
+        from_version: int,
+        page_size: int,
+        *,
+        describe_language: str = "",
+        caller: Caller = LOCAL,
     ) -> service_pb2.GetHistoryResponse:
+        lang = check_language(describe_language)
         await self._admit(caller, token=token)
         loaded = await self._load(game_id)
         viewer = await self._authenticate(loaded, token, caller, required=False)
         game = self._game_of(loaded)
+        words = describer(game.name, lang)
         size = min(page_size or DEFAULT_PAGE, MAX_PAGE)
         entries = await self._store(self.store.read_entries(game_id, from_version, size))
         response = service_pb2.GetHistoryResponse(current_version=loaded.version)
         for entry in entries:
-            response.entries.add(
+            added = response.entries.add(
                 version=entry.version,
                 seat=entry.seat,
                 events=self._visible_events(game, entry.events, viewer),
                 timeout=entry.timeout,
             )
+            if words is not None:
+                words.annotate(added, _shown_move(game, viewer, entry), entry.seat)
         if entries and entries[-1].version < loaded.version:
             response.next_from_version = entries[-1].version
         return response
@@ -806,6 +827,16 @@ def _outcome(game: ServiceGame, state: game_pb2.GameState) -> common_pb2.Outcome
 
 def _to_act(game: ServiceGame, state: game_pb2.GameState) -> list[int]:
     return [] if state.HasField("forfeit") else game.to_act(state)
+
+
+def _shown_move(
+    game: ServiceGame, viewer: Viewer, entry: storage_pb2.StoredEntry
+) -> game_pb2.Move | None:
+    """The entry's move when the viewer may see it: its own, or any in a game
+    without hidden information (describe.py)."""
+    if game.info.hidden_information and viewer.seat != entry.seat:
+        return None
+    return entry.move if entry.HasField("move") else None
 
 
 def _clock_of(entry: storage_pb2.StoredEntry) -> storage_pb2.StoredClock | None:
