@@ -278,7 +278,7 @@ export class GamePage {
   }
 
   logEntry(entry) {
-    return { version: Number(entry.version), seat: entry.seat, timeout: entry.timeout, events: entry.events || [], texts: eventTexts(entry), move: entry.moveDescription || "" };
+    return { version: Number(entry.version), seat: entry.seat, timeout: entry.timeout, events: entry.events || [], texts: eventTexts(entry), move: entry.moveDescription || null };
   }
 
   watch() {

@@ -4,7 +4,6 @@
 
 import { clear, h } from "./dom.js";
 import { POLICIES } from "./bot.js";
-import { summarizeMove } from "./moves.js";
 
 export function seatName(snapshot, seat) {
   const info = snapshot?.seats?.find((s) => s.seat === seat);
@@ -69,7 +68,8 @@ export function logPanel(entries, { shownVersion, onVersion, snapshot }) {
         { class: current ? "current" : "", dataset: { version: entry.version } },
         h("button", { type: "button", class: "version", onclick: () => onVersion(Number(entry.version)), "aria-label": `Show version ${entry.version}` }, `v${entry.version}`),
         h("span", { class: "who" }, `${who}${entry.timeout ? " (out of time)" : ""}: `),
-        entry.move ? h("span", { class: "move-text" }, `${entry.move}. `) : null,
+        entry.move?.notation ? h("code", { class: "notation" }, entry.move.notation) : null,
+        entry.move?.text ? h("span", { class: "move-text" }, ` ${entry.move.text}. `) : null,
         h("span", { class: "events" }, entry.texts.join(" ")),
       ),
     );
@@ -85,11 +85,6 @@ export function eventTexts(entry) {
     const kind = Object.keys(game)[0] || "event";
     return `${kind.replace(/([A-Z])/g, " $1").toLowerCase()}.`;
   });
-}
-
-export function moveText(update) {
-  if (update.moveDescription) return update.moveDescription;
-  return update.move ? summarizeMove(update.move) : "";
 }
 
 /** The history slider: versions minVersion..liveVersion, `shown` (null: live). */
