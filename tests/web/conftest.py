@@ -159,9 +159,7 @@ class Tab:
 
     def unexpected_errors(self) -> list[str]:
         return [
-            e
-            for e in self.errors
-            if not any(f"status of {n} " in e for n in self.allowed_statuses)
+            e for e in self.errors if not any(f"status of {n} " in e for n in self.allowed_statuses)
         ]
 
     def shot(self, name: str) -> Path:
