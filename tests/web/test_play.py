@@ -209,4 +209,6 @@ def test_descriptions_in_spanish_and_moves_by_keyboard(tab: Tab, server: Server)
     page.keyboard.press("Enter")
     wait_version(tab, 1)
     assert game.snapshot()["version"] == "1"
+    # The log of the new version, from the stream, in Spanish too.
+    wait_text(tab, "#event-log", "Asiento 0 juega")
     tab.shot("king_is_dead-es")
