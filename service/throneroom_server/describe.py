@@ -22,7 +22,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from throneroom import notation
 from throneroom.envelopes import game_type_of, one_line, unwrap
 from throneroom.games import GameTexts, texts
 from throneroom.games import king_is_dead as kid
@@ -63,6 +62,10 @@ class Describer:
         if game_type_of(move) != self.game_type:
             return service_pb2.MoveDescription()
         inner = unwrap(move)
+        # Imported on first use: the notations cost the server's start-up
+        # time, and only clients that ask for descriptions need them.
+        from throneroom import notation  # noqa: PLC0415
+
         try:
             written = notation.for_game(self.game_type).format_move(inner)
         except ValueError:  # no notation for this game, or a move it cannot spell
