@@ -575,7 +575,7 @@ class App:
         loaded = await self._load(game_id)
         viewer = await self._authenticate(loaded, token, caller, required=False)
         game = self._game_of(loaded)
-        words = describer(game.name, lang)
+        words = describer(game, lang)
         heartbeat = heartbeat_seconds or self.config.heartbeat_seconds
         heartbeat = min(max(heartbeat, 0.05), self.config.max_heartbeat_seconds)
         hub = self.watch_hub
@@ -644,7 +644,7 @@ class App:
                         timeout=entry.timeout,
                     )
                     if words is not None:
-                        words.annotate(update, _shown_move(game, viewer, entry), entry.seat)
+                        words.annotate_entry(update, entry, viewer.seat)
                     yield service_pb2.WatchGameResponse(update=update)
                     if _outcome(game, entry.state) is not None:
                         finished = True
@@ -673,8 +673,10 @@ class App:
                 update.timeout = entries[0].timeout
                 update.events.extend(self._visible_events(game, entries[0].events, viewer))
         if words is not None:
-            shown = _shown_move(game, viewer, entries[0]) if update.seat >= 0 else None
-            words.annotate(update, shown, update.seat)
+            if update.seat >= 0:
+                words.annotate_entry(update, entries[0], viewer.seat)
+            else:
+                words.annotate(update, None, -1)
         return service_pb2.WatchGameResponse(update=update)
 
     async def history(
@@ -692,7 +694,7 @@ class App:
         loaded = await self._load(game_id)
         viewer = await self._authenticate(loaded, token, caller, required=False)
         game = self._game_of(loaded)
-        words = describer(game.name, lang)
+        words = describer(game, lang)
         size = min(page_size or DEFAULT_PAGE, MAX_PAGE)
         entries = await self._store(self.store.read_entries(game_id, from_version, size))
         response = service_pb2.GetHistoryResponse(current_version=loaded.version)
@@ -704,7 +706,7 @@ class App:
                 timeout=entry.timeout,
             )
             if words is not None:
-                words.annotate(added, _shown_move(game, viewer, entry), entry.seat)
+                words.annotate_entry(added, entry, viewer.seat)
         if entries and entries[-1].version < loaded.version:
             response.next_from_version = entries[-1].version
         return response
@@ -827,16 +829,6 @@ def _outcome(game: ServiceGame, state: game_pb2.GameState) -> common_pb2.Outcome
 
 def _to_act(game: ServiceGame, state: game_pb2.GameState) -> list[int]:
     return [] if state.HasField("forfeit") else game.to_act(state)
-
-
-def _shown_move(
-    game: ServiceGame, viewer: Viewer, entry: storage_pb2.StoredEntry
-) -> game_pb2.Move | None:
-    """The entry's move when the viewer may see it: its own, or any in a game
-    without hidden information (describe.py)."""
-    if game.info.hidden_information and viewer.seat != entry.seat:
-        return None
-    return entry.move if entry.HasField("move") else None
 
 
 def _clock_of(entry: storage_pb2.StoredEntry) -> storage_pb2.StoredClock | None:

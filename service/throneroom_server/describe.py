@@ -22,14 +22,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from throneroom import notation
 from throneroom.envelopes import game_type_of, one_line, unwrap
 from throneroom.games import GameTexts, texts
 from throneroom.games import king_is_dead as kid
 from throneroom.games import kings_life as kl
-from throneroom.v1 import game_pb2, service_pb2
+from throneroom.v1 import game_pb2, service_pb2, storage_pb2
 
 from throneroom_server.errors import invalid
+from throneroom_server.games.kit.service import ServiceGame
 
 LANGUAGES = ("en", "es", "pt")
 
@@ -51,6 +51,8 @@ class Describer:
 
     game_type: str
     lang: str
+    hidden_information: bool = True
+    """Moves are described to their own seat only (see the module's doc)."""
 
     def _texts(self) -> GameTexts | None:
         return texts(self.game_type)
@@ -60,6 +62,10 @@ class Describer:
         if game_type_of(move) != self.game_type:
             return service_pb2.MoveDescription()
         inner = unwrap(move)
+        # Imported on first use: the notations cost the server's start-up
+        # time, and only clients that ask for descriptions need them.
+        from throneroom import notation  # noqa: PLC0415
+
         try:
             written = notation.for_game(self.game_type).format_move(inner)
         except ValueError:  # no notation for this game, or a move it cannot spell
@@ -111,10 +117,23 @@ class Describer:
             seat = target.snapshot.viewer_seat if target.snapshot.HasField("viewer_seat") else None
             target.legal_move_descriptions.extend(self.moves(target.legal_moves, seat))
 
+    def annotate_entry(
+        self,
+        target: service_pb2.GameUpdate | service_pb2.HistoryEntry,
+        entry: storage_pb2.StoredEntry,
+        viewer: int | None,
+    ) -> None:
+        """``annotate`` for the version ``entry`` made, as ``viewer`` (a
+        seat, None for a spectator) may see it: the move only to its own seat
+        in a game with hidden information."""
+        shown = entry.HasField("move") and (not self.hidden_information or viewer == entry.seat)
+        self.annotate(target, entry.move if shown else None, entry.seat)
 
-def describer(game_type: str, lang: str) -> Describer | None:
-    """The describer for a request's language, or None when none was asked."""
-    return Describer(game_type, lang) if lang else None
+
+def describer(game: ServiceGame, lang: str) -> Describer | None:
+    """The describer of a game for a request's language, or None when none
+    was asked."""
+    return Describer(game.name, lang, game.info.hidden_information) if lang else None
 
 
 def legal_moves_response(

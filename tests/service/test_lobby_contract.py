@@ -217,3 +217,30 @@ async def test_open_seats_are_the_free_ones(store: Store, seats: int) -> None:
     await store.claim_seat("g1", seats - 1, seats, storage_pb2.StoredSeat())
     (listed,) = (await store.list_games("", OPEN, 5, "")).games
     assert listed.seats_taken == frozenset({seats - 1})
+
+
+async def test_redis_a_failed_index_note_never_fails_the_write(clean_redis: str) -> None:
+    """The game's write is acknowledged whatever becomes of its note; the
+    game shows in the lobby from its next status change on."""
+    store = RedisStore(clean_redis)
+
+    async def unreachable(**kwargs: object) -> None:
+        raise redis.ConnectionError("the {lobby} slot's node is down")
+
+    real = store._lobby_note
+    try:
+        store._lobby_note = unreachable
+        await _create(store, "g1", 1000)
+        assert await _ids(store) == []
+        store._lobby_note = real
+        await _seat_all(store, "g1")
+        assert await _ids(store, status=STARTED) == ["g1"]
+        store._lobby_note = unreachable
+        await _finish(store, "g1")  # commits, though the note is lost
+        assert (await store.load("g1")).version == 1
+        assert await _ids(store, status=STARTED) == []  # the record wins
+        store._lobby_note = real
+        assert await store.sweep_lobby(10) == 0  # the sweep moves it on
+        assert await _ids(store, status=FINISHED) == ["g1"]
+    finally:
+        await store.close()

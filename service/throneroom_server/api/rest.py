@@ -431,7 +431,7 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/v1/games", list_games, "ListGames",
           "The lobby: games newest first, by type and status, a page at a time",
           service_pb2.ListGamesRequest, service_pb2.ListGamesResponse,
-          query_words={"status": tuple(_STATUS_WORDS["status"])}),
+          errors=(403,), query_words={"status": tuple(_STATUS_WORDS["status"])}),
     Route("POST", "/v1/games", create_game, "CreateGame", "Create a game with empty seats",
           service_pb2.CreateGameRequest, service_pb2.CreateGameResponse, status=201, errors=(403,),
           example={"options": {"kingIsDead": {}}, "numSeats": 2}),

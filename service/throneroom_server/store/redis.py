@@ -46,6 +46,7 @@ from importlib import resources
 from typing import Any
 
 import redis.asyncio as aioredis
+import structlog
 from redis.asyncio.connection import parse_url
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, OutOfMemoryError, ReadOnlyError, ResponseError
@@ -80,6 +81,8 @@ from throneroom_server.store.lobby import (
     status_of,
 )
 from throneroom_server.store.multiplex import MultiplexedConnection
+
+log = structlog.get_logger("throneroom.store")
 
 _SEAT_FIELDS = [f"seat:{n}" for n in range(MAX_SEATS)]
 
@@ -392,13 +395,18 @@ class RedisStore:
 
     async def _note_lobby(self, noted: str, status: LobbyStatus | None) -> None:
         """Put the game of member ``noted`` in the index under ``status``
-        (None: it is gone). The game's own write is done already: a failure
-        here is logged by the caller's error and repaired by listings."""
-        await self._call(
-            self._lobby_note,
-            keys=lobby_keys(member_game_type(noted)),
-            args=[noted, 0 if status is None else int(status)],
-        )
+        (None: it is gone), right after the game's own write. That write is
+        done and acknowledged whatever happens here: a failed note is logged,
+        not raised (the index catches up at the game's next status change,
+        and listings never trust it over the record)."""
+        try:
+            await self._call(
+                self._lobby_note,
+                keys=lobby_keys(member_game_type(noted)),
+                args=[noted, 0 if status is None else int(status)],
+            )
+        except (StoreUnavailable, StoreFull) as exc:
+            log.warning("lobby_note_failed", member=noted, error=str(exc))
 
     async def _note_many(self, notes: Sequence[tuple[str, LobbyStatus | None]]) -> None:
         """``_note_lobby`` for each, in one round trip."""
@@ -486,7 +494,10 @@ class RedisStore:
             if len(members) < want:
                 cursor = ""  # the end of the index
                 break
-        await self._note_many(repairs)
+        try:
+            await self._note_many(repairs)
+        except (StoreUnavailable, StoreFull) as exc:  # the page is right without them
+            log.warning("lobby_repair_failed", entries=len(repairs), error=str(exc))
         return page_of(found, limit, cursor)
 
     async def sweep_lobby(self, limit: int) -> int:
