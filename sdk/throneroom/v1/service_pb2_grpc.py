@@ -84,6 +84,11 @@ class ThroneroomStub:
                 request_serializer=throneroom_dot_v1_dot_service__pb2.PingRequest.SerializeToString,
                 response_deserializer=throneroom_dot_v1_dot_service__pb2.PingResponse.FromString,
                 _registered_method=True)
+        self.ExportGame = channel.unary_unary(
+                '/throneroom.v1.Throneroom/ExportGame',
+                request_serializer=throneroom_dot_v1_dot_service__pb2.ExportGameRequest.SerializeToString,
+                response_deserializer=throneroom_dot_v1_dot_service__pb2.ExportGameResponse.FromString,
+                _registered_method=True)
 
 
 class ThroneroomServicer:
@@ -161,6 +166,14 @@ class ThroneroomServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ExportGame(self, request, context):
+        """A finished game's full record (every move and event, the seed), to
+        archive it before the retention removes it and to replay it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ThroneroomServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -213,6 +226,11 @@ def add_ThroneroomServicer_to_server(servicer, server):
                     servicer.Ping,
                     request_deserializer=throneroom_dot_v1_dot_service__pb2.PingRequest.FromString,
                     response_serializer=throneroom_dot_v1_dot_service__pb2.PingResponse.SerializeToString,
+            ),
+            'ExportGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.ExportGame,
+                    request_deserializer=throneroom_dot_v1_dot_service__pb2.ExportGameRequest.FromString,
+                    response_serializer=throneroom_dot_v1_dot_service__pb2.ExportGameResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -485,6 +503,33 @@ class Throneroom:
             '/throneroom.v1.Throneroom/Ping',
             throneroom_dot_v1_dot_service__pb2.PingRequest.SerializeToString,
             throneroom_dot_v1_dot_service__pb2.PingResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ExportGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/throneroom.v1.Throneroom/ExportGame',
+            throneroom_dot_v1_dot_service__pb2.ExportGameRequest.SerializeToString,
+            throneroom_dot_v1_dot_service__pb2.ExportGameResponse.FromString,
             options,
             channel_credentials,
             insecure,

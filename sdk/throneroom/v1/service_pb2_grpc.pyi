@@ -69,6 +69,10 @@ class ThroneroomStub:
     """
     Ping: _grpc.UnaryUnaryMultiCallable[_service_pb2.PingRequest, _service_pb2.PingResponse]
     """Does nothing: the ceiling against which ApplyMove throughput is measured."""
+    ExportGame: _grpc.UnaryUnaryMultiCallable[_service_pb2.ExportGameRequest, _service_pb2.ExportGameResponse]
+    """A finished game's full record (every move and event, the seed), to
+    archive it before the retention removes it and to replay it.
+    """
 
 @_typing.type_check_only
 class ThroneroomAsyncStub(ThroneroomStub):
@@ -97,6 +101,10 @@ class ThroneroomAsyncStub(ThroneroomStub):
     """
     Ping: _aio.UnaryUnaryMultiCallable[_service_pb2.PingRequest, _service_pb2.PingResponse]  # type: ignore[assignment]
     """Does nothing: the ceiling against which ApplyMove throughput is measured."""
+    ExportGame: _aio.UnaryUnaryMultiCallable[_service_pb2.ExportGameRequest, _service_pb2.ExportGameResponse]  # type: ignore[assignment]
+    """A finished game's full record (every move and event, the seed), to
+    archive it before the retention removes it and to replay it.
+    """
 
 class ThroneroomServicer(metaclass=_abc_1.ABCMeta):
     @_abc_1.abstractmethod
@@ -182,5 +190,15 @@ class ThroneroomServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_service_pb2.PingResponse, _abc.Awaitable[_service_pb2.PingResponse]]:
         """Does nothing: the ceiling against which ApplyMove throughput is measured."""
+
+    @_abc_1.abstractmethod
+    def ExportGame(
+        self,
+        request: _service_pb2.ExportGameRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_service_pb2.ExportGameResponse, _abc.Awaitable[_service_pb2.ExportGameResponse]]:
+        """A finished game's full record (every move and event, the seed), to
+        archive it before the retention removes it and to replay it.
+        """
 
 def add_ThroneroomServicer_to_server(servicer: ThroneroomServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

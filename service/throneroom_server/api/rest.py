@@ -57,11 +57,13 @@ from throneroom_server.api.web import add_web_routes
 from throneroom_server.app import App
 from throneroom_server.describe import check_language, legal_moves_response
 from throneroom_server.errors import AppError
+from throneroom_server.metrics import Metrics
 
 log = structlog.get_logger("throneroom.http")
 
 APP_KEY = web.AppKey("throneroom_app", App)
 ACCESS_LOG_KEY = web.AppKey("throneroom_access_log", bool)
+METRICS_KEY: web.AppKey[Metrics | None] = web.AppKey("throneroom_metrics")
 MAX_BODY_KEY = web.AppKey("throneroom_max_body_bytes", int)
 
 DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024  # the gRPC face's default message limit
@@ -202,6 +204,12 @@ async def get_history(request: web.Request) -> web.StreamResponse:
         caller=_caller(request),
     )
     return json_response(history)
+
+
+async def export_game(request: web.Request) -> web.StreamResponse:
+    query = read_query(request, service_pb2.ExportGameRequest())
+    record = await _app(request).export_game(query.game_id, caller=_caller(request))
+    return json_response(service_pb2.ExportGameResponse(record=record))
 
 
 async def watch_game(request: web.Request) -> web.StreamResponse:
@@ -359,14 +367,23 @@ async def request_context(request: web.Request, handler: Handler) -> web.StreamR
             status=500,
             content_type="application/json",
         )
-    if request.app[ACCESS_LOG_KEY] and request.path not in _QUIET:
-        log.info(
-            "http",
-            status=response.status,
-            code=code,
-            ms=round((time.perf_counter() - start) * 1000, 3),
-        )
+    if request.path not in _QUIET:
+        seconds = time.perf_counter() - start
+        if request.app[ACCESS_LOG_KEY]:
+            log.info("http", status=response.status, code=code, ms=round(seconds * 1000, 3))
+        metrics = request.app[METRICS_KEY]
+        if metrics is not None:
+            metrics.observe_request("rest", _route_label(request), str(response.status), seconds)
     return response
+
+
+def _route_label(request: web.Request) -> str:
+    """``GET /v1/games/{game_id}``: the route's template, never the path itself
+    (bounded labels); ``other`` for a path no route has."""
+    resource = request.match_info.route.resource
+    if resource is None:
+        return "other"
+    return f"{request.method} {resource.canonical}"
 
 
 async def _stamp_request_id(request: web.Request, response: web.StreamResponse) -> None:
@@ -385,15 +402,18 @@ def create_rest_app(
     access_log: bool = True,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     cors: CorsPolicy | None = None,
+    metrics: Metrics | None = None,
 ) -> web.Application:
     """The aiohttp application of the REST face over ``app`` (``cors``: the
-    origins browsers may call it from, api/cors.py; None: CORS off)."""
+    origins browsers may call it from, api/cors.py, None: CORS off;
+    ``metrics``: count every request into them)."""
     middlewares: list[Middleware] = [request_context]
     if cors is not None:
         middlewares.append(cors_middleware(cors))
     web_app = web.Application(middlewares=middlewares, client_max_size=max_body_bytes)
     web_app[APP_KEY] = app
     web_app[ACCESS_LOG_KEY] = access_log
+    web_app[METRICS_KEY] = metrics
     web_app[MAX_BODY_KEY] = max_body_bytes
     web_app.on_response_prepare.append(_stamp_request_id)
     if cors is not None:
@@ -452,6 +472,9 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/v1/games/{game_id}/history", get_history, "GetHistory",
           "The events a seat or spectator may see, oldest first, a page at a time; " + _LANG,
           service_pb2.GetHistoryRequest, service_pb2.GetHistoryResponse, seat_token="optional"),
+    Route("GET", "/v1/games/{game_id}/record", export_game, "ExportGame",
+          "A finished game's full record (every move and event, the seed)",
+          service_pb2.ExportGameRequest, service_pb2.ExportGameResponse, errors=(409,)),
     Route("GET", "/v1/games/{game_id}/watch", watch_game, "WatchGame",
           "Server-Sent Events of every version after fromVersion, then new ones; " + _LANG,
           service_pb2.WatchGameRequest, service_pb2.WatchGameResponse, seat_token="optional",
@@ -510,6 +533,7 @@ async def start_rest(
     shutdown_timeout: float = 10.0,
     reuse_port: bool = False,
     cors: CorsPolicy | None = None,
+    metrics: Metrics | None = None,
 ) -> tuple[web.AppRunner, int]:
     """Serve the REST face on ``listen`` (port 0 picks a free port; ``reuse_port``:
     share it with the other worker processes of this host, SO_REUSEPORT).
@@ -520,7 +544,13 @@ async def start_rest(
     """
     host, port = split_listen(listen)
     runner = web.AppRunner(
-        create_rest_app(app, access_log=access_log, max_body_bytes=max_body_bytes, cors=cors),
+        create_rest_app(
+            app,
+            access_log=access_log,
+            max_body_bytes=max_body_bytes,
+            cors=cors,
+            metrics=metrics,
+        ),
         access_log=None,  # our middleware writes the access log line
         shutdown_timeout=shutdown_timeout,
         logger=ProtocolLog(),

@@ -245,6 +245,13 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
         return await self.app.lobby.list_games(request, caller=self._caller(context))
 
     @_unary
+    async def ExportGame(
+        self, request: service_pb2.ExportGameRequest, context: Context
+    ) -> service_pb2.ExportGameResponse:
+        record = await self.app.export_game(request.game_id, caller=self._caller(context))
+        return service_pb2.ExportGameResponse(record=record)
+
+    @_unary
     async def Ping(
         self, request: service_pb2.PingRequest, context: Context
     ) -> service_pb2.PingResponse:

@@ -37,19 +37,38 @@ member when its status changed (field ``lobby`` of its hash, set at
 creation); the store then notes the change in the index
 (``lobby_note.lua``) right after. Listings read each candidate's hash
 (pipelined) and believe only it, repairing what lags.
+
+Redis Cluster (``cluster=True``, the ``THRONEROOM_REDIS_CLUSTER`` setting):
+redis-py's cluster client routes each command and script by its keys' slot
+and follows MOVED/ASK redirections; every script touches keys of one hash tag
+only (a game's ``{g:<id>}``, the deadline index ``{clocks}``, the lobby ``{lobby}``, one bucket
+``{rl:..}``), and a script missing on a node (a new or restarted primary) is
+loaded there on NOSCRIPT. The multiplexed hot path talks to one node, so a
+cluster store sends every command through the cluster client.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
 import redis.asyncio as aioredis
 import structlog
+from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.connection import parse_url
+from redis.exceptions import (
+    ClusterDownError,
+    MovedError,
+    NoScriptError,
+    OutOfMemoryError,
+    ReadOnlyError,
+    RedisClusterException,
+    ResponseError,
+    TryAgainError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError, OutOfMemoryError, ReadOnlyError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from throneroom.v1 import game_pb2, storage_pb2
 
@@ -155,7 +174,9 @@ def lobby_keys(game_type: str) -> list[str]:
 _LISTED_FIELDS = ["meta", "version", "finished", *_SEAT_FIELDS]
 
 
-_UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
+_UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError, RedisClusterException)
+"""Errors meaning the store cannot be reached (a cluster client that finds no
+node, or whose slots are not all served, raises RedisClusterException)."""
 
 
 def _refused(exc: ResponseError) -> StoreFull | StoreUnavailable | None:
@@ -167,6 +188,12 @@ def _refused(exc: ResponseError) -> StoreFull | StoreUnavailable | None:
         return StoreFull("Redis is at its maxmemory and refuses writes")
     if isinstance(exc, ReadOnlyError) or text.startswith("READONLY"):
         return StoreUnavailable("Redis is read-only (a replica, or failing over)")
+    if isinstance(exc, (ClusterDownError, TryAgainError)):
+        return StoreUnavailable("the Redis Cluster cannot answer now (failing over or resharding)")
+    if isinstance(exc, MovedError) or text.startswith("MOVED"):
+        return StoreUnavailable(
+            "Redis is a cluster node: the service needs THRONEROOM_REDIS_CLUSTER=1 for it"
+        )
     if text.startswith(("LOADING", "MASTERDOWN", "BUSY", "TRYAGAIN", "CLUSTERDOWN")):
         return StoreUnavailable(f"Redis cannot answer now ({text.split(' ', 1)[0]})")
     return None
@@ -187,6 +214,7 @@ class RedisStore:
         self,
         url: str,
         *,
+        cluster: bool = False,
         max_connections: int = 256,
         max_blocking_connections: int = 2000,
         max_block_seconds: float = 60.0,
@@ -194,23 +222,25 @@ class RedisStore:
     ) -> None:
         # decode_responses=False: every reply is bytes (the stubs cannot know).
         # Timeouts are explicit: library defaults change between versions.
-        self._redis: Any = aioredis.Redis.from_url(
-            url,
-            max_connections=max_connections,
-            decode_responses=False,
-            socket_timeout=COMMAND_TIMEOUT,
-            socket_connect_timeout=CONNECT_TIMEOUT,
-            socket_keepalive=True,
+        # Blocking reads (one per watched game on this replica, see watch.py)
+        # get a client of their own. With a cluster, max_connections counts
+        # per node.
+        client: Any = RedisCluster if cluster else aioredis.Redis
+        common = {
+            "decode_responses": False,
+            "socket_connect_timeout": CONNECT_TIMEOUT,
+            "socket_keepalive": True,
+        }
+        self._redis: Any = client.from_url(
+            url, max_connections=max_connections, socket_timeout=COMMAND_TIMEOUT, **common
         )
-        # Blocking reads (one per watched game on this replica, see watch.py).
-        self._blocking: Any = aioredis.Redis.from_url(
+        self._blocking: Any = client.from_url(
             url,
             max_connections=max_blocking_connections,
-            decode_responses=False,
             socket_timeout=max_block_seconds + BLOCKING_MARGIN,
-            socket_connect_timeout=CONNECT_TIMEOUT,
-            socket_keepalive=True,
+            **common,
         )
+        self.cluster = cluster
         self._max_block_seconds = max_block_seconds
         self.retention = retention or Retention()
         self._commit = self._redis.register_script(COMMIT_LUA)
@@ -219,7 +249,7 @@ class RedisStore:
         self._take_tokens = self._redis.register_script(TAKE_TOKENS_LUA)
         self._reschedule = self._redis.register_script(RESCHEDULE_DEADLINE_LUA)
         self._lobby_note = self._redis.register_script(LOBBY_NOTE_LUA)
-        self._hot = _hot_path(url)
+        self._hot = None if cluster else _hot_path(url)
 
     async def create_game(
         self, game_id: str, meta: storage_pb2.StoredGameMeta, state: game_pb2.GameState
@@ -409,17 +439,23 @@ class RedisStore:
             log.warning("lobby_note_failed", member=noted, error=str(exc))
 
     async def _note_many(self, notes: Sequence[tuple[str, LobbyStatus | None]]) -> None:
-        """``_note_lobby`` for each, in one round trip."""
+        """``lobby_note.lua`` for each, raising on failure: in one round trip
+        (a pipeline) on one node; on a cluster (whose pipelines do not carry
+        scripts), one call each, all to the ``{lobby}`` slot's node."""
         if not notes:
+            return
+        calls = [
+            (lobby_keys(member_game_type(noted)), [noted, 0 if status is None else int(status)])
+            for noted, status in notes
+        ]
+        if self.cluster:
+            for keys, args in calls:
+                await self._call(self._lobby_note, keys=keys, args=args)
             return
         try:
             async with self._redis.pipeline(transaction=False) as pipe:
-                for noted, status in notes:
-                    await self._lobby_note(
-                        keys=lobby_keys(member_game_type(noted)),
-                        args=[noted, 0 if status is None else int(status)],
-                        client=pipe,
-                    )
+                for keys, args in calls:
+                    await self._lobby_note(keys=keys, args=args, client=pipe)
                 await pipe.execute()
         except _UNREACHABLE as exc:
             raise StoreUnavailable(str(exc)) from exc
@@ -427,12 +463,18 @@ class RedisStore:
             raise _refused(exc) or exc from exc
 
     async def _listed(self, members: list[str]) -> list[ListedGame | None]:
-        """Each member's game as its record says (None: gone), in one round trip."""
+        """Each member's game as its record says (None: gone): one pipelined
+        round trip (on a cluster, the client sends each game's HMGET to its
+        node, concurrently)."""
+        keys = [game_key(member_game_id(noted)) for noted in members]
         try:
-            async with self._redis.pipeline(transaction=False) as pipe:
-                for noted in members:
-                    pipe.hmget(game_key(member_game_id(noted)), _LISTED_FIELDS)
-                rows = await pipe.execute()
+            if self.cluster:
+                rows = await asyncio.gather(*(self._redis.hmget(k, _LISTED_FIELDS) for k in keys))
+            else:
+                async with self._redis.pipeline(transaction=False) as pipe:
+                    for key in keys:
+                        pipe.hmget(key, _LISTED_FIELDS)
+                    rows = await pipe.execute()
         except _UNREACHABLE as exc:
             raise StoreUnavailable(str(exc)) from exc
         except ResponseError as exc:
