@@ -11,7 +11,7 @@ LATEST ?= .venv-latest
 LPY    := $(LATEST)/bin/python
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test test-latest latest-venv lock lint proto redis-server bench bench-tournament bots golden clean
+.PHONY: help install run test test-latest latest-venv lock lint proto redis-server chromium bench bench-tournament bots golden clean
 
 help: ## Show this help
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  make %-12s %s\n", $$1, $$2}'
@@ -31,7 +31,10 @@ run: $(STAMP) ## Start the service (gRPC 127.0.0.1:50051, REST 127.0.0.1:8080; i
 redis-server: ## Make sure a redis-server binary exists (installs Debian's package as root)
 	@./scripts/ensure-redis.sh
 
-test: $(STAMP) redis-server ## Install, start a throwaway redis-server, run the whole test suite
+chromium: ## Make sure Debian's headless chromium exists for the browser tests (installs it as root)
+	@./scripts/ensure-chromium.sh
+
+test: $(STAMP) redis-server chromium ## Install, start a throwaway redis-server, run the whole test suite (browser tests in chromium)
 	$(PY) scripts/gen_proto.py --check
 	$(PY) -m pytest -q
 
@@ -41,7 +44,7 @@ latest-venv:
 	$(LPY) -m pip install --quiet --upgrade pip setuptools
 	$(LPY) -m pip install --quiet --upgrade --upgrade-strategy eager -e './sdk[cli,tournament]' -e . --group dev
 
-test-latest: latest-venv redis-server ## The newest versions the ranges allow (no constraints) in .venv-latest: drift, then every test
+test-latest: latest-venv redis-server chromium ## The newest versions the ranges allow (no constraints) in .venv-latest: drift, then every test
 	$(LPY) scripts/lock.py drift $(LPY)
 	$(LPY) -m pytest -q
 

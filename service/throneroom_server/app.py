@@ -21,6 +21,7 @@ from throneroom.v1 import common_pb2, game_pb2, service_pb2, storage_pb2
 
 from throneroom_server import clocks, limits, records, tokens
 from throneroom_server.access import LOCAL, Access, Caller
+from throneroom_server.describe import Describer, check_language, describer
 from throneroom_server.errors import (
     AppError,
     ErrorKind,
@@ -40,6 +41,7 @@ from throneroom_server.games.core import (
 )
 from throneroom_server.games.kit.service import ServiceGame
 from throneroom_server.limits import Limits
+from throneroom_server.lobby import Lobby
 from throneroom_server.metrics import Metrics
 from throneroom_server.store import (
     Committed,
@@ -111,6 +113,7 @@ class App:
             metrics.count_open_streams(lambda: hub.open_streams)
         self._clock = clock
         self._closing = asyncio.Event()
+        self.lobby = Lobby(store, self.games, self._admit, self._store)
 
     # -- lifecycle --------------------------------------------------------
 
@@ -480,8 +483,10 @@ class App:
         return applied
 
     async def run_sweeper(self, interval_seconds: float) -> None:
-        """Sweep every ``interval_seconds`` until shutdown (a background task)."""
+        """Sweep every ``interval_seconds`` until shutdown (a background task):
+        the clocks' deadlines, and a step of the lobby's retention sweep."""
         while not self.closing:
+            await self.lobby.sweep()
             try:
                 await self.sweep_timeouts()
             except AppError as error:  # the store is down: try again next round
@@ -554,6 +559,7 @@ class App:
         *,
         with_legal_moves: bool = False,
         include_current: bool = False,
+        describe_language: str = "",
         caller: Caller = LOCAL,
     ) -> AsyncIterator[service_pb2.WatchGameResponse]:
         """Every version after ``from_version`` in order, then each new one as it
@@ -568,11 +574,14 @@ class App:
         ``include_current``: when ``from_version`` is at or past the current
         version, the stream starts with an update of the current version.
         ``with_legal_moves``: an update that is the newest version the stream
-        knows of carries the watching seat's legal moves when it must act."""
+        knows of carries the watching seat's legal moves when it must act.
+        ``describe_language``: updates carry descriptions (describe.py)."""
+        lang = check_language(describe_language)
         await self._admit(caller, token=token)
         loaded = await self._load(game_id)
         viewer = await self._authenticate(loaded, token, caller, required=False)
         game = self._game_of(loaded)
+        words = describer(game, lang)
         heartbeat = heartbeat_seconds or self.config.heartbeat_seconds
         heartbeat = min(max(heartbeat, 0.05), self.config.max_heartbeat_seconds)
         hub = self.watch_hub
@@ -588,7 +597,7 @@ class App:
             finished = _outcome(game, loaded.state) is not None
             if include_current and from_version >= current:
                 last = current
-                yield await self._current_update(loaded, viewer, seat)
+                yield await self._current_update(loaded, viewer, seat, words)
             while not self.closing:
                 try:
                     pushed = sub.drain()
@@ -630,25 +639,26 @@ class App:
                     last = entry.version
                     current = max(current, last)
                     newest = last == current and sub.latest <= last
-                    yield service_pb2.WatchGameResponse(
-                        update=service_pb2.GameUpdate(
-                            version=entry.version,
-                            seat=entry.seat,
-                            snapshot=self._snapshot(
-                                loaded, entry.state, entry.version, viewer, _clock_of(entry)
-                            ),
-                            events=self._visible_events(game, entry.events, viewer),
-                            legal_moves=self._moves_of(loaded, entry.state, seat) if newest else (),
-                            timeout=entry.timeout,
-                        )
+                    update = service_pb2.GameUpdate(
+                        version=entry.version,
+                        seat=entry.seat,
+                        snapshot=self._snapshot(
+                            loaded, entry.state, entry.version, viewer, _clock_of(entry)
+                        ),
+                        events=self._visible_events(game, entry.events, viewer),
+                        legal_moves=self._moves_of(loaded, entry.state, seat) if newest else (),
+                        timeout=entry.timeout,
                     )
+                    if words is not None:
+                        words.annotate_entry(update, entry, viewer.seat)
+                    yield service_pb2.WatchGameResponse(update=update)
                     if _outcome(game, entry.state) is not None:
                         finished = True
         finally:
             hub.unsubscribe(sub)
 
     async def _current_update(
-        self, loaded: LoadedGame, viewer: Viewer, seat: int | None
+        self, loaded: LoadedGame, viewer: Viewer, seat: int | None, words: Describer | None
     ) -> service_pb2.WatchGameResponse:
         """The update of the loaded (current) version, as the stream would
         have sent it (version 0: no mover, seat -1, no events)."""
@@ -659,6 +669,7 @@ class App:
             snapshot=self._snapshot(loaded, loaded.state, loaded.version, viewer, loaded.clock),
             legal_moves=self._moves_of(loaded, loaded.state, seat),
         )
+        entries: Sequence[storage_pb2.StoredEntry] = ()
         if loaded.version > 0:
             entries = await self._store(
                 self.store.read_entries(loaded.game_id, loaded.version - 1, 1)
@@ -667,25 +678,41 @@ class App:
                 update.seat = entries[0].seat
                 update.timeout = entries[0].timeout
                 update.events.extend(self._visible_events(game, entries[0].events, viewer))
+        if words is not None:
+            if update.seat >= 0:
+                words.annotate_entry(update, entries[0], viewer.seat)
+            else:
+                words.annotate(update, None, -1)
         return service_pb2.WatchGameResponse(update=update)
 
     async def history(
-        self, game_id: str, token: str, from_version: int, page_size: int, *, caller: Caller = LOCAL
+        self,
+        game_id: str,
+        token: str,
+        from_version: int,
+        page_size: int,
+        *,
+        describe_language: str = "",
+        caller: Caller = LOCAL,
     ) -> service_pb2.GetHistoryResponse:
+        lang = check_language(describe_language)
         await self._admit(caller, token=token)
         loaded = await self._load(game_id)
         viewer = await self._authenticate(loaded, token, caller, required=False)
         game = self._game_of(loaded)
+        words = describer(game, lang)
         size = min(page_size or DEFAULT_PAGE, MAX_PAGE)
         entries = await self._store(self.store.read_entries(game_id, from_version, size))
         response = service_pb2.GetHistoryResponse(current_version=loaded.version)
         for entry in entries:
-            response.entries.add(
+            added = response.entries.add(
                 version=entry.version,
                 seat=entry.seat,
                 events=self._visible_events(game, entry.events, viewer),
                 timeout=entry.timeout,
             )
+            if words is not None:
+                words.annotate_entry(added, entry, viewer.seat)
         if entries and entries[-1].version < loaded.version:
             response.next_from_version = entries[-1].version
         return response

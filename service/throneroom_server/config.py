@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from throneroom_server.api.cors import parse_origins
 from throneroom_server.limits import DEFAULT_MAX_MOVE_BYTES, DEFAULT_MAX_OPTIONS_BYTES, Limits
 
 
@@ -46,6 +47,7 @@ class Config:
     redis_max_connections: int = 256
     clock_sweep_seconds: float = 1.0  # 0: this replica applies no timeouts
     workers: int = 1  # server processes sharing the ports (SO_REUSEPORT); > 1 needs Redis
+    cors_origins: str | None = None  # origins browsers may call the REST face from; off when unset
 
     @property
     def store_name(self) -> str:
@@ -153,6 +155,12 @@ SETTINGS: tuple[Setting, ...] = (
         "THRONEROOM_WORKERS",
         "server processes on this host sharing both ports (SO_REUSEPORT); more than 1 needs Redis",
     ),
+    Setting(
+        "cors_origins",
+        "THRONEROOM_CORS_ORIGINS",
+        "origins web pages may call the REST face from, comma-separated "
+        "(https://host[:port]), or * for any; CORS off when unset",
+    ),
 )
 
 ENV = {s.field: s.env for s in SETTINGS}
@@ -235,4 +243,8 @@ def load_config(argv: Sequence[str] | None = None, env: Mapping[str, str] | None
         if kind in (int, float) and (value < 0 or (value == 0 and not setting.zero_allowed)):
             parser.error(f"{name.replace('_', '-')} must be positive, not {value}")
         values[name] = value
+    try:
+        parse_origins(values.get("cors_origins"))
+    except ValueError as exc:
+        parser.error(str(exc))
     return Config(**values)

@@ -17,6 +17,7 @@ from grpc_reflection.v1alpha import reflection
 from throneroom.v1 import service_pb2
 
 from throneroom_server.access import Access, AccessConfig, load_keys
+from throneroom_server.api.cors import parse_origins
 from throneroom_server.api.interceptors import LoggingInterceptor
 from throneroom_server.api.rest import start_rest
 from throneroom_server.api.servicer import ThroneroomServicer, add_servicer_to_server
@@ -171,6 +172,7 @@ async def create_server(
                 max_body_bytes=config.max_message_bytes,
                 shutdown_timeout=config.shutdown_grace_seconds,
                 reuse_port=reuse_port,
+                cors=parse_origins(config.cors_origins),
                 metrics=metrics,
             )
         except OSError as exc:

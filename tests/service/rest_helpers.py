@@ -3,14 +3,17 @@ store, an HTTP client, and small builders for Nim games and moves."""
 
 from __future__ import annotations
 
+import itertools
 import json
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
 from aiohttp import web
 from multidict import CIMultiDict
+from throneroom_server.api.cors import CorsPolicy
 from throneroom_server.api.rest import start_rest
 from throneroom_server.app import App, AppConfig
 from throneroom_server.games.nim import Nim
@@ -67,15 +70,29 @@ class Rest:
         return out[0], out[1]
 
 
-async def start(store: Store, *, heartbeat_seconds: float = 15.0, games: Any = None) -> Rest:
+async def start(
+    store: Store,
+    *,
+    heartbeat_seconds: float = 15.0,
+    games: Any = None,
+    clock: Callable[[], float] = time.time,
+    cors: CorsPolicy | None = None,
+) -> Rest:
     app = App(
         store,
         {name: serve(game) for name, game in (games or {"nim": Nim()}).items()},
         config=AppConfig(heartbeat_seconds=heartbeat_seconds),
+        clock=clock,
     )
-    runner, port = await start_rest(app, "127.0.0.1:0", shutdown_timeout=5)
+    runner, port = await start_rest(app, "127.0.0.1:0", shutdown_timeout=5, cors=cors)
     session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=20))
     return Rest(app, runner, session, f"http://127.0.0.1:{port}")
+
+
+def ticking_clock(start: float = 1_700_000_000.0) -> Callable[[], float]:
+    """A clock a millisecond later at every reading: creation times never tie."""
+    ticks = itertools.count()
+    return lambda: start + next(ticks) / 1000
 
 
 async def stop(rest: Rest) -> None:

@@ -21,6 +21,7 @@ from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from throneroom.v1 import common_pb2 as _common_pb2
 from throneroom.v1 import game_pb2 as _game_pb2
 import builtins as _builtins
@@ -33,6 +34,50 @@ else:
     from typing_extensions import TypeAlias as _TypeAlias, Never as _Never
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class _GameStatusFilter:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _GameStatusFilterEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_GameStatusFilter.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    GAME_STATUS_FILTER_ANY: _GameStatusFilter.ValueType  # 0
+    GAME_STATUS_FILTER_OPEN: _GameStatusFilter.ValueType  # 1
+    """Not started: at least one seat is free."""
+    GAME_STATUS_FILTER_STARTED: _GameStatusFilter.ValueType  # 2
+    """Every seat taken, not finished."""
+    GAME_STATUS_FILTER_FINISHED: _GameStatusFilter.ValueType  # 3
+
+class GameStatusFilter(_GameStatusFilter, metaclass=_GameStatusFilterEnumTypeWrapper):
+    """The lobby's status filter."""
+
+GAME_STATUS_FILTER_ANY: GameStatusFilter.ValueType  # 0
+GAME_STATUS_FILTER_OPEN: GameStatusFilter.ValueType  # 1
+"""Not started: at least one seat is free."""
+GAME_STATUS_FILTER_STARTED: GameStatusFilter.ValueType  # 2
+"""Every seat taken, not finished."""
+GAME_STATUS_FILTER_FINISHED: GameStatusFilter.ValueType  # 3
+Global___GameStatusFilter: _TypeAlias = GameStatusFilter  # noqa: Y015
+
+class _GameStatus:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _GameStatusEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_GameStatus.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    GAME_STATUS_UNSPECIFIED: _GameStatus.ValueType  # 0
+    GAME_STATUS_OPEN: _GameStatus.ValueType  # 1
+    GAME_STATUS_STARTED: _GameStatus.ValueType  # 2
+    GAME_STATUS_FINISHED: _GameStatus.ValueType  # 3
+
+class GameStatus(_GameStatus, metaclass=_GameStatusEnumTypeWrapper):
+    """Where a game stands, as the lobby shows it."""
+
+GAME_STATUS_UNSPECIFIED: GameStatus.ValueType  # 0
+GAME_STATUS_OPEN: GameStatus.ValueType  # 1
+GAME_STATUS_STARTED: GameStatus.ValueType  # 2
+GAME_STATUS_FINISHED: GameStatus.ValueType  # 3
+Global___GameStatus: _TypeAlias = GameStatus  # noqa: Y015
 
 @_typing.final
 class OptionInfo(_message.Message):
@@ -394,22 +439,54 @@ class GetGameResponse(_message.Message):
 Global___GetGameResponse: _TypeAlias = GetGameResponse  # noqa: Y015
 
 @_typing.final
+class MoveDescription(_message.Message):
+    """A move for a client that does not embed the SDK: the game's notation
+    (docs/notation.md) and a sentence in the requested language.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NOTATION_FIELD_NUMBER: _builtins.int
+    TEXT_FIELD_NUMBER: _builtins.int
+    notation: _builtins.str
+    text: _builtins.str
+    def __init__(
+        self,
+        *,
+        notation: _builtins.str = ...,
+        text: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["notation", b"notation", "text", b"text"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MoveDescription: _TypeAlias = MoveDescription  # noqa: Y015
+
+@_typing.final
 class ListLegalMovesRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     GAME_ID_FIELD_NUMBER: _builtins.int
     SEAT_TOKEN_FIELD_NUMBER: _builtins.int
+    DESCRIBE_LANGUAGE_FIELD_NUMBER: _builtins.int
     game_id: _builtins.str
     seat_token: _builtins.str
+    describe_language: _builtins.str
+    """"" (no descriptions), or "en", "es", "pt": also describe each move
+    (docs/api.md, "Descriptions"). Any other value is INVALID_ARGUMENT.
+    """
     def __init__(
         self,
         *,
         game_id: _builtins.str = ...,
         seat_token: _builtins.str = ...,
+        describe_language: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game_id", b"game_id", "seat_token", b"seat_token"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["describe_language", b"describe_language", "game_id", b"game_id", "seat_token", b"seat_token"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -422,20 +499,26 @@ class ListLegalMovesResponse(_message.Message):
     VERSION_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
     MOVES_FIELD_NUMBER: _builtins.int
+    DESCRIPTIONS_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     seat: _builtins.int
     @_builtins.property
     def moves(self) -> _containers.RepeatedCompositeFieldContainer[_game_pb2.Move]: ...
+    @_builtins.property
+    def descriptions(self) -> _containers.RepeatedCompositeFieldContainer[Global___MoveDescription]:
+        """With describe_language: one per move, in the same order."""
+
     def __init__(
         self,
         *,
         version: _builtins.int = ...,
         seat: _builtins.int = ...,
         moves: _abc.Iterable[_game_pb2.Move] | None = ...,
+        descriptions: _abc.Iterable[Global___MoveDescription] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["moves", b"moves", "seat", b"seat", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["descriptions", b"descriptions", "moves", b"moves", "seat", b"seat", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -536,6 +619,7 @@ class WatchGameRequest(_message.Message):
     HEARTBEAT_SECONDS_FIELD_NUMBER: _builtins.int
     WITH_LEGAL_MOVES_FIELD_NUMBER: _builtins.int
     INCLUDE_CURRENT_FIELD_NUMBER: _builtins.int
+    DESCRIBE_LANGUAGE_FIELD_NUMBER: _builtins.int
     game_id: _builtins.str
     seat_token: _builtins.str
     """Empty for a spectator."""
@@ -552,6 +636,10 @@ class WatchGameRequest(_message.Message):
     update of the current version anyway: "this is where the game is, and
     whether it is your turn", so a loop over the stream needs nothing else.
     """
+    describe_language: _builtins.str
+    """"" (no descriptions), or "en", "es", "pt": updates also carry sentences
+    for their move, events and legal moves (docs/api.md, "Descriptions").
+    """
     def __init__(
         self,
         *,
@@ -561,10 +649,11 @@ class WatchGameRequest(_message.Message):
         heartbeat_seconds: _builtins.int = ...,
         with_legal_moves: _builtins.bool = ...,
         include_current: _builtins.bool = ...,
+        describe_language: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["from_version", b"from_version", "game_id", b"game_id", "heartbeat_seconds", b"heartbeat_seconds", "include_current", b"include_current", "seat_token", b"seat_token", "with_legal_moves", b"with_legal_moves"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["describe_language", b"describe_language", "from_version", b"from_version", "game_id", b"game_id", "heartbeat_seconds", b"heartbeat_seconds", "include_current", b"include_current", "seat_token", b"seat_token", "with_legal_moves", b"with_legal_moves"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -580,6 +669,9 @@ class GameUpdate(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     LEGAL_MOVES_FIELD_NUMBER: _builtins.int
     TIMEOUT_FIELD_NUMBER: _builtins.int
+    LEGAL_MOVE_DESCRIPTIONS_FIELD_NUMBER: _builtins.int
+    MOVE_DESCRIPTION_FIELD_NUMBER: _builtins.int
+    EVENT_TEXTS_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     seat: _builtins.int
     """The seat whose move made this version (-1 for version 0: no move)."""
@@ -595,6 +687,20 @@ class GameUpdate(_message.Message):
         when it must act here and this is the newest version (else empty).
         """
 
+    @_builtins.property
+    def legal_move_descriptions(self) -> _containers.RepeatedCompositeFieldContainer[Global___MoveDescription]:
+        """With describe_language: one per legal move, in the same order."""
+
+    @_builtins.property
+    def move_description(self) -> Global___MoveDescription:
+        """With describe_language: the move that made this version (unset for
+        version 0 and for a timeout that made no move).
+        """
+
+    @_builtins.property
+    def event_texts(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """With describe_language: one sentence per event, in the same order."""
+
     def __init__(
         self,
         *,
@@ -604,10 +710,13 @@ class GameUpdate(_message.Message):
         seat: _builtins.int = ...,
         legal_moves: _abc.Iterable[_game_pb2.Move] | None = ...,
         timeout: _builtins.bool = ...,
+        legal_move_descriptions: _abc.Iterable[Global___MoveDescription] | None = ...,
+        move_description: Global___MoveDescription | None = ...,
+        event_texts: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["snapshot", b"snapshot"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["move_description", b"move_description", "snapshot", b"snapshot"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "legal_moves", b"legal_moves", "seat", b"seat", "snapshot", b"snapshot", "timeout", b"timeout", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["event_texts", b"event_texts", "events", b"events", "legal_move_descriptions", b"legal_move_descriptions", "legal_moves", b"legal_moves", "move_description", b"move_description", "seat", b"seat", "snapshot", b"snapshot", "timeout", b"timeout", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -667,6 +776,7 @@ class GetHistoryRequest(_message.Message):
     SEAT_TOKEN_FIELD_NUMBER: _builtins.int
     FROM_VERSION_FIELD_NUMBER: _builtins.int
     PAGE_SIZE_FIELD_NUMBER: _builtins.int
+    DESCRIBE_LANGUAGE_FIELD_NUMBER: _builtins.int
     game_id: _builtins.str
     seat_token: _builtins.str
     """Empty for a spectator."""
@@ -674,6 +784,10 @@ class GetHistoryRequest(_message.Message):
     """Versions after this one (0 = from the start)."""
     page_size: _builtins.int
     """Up to this many versions (0 = 100, capped at 1000)."""
+    describe_language: _builtins.str
+    """"" (no descriptions), or "en", "es", "pt": entries also carry sentences
+    for their move and events (docs/api.md, "Descriptions").
+    """
     def __init__(
         self,
         *,
@@ -681,10 +795,11 @@ class GetHistoryRequest(_message.Message):
         seat_token: _builtins.str = ...,
         from_version: _builtins.int = ...,
         page_size: _builtins.int = ...,
+        describe_language: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["from_version", b"from_version", "game_id", b"game_id", "page_size", b"page_size", "seat_token", b"seat_token"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["describe_language", b"describe_language", "from_version", b"from_version", "game_id", b"game_id", "page_size", b"page_size", "seat_token", b"seat_token"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -698,12 +813,24 @@ class HistoryEntry(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     EVENTS_FIELD_NUMBER: _builtins.int
     TIMEOUT_FIELD_NUMBER: _builtins.int
+    MOVE_DESCRIPTION_FIELD_NUMBER: _builtins.int
+    EVENT_TEXTS_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     seat: _builtins.int
     timeout: _builtins.bool
     """The service made this version because `seat` ran out of time."""
     @_builtins.property
     def events(self) -> _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]: ...
+    @_builtins.property
+    def move_description(self) -> Global___MoveDescription:
+        """With describe_language: the move that made this version (unset for a
+        timeout that made no move).
+        """
+
+    @_builtins.property
+    def event_texts(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """With describe_language: one sentence per event, in the same order."""
+
     def __init__(
         self,
         *,
@@ -711,10 +838,12 @@ class HistoryEntry(_message.Message):
         seat: _builtins.int = ...,
         events: _abc.Iterable[_game_pb2.Event] | None = ...,
         timeout: _builtins.bool = ...,
+        move_description: Global___MoveDescription | None = ...,
+        event_texts: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["move_description", b"move_description"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "seat", b"seat", "timeout", b"timeout", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["event_texts", b"event_texts", "events", b"events", "move_description", b"move_description", "seat", b"seat", "timeout", b"timeout", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -751,6 +880,116 @@ class GetHistoryResponse(_message.Message):
     def WhichOneof(self, oneof_group: _WhichOneofArgType__next_from_version) -> _WhichOneofReturnType__next_from_version | None: ...
 
 Global___GetHistoryResponse: _TypeAlias = GetHistoryResponse  # noqa: Y015
+
+@_typing.final
+class ListGamesRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GAME_TYPE_FIELD_NUMBER: _builtins.int
+    STATUS_FIELD_NUMBER: _builtins.int
+    PAGE_SIZE_FIELD_NUMBER: _builtins.int
+    PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    game_type: _builtins.str
+    """A registered game type (ListGameTypes), or "" for every type."""
+    status: Global___GameStatusFilter.ValueType
+    page_size: _builtins.int
+    """Games per page: 0 = 20, at most 100."""
+    page_token: _builtins.str
+    """"" for the first page, else the next_page_token of the previous page."""
+    def __init__(
+        self,
+        *,
+        game_type: _builtins.str = ...,
+        status: Global___GameStatusFilter.ValueType = ...,
+        page_size: _builtins.int = ...,
+        page_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game_type", b"game_type", "page_size", b"page_size", "page_token", b"page_token", "status", b"status"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListGamesRequest: _TypeAlias = ListGamesRequest  # noqa: Y015
+
+@_typing.final
+class GameSummary(_message.Message):
+    """One game in the lobby: what anyone may know of it (no tokens, no state)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GAME_ID_FIELD_NUMBER: _builtins.int
+    GAME_TYPE_FIELD_NUMBER: _builtins.int
+    SEATS_FIELD_NUMBER: _builtins.int
+    SEATS_TAKEN_FIELD_NUMBER: _builtins.int
+    OPEN_SEATS_FIELD_NUMBER: _builtins.int
+    STATUS_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    CREATED_UNIX_MS_FIELD_NUMBER: _builtins.int
+    TIME_CONTROL_FIELD_NUMBER: _builtins.int
+    OPTIONS_FIELD_NUMBER: _builtins.int
+    game_id: _builtins.str
+    game_type: _builtins.str
+    seats: _builtins.int
+    seats_taken: _builtins.int
+    status: Global___GameStatus.ValueType
+    version: _builtins.int
+    created_unix_ms: _builtins.int
+    @_builtins.property
+    def open_seats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def time_control(self) -> _common_pb2.TimeControl:
+        """Unset: no clocks."""
+
+    @_builtins.property
+    def options(self) -> _game_pb2.GameOptions: ...
+    def __init__(
+        self,
+        *,
+        game_id: _builtins.str = ...,
+        game_type: _builtins.str = ...,
+        seats: _builtins.int = ...,
+        seats_taken: _builtins.int = ...,
+        open_seats: _abc.Iterable[_builtins.int] | None = ...,
+        status: Global___GameStatus.ValueType = ...,
+        version: _builtins.int = ...,
+        created_unix_ms: _builtins.int = ...,
+        time_control: _common_pb2.TimeControl | None = ...,
+        options: _game_pb2.GameOptions | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["options", b"options", "time_control", b"time_control"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["created_unix_ms", b"created_unix_ms", "game_id", b"game_id", "game_type", b"game_type", "open_seats", b"open_seats", "options", b"options", "seats", b"seats", "seats_taken", b"seats_taken", "status", b"status", "time_control", b"time_control", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GameSummary: _TypeAlias = GameSummary  # noqa: Y015
+
+@_typing.final
+class ListGamesResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GAMES_FIELD_NUMBER: _builtins.int
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    next_page_token: _builtins.str
+    """Pass as page_token for the next page; empty on the last page."""
+    @_builtins.property
+    def games(self) -> _containers.RepeatedCompositeFieldContainer[Global___GameSummary]:
+        """Newest first."""
+
+    def __init__(
+        self,
+        *,
+        games: _abc.Iterable[Global___GameSummary] | None = ...,
+        next_page_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["games", b"games", "next_page_token", b"next_page_token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListGamesResponse: _TypeAlias = ListGamesResponse  # noqa: Y015
 
 @_typing.final
 class PingRequest(_message.Message):

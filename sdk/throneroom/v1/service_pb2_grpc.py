@@ -74,6 +74,11 @@ class ThroneroomStub:
                 request_serializer=throneroom_dot_v1_dot_service__pb2.GetHistoryRequest.SerializeToString,
                 response_deserializer=throneroom_dot_v1_dot_service__pb2.GetHistoryResponse.FromString,
                 _registered_method=True)
+        self.ListGames = channel.unary_unary(
+                '/throneroom.v1.Throneroom/ListGames',
+                request_serializer=throneroom_dot_v1_dot_service__pb2.ListGamesRequest.SerializeToString,
+                response_deserializer=throneroom_dot_v1_dot_service__pb2.ListGamesResponse.FromString,
+                _registered_method=True)
         self.Ping = channel.unary_unary(
                 '/throneroom.v1.Throneroom/Ping',
                 request_serializer=throneroom_dot_v1_dot_service__pb2.PingRequest.SerializeToString,
@@ -146,6 +151,14 @@ class ThroneroomServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListGames(self, request, context):
+        """The lobby: games newest first, filtered by type and status, paginated
+        with an opaque cursor. Spectators may list; summaries hold no secrets.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def Ping(self, request, context):
         """Does nothing: the ceiling against which ApplyMove throughput is measured.
         """
@@ -203,6 +216,11 @@ def add_ThroneroomServicer_to_server(servicer, server):
                     servicer.GetHistory,
                     request_deserializer=throneroom_dot_v1_dot_service__pb2.GetHistoryRequest.FromString,
                     response_serializer=throneroom_dot_v1_dot_service__pb2.GetHistoryResponse.SerializeToString,
+            ),
+            'ListGames': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListGames,
+                    request_deserializer=throneroom_dot_v1_dot_service__pb2.ListGamesRequest.FromString,
+                    response_serializer=throneroom_dot_v1_dot_service__pb2.ListGamesResponse.SerializeToString,
             ),
             'Ping': grpc.unary_unary_rpc_method_handler(
                     servicer.Ping,
@@ -431,6 +449,33 @@ class Throneroom:
             '/throneroom.v1.Throneroom/GetHistory',
             throneroom_dot_v1_dot_service__pb2.GetHistoryRequest.SerializeToString,
             throneroom_dot_v1_dot_service__pb2.GetHistoryResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListGames(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/throneroom.v1.Throneroom/ListGames',
+            throneroom_dot_v1_dot_service__pb2.ListGamesRequest.SerializeToString,
+            throneroom_dot_v1_dot_service__pb2.ListGamesResponse.FromString,
             options,
             channel_credentials,
             insecure,

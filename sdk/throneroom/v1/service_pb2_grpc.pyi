@@ -63,6 +63,10 @@ class ThroneroomStub:
     """
     GetHistory: _grpc.UnaryUnaryMultiCallable[_service_pb2.GetHistoryRequest, _service_pb2.GetHistoryResponse]
     """The events a seat or spectator may see, oldest first, paginated."""
+    ListGames: _grpc.UnaryUnaryMultiCallable[_service_pb2.ListGamesRequest, _service_pb2.ListGamesResponse]
+    """The lobby: games newest first, filtered by type and status, paginated
+    with an opaque cursor. Spectators may list; summaries hold no secrets.
+    """
     Ping: _grpc.UnaryUnaryMultiCallable[_service_pb2.PingRequest, _service_pb2.PingResponse]
     """Does nothing: the ceiling against which ApplyMove throughput is measured."""
     ExportGame: _grpc.UnaryUnaryMultiCallable[_service_pb2.ExportGameRequest, _service_pb2.ExportGameResponse]
@@ -91,6 +95,10 @@ class ThroneroomAsyncStub(ThroneroomStub):
     """
     GetHistory: _aio.UnaryUnaryMultiCallable[_service_pb2.GetHistoryRequest, _service_pb2.GetHistoryResponse]  # type: ignore[assignment]
     """The events a seat or spectator may see, oldest first, paginated."""
+    ListGames: _aio.UnaryUnaryMultiCallable[_service_pb2.ListGamesRequest, _service_pb2.ListGamesResponse]  # type: ignore[assignment]
+    """The lobby: games newest first, filtered by type and status, paginated
+    with an opaque cursor. Spectators may list; summaries hold no secrets.
+    """
     Ping: _aio.UnaryUnaryMultiCallable[_service_pb2.PingRequest, _service_pb2.PingResponse]  # type: ignore[assignment]
     """Does nothing: the ceiling against which ApplyMove throughput is measured."""
     ExportGame: _aio.UnaryUnaryMultiCallable[_service_pb2.ExportGameRequest, _service_pb2.ExportGameResponse]  # type: ignore[assignment]
@@ -164,6 +172,16 @@ class ThroneroomServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_service_pb2.GetHistoryResponse, _abc.Awaitable[_service_pb2.GetHistoryResponse]]:
         """The events a seat or spectator may see, oldest first, paginated."""
+
+    @_abc_1.abstractmethod
+    def ListGames(
+        self,
+        request: _service_pb2.ListGamesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_service_pb2.ListGamesResponse, _abc.Awaitable[_service_pb2.ListGamesResponse]]:
+        """The lobby: games newest first, filtered by type and status, paginated
+        with an opaque cursor. Spectators may list; summaries hold no secrets.
+        """
 
     @_abc_1.abstractmethod
     def Ping(

@@ -6,6 +6,7 @@ messages, so the two faces match field for field; every rule and every store
 access stays in ``App``. See docs/rest.md for the guide.
 
     GET  /v1/game-types                     ListGameTypesResponse
+    GET  /v1/games                          ListGamesResponse (?gameType=&status=&pageSize=...)
     POST /v1/games                          CreateGameRequest  -> CreateGameResponse (201)
     POST /v1/games/{id}/seats               JoinGameRequest    -> JoinGameResponse
     GET  /v1/games/{id}                     GetGameResponse
@@ -21,23 +22,41 @@ spectator), never in a body or a query string.
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
-import math
+import logging
+import sys
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any
 
 import structlog
 from aiohttp import web
-from google.protobuf import json_format
-from google.protobuf.message import Message
+from aiohttp.http_exceptions import HttpProcessingError
+from aiohttp.typedefs import Middleware
 from throneroom.v1 import service_pb2
 
 from throneroom_server.access import API_KEY_HEADER, Caller
+from throneroom_server.api.cors import CorsPolicy, cors_headers, cors_middleware
+from throneroom_server.api.openapi import Route, build_spec
+from throneroom_server.api.rest_io import (
+    JSON_MEDIA_TYPE,
+    error_body,
+    error_response,
+    header_text,
+    json_response,
+    malformed,
+    message_json,
+    read_body,
+    read_query,
+    seat_token,
+    version_header,
+)
+from throneroom_server.api.web import add_web_routes
 from throneroom_server.app import App
-from throneroom_server.errors import AppError, ErrorKind, invalid
-from throneroom_server.limits import MAX_JSON_DEPTH, parse_version
+from throneroom_server.describe import check_language, legal_moves_response
+from throneroom_server.errors import AppError
 from throneroom_server.metrics import Metrics
 
 log = structlog.get_logger("throneroom.http")
@@ -49,238 +68,36 @@ MAX_BODY_KEY = web.AppKey("throneroom_max_body_bytes", int)
 
 DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024  # the gRPC face's default message limit
 MAX_REQUEST_ID = 128
-JSON_MEDIA_TYPE = "application/json"
 
-HTTP_STATUS: dict[ErrorKind, int] = {
-    ErrorKind.INVALID_ARGUMENT: 400,
-    ErrorKind.FAILED_PRECONDITION: 409,
-    ErrorKind.ABORTED: 409,
-    ErrorKind.UNAUTHENTICATED: 401,
-    ErrorKind.PERMISSION_DENIED: 403,
-    ErrorKind.NOT_FOUND: 404,
-    ErrorKind.UNAVAILABLE: 503,
-    ErrorKind.RESOURCE_EXHAUSTED: 429,
-}
 
 # Errors raised by aiohttp itself before a handler runs: (code, reason) by HTTP status.
 _HTTP_ERRORS: dict[int, tuple[str, str]] = {
+    403: ("PERMISSION_DENIED", "CORS_ORIGIN_NOT_ALLOWED"),
     404: ("NOT_FOUND", "ROUTE_NOT_FOUND"),
     405: ("UNIMPLEMENTED", "METHOD_NOT_ALLOWED"),
     413: ("RESOURCE_EXHAUSTED", "REQUEST_TOO_LARGE"),
     415: ("INVALID_ARGUMENT", "UNSUPPORTED_MEDIA_TYPE"),
 }
 
-# Request fields the REST face takes from the path and the Authorization header.
-_GAME_ID = "game_id"
-_SEAT_TOKEN = "seat_token"
 
 _QUIET = frozenset({"/healthz"})  # probes: no access-log line
+OPENAPI_KEY = web.AppKey("throneroom_openapi", str)
+_HEALTH_SCHEMA = {
+    "type": "object",
+    "required": ["status"],
+    "additionalProperties": False,
+    "properties": {"status": {"type": "string", "enum": ["SERVING", "NOT_SERVING"]}},
+}
 
-Msg = TypeVar("Msg", bound=Message)
+_STATUS_FILTER = service_pb2.GameStatusFilter
+_STATUS_WORDS: dict[str, dict[str, str]] = {
+    "status": {
+        word: _STATUS_FILTER.Name(_STATUS_FILTER.Value(f"GAME_STATUS_FILTER_{word.upper()}"))
+        for word in ("any", "open", "started", "finished")
+    }
+}
+
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-
-
-# -- JSON in and out --------------------------------------------------------------------
-
-
-def message_json(message: Message) -> str:
-    """The proto3 JSON of ``message`` on one line: lowerCamelCase names, enums by
-    name, 64-bit integers as strings, and scalar and repeated fields printed even
-    when they hold their default (``"seat": 0``, ``"moves": []``), in the order
-    the .proto declares them."""
-    data = json_format.MessageToDict(message, always_print_fields_with_no_presence=True)
-    return json.dumps(_in_declared_order(message, data), separators=(",", ":"), ensure_ascii=False)
-
-
-def _in_declared_order(message: Message, data: dict[str, Any]) -> dict[str, Any]:
-    """``data`` (the JSON of ``message``) with its keys in the .proto's field order
-    (MessageToDict appends the fields holding defaults after the others)."""
-    out: dict[str, Any] = {}
-    for field in message.DESCRIPTOR.fields:
-        name = field.json_name
-        if name not in data:
-            continue
-        value = data[name]
-        kind = field.message_type
-        if kind is not None and not kind.full_name.startswith("google.protobuf."):
-            inner = getattr(message, field.name)
-            if isinstance(value, list):
-                value = [_in_declared_order(m, v) for m, v in zip(inner, value, strict=True)]
-            elif not kind.GetOptions().map_entry:
-                value = _in_declared_order(inner, value)
-        out[name] = value
-    return out
-
-
-def _json_response(message: Message, status: int = 200) -> web.Response:
-    return web.Response(text=message_json(message), status=status, content_type="application/json")
-
-
-def error_body(code: str, reason: str, message: str, metadata: Mapping[str, str]) -> str:
-    return json.dumps(
-        {"error": {"code": code, "reason": reason, "message": message, "metadata": metadata}},
-        separators=(",", ":"),
-        ensure_ascii=False,
-    )
-
-
-def _error_response(error: AppError) -> web.Response:
-    response = web.Response(
-        text=error_body(error.kind.value, error.reason, error.message, error.metadata),
-        status=HTTP_STATUS[error.kind],
-        content_type="application/json",
-    )
-    if error.kind is ErrorKind.UNAUTHENTICATED:
-        response.headers["WWW-Authenticate"] = 'Bearer realm="throneroom"'
-    if error.retry_after is not None:
-        response.headers["Retry-After"] = str(max(1, math.ceil(error.retry_after)))
-    return response
-
-
-def _malformed(message: str) -> AppError:
-    return invalid("MALFORMED_REQUEST", message)
-
-
-def _require_json(request: web.Request) -> None:
-    """Every POST declares ``Content-Type: application/json`` (a ``charset``
-    parameter, if any, must be utf-8), even with an empty body: a browser
-    sends a cross-origin text/plain or form POST without asking first, but
-    not a JSON one."""
-    declared = request.headers.get("Content-Type")
-    charset = (request.charset or "utf-8").lower()
-    if declared is None or request.content_type != JSON_MEDIA_TYPE or charset != "utf-8":
-        raise web.HTTPUnsupportedMediaType()
-
-
-def _check_json(data: Any) -> None:
-    """Refuse parsed JSON nested more than ``MAX_JSON_DEPTH`` deep, or holding a
-    string that is not Unicode text (JSON's escapes can spell an unpaired
-    surrogate, ``"\\ud800"``, which protobuf cannot take as a field name)."""
-    stack: list[tuple[Any, int]] = [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, dict):
-            _check_text(*value)
-            children: Any = value.values()
-        elif isinstance(value, list):
-            children = value
-        else:
-            if isinstance(value, str):
-                _check_text(value)
-            continue
-        if depth > MAX_JSON_DEPTH:
-            raise _too_deep()
-        stack.extend((child, depth + 1) for child in children)
-
-
-def _check_text(*texts: str) -> None:
-    for text in texts:
-        try:
-            text.encode()
-        except UnicodeEncodeError as exc:
-            raise _malformed("the body holds a string that is not Unicode text") from exc
-
-
-async def _body(request: web.Request, message: Msg) -> Msg:
-    """Parse the JSON body into ``message`` (an empty body is ``{}``).
-
-    Unknown fields are refused, so a misspelt field is an error, not a silent
-    default. The seat token belongs in the Authorization header, and a game id
-    in the body, if given at all, must be the one in the path. The body is
-    bounded in size (413, by aiohttp's ``client_max_size``) and in nesting
-    (``MAX_JSON_DEPTH``, 400) before the JSON mapping sees it.
-    """
-    _require_json(request)
-    raw = await request.read()
-    if raw.strip():
-        try:
-            data = json.loads(raw)
-        except RecursionError as exc:
-            raise _too_deep() from exc
-        except ValueError as exc:
-            raise _malformed(f"the body is not valid JSON: {exc}") from exc
-    else:
-        data = {}
-    if not isinstance(data, dict):
-        raise _malformed("the body must be a JSON object")
-    _check_json(data)
-    _parse(data, message, "body field")
-    _claim_path_fields(request, message, "body")
-    return message
-
-
-def _too_deep() -> AppError:
-    return _malformed(f"the body nests arrays and objects more than {MAX_JSON_DEPTH} deep")
-
-
-def _query(request: web.Request, message: Msg) -> Msg:
-    """Map the query string onto the request message's fields (as bodies are)."""
-    data: dict[str, str | bool] = {}
-    flags = {f.json_name for f in message.DESCRIPTOR.fields if f.type == f.TYPE_BOOL}
-    for name, value in request.query.items():
-        if name in data:
-            raise _malformed(f"the query parameter {name!r} is given twice")
-        # Query strings carry text; a flag is written true or false.
-        data[name] = {"true": True, "false": False}.get(value, value) if name in flags else value
-    _parse(data, message, "query parameter")
-    _claim_path_fields(request, message, "query string")
-    return message
-
-
-def _parse(data: dict[str, Any], message: Message, what: str) -> None:
-    try:
-        json_format.ParseDict(data, message)
-    except json_format.ParseError as exc:
-        raise _malformed(f"bad {what}: {exc}") from exc
-
-
-def _claim_path_fields(request: web.Request, message: Message, where: str) -> None:
-    fields = message.DESCRIPTOR.fields_by_name
-    if _SEAT_TOKEN in fields and getattr(message, _SEAT_TOKEN):
-        raise _malformed(
-            f"the seat token goes in the 'Authorization: Bearer <token>' header, not the {where}"
-        )
-    if _GAME_ID in fields:
-        path_id = request.match_info["game_id"]
-        given = getattr(message, _GAME_ID)
-        if given and given != path_id:
-            raise _malformed(f"the {where} names game {given!r} but the path names {path_id!r}")
-        setattr(message, _GAME_ID, path_id)
-
-
-def _token(request: web.Request) -> str:
-    """The bearer token, or "" for a spectator (no Authorization header)."""
-    header = request.headers.get("Authorization")
-    if header is None:
-        return ""
-    scheme, _, token = header.strip().partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token:
-        raise AppError(
-            ErrorKind.UNAUTHENTICATED,
-            "SEAT_TOKEN_REQUIRED",
-            "the Authorization header must read 'Bearer <seat token>'",
-        )
-    return token
-
-
-def _header_text(request: web.Request, name: str) -> str:
-    """A header's value ("" when absent); refused when its bytes are not UTF-8
-    (aiohttp hands such bytes over as surrogate escapes, which no store can
-    encode)."""
-    text = request.headers.get(name, "")
-    try:
-        text.encode()
-    except UnicodeEncodeError as exc:
-        raise _malformed(f"the {name} header is not UTF-8 text") from exc
-    return text
-
-
-def _version_header(request: web.Request, name: str) -> int | None:
-    text = request.headers.get(name, "").strip()
-    if not text:
-        return None
-    return parse_version(text, f"the {name} header")
 
 
 # -- handlers ----------------------------------------------------------------------------
@@ -298,14 +115,20 @@ def _caller(request: web.Request) -> Caller:
 
 
 async def list_game_types(request: web.Request) -> web.StreamResponse:
-    _query(request, service_pb2.ListGameTypesRequest())
-    return _json_response(
+    read_query(request, service_pb2.ListGameTypesRequest())
+    return json_response(
         service_pb2.ListGameTypesResponse(game_types=_app(request).list_game_types())
     )
 
 
+async def list_games(request: web.Request) -> web.StreamResponse:
+    """The lobby; ``status`` may also be written short: any, open, started, finished."""
+    query = read_query(request, service_pb2.ListGamesRequest(), short_enums=_STATUS_WORDS)
+    return json_response(await _app(request).lobby.list_games(query, caller=_caller(request)))
+
+
 async def create_game(request: web.Request) -> web.StreamResponse:
-    body = await _body(request, service_pb2.CreateGameRequest())
+    body = await read_body(request, service_pb2.CreateGameRequest())
     seed = body.seed if body.HasField("seed") else None
     game_id, version = await _app(request).create_game(
         body.options,
@@ -315,7 +138,7 @@ async def create_game(request: web.Request) -> web.StreamResponse:
         caller=_caller(request),
     )
     structlog.contextvars.bind_contextvars(game_id=game_id)
-    response = _json_response(
+    response = json_response(
         service_pb2.CreateGameResponse(game_id=game_id, version=version), status=201
     )
     response.headers["Location"] = f"/v1/games/{game_id}"
@@ -323,64 +146,70 @@ async def create_game(request: web.Request) -> web.StreamResponse:
 
 
 async def join_game(request: web.Request) -> web.StreamResponse:
-    body = await _body(request, service_pb2.JoinGameRequest())
+    body = await read_body(request, service_pb2.JoinGameRequest())
     seat = body.seat if body.HasField("seat") else None
     seat, token = await _app(request).join_game(
         body.game_id, seat, body.display_name, caller=_caller(request)
     )
-    return _json_response(service_pb2.JoinGameResponse(seat=seat, seat_token=token))
+    return json_response(service_pb2.JoinGameResponse(seat=seat, seat_token=token))
 
 
 async def get_game(request: web.Request) -> web.StreamResponse:
-    query = _query(request, service_pb2.GetGameRequest())
-    snapshot = await _app(request).get_game(query.game_id, _token(request), caller=_caller(request))
-    return _json_response(service_pb2.GetGameResponse(snapshot=snapshot))
+    query = read_query(request, service_pb2.GetGameRequest())
+    snapshot = await _app(request).get_game(
+        query.game_id, seat_token(request), caller=_caller(request)
+    )
+    return json_response(service_pb2.GetGameResponse(snapshot=snapshot))
 
 
 async def list_legal_moves(request: web.Request) -> web.StreamResponse:
-    query = _query(request, service_pb2.ListLegalMovesRequest())
+    query = read_query(request, service_pb2.ListLegalMovesRequest())
+    lang = check_language(query.describe_language)
     version, seat, moves = await _app(request).legal_moves(
-        query.game_id, _token(request), caller=_caller(request)
+        query.game_id, seat_token(request), caller=_caller(request)
     )
-    return _json_response(
-        service_pb2.ListLegalMovesResponse(version=version, seat=seat, moves=moves)
-    )
+    return json_response(legal_moves_response(version, seat, moves, lang))
 
 
 async def apply_move(request: web.Request) -> web.StreamResponse:
     """The idempotency key may come in the body or in the Idempotency-Key header;
     when both are given they must be equal (400 otherwise), so a client never
     has a key silently ignored."""
-    body = await _body(request, service_pb2.ApplyMoveRequest())
-    header_key = _header_text(request, "Idempotency-Key")
+    body = await read_body(request, service_pb2.ApplyMoveRequest())
+    header_key = header_text(request, "Idempotency-Key")
     if header_key and body.idempotency_key and header_key != body.idempotency_key:
-        raise _malformed(
+        raise malformed(
             "the Idempotency-Key header and the body's idempotencyKey differ; send one key"
         )
     result = await _app(request).apply_move(
         body.game_id,
-        _token(request),
+        seat_token(request),
         body.expected_version,
         body.move,
         body.idempotency_key or header_key,
         with_legal_moves=body.with_legal_moves,
         caller=_caller(request),
     )
-    return _json_response(result)
+    return json_response(result)
 
 
 async def get_history(request: web.Request) -> web.StreamResponse:
-    query = _query(request, service_pb2.GetHistoryRequest())
+    query = read_query(request, service_pb2.GetHistoryRequest())
     history = await _app(request).history(
-        query.game_id, _token(request), query.from_version, query.page_size, caller=_caller(request)
+        query.game_id,
+        seat_token(request),
+        query.from_version,
+        query.page_size,
+        describe_language=query.describe_language,
+        caller=_caller(request),
     )
-    return _json_response(history)
+    return json_response(history)
 
 
 async def export_game(request: web.Request) -> web.StreamResponse:
-    query = _query(request, service_pb2.ExportGameRequest())
+    query = read_query(request, service_pb2.ExportGameRequest())
     record = await _app(request).export_game(query.game_id, caller=_caller(request))
-    return _json_response(service_pb2.ExportGameResponse(record=record))
+    return json_response(service_pb2.ExportGameResponse(record=record))
 
 
 async def watch_game(request: web.Request) -> web.StreamResponse:
@@ -394,9 +223,10 @@ async def watch_game(request: web.Request) -> web.StreamResponse:
     which tells EventSource to stop reconnecting.
     """
     app = _app(request)
-    query = _query(request, service_pb2.WatchGameRequest())
-    token = _token(request)
-    resume = _version_header(request, "Last-Event-ID")
+    query = read_query(request, service_pb2.WatchGameRequest())
+    check_language(query.describe_language)  # before the stream opens: a 400, not a failure event
+    token = seat_token(request)
+    resume = version_header(request, "Last-Event-ID")
     from_version = query.from_version if resume is None else resume
     # Fail with a proper status (404, 403 ...) before the 200 stream starts.
     caller = _caller(request)
@@ -419,6 +249,7 @@ async def watch_game(request: web.Request) -> web.StreamResponse:
         float(query.heartbeat_seconds),
         with_legal_moves=query.with_legal_moves,
         include_current=query.include_current,
+        describe_language=query.describe_language,
         caller=caller,
     )
     try:
@@ -487,6 +318,8 @@ def _transport_error(request: web.Request, exc: web.HTTPException) -> tuple[str,
         message = f"{request.method} is not allowed on {request.path}; use {allowed}"
     elif exc.status == 413:
         message = f"the body is larger than {request.app[MAX_BODY_KEY]} bytes"
+    elif exc.status == 403:
+        message = "this origin may not call the service from a browser (THRONEROOM_CORS_ORIGINS)"
     elif exc.status == 415:
         message = "a request body must be JSON: send 'Content-Type: application/json'"
     else:
@@ -522,7 +355,7 @@ async def request_context(request: web.Request, handler: Handler) -> web.StreamR
     except AppError as error:
         code = error.kind.value
         structlog.contextvars.bind_contextvars(reason=error.reason)
-        response = _error_response(error)
+        response = error_response(error)
     except web.HTTPException as exc:
         code, response = _transport_error(request, exc)
     except Exception:
@@ -568,28 +401,118 @@ def create_rest_app(
     *,
     access_log: bool = True,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    cors: CorsPolicy | None = None,
     metrics: Metrics | None = None,
 ) -> web.Application:
-    """The aiohttp application of the REST face over ``app`` (``metrics``: count
-    every request into them)."""
-    web_app = web.Application(middlewares=[request_context], client_max_size=max_body_bytes)
+    """The aiohttp application of the REST face over ``app`` (``cors``: the
+    origins browsers may call it from, api/cors.py, None: CORS off;
+    ``metrics``: count every request into them)."""
+    middlewares: list[Middleware] = [request_context]
+    if cors is not None:
+        middlewares.append(cors_middleware(cors))
+    web_app = web.Application(middlewares=middlewares, client_max_size=max_body_bytes)
     web_app[APP_KEY] = app
     web_app[ACCESS_LOG_KEY] = access_log
     web_app[METRICS_KEY] = metrics
     web_app[MAX_BODY_KEY] = max_body_bytes
     web_app.on_response_prepare.append(_stamp_request_id)
-    routes = web_app.router
-    routes.add_get("/v1/game-types", list_game_types)
-    routes.add_post("/v1/games", create_game)
-    routes.add_post("/v1/games/{game_id}/seats", join_game)
-    routes.add_get("/v1/games/{game_id}", get_game)
-    routes.add_get("/v1/games/{game_id}/legal-moves", list_legal_moves)
-    routes.add_post("/v1/games/{game_id}/moves", apply_move)
-    routes.add_get("/v1/games/{game_id}/history", get_history)
-    routes.add_get("/v1/games/{game_id}/record", export_game)
-    routes.add_get("/v1/games/{game_id}/watch", watch_game, allow_head=False)
-    routes.add_get("/healthz", healthz)
+    if cors is not None:
+        web_app.on_response_prepare.append(cors_headers(cors))
+    for route in ROUTES:
+        if route.method == "GET":
+            web_app.router.add_get(route.path, route.handler, allow_head=not route.stream)
+        else:
+            web_app.router.add_route(route.method, route.path, route.handler)
+    web_app[OPENAPI_KEY] = json.dumps(
+        build_spec(ROUTES, title="Throneroom REST/JSON API", version=_version()),
+        separators=(",", ":"),
+    )
+    add_web_routes(web_app)  # the web client at / (api/web.py)
     return web_app
+
+
+async def openapi_json(request: web.Request) -> web.StreamResponse:
+    """The OpenAPI 3 document of this face (api/openapi.py)."""
+    return web.Response(text=request.app[OPENAPI_KEY], content_type=JSON_MEDIA_TYPE)
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("throneroom-server")
+    except importlib.metadata.PackageNotFoundError:
+        return "0"
+
+
+_LANG = "describeLanguage: also describe moves and events (en, es, pt)"
+ROUTES: tuple[Route, ...] = (
+    Route("GET", "/v1/game-types", list_game_types, "ListGameTypes",
+          "The game types this server plays", service_pb2.ListGameTypesRequest,
+          service_pb2.ListGameTypesResponse),
+    Route("GET", "/v1/games", list_games, "ListGames",
+          "The lobby: games newest first, by type and status, a page at a time",
+          service_pb2.ListGamesRequest, service_pb2.ListGamesResponse,
+          errors=(403,), query_words={"status": tuple(_STATUS_WORDS["status"])}),
+    Route("POST", "/v1/games", create_game, "CreateGame", "Create a game with empty seats",
+          service_pb2.CreateGameRequest, service_pb2.CreateGameResponse, status=201, errors=(403,),
+          example={"options": {"kingIsDead": {}}, "numSeats": 2}),
+    Route("POST", "/v1/games/{game_id}/seats", join_game, "JoinGame",
+          "Take a seat; the answer holds the seat's token (shown once)",
+          service_pb2.JoinGameRequest, service_pb2.JoinGameResponse, errors=(403, 409)),
+    Route("GET", "/v1/games/{game_id}", get_game, "GetGame",
+          "The game as a seat (with its token) or a spectator sees it",
+          service_pb2.GetGameRequest, service_pb2.GetGameResponse, seat_token="optional"),
+    Route("GET", "/v1/games/{game_id}/legal-moves", list_legal_moves, "ListLegalMoves",
+          "The token's seat's legal moves at the current version; " + _LANG,
+          service_pb2.ListLegalMovesRequest, service_pb2.ListLegalMovesResponse,
+          seat_token="required"),
+    Route("POST", "/v1/games/{game_id}/moves", apply_move, "ApplyMove",
+          "Apply one move for the token's seat", service_pb2.ApplyMoveRequest,
+          service_pb2.ApplyMoveResponse, seat_token="required", errors=(409,),
+          headers={"Idempotency-Key": "the move's key (or idempotencyKey in the body)"}),
+    Route("GET", "/v1/games/{game_id}/history", get_history, "GetHistory",
+          "The events a seat or spectator may see, oldest first, a page at a time; " + _LANG,
+          service_pb2.GetHistoryRequest, service_pb2.GetHistoryResponse, seat_token="optional"),
+    Route("GET", "/v1/games/{game_id}/record", export_game, "ExportGame",
+          "A finished game's full record (every move and event, the seed)",
+          service_pb2.ExportGameRequest, service_pb2.ExportGameResponse, errors=(409,)),
+    Route("GET", "/v1/games/{game_id}/watch", watch_game, "WatchGame",
+          "Server-Sent Events of every version after fromVersion, then new ones; " + _LANG,
+          service_pb2.WatchGameRequest, service_pb2.WatchGameResponse, seat_token="optional",
+          stream=True, errors=(409,),
+          headers={"Last-Event-ID": "resume after this version (wins over fromVersion)"},
+          extra_status={204: "The game is finished and nothing follows the resume point"}),
+    Route("GET", "/healthz", healthz, "Health", "SERVING, or 503 while shutting down",
+          response_schema=_HEALTH_SCHEMA),
+    Route("GET", "/openapi.json", openapi_json, "OpenApi", "This document",
+          response_schema={"type": "object"}),
+)  # fmt: skip
+
+
+class ProtocolLog(logging.Logger):
+    """aiohttp's own log of what goes wrong on a connection. A request it
+    cannot parse (a malformed request line or header: a NUL byte, say) is the
+    client's fault, answered 400 by aiohttp before any handler: one info line
+    without a traceback, so no client can fill the log with them. Anything
+    else stays an error with its traceback."""
+
+    def __init__(self) -> None:
+        super().__init__("throneroom.http.protocol")
+        self.parent = logging.getLogger("aiohttp.server")
+
+    def exception(
+        self,
+        msg: object,
+        *args: object,
+        exc_info: Any = True,
+        stack_info: bool = False,
+        stacklevel: int = 1,
+        extra: Mapping[str, object] | None = None,
+    ) -> None:
+        error = exc_info if isinstance(exc_info, BaseException) else sys.exc_info()[1]
+        if isinstance(error, HttpProcessingError):
+            log.info("http_malformed", status=error.code, detail=str(error.message)[:200])
+            return
+        log.error("http_protocol_failed", detail=str(msg) % args, exc_info=error or True)
 
 
 def split_listen(listen: str) -> tuple[str | None, int]:
@@ -609,6 +532,7 @@ async def start_rest(
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     shutdown_timeout: float = 10.0,
     reuse_port: bool = False,
+    cors: CorsPolicy | None = None,
     metrics: Metrics | None = None,
 ) -> tuple[web.AppRunner, int]:
     """Serve the REST face on ``listen`` (port 0 picks a free port; ``reuse_port``:
@@ -620,9 +544,16 @@ async def start_rest(
     """
     host, port = split_listen(listen)
     runner = web.AppRunner(
-        create_rest_app(app, access_log=access_log, max_body_bytes=max_body_bytes, metrics=metrics),
+        create_rest_app(
+            app,
+            access_log=access_log,
+            max_body_bytes=max_body_bytes,
+            cors=cors,
+            metrics=metrics,
+        ),
         access_log=None,  # our middleware writes the access log line
         shutdown_timeout=shutdown_timeout,
+        logger=ProtocolLog(),
     )
     await runner.setup()
     site = web.TCPSite(runner, host, port, reuse_port=reuse_port or None)

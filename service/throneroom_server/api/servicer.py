@@ -22,6 +22,7 @@ from throneroom.v1 import service_pb2, service_pb2_grpc
 from throneroom_server.access import API_KEY_HEADER, Caller, peer_address
 from throneroom_server.api.errors import to_status
 from throneroom_server.app import App
+from throneroom_server.describe import check_language, legal_moves_response
 from throneroom_server.errors import AppError, invalid
 from throneroom_server.limits import discard_unknown
 
@@ -179,10 +180,11 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
     async def ListLegalMoves(
         self, request: service_pb2.ListLegalMovesRequest, context: Context
     ) -> service_pb2.ListLegalMovesResponse:
+        lang = check_language(request.describe_language)
         version, seat, moves = await self.app.legal_moves(
             request.game_id, request.seat_token, caller=self._caller(context)
         )
-        return service_pb2.ListLegalMovesResponse(version=version, seat=seat, moves=moves)
+        return legal_moves_response(version, seat, moves, lang)
 
     @_unary
     async def ApplyMove(
@@ -212,6 +214,7 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
                 float(request.heartbeat_seconds),
                 with_legal_moves=request.with_legal_moves,
                 include_current=request.include_current,
+                describe_language=request.describe_language,
                 caller=self._caller(context),
             ):
                 yield item
@@ -231,8 +234,15 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
             request.seat_token,
             request.from_version,
             request.page_size,
+            describe_language=request.describe_language,
             caller=self._caller(context),
         )
+
+    @_unary
+    async def ListGames(
+        self, request: service_pb2.ListGamesRequest, context: Context
+    ) -> service_pb2.ListGamesResponse:
+        return await self.app.lobby.list_games(request, caller=self._caller(context))
 
     @_unary
     async def ExportGame(

@@ -21,6 +21,8 @@ from typing import Protocol
 
 from throneroom.v1 import game_pb2, storage_pb2
 
+from throneroom_server.store.lobby import GamePage, LobbyStatus
+
 MAX_SEATS = 8
 """Every game plays with at most this many seats (King's Life: 8)."""
 
@@ -210,6 +212,21 @@ class Store(Protocol):
         """Replace the game's index entry noted at ``seen_ms`` by ``next_ms``
         (None: remove it), unless it changed meanwhile (a newer commit noted
         an earlier time: that one stays)."""
+        ...
+
+    async def list_games(
+        self, game_type: str, status: LobbyStatus | None, limit: int, after: str
+    ) -> GamePage:
+        """The lobby (``lobby.py``): up to ``limit`` games of ``game_type``
+        ("" = any) in ``status`` (None = any), newest first, after the cursor
+        ``after`` ("" = from the newest), each as its own record says."""
+        ...
+
+    async def sweep_lobby(self, limit: int) -> int:
+        """One step of the lobby's retention sweep: look at up to ``limit``
+        index entries after the previous step's, drop those whose game is
+        gone and move the others to their record's status. Returns how many
+        were dropped."""
         ...
 
     async def take_tokens(

@@ -8,6 +8,7 @@ as on Redis, on an injectable monotonic clock.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -28,6 +29,16 @@ from throneroom_server.store.base import (
     StoreGameNotFound,
     entry_bytes,
 )
+from throneroom_server.store.lobby import (
+    GamePage,
+    ListedGame,
+    LobbyStatus,
+    member,
+    member_game_id,
+    member_game_type,
+    page_of,
+    status_of,
+)
 
 
 @dataclass
@@ -41,6 +52,8 @@ class _Game:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     expires_at: float = math.inf
     clock: bytes | None = None
+    member: str = ""  # in the lobby (lobby.py)
+    finished: bool = False
 
 
 @dataclass
@@ -63,6 +76,8 @@ class MemoryStore:
         self._games: dict[str, _Game] = {}
         self._buckets: dict[str, _Bucket] = {}
         self._deadlines: dict[str, int] = {}
+        self._lobby: list[str] = []  # every game's lobby member, sorted: newest first
+        self._lobby_swept = ""  # where the lobby's retention sweep goes on
         self.retention = retention or Retention()
         self._clock = clock
         self._creates = 0
@@ -72,9 +87,15 @@ class MemoryStore:
         if game is None:
             raise StoreGameNotFound(game_id)
         if game.expires_at <= self._clock():
-            del self._games[game_id]
+            self._drop(game_id)
             raise StoreGameNotFound(game_id)
         return game
+
+    def _drop(self, game_id: str) -> None:
+        game = self._games.pop(game_id)
+        at = bisect.bisect_left(self._lobby, game.member)
+        if at < len(self._lobby) and self._lobby[at] == game.member:
+            del self._lobby[at]
 
     def _renew(self, game: _Game, *, finished: bool) -> None:
         ttl_ms = self.retention.ttl_ms(finished=finished)
@@ -83,7 +104,7 @@ class MemoryStore:
     def _sweep(self) -> None:
         now = self._clock()
         for game_id in [g for g, game in self._games.items() if game.expires_at <= now]:
-            del self._games[game_id]
+            self._drop(game_id)
         for name in [b for b, bucket in self._buckets.items() if bucket.at < now - 3600]:
             del self._buckets[name]
 
@@ -93,13 +114,18 @@ class MemoryStore:
         self._creates += 1
         if self._creates % SWEEP_EVERY == 0:
             self._sweep()
-        if game_id in self._games and self._games[game_id].expires_at > self._clock():
-            raise GameAlreadyExists(game_id)
+        if game_id in self._games:
+            if self._games[game_id].expires_at > self._clock():
+                raise GameAlreadyExists(game_id)
+            self._drop(game_id)
         game = _Game(
-            meta=meta.SerializeToString(), state=state.SerializeToString(deterministic=True)
+            meta=meta.SerializeToString(),
+            state=state.SerializeToString(deterministic=True),
+            member=member(meta, game_id),
         )
         self._renew(game, finished=False)
         self._games[game_id] = game
+        bisect.insort(self._lobby, game.member)
 
     async def load(self, game_id: str, *, idempotency_key: str = "") -> LoadedGame:
         game = self._get(game_id)
@@ -164,6 +190,7 @@ class MemoryStore:
             game.idempotency[idempotency_key] = game.version
         if clock is not None:
             game.clock = clock.SerializeToString()
+        game.finished = game.finished or finished
         self._renew(game, finished=finished)
         game.changed.set()
         game.changed = asyncio.Event()
@@ -204,6 +231,54 @@ class MemoryStore:
             del self._deadlines[game_id]
         else:
             self._deadlines[game_id] = next_ms
+
+    async def list_games(
+        self, game_type: str, status: LobbyStatus | None, limit: int, after: str
+    ) -> GamePage:
+        now = self._clock()
+        found: list[tuple[str, ListedGame]] = []
+        expired: list[str] = []
+        at = bisect.bisect_right(self._lobby, after) if after else 0
+        for entry in self._lobby[at:]:
+            if game_type and member_game_type(entry) != game_type:
+                continue
+            game_id = member_game_id(entry)
+            game = self._games[game_id]
+            if game.expires_at <= now:
+                expired.append(game_id)
+                continue
+            listed = self._listed(game_id, game)
+            if status is None or listed.status == status:
+                found.append((entry, listed))
+                if len(found) > limit:
+                    break
+        for game_id in expired:
+            self._drop(game_id)
+        return page_of(found, limit, "")
+
+    @staticmethod
+    def _listed(game_id: str, game: _Game) -> ListedGame:
+        meta = storage_pb2.StoredGameMeta.FromString(game.meta)
+        taken = frozenset(game.seats)
+        return ListedGame(
+            game_id=game_id,
+            meta=meta,
+            version=game.version,
+            seats_taken=taken,
+            status=status_of(meta.num_seats, taken, game.finished),
+        )
+
+    async def sweep_lobby(self, limit: int) -> int:
+        # Statuses are read from the records, so only expired games are left
+        # to drop: ``limit`` entries after the previous step's, then wrap.
+        at = bisect.bisect_right(self._lobby, self._lobby_swept) if self._lobby_swept else 0
+        step = self._lobby[at : at + limit]
+        self._lobby_swept = step[-1] if len(step) == limit else ""
+        now = self._clock()
+        gone = [g for g in map(member_game_id, step) if self._games[g].expires_at <= now]
+        for game_id in gone:
+            self._drop(game_id)
+        return len(gone)
 
     async def take_tokens(
         self, bucket: str, capacity: float, per_second: float, cost: float = 1.0

@@ -27,10 +27,21 @@ refused write leaves nothing half done.
 
 Rate-limit buckets live under ``{rl:<scope>}:bucket`` (``take_tokens.lua``).
 
+The lobby (``lobby.py`` has the scheme) is eight sorted sets per game type
+in the ``{lobby}`` slot, all scores 0 so that members sort as text:
+``{lobby}:all``, ``{lobby}:open``, ``{lobby}:started``, ``{lobby}:finished``
+and the same four under ``{lobby}:type:<game type>:``, plus
+``{lobby}:swept`` (where the retention sweep goes on). A Lua script touches
+one slot only, so the game's scripts write the game and return its lobby
+member when its status changed (field ``lobby`` of its hash, set at
+creation); the store then notes the change in the index
+(``lobby_note.lua``) right after. Listings read each candidate's hash
+(pipelined) and believe only it, repairing what lags.
+
 Redis Cluster (``cluster=True``, the ``THRONEROOM_REDIS_CLUSTER`` setting):
 redis-py's cluster client routes each command and script by its keys' slot
 and follows MOVED/ASK redirections; every script touches keys of one hash tag
-only (a game's ``{g:<id>}``, the deadline index ``{clocks}``, one bucket
+only (a game's ``{g:<id>}``, the deadline index ``{clocks}``, the lobby ``{lobby}``, one bucket
 ``{rl:..}``), and a script missing on a node (a new or restarted primary) is
 loaded there on NOSCRIPT. The multiplexed hot path talks to one node, so a
 cluster store sends every command through the cluster client.
@@ -38,11 +49,13 @@ cluster store sends every command through the cluster client.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
 import redis.asyncio as aioredis
+import structlog
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.connection import parse_url
 from redis.exceptions import (
@@ -75,7 +88,20 @@ from throneroom_server.store.base import (
     StoreUnavailable,
     entry_bytes,
 )
+from throneroom_server.store.lobby import (
+    SCAN_LIMIT,
+    GamePage,
+    ListedGame,
+    LobbyStatus,
+    member,
+    member_game_id,
+    member_game_type,
+    page_of,
+    status_of,
+)
 from throneroom_server.store.multiplex import MultiplexedConnection
+
+log = structlog.get_logger("throneroom.store")
 
 _SEAT_FIELDS = [f"seat:{n}" for n in range(MAX_SEATS)]
 
@@ -89,6 +115,7 @@ CLAIM_SEAT_LUA = _lua("claim_seat.lua")
 CREATE_GAME_LUA = _lua("create_game.lua")
 TAKE_TOKENS_LUA = _lua("take_tokens.lua")
 RESCHEDULE_DEADLINE_LUA = _lua("reschedule_deadline.lua")
+LOBBY_NOTE_LUA = _lua("lobby_note.lua")
 
 DEADLINES_KEY = "{clocks}:deadlines"
 """Sorted set: game id -> the earliest time (Unix ms) a clock of it may run out."""
@@ -127,6 +154,26 @@ def bucket_key(bucket: str) -> str:
     return f"{{rl:{bucket}}}:bucket"
 
 
+LOBBY_SWEPT_KEY = "{lobby}:swept"
+_LOBBY_SETS = ("all", "open", "started", "finished")
+
+
+def lobby_key(game_type: str, status: LobbyStatus | None) -> str:
+    """The index of ``game_type`` ("" = every type) in ``status`` (None = any)."""
+    name = "all" if status is None else status.name.lower()
+    return f"{{lobby}}:type:{game_type}:{name}" if game_type else f"{{lobby}}:{name}"
+
+
+def lobby_keys(game_type: str) -> list[str]:
+    """The KEYS of lobby_note.lua for a game of ``game_type``."""
+    return [f"{{lobby}}:{n}" for n in _LOBBY_SETS] + [
+        f"{{lobby}}:type:{game_type}:{n}" for n in _LOBBY_SETS
+    ]
+
+
+_LISTED_FIELDS = ["meta", "version", "finished", *_SEAT_FIELDS]
+
+
 _UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError, RedisClusterException)
 """Errors meaning the store cannot be reached (a cluster client that finds no
 node, or whose slots are not all served, raises RedisClusterException)."""
@@ -152,11 +199,14 @@ def _refused(exc: ResponseError) -> StoreFull | StoreUnavailable | None:
     return None
 
 
-def _status(raw: Any) -> tuple[str, int]:
-    status, value = raw
+def _status(raw: Any) -> tuple[str, int, str]:
+    """A script's ``{status, value}`` reply, with the lobby member some
+    replies add as a third element ("" when absent)."""
+    status, value, *more = raw
     if isinstance(status, bytes):
         status = status.decode()
-    return str(status), int(value)
+    noted = more[0] if more else b""
+    return str(status), int(value), noted.decode() if isinstance(noted, bytes) else str(noted)
 
 
 class RedisStore:
@@ -198,11 +248,13 @@ class RedisStore:
         self._create_game = self._redis.register_script(CREATE_GAME_LUA)
         self._take_tokens = self._redis.register_script(TAKE_TOKENS_LUA)
         self._reschedule = self._redis.register_script(RESCHEDULE_DEADLINE_LUA)
+        self._lobby_note = self._redis.register_script(LOBBY_NOTE_LUA)
         self._hot = None if cluster else _hot_path(url)
 
     async def create_game(
         self, game_id: str, meta: storage_pb2.StoredGameMeta, state: game_pb2.GameState
     ) -> None:
+        noted = member(meta, game_id)
         created = await self._call(
             self._create_game,
             keys=[game_key(game_id)],
@@ -210,10 +262,12 @@ class RedisStore:
                 meta.SerializeToString(),
                 state.SerializeToString(deterministic=True),
                 self.retention.ttl_ms(finished=False),
+                noted,
             ],
         )
         if int(created) != 1:
             raise GameAlreadyExists(game_id)
+        await self._note_lobby(noted, LobbyStatus.OPEN)
 
     async def load(self, game_id: str, *, idempotency_key: str = "") -> LoadedGame:
         fields = ["meta", "state", "version", f"idem:{idempotency_key}", "clock", *_SEAT_FIELDS]
@@ -264,8 +318,10 @@ class RedisStore:
                 b"" if clock_if_full is None else clock_if_full.SerializeToString(),
             ],
         )
-        status, value = _status(raw)
+        status, value, started = _status(raw)
         if status == "OK":
+            if started:
+                await self._note_lobby(started, LobbyStatus.STARTED)
             return value
         if status == "TAKEN":
             raise SeatTaken(str(value))
@@ -293,13 +349,16 @@ class RedisStore:
             f"idem:{idempotency_key}" if idempotency_key else "",
             str(self.retention.ttl_ms(finished=finished)),
             b"" if clock is None else clock.SerializeToString(),
+            "1" if finished else "",
         ]
         if self._hot is not None:
             raw = await self._commit_hot(keys, args)
         else:
             raw = await self._call(self._commit, keys=keys, args=args)
-        status, value = _status(raw)
+        status, value, ended = _status(raw)
         if status == "OK":
+            if ended:
+                await self._note_lobby(ended, LobbyStatus.FINISHED)
             return Committed(value)
         if status == "STALE":
             return Stale(value)
@@ -363,6 +422,144 @@ class RedisStore:
             keys=[DEADLINES_KEY],
             args=[game_id, seen_ms, "" if next_ms is None else next_ms],
         )
+
+    async def _note_lobby(self, noted: str, status: LobbyStatus | None) -> None:
+        """Put the game of member ``noted`` in the index under ``status``
+        (None: it is gone), right after the game's own write. That write is
+        done and acknowledged whatever happens here: a failed note is logged,
+        not raised (the index catches up at the game's next status change,
+        and listings never trust it over the record)."""
+        try:
+            await self._call(
+                self._lobby_note,
+                keys=lobby_keys(member_game_type(noted)),
+                args=[noted, 0 if status is None else int(status)],
+            )
+        except (StoreUnavailable, StoreFull) as exc:
+            log.warning("lobby_note_failed", member=noted, error=str(exc))
+
+    async def _note_many(self, notes: Sequence[tuple[str, LobbyStatus | None]]) -> None:
+        """``lobby_note.lua`` for each, raising on failure: in one round trip
+        (a pipeline) on one node; on a cluster (whose pipelines do not carry
+        scripts), one call each, all to the ``{lobby}`` slot's node."""
+        if not notes:
+            return
+        calls = [
+            (lobby_keys(member_game_type(noted)), [noted, 0 if status is None else int(status)])
+            for noted, status in notes
+        ]
+        if self.cluster:
+            for keys, args in calls:
+                await self._call(self._lobby_note, keys=keys, args=args)
+            return
+        try:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for keys, args in calls:
+                    await self._lobby_note(keys=keys, args=args, client=pipe)
+                await pipe.execute()
+        except _UNREACHABLE as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        except ResponseError as exc:
+            raise _refused(exc) or exc from exc
+
+    async def _listed(self, members: list[str]) -> list[ListedGame | None]:
+        """Each member's game as its record says (None: gone): one pipelined
+        round trip (on a cluster, the client sends each game's HMGET to its
+        node, concurrently)."""
+        keys = [game_key(member_game_id(noted)) for noted in members]
+        try:
+            if self.cluster:
+                rows = await asyncio.gather(*(self._redis.hmget(k, _LISTED_FIELDS) for k in keys))
+            else:
+                async with self._redis.pipeline(transaction=False) as pipe:
+                    for key in keys:
+                        pipe.hmget(key, _LISTED_FIELDS)
+                    rows = await pipe.execute()
+        except _UNREACHABLE as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        except ResponseError as exc:
+            raise _refused(exc) or exc from exc
+        out: list[ListedGame | None] = []
+        for noted, (meta_raw, version_raw, finished_raw, *seat_raw) in zip(
+            members, rows, strict=True
+        ):
+            if meta_raw is None or version_raw is None:
+                out.append(None)
+                continue
+            meta = storage_pb2.StoredGameMeta.FromString(meta_raw)
+            taken = frozenset(n for n, raw in enumerate(seat_raw) if raw is not None)
+            out.append(
+                ListedGame(
+                    game_id=member_game_id(noted),
+                    meta=meta,
+                    version=int(version_raw),
+                    seats_taken=taken,
+                    status=status_of(meta.num_seats, taken, finished_raw is not None),
+                )
+            )
+        return out
+
+    async def _index_range(self, key: str, after: str, count: int) -> list[str]:
+        try:
+            rows = await self._redis.zrangebylex(
+                key, f"({after}" if after else "-", "+", start=0, num=count
+            )
+        except _UNREACHABLE as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        except ResponseError as exc:
+            raise _refused(exc) or exc from exc
+        return [row.decode() for row in rows]
+
+    async def list_games(
+        self, game_type: str, status: LobbyStatus | None, limit: int, after: str
+    ) -> GamePage:
+        key = lobby_key(game_type, status)
+        found: list[tuple[str, ListedGame]] = []
+        repairs: list[tuple[str, LobbyStatus | None]] = []
+        scanned, cursor = 0, after
+        while len(found) <= limit:
+            if scanned >= SCAN_LIMIT:
+                break  # the page ends early; the cursor says where to read on
+            want = min(limit + 1 - len(found) + 4, SCAN_LIMIT - scanned)
+            members = await self._index_range(key, cursor, want)
+            for noted, listed in zip(members, await self._listed(members), strict=True):
+                scanned += 1
+                cursor = noted
+                if listed is None:
+                    repairs.append((noted, None))
+                elif status is not None and listed.status != status:
+                    repairs.append((noted, listed.status))  # the index lags: move it on
+                else:
+                    found.append((noted, listed))
+                    if len(found) > limit:
+                        break
+            if len(members) < want:
+                cursor = ""  # the end of the index
+                break
+        try:
+            await self._note_many(repairs)
+        except (StoreUnavailable, StoreFull) as exc:  # the page is right without them
+            log.warning("lobby_repair_failed", entries=len(repairs), error=str(exc))
+        return page_of(found, limit, cursor)
+
+    async def sweep_lobby(self, limit: int) -> int:
+        try:
+            raw = await self._redis.get(LOBBY_SWEPT_KEY)
+        except _UNREACHABLE as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        after = raw.decode() if raw else ""
+        members = await self._index_range(lobby_key("", None), after, limit)
+        listed = await self._listed(members)
+        try:
+            await self._redis.set(LOBBY_SWEPT_KEY, members[-1] if len(members) == limit else "")
+        except _UNREACHABLE as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        except ResponseError as exc:
+            raise _refused(exc) or exc from exc
+        await self._note_many(
+            [(m, None if g is None else g.status) for m, g in zip(members, listed, strict=True)]
+        )
+        return sum(g is None for g in listed)
 
     async def take_tokens(
         self, bucket: str, capacity: float, per_second: float, cost: float = 1.0

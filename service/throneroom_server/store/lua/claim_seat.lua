@@ -9,24 +9,27 @@
 -- ARGV[5]  the clocks to store when this claim takes the last free seat
 --          (serialized StoredClock), or "" (no time control)
 --
--- Returns {status, seat}: {"OK", seat} | {"TAKEN", seat} | {"FULL", -1} | {"NOT_FOUND", -1}
+-- Returns {status, seat}: {"OK", seat} | {"TAKEN", seat} | {"FULL", -1} | {"NOT_FOUND", -1};
+-- a claim that took the last free seat returns {"OK", seat, lobby member}
+-- (the game has started: the store moves it in the lobby index).
 local seats = tonumber(ARGV[2])
 local function claimed(seat)
   redis.call('HSET', KEYS[1], 'seat:' .. seat, ARGV[3])
-  if ARGV[5] ~= '' then
-    local full = true
-    for other = 0, seats - 1 do
-      if redis.call('HEXISTS', KEYS[1], 'seat:' .. other) == 0 then
-        full = false
-      end
+  local full = true
+  for other = 0, seats - 1 do
+    if redis.call('HEXISTS', KEYS[1], 'seat:' .. other) == 0 then
+      full = false
     end
-    if full then
-      redis.call('HSET', KEYS[1], 'clock', ARGV[5])
-    end
+  end
+  if full and ARGV[5] ~= '' then
+    redis.call('HSET', KEYS[1], 'clock', ARGV[5])
   end
   if ARGV[4] ~= '0' then
     redis.call('PEXPIRE', KEYS[1], ARGV[4])
     redis.call('PEXPIRE', KEYS[2], ARGV[4])
+  end
+  if full then
+    return {'OK', seat, redis.call('HGET', KEYS[1], 'lobby') or ''}
   end
   return {'OK', seat}
 end

@@ -11,9 +11,13 @@
 --          idle or the finished one; "0" = none)
 -- ARGV[6]  the clocks after this move (serialized StoredClock), or "" for a
 --          game without a time control
+-- ARGV[7]  "1" when this move finished the game (kept in field "finished",
+--          which the lobby reads), else ""
 --
 -- Returns {status, version}:
 --   {"OK", new_version}        committed
+--   {"OK", new_version, member} committed, and the move finished the game:
+--                              its lobby member (the store moves it in the index)
 --   {"STALE", current_version} the version moved on; nothing written
 --   {"DUPLICATE", version}     the idempotency key was used by `version`; nothing written
 --   {"NOT_FOUND", 0}           no such game
@@ -42,10 +46,17 @@ if ARGV[6] ~= '' then
   table.insert(fields, 'clock')
   table.insert(fields, ARGV[6])
 end
+if ARGV[7] == '1' then
+  table.insert(fields, 'finished')
+  table.insert(fields, '1')
+end
 redis.call('HSET', KEYS[1], unpack(fields))
 redis.call('XADD', KEYS[2], new_version .. '-0', 'e', ARGV[3])
 if ARGV[5] ~= '0' then
   redis.call('PEXPIRE', KEYS[1], ARGV[5])
   redis.call('PEXPIRE', KEYS[2], ARGV[5])
+end
+if ARGV[7] == '1' then
+  return {'OK', new_version, redis.call('HGET', KEYS[1], 'lobby') or ''}
 end
 return {'OK', new_version}

@@ -1,0 +1,48 @@
+// The Throneroom web client: routes by the URL's hash.
+//   #/                          the lobby
+//   #/game/<id>                 a game, as a spectator (join from there)
+//   #/game/<id>?join=<seat>     join that seat, then play it
+//   #/game/<id>/seat/<n>        a game as seat n (its token kept in this browser)
+
+import { GamePage } from "./game.js";
+import { showLobby } from "./lobby.js";
+
+const main = document.getElementById("main");
+let page = null;
+
+function go(hash) {
+  if (location.hash === hash) route();
+  else location.hash = hash;
+}
+
+function parse(hash) {
+  const [path, search] = hash.replace(/^#/, "").split("?");
+  const params = new URLSearchParams(search || "");
+  const parts = path.split("/").filter(Boolean);
+  if (parts[0] === "game" && parts[1] && /^[A-Za-z0-9]{1,64}$/.test(parts[1])) {
+    const seat = parts[2] === "seat" && /^\d+$/.test(parts[3] || "") ? Number(parts[3]) : null;
+    const join = params.has("join") && /^\d+$/.test(params.get("join")) ? Number(params.get("join")) : null;
+    return { name: "game", gameId: parts[1], seat, join };
+  }
+  return { name: "lobby" };
+}
+
+async function route() {
+  page?.destroy();
+  page = null;
+  delete document.body.dataset.ready;
+  const where = parse(location.hash);
+  if (where.name === "game") {
+    page = new GamePage(main, { gameId: where.gameId, seat: where.seat, joinSeat: where.join, go });
+    await page.start();
+  } else {
+    await showLobby(main, { go });
+  }
+  document.body.dataset.ready = where.name;
+}
+
+window.addEventListener("hashchange", route);
+window.addEventListener("unhandledrejection", (event) => {
+  console.warn("unhandled", event.reason);
+});
+route();

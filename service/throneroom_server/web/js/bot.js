@@ -1,0 +1,129 @@
+// In-page bots: a bot is a seat joined through the API with its own token
+// that plays from its own watch stream (withLegalMoves), in this browser tab.
+// It stops when the tab closes; reopening the game resumes the bots whose
+// tokens this browser keeps. Policies:
+//   "random": any legal move, uniformly;
+//   "rule":   a random move among those a simple rule prefers (attack rather
+//             than move, act rather than pass or end the phase), else any.
+
+import { api, ApiError, newKey, watchGame } from "./api.js";
+import { innerMove } from "./moves.js";
+
+export const POLICIES = { random: "random legal move", rule: "random, preferring action (attacks; cards over passing)" };
+
+const PASSIVE = new Set(["passTurn", "passing", "endPhase"]);
+const AGGRESSIVE = new Set(["attack", "climb", "playCard", "play", "summon", "crown"]);
+
+/** The index of the move a policy picks among `moves` (envelopes). */
+export function chooseMove(moves, policy, random = Math.random) {
+  if (!moves.length) return -1;
+  let pool = moves.map((_, i) => i);
+  if (policy === "rule") {
+    const kinds = moves.map((m) => innerMove(m)[0]);
+    const aggressive = pool.filter((i) => AGGRESSIVE.has(kinds[i]));
+    const active = pool.filter((i) => !PASSIVE.has(kinds[i]));
+    if (aggressive.length) pool = aggressive;
+    else if (active.length) pool = active;
+  }
+  return pool[Math.floor(random() * pool.length)];
+}
+
+export class PageBot {
+  /** onMove(bot, update) after each move it makes; onError(bot, error). */
+  constructor({ gameId, seat, token, policy = "random", delayMs = 250, onMove = () => {}, onError = () => {} }) {
+    Object.assign(this, { gameId, seat, token, policy, delayMs, onMove, onError });
+    this.controller = new AbortController();
+    this.moves = 0;
+    this.busy = false;
+    this.latest = -1;
+  }
+
+  start() {
+    this.done = watchGame(this.gameId, {
+      token: this.token,
+      includeCurrent: true,
+      withLegalMoves: true,
+      fromVersion: 0,
+      signal: this.controller.signal,
+      onUpdate: (update) => this.seen(update),
+      onStatus: (status) => {
+        if (status.state === "failed") this.onError(this, new ApiError(0, status.error || {}));
+      },
+    });
+    return this;
+  }
+
+  stop() {
+    this.controller.abort();
+  }
+
+  get stopped() {
+    return this.controller.signal.aborted;
+  }
+
+  seen(update) {
+    const version = Number(update.version);
+    if (version < this.latest) return;
+    this.latest = version;
+    this.last = update;
+    if (update.snapshot?.finished) {
+      this.stop();
+      return;
+    }
+    this.pump();
+  }
+
+  /** Act on the newest update seen, once; again after a move if a newer one came meanwhile. */
+  async pump() {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      while (this.last && !this.stopped) {
+        const update = this.last;
+        this.last = null;
+        await this.act(update);
+      }
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  async act(update) {
+    const version = Number(update.version);
+    const toAct = update.snapshot?.toAct || [];
+    if (!toAct.includes(this.seat)) return;
+    let moves = update.legalMoves || [];
+    if (!moves.length) {
+      // The stream gives legal moves only on the newest version it knows of.
+      const listed = await api.legalMoves(this.gameId, this.token).catch(() => null);
+      if (!listed || Number(listed.version) !== version) return;
+      moves = listed.moves;
+    }
+    await this.play(version, moves);
+  }
+
+  async play(version, moves) {
+    await new Promise((r) => setTimeout(r, this.delayMs));
+    if (this.stopped || this.latest > version) return;
+    const index = chooseMove(moves, this.policy);
+    if (index < 0) return;
+    const key = newKey(`bot${this.seat}`);
+    const body = { expectedVersion: String(version), move: moves[index] };
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        const result = await api.move(this.gameId, this.token, body, key);
+        this.moves++;
+        this.onMove(this, result);
+        return;
+      } catch (error) {
+        // Stale: a newer version is on its way; a network error: retry with the same key.
+        if (error.reason === "STALE_VERSION" || error.reason === "NOT_YOUR_TURN") return;
+        if (error.status !== 0 && error.status !== 503) {
+          this.onError(this, error);
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 500 * (attempt + 1)));
+      }
+    }
+  }
+}

@@ -1,0 +1,453 @@
+// A game page: the board of the version shown, the legal moves (clickable on
+// the board and listed), live updates from the watch stream, the event log,
+// the history slider, the seats with their bots, and the outcome.
+
+import { api, ApiError, newKey, updateAt, watchGame, features } from "./api.js";
+import { PageBot } from "./bot.js";
+import { boardFor } from "./boards/index.js";
+import { clear, h } from "./dom.js";
+import { loadData } from "./gamedata.js";
+import { moveList, Picker } from "./moves.js";
+import { eventTexts, historyPanel, logPanel, outcomePanel, replace, seatName, seatsPanel } from "./panels.js";
+import { joinSeat } from "./seats.js";
+import { preference, rememberGame, seatsOf, setPreference, forgetGame } from "./storage.js";
+
+const LANGUAGES = { en: "English", es: "Español", pt: "Português" };
+const MAX_LOG = 5000;
+const MAX_CACHED = 300;
+
+export class GamePage {
+  constructor(main, { gameId, seat, joinSeat: wanted, go }) {
+    Object.assign(this, { main, gameId, go, wanted });
+    this.seat = seat;
+    this.token = seat === null ? null : seatsOf(gameId)[seat]?.token ?? null;
+    this.lang = preference("lang", "en");
+    this.policy = preference("botPolicy", "random");
+    this.controller = new AbortController();
+    this.bots = new Map();
+    this.log = [];
+    this.picker = new Picker();
+    this.legal = { version: -1, moves: [], descriptions: null };
+    this.shown = null; // null: live; else a past version
+    this.past = new Map(); // version -> update (bounded)
+    this.filter = "";
+    this.minVersion = 1;
+  }
+
+  destroy() {
+    clearTimeout(this.pollTimer);
+    this.controller.abort();
+    this.watchController?.abort();
+    for (const bot of this.bots.values()) bot.stop();
+  }
+
+  async start() {
+    clear(this.main);
+    this.main.append(h("p", { class: "muted" }, "Loading the game…"));
+    try {
+      await this.loadSnapshot();
+    } catch (error) {
+      clear(this.main);
+      this.main.append(h("p", { class: "error", role: "alert" }, `Game ${this.gameId}: ${error.message}`), h("a", { href: "#/" }, "Back to the lobby"));
+      return;
+    }
+    rememberGame(this.gameId, this.snapshot.gameType);
+    this.board = boardFor(this.snapshot.gameType);
+    this.data = this.board.dataName ? await loadData(this.board.dataName) : null;
+    this.layout();
+    if (this.wanted !== null && this.wanted !== undefined && this.seat === null) await this.join(this.wanted);
+    this.resumeBots();
+    await this.loadHistory();
+    this.watch();
+    this.render();
+    this.waitForPlayers();
+  }
+
+  /**
+   * Seats taken do not make a version (the stream says nothing until the first
+   * move), so while seats are free the page asks for the snapshot every few
+   * seconds, and at once after a seat is taken from this page.
+   */
+  waitForPlayers() {
+    clearTimeout(this.pollTimer);
+    if (this.snapshot.started || this.controller.signal.aborted) return;
+    this.pollTimer = setTimeout(async () => {
+      await this.refresh();
+      this.waitForPlayers();
+    }, 3000);
+  }
+
+  async refresh() {
+    try {
+      const snapshot = (await api.game(this.gameId, this.token)).snapshot;
+      if (Number(snapshot.version) < this.liveVersion) return;
+      const started = snapshot.started && !this.snapshot.started;
+      this.snapshot = snapshot;
+      this.liveVersion = Number(snapshot.version);
+      if (started && this.seat !== null && (snapshot.toAct || []).includes(this.seat)) await this.fetchLegal();
+      this.render();
+    } catch (error) {
+      this.errorBox.textContent = error.message;
+    }
+  }
+
+  async loadSnapshot() {
+    try {
+      this.snapshot = (await api.game(this.gameId, this.token)).snapshot;
+    } catch (error) {
+      if (this.token && error instanceof ApiError && error.status === 403) {
+        this.notice = `The token kept for seat ${this.seat} is not this game's: you are spectating.`;
+        this.seat = null;
+        this.token = null;
+        this.snapshot = (await api.game(this.gameId, null)).snapshot;
+      } else throw error;
+    }
+    this.liveVersion = Number(this.snapshot.version);
+    if (this.liveVersion === 0) this.minVersion = 0;
+  }
+
+  // -- layout and rendering ----------------------------------------------------------------
+
+  layout() {
+    clear(this.main);
+    const langSelect = h(
+      "select",
+      { id: "language", "aria-label": "Language of the descriptions", onchange: (e) => this.setLanguage(e.target.value) },
+      Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === this.lang }, name)),
+    );
+    const share = h("input", { id: "share-link", readOnly: true, value: this.shareLink(), "aria-label": "Link to this game", onfocus: (e) => e.target.select() });
+    this.status = h("p", { id: "status", role: "status", "aria-live": "polite" });
+    this.connection = h("span", { id: "connection", class: "muted" });
+    this.errorBox = h("p", { id: "move-error", class: "error", role: "alert" });
+    this.boardBox = h("div", { id: "board", class: "board-box" });
+    this.movesBox = h("div", { id: "moves" });
+    this.seatsBox = h("div");
+    this.historyBox = h("div");
+    this.outcomeBox = h("div");
+    this.logBox = h("div", { class: "log-box" });
+    const filter = h("input", { type: "search", id: "move-filter", placeholder: "filter moves", "aria-label": "Filter the legal moves", oninput: (e) => { this.filter = e.target.value; this.renderMoves(); } });
+    this.main.append(
+      h(
+        "div",
+        { class: "game-head" },
+        h("h2", { id: "game-title" }, `${this.board.title} · ${this.gameId}`),
+        h("div", { class: "head-tools" }, h("label", { for: "language" }, "Language "), langSelect, h("label", { for: "share-link" }, " Share "), share, this.connection),
+        this.seat === null ? null : h("p", { class: "muted seat-link" }, "Your seat's link (it works in this browser, which keeps the token): ", h("a", { href: `#/game/${this.gameId}/seat/${this.seat}` }, `#/game/${this.gameId}/seat/${this.seat}`)),
+      ),
+      h("p", { class: "notice", hidden: !this.notice }, this.notice || ""),
+      this.status,
+      h(
+        "div",
+        { class: "game" },
+        h("div", { class: "main-col" }, this.boardBox, this.outcomeBox, this.historyBox),
+        h(
+          "div",
+          { class: "side-col" },
+          this.seatsBox,
+          h("section", { class: "panel", "aria-labelledby": "moves-title" }, h("h2", { id: "moves-title" }, this.seat === null ? "Moves" : "Your moves"), this.errorBox, filter, this.movesBox),
+          h("section", { class: "panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, "Log"), this.logBox),
+        ),
+      ),
+    );
+  }
+
+  shareLink() {
+    const base = `${location.origin}${location.pathname}#/game/${this.gameId}`;
+    return base;
+  }
+
+  shownUpdate() {
+    return this.shown === null ? null : this.past.get(this.shown);
+  }
+
+  render() {
+    const snapshot = this.shownUpdate()?.snapshot ?? this.snapshot;
+    const live = this.shown === null;
+    const mine = live && this.seat !== null && (snapshot.toAct || []).includes(this.seat) && !snapshot.finished;
+    const next = live ? this.picker.nextKeys() : new Set();
+    let svg;
+    try {
+      svg = this.board.render(snapshot, { data: this.data, lang: this.lang, seat: this.seat, selected: live ? this.picker.selected : [], clickable: next, seatName: (n) => seatName(snapshot, n), lastEvents: this.eventsOf(Number(snapshot.version)) });
+    } catch (error) {
+      console.warn("board", error);
+      svg = h("pre", { class: "error" }, `This board cannot be drawn: ${error.message}`);
+    }
+    this.wireBoard(svg, next);
+    replace(this.boardBox, svg);
+    const toAct = (snapshot.toAct || []).map((n) => seatName(snapshot, n));
+    let status;
+    if (snapshot.finished) status = "The game is over.";
+    else if (!snapshot.started) status = `Waiting for players: ${snapshot.seats.filter((s) => !s.taken).length} free seat(s).`;
+    else if (mine) status = "Your turn: click the board or pick a move in the list.";
+    else status = `To act: ${toAct.join(", ") || "nobody"}.`;
+    const viewer = this.seat === null ? "You are spectating." : `You play ${seatName(snapshot, this.seat)}.`;
+    this.status.textContent = `${viewer} Version ${snapshot.version}${live ? "" : " (history)"}. ${status}`;
+    replace(this.outcomeBox, outcomePanel(this.snapshot));
+    replace(
+      this.historyBox,
+      historyPanel({ minVersion: this.minVersion, liveVersion: this.liveVersion, shown: this.shown, onChange: (v, done) => this.showVersion(v, done), onLive: () => this.showVersion(null, true) }),
+    );
+    replace(
+      this.seatsBox,
+      seatsPanel(this.snapshot, {
+        mySeat: this.seat,
+        held: new Set(Object.keys(seatsOf(this.gameId)).map(Number)),
+        bots: this.bots,
+        policy: this.policy,
+        onJoin: (seat) => this.join(seat),
+        onSwitch: (seat) => this.go(`#/game/${this.gameId}/seat/${seat}`),
+        onBots: () => this.seatBots(),
+        onPolicy: (p) => { this.policy = p; setPreference("botPolicy", p); },
+        onStopBot: (seat) => { this.bots.get(seat)?.stop(); this.bots.delete(seat); this.render(); },
+      }),
+    );
+    this.renderMoves();
+    this.renderLog();
+  }
+
+  wireBoard(svg, next) {
+    if (!svg.querySelectorAll) return;
+    for (const element of svg.querySelectorAll("[data-key]")) {
+      const key = element.dataset.key;
+      if (this.picker.selected.includes(key) && this.shown === null) element.classList.add("selected");
+      if (!next.has(key)) continue;
+      element.classList.add("clickable");
+      element.setAttribute("tabindex", "0");
+      element.setAttribute("role", "button");
+      if (!element.getAttribute("aria-label")) element.setAttribute("aria-label", key);
+      const pick = (event) => {
+        event.preventDefault();
+        this.pick(key);
+      };
+      element.addEventListener("click", pick);
+      element.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") pick(event);
+      });
+    }
+  }
+
+  renderMoves() {
+    const live = this.shown === null;
+    const current = this.legal.version === this.liveVersion;
+    const enabled = live && current && !this.sending;
+    clear(this.movesBox);
+    if (this.seat === null) {
+      this.movesBox.append(h("p", { class: "muted" }, "Spectators have no moves: join a free seat to play."));
+      return;
+    }
+    if (!this.legal.moves.length || !current) {
+      this.movesBox.append(h("p", { class: "muted", id: "no-moves" }, this.snapshot.finished ? "The game is over." : "No move to make now."));
+      return;
+    }
+    if (this.picker.selected.length) {
+      this.movesBox.append(h("p", { class: "picked" }, `Picked on the board: ${this.picker.selected.join(" → ")} `, h("button", { type: "button", id: "clear-pick", onclick: () => { this.picker.clear(); this.render(); } }, "Clear")));
+    }
+    if (!features.describe && features.describe !== null) {
+      this.movesBox.append(h("p", { class: "muted" }, "This server gives no move descriptions: moves are shown as data."));
+    }
+    this.movesBox.append(moveList({ moves: this.legal.moves, descriptions: this.legal.descriptions, picker: this.picker, filter: this.filter, enabled, onChoose: (i) => this.send(i) }));
+  }
+
+  renderLog() {
+    const list = logPanel(this.log, { shownVersion: this.shown, snapshot: this.snapshot, onVersion: (v) => this.showVersion(v, true) });
+    const box = this.logBox;
+    const atBottom = box.scrollTop + box.clientHeight >= box.scrollHeight - 20;
+    replace(box, list);
+    if (atBottom || this.shown === null) box.scrollTop = box.scrollHeight;
+  }
+
+  eventsOf(version) {
+    return this.log.find((e) => Number(e.version) === version)?.events || [];
+  }
+
+  // -- history and the stream -------------------------------------------------------------
+
+  async loadHistory() {
+    const log = [];
+    let from = 0;
+    try {
+      for (let pages = 0; pages < 50 && log.length < MAX_LOG; pages++) {
+        const page = await api.history(this.gameId, this.token, { fromVersion: from, pageSize: 200 }, this.lang);
+        for (const entry of page.entries || []) log.push(this.logEntry(entry));
+        if (page.nextFromVersion === undefined) break;
+        from = page.nextFromVersion;
+      }
+    } catch (error) {
+      this.errorBox.textContent = `History: ${error.message}`;
+    }
+    this.log = log.filter((e) => Number(e.version) <= this.liveVersion);
+  }
+
+  logEntry(entry) {
+    return { version: Number(entry.version), seat: entry.seat, timeout: entry.timeout, events: entry.events || [], texts: eventTexts(entry), move: entry.moveDescription || null };
+  }
+
+  watch() {
+    this.watchController?.abort();
+    const controller = new AbortController();
+    this.watchController = controller;
+    this.controller.signal.addEventListener("abort", () => controller.abort());
+    watchGame(this.gameId, {
+      token: this.token,
+      fromVersion: this.liveVersion,
+      includeCurrent: true,
+      withLegalMoves: true,
+      lang: this.lang,
+      signal: controller.signal,
+      onStatus: (status) => {
+        const words = { open: "live", reconnecting: "reconnecting…", finished: "finished", failed: `stream failed: ${status.error?.message ?? ""}` };
+        this.connection.textContent = ` · ${words[status.state] ?? status.state}`;
+        this.connection.dataset.state = status.state;
+      },
+      onUpdate: (update) => this.onUpdate(update),
+    });
+  }
+
+  onUpdate(update) {
+    const version = Number(update.version);
+    if (version < this.liveVersion) return;
+    const isNew = version > this.liveVersion || !this.log.some((e) => e.version === version);
+    this.snapshot = update.snapshot;
+    this.liveVersion = version;
+    if (version > 0 && isNew && !this.log.some((e) => e.version === version)) {
+      this.log.push(this.logEntry(update));
+      if (this.log.length > MAX_LOG) this.log.shift();
+    }
+    this.cache(version, update);
+    if (this.seat !== null) {
+      if (update.legalMoves?.length) this.setLegal(version, update.legalMoves, update.legalMoveDescriptions);
+      else if ((update.snapshot.toAct || []).includes(this.seat) && !update.snapshot.finished) this.fetchLegal();
+      else this.setLegal(version, [], null);
+    }
+    this.render();
+  }
+
+  cache(version, update) {
+    this.past.set(version, update);
+    if (this.past.size > MAX_CACHED) this.past.delete(this.past.keys().next().value);
+  }
+
+  setLegal(version, moves, descriptions) {
+    this.legal = { version, moves, descriptions: descriptions?.length === moves.length ? descriptions : null };
+    this.picker.reset(moves.map((m) => this.board.pathOf?.(m, this.snapshot, this.data) ?? []));
+  }
+
+  async fetchLegal() {
+    try {
+      const listed = await api.legalMoves(this.gameId, this.token, this.lang);
+      const version = Number(listed.version);
+      if (version < this.liveVersion || version < this.legal.version) return;
+      if (version === this.legal.version && this.legal.moves.length) return;
+      this.setLegal(version, listed.moves, listed.descriptions);
+      this.render();
+    } catch (error) {
+      this.errorBox.textContent = error.message;
+    }
+  }
+
+  async showVersion(version, settled) {
+    if (version === null || version >= this.liveVersion) {
+      this.shown = null;
+      this.render();
+      return;
+    }
+    this.shown = version;
+    if (!this.past.has(version) && settled) {
+      const update = await updateAt(this.gameId, this.token, version, this.lang).catch(() => null);
+      if (update) this.cache(version, update);
+    }
+    if (this.shown === version) this.render();
+  }
+
+  async setLanguage(lang) {
+    this.lang = lang;
+    setPreference("lang", lang);
+    this.past.clear();
+    await this.loadHistory();
+    if (this.seat !== null && (this.snapshot.toAct || []).includes(this.seat)) await this.fetchLegal();
+    this.watch();
+    this.render();
+  }
+
+  // -- acting ----------------------------------------------------------------------------
+
+  pick(key) {
+    const index = this.picker.pick(key);
+    if (index !== null) this.send(index);
+    else this.render();
+  }
+
+  async send(index) {
+    if (this.sending) return;
+    const move = this.legal.moves[index];
+    this.sending = true;
+    this.errorBox.textContent = "";
+    const version = this.legal.version;
+    try {
+      const result = await api.move(this.gameId, this.token, { expectedVersion: String(version), move }, newKey(`seat${this.seat}`));
+      // The stream may have brought the next version (and its moves) already.
+      if (this.legal.version <= version) {
+        this.legal = { version: -1, moves: [], descriptions: null };
+        this.picker.reset([]);
+        const next = result.snapshot;
+        if (Number(result.version) >= this.liveVersion && (next?.toAct || []).includes(this.seat) && !next.finished) this.fetchLegal();
+      }
+    } catch (error) {
+      this.errorBox.textContent = error.message;
+      if (error.reason === "STALE_VERSION") this.fetchLegal();
+    } finally {
+      this.sending = false;
+      this.render();
+    }
+  }
+
+  async join(seat) {
+    this.errorBox.textContent = "";
+    try {
+      const name = preference("name", "");
+      const taken = await joinSeat(this.gameId, seat, name);
+      this.go(`#/game/${this.gameId}/seat/${taken}`);
+    } catch (error) {
+      this.errorBox.textContent = error.message;
+    }
+  }
+
+  async seatBots() {
+    this.errorBox.textContent = "";
+    const free = (this.snapshot.seats || []).filter((s) => !s.taken).map((s) => s.seat);
+    for (const seat of free) {
+      try {
+        const taken = await joinSeat(this.gameId, seat, `Bot ${seat}`, { bot: true });
+        this.startBot(taken, seatsOf(this.gameId)[taken].token);
+      } catch (error) {
+        this.errorBox.textContent = `Bot for seat ${seat}: ${error.message}`;
+      }
+    }
+    await this.refresh();
+  }
+
+  startBot(seat, token) {
+    if (this.bots.has(seat) || seat === this.seat) return;
+    const bot = new PageBot({
+      gameId: this.gameId,
+      seat,
+      token,
+      policy: this.policy,
+      onError: (b, error) => { this.errorBox.textContent = `Bot of seat ${b.seat}: ${error.message}`; },
+    });
+    this.bots.set(seat, bot);
+    this.controller.signal.addEventListener("abort", () => bot.stop());
+    bot.start();
+  }
+
+  resumeBots() {
+    if (this.snapshot.finished) return;
+    for (const [seat, held] of Object.entries(seatsOf(this.gameId))) {
+      if (held.bot) this.startBot(Number(seat), held.token);
+    }
+  }
+}
+
+export function forget(gameId) {
+  forgetGame(gameId);
+}
