@@ -46,7 +46,8 @@ def test_every_route_has_an_operation_and_every_operation_a_route() -> None:
     for route in web_app.router.routes():
         if route.method == "HEAD":  # aiohttp's automatic twin of a GET route
             continue
-        assert not isinstance(route.resource, web.StaticResource), "files are not the API"
+        if isinstance(route.resource, web.StaticResource):
+            continue  # files (a web client's), not the API
         assert route.resource is not None
         served.add((route.method.lower(), route.resource.canonical))
     documented = {(method, path) for path, ops in spec["paths"].items() for method in ops}
