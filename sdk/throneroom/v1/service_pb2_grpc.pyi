@@ -65,6 +65,10 @@ class ThroneroomStub:
     """The events a seat or spectator may see, oldest first, paginated."""
     Ping: _grpc.UnaryUnaryMultiCallable[_service_pb2.PingRequest, _service_pb2.PingResponse]
     """Does nothing: the ceiling against which ApplyMove throughput is measured."""
+    Play: _grpc.StreamStreamMultiCallable[_service_pb2.PlayRequest, _service_pb2.PlayResponse]
+    """A seat's play session (messages at the end of this file): its moves in,
+    its view of the game out, on one bidirectional stream.
+    """
 
 @_typing.type_check_only
 class ThroneroomAsyncStub(ThroneroomStub):
@@ -89,6 +93,10 @@ class ThroneroomAsyncStub(ThroneroomStub):
     """The events a seat or spectator may see, oldest first, paginated."""
     Ping: _aio.UnaryUnaryMultiCallable[_service_pb2.PingRequest, _service_pb2.PingResponse]  # type: ignore[assignment]
     """Does nothing: the ceiling against which ApplyMove throughput is measured."""
+    Play: _aio.StreamStreamMultiCallable[_service_pb2.PlayRequest, _service_pb2.PlayResponse]  # type: ignore[assignment]
+    """A seat's play session (messages at the end of this file): its moves in,
+    its view of the game out, on one bidirectional stream.
+    """
 
 class ThroneroomServicer(metaclass=_abc_1.ABCMeta):
     @_abc_1.abstractmethod
@@ -164,5 +172,15 @@ class ThroneroomServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_service_pb2.PingResponse, _abc.Awaitable[_service_pb2.PingResponse]]:
         """Does nothing: the ceiling against which ApplyMove throughput is measured."""
+
+    @_abc_1.abstractmethod
+    def Play(
+        self,
+        request_iterator: _MaybeAsyncIterator[_service_pb2.PlayRequest],
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_service_pb2.PlayResponse], _abc.AsyncIterator[_service_pb2.PlayResponse]]:
+        """A seat's play session (messages at the end of this file): its moves in,
+        its view of the game out, on one bidirectional stream.
+        """
 
 def add_ThroneroomServicer_to_server(servicer: ThroneroomServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
