@@ -232,6 +232,22 @@ class App:
         assert viewer.seat is not None
         return loaded.version, viewer.seat, self._moves_of(loaded, loaded.state, viewer.seat)
 
+    def _add_moves(
+        self,
+        message: service_pb2.GameUpdate | service_pb2.ApplyMoveResponse,
+        loaded: LoadedGame,
+        state: game_pb2.GameState,
+        seat: int | None,
+    ) -> None:
+        """Add ``_moves_of`` to the message's ``legal_moves``, merged from their
+        serialized form (no envelope built and copied per move)."""
+        if seat is None or len(loaded.seats) < loaded.meta.num_seats:
+            return
+        if state.HasField("forfeit"):
+            return
+        number = message.DESCRIPTOR.fields_by_name["legal_moves"].number
+        message.MergeFromString(self._game_of(loaded).encoded_legal_moves(state, seat, number))
+
     def _moves_of(
         self, loaded: LoadedGame, state: game_pb2.GameState, seat: int | None
     ) -> list[game_pb2.Move]:
@@ -260,14 +276,12 @@ class App:
         )
         loaded, viewer, game = done.loaded, done.viewer, self._game_of(done.loaded)
         # Legal moves: for a replay, only while its version is still the current one.
-        moves = with_legal_moves and (not done.replayed or loaded.version == done.version)
-        return service_pb2.ApplyMoveResponse(
-            version=done.version,
-            events=self._visible_events(game, done.entry.events, viewer),
-            snapshot=self._snapshot(loaded, done.state, done.version, viewer, done.clock),
-            replayed=done.replayed,
-            legal_moves=self._moves_of(loaded, done.state, viewer.seat) if moves else (),
-        )
+        response = service_pb2.ApplyMoveResponse(version=done.version, replayed=done.replayed)
+        response.events.extend(self._visible_events(game, done.entry.events, viewer))
+        self._snapshot(loaded, done.state, done.version, viewer, done.clock, into=response.snapshot)
+        if with_legal_moves and (not done.replayed or loaded.version == done.version):
+            self._add_moves(response, loaded, done.state, viewer.seat)
+        return response
 
     async def play_move(
         self,
@@ -672,22 +686,25 @@ class App:
         version: int,
         viewer: Viewer,
         clock: storage_pb2.StoredClock | None = None,
+        *,
+        into: service_pb2.GameSnapshot | None = None,
     ) -> service_pb2.GameSnapshot:
         """The snapshot of ``state`` at ``version`` as ``viewer`` sees it, with
-        ``clock`` (the clocks at that version) for games with a time control."""
+        ``clock`` (the clocks at that version) for games with a time control;
+        written ``into`` a snapshot inside a message being built (an empty one:
+        no copy of it into its parent), else a new one."""
         game = self._game_of(loaded)
         outcome = _outcome(game, state)
-        snapshot = service_pb2.GameSnapshot(
-            game_id=loaded.game_id,
-            game_type=game.name,
-            version=version,
-            num_seats=loaded.meta.num_seats,
-            to_act=_to_act(game, state),
-            finished=outcome is not None,
-            # Moves happen only once every seat is taken.
-            started=version > 0 or len(loaded.seats) == loaded.meta.num_seats,
-            view=game.view(state, viewer.seat),
-        )
+        snapshot = service_pb2.GameSnapshot() if into is None else into
+        snapshot.game_id = loaded.game_id
+        snapshot.game_type = game.name
+        snapshot.version = version
+        snapshot.num_seats = loaded.meta.num_seats
+        snapshot.to_act.extend(_to_act(game, state))
+        snapshot.finished = outcome is not None
+        # Moves happen only once every seat is taken.
+        snapshot.started = version > 0 or len(loaded.seats) == loaded.meta.num_seats
+        snapshot.view.CopyFrom(game.view(state, viewer.seat))
         for seat in range(loaded.meta.num_seats):
             record = loaded.seats.get(seat)
             snapshot.seats.add(

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import TYPE_CHECKING
 
 from throneroom.v1 import game_pb2, service_pb2
@@ -148,8 +148,9 @@ async def watch(
     include_current: bool = False,
     caller: Caller,
 ) -> AsyncIterator[service_pb2.WatchGameResponse]:
-    """WatchGame: the stream without move results."""
-    async for response, _ in stream(
+    """WatchGame: the stream without move results (closing it closes the
+    stream at once: its stream slot is given back)."""
+    items = stream(
         app,
         game_id,
         token,
@@ -158,9 +159,11 @@ async def watch(
         with_legal_moves=with_legal_moves,
         include_current=include_current,
         caller=caller,
-    ):
-        assert response is not None
-        yield response
+    )
+    async with contextlib.aclosing(items):
+        async for response, _ in items:
+            assert response is not None
+            yield response
 
 
 async def stream(
@@ -174,7 +177,7 @@ async def stream(
     include_current: bool = False,
     caller: Caller,
     outbox: Outbox | None = None,
-) -> AsyncIterator[Sent]:
+) -> AsyncGenerator[Sent, None]:
     """Every version after ``from_version`` in order, then each new one as it
     is committed (through any replica), with heartbeats while nothing
     happens; ends once the game is finished and delivered, or on shutdown."""
@@ -200,8 +203,8 @@ async def stream(
         finished = _app._outcome(game, loaded.state) is not None
         if include_current and from_version >= current:
             last = current
-            update = await current_update(app, loaded, viewer, seat)
-            yield update, outbox.riding(current) if outbox else no_results
+            first = await current_update(app, loaded, viewer, seat)
+            yield first, outbox.riding(current) if outbox else no_results
         while not app.closing:
             if outbox is not None:
                 loose = outbox.loose(last)
@@ -255,18 +258,22 @@ async def stream(
                 last = entry.version
                 current = max(current, last)
                 newest = last == current and sub.latest <= last
-                response = service_pb2.WatchGameResponse(
-                    update=service_pb2.GameUpdate(
-                        version=entry.version,
-                        seat=entry.seat,
-                        snapshot=app._snapshot(
-                            loaded, entry.state, entry.version, viewer, _app._clock_of(entry)
-                        ),
-                        events=app._visible_events(game, entry.events, viewer),
-                        legal_moves=app._moves_of(loaded, entry.state, seat) if newest else (),
-                        timeout=entry.timeout,
-                    )
+                response = service_pb2.WatchGameResponse()
+                update = response.update  # built in place: nothing copied into its parent
+                update.version = entry.version
+                update.seat = entry.seat
+                update.timeout = entry.timeout
+                app._snapshot(
+                    loaded,
+                    entry.state,
+                    entry.version,
+                    viewer,
+                    _app._clock_of(entry),
+                    into=update.snapshot,
                 )
+                update.events.extend(app._visible_events(game, entry.events, viewer))
+                if newest:
+                    app._add_moves(update, loaded, entry.state, seat)
                 yield response, outbox.riding(last) if outbox else no_results
                 if _app._outcome(game, entry.state) is not None:
                     finished = True
@@ -284,16 +291,16 @@ async def current_update(
     """The update of the loaded (current) version, as the stream would have
     sent it (version 0: no mover, seat -1, no events)."""
     game = app._game_of(loaded)
-    update = service_pb2.GameUpdate(
-        version=loaded.version,
-        seat=-1,
-        snapshot=app._snapshot(loaded, loaded.state, loaded.version, viewer, loaded.clock),
-        legal_moves=app._moves_of(loaded, loaded.state, seat),
-    )
+    response = service_pb2.WatchGameResponse()
+    update = response.update
+    update.version = loaded.version
+    update.seat = -1
+    app._snapshot(loaded, loaded.state, loaded.version, viewer, loaded.clock, into=update.snapshot)
+    app._add_moves(update, loaded, loaded.state, seat)
     if loaded.version > 0:
         entries = await app._store(app.store.read_entries(loaded.game_id, loaded.version - 1, 1))
         if entries and entries[0].version == loaded.version:
             update.seat = entries[0].seat
             update.timeout = entries[0].timeout
             update.events.extend(app._visible_events(game, entries[0].events, viewer))
-    return service_pb2.WatchGameResponse(update=update)
+    return response

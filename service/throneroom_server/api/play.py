@@ -68,19 +68,21 @@ async def session(
     reader = asyncio.get_running_loop().create_task(
         _read_moves(app, requests, opened, outbox, caller)
     )
+    items = stream(
+        app,
+        opened.game_id,
+        opened.seat_token,
+        opened.from_version,
+        float(opened.heartbeat_seconds),
+        with_legal_moves=opened.with_legal_moves,
+        include_current=opened.include_current,
+        caller=caller,
+        outbox=outbox,
+    )
     try:
-        async for sent in stream(
-            app,
-            opened.game_id,
-            opened.seat_token,
-            opened.from_version,
-            float(opened.heartbeat_seconds),
-            with_legal_moves=opened.with_legal_moves,
-            include_current=opened.include_current,
-            caller=caller,
-            outbox=outbox,
-        ):
-            yield sent
+        async with contextlib.aclosing(items):
+            async for sent in items:
+                yield sent
     finally:
         reader.cancel()
         with contextlib.suppress(asyncio.CancelledError):
