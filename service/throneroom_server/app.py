@@ -8,6 +8,7 @@ compare-and-set. Transports (gRPC now, others later) only translate.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime
 import hashlib
 import secrets
@@ -292,9 +293,12 @@ class App:
         idempotency_key: str,
         *,
         caller: Caller = LOCAL,
+        known: LoadedGame | None = None,
     ) -> MoveDone:
         """Apply one move for the token's seat, exactly once per idempotency
-        key: the version it made (or, for a retry, made before)."""
+        key: the version it made (or, for a retry, made before). ``known``: the
+        game at ``expected_version`` as a play session's stream delivered it
+        (``_play_known``)."""
         await self._admit(caller, token=token)
         limits.check_move(move, self.config.limits)
         if not 1 <= len(idempotency_key) <= MAX_IDEMPOTENCY_KEY:
@@ -302,6 +306,11 @@ class App:
                 "MALFORMED_REQUEST",
                 f"idempotency_key must have 1 to {MAX_IDEMPOTENCY_KEY} characters",
             )
+        if known is not None and known.version == expected_version:
+            with contextlib.suppress(AppError):  # decided again below, on the store's copy
+                done = await self._play_known(known, token, move, idempotency_key)
+                if done is not None:
+                    return done
         loaded = await self._load(game_id, idempotency_key=idempotency_key)
         viewer = await self._authenticate(loaded, token, caller, required=True)
         seat = viewer.seat
@@ -382,6 +391,51 @@ class App:
             if loaded.idempotent_version is not None:
                 return await self._replay(loaded, viewer, loaded.idempotent_version, digest)
         raise AssertionError("unreachable: the last attempt returns or raises")
+
+    async def _play_known(
+        self, known: LoadedGame, token: str, move: game_pb2.Move, idempotency_key: str
+    ) -> MoveDone | None:
+        """A play session's fast path: the move decided on the state its stream
+        delivered at ``known.version`` (no load), committed by the same
+        compare-and-set, which refuses it unless that version is still the
+        current one and the key unused: a stale copy can never be served.
+        None (or an AppError): decide on the store's copy instead, which also
+        tells a retried key and every precise error."""
+        meta = known.meta
+        if meta.HasField("time_control") or len(known.seats) < meta.num_seats:
+            return None
+        viewer = self._check_token(known, token, required=True)
+        seat = viewer.seat
+        game = self._game_of(known)
+        if seat is None or move.WhichOneof("game") != game.name:
+            return None
+        if known.state.HasField("forfeit"):
+            return None
+        try:
+            new_state, events = game.apply(known.state, seat, move)
+        except GameError:
+            return None
+        digest = request_hash(seat, move)
+        entry = storage_pb2.StoredEntry(
+            version=known.version + 1, seat=seat, move=move, request_sha256=digest
+        )
+        entry.events.extend(events)
+        result = await self._store(
+            self.store.commit(
+                known.game_id,
+                known.version,
+                new_state,
+                entry,
+                idempotency_key,
+                finished=_outcome(game, new_state) is not None,
+            )
+        )
+        if isinstance(result, Committed):
+            self.watch_hub.publish(known.game_id, entry, new_state)
+            return MoveDone(known, viewer, result.version, new_state, entry, None, False)
+        if isinstance(result, Duplicate):
+            return await self._replay(known, viewer, result.version, digest)
+        return None
 
     # -- clocks and timeouts ---------------------------------------------------------
 

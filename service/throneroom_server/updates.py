@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from collections.abc import AsyncGenerator, AsyncIterator
 from typing import TYPE_CHECKING
 
@@ -57,6 +58,7 @@ class Outbox:
         "_settled",
         "_subscription",
         "in_flight",
+        "known",
         "limit",
     )
 
@@ -69,7 +71,19 @@ class Outbox:
         self._room.set()
         self.in_flight: game_pb2.Move | None = None
         """The move being applied now (``applying``)."""
+        self.known: tuple[LoadedGame, int, game_pb2.GameState] | None = None
+        """The game as loaded, and the newest version and state the stream sent."""
         self._settled = asyncio.Event()
+
+    def known_at(self, version: int) -> LoadedGame | None:
+        """The game at ``version`` if that is the newest the stream sent (for
+        ``App.play_move``, whose commit verifies it is still the current one)."""
+        if self.known is None or self.known[1] != version:
+            return None
+        loaded, _, state = self.known
+        return dataclasses.replace(
+            loaded, version=version, state=state, idempotent_version=None, clock=None
+        )
 
     def applying(self, move: game_pb2.Move) -> None:
         """``move`` is being applied: when the feed brings the version it made
@@ -204,6 +218,8 @@ async def stream(
         if include_current and from_version >= current:
             last = current
             first = await current_update(app, loaded, viewer, seat)
+            if outbox is not None:
+                outbox.known = (loaded, current, loaded.state)
             yield first, outbox.riding(current) if outbox else no_results
         while not app.closing:
             if outbox is not None:
@@ -274,6 +290,8 @@ async def stream(
                 update.events.extend(app._visible_events(game, entry.events, viewer))
                 if newest:
                     app._add_moves(update, loaded, entry.state, seat)
+                if outbox is not None:
+                    outbox.known = (loaded, entry.version, entry.state)
                 yield response, outbox.riding(last) if outbox else no_results
                 if _app._outcome(game, entry.state) is not None:
                     finished = True

@@ -5,11 +5,16 @@ rejections change nothing) and WatchGame's (gapless, resumable), on both stores.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from typing import Any
 
 import grpc
 import pytest
-from throneroom.v1 import service_pb2
+from throneroom.v1 import game_pb2, nim_pb2, service_pb2
+from throneroom_server.app import App
+from throneroom_server.errors import AppError
+from throneroom_server.games.registry import service_games
+from throneroom_server.store.base import Store
 
 from tests.service.helpers import Service, error_info, new_nim, nim_move
 
@@ -225,3 +230,44 @@ async def test_a_spectator_session_cannot_move(service: Service) -> None:
     result = (await next_response(call)).results[0]
     assert result.error.reason == "SEAT_TOKEN_REQUIRED"
     call.cancel()
+
+
+async def test_a_sessions_copy_of_the_game_is_verified_by_the_commit(store: Store) -> None:
+    """The session's fast path decides on the state its stream delivered; the
+    commit's compare-and-set refuses that copy once it is stale, and a key
+    already used is replayed, never applied again."""
+    app = App(store, service_games(include_fixtures=True))
+    options = game_pb2.GameOptions(nim=nim_pb2.NimOptions(pile=9, max_take=3))
+    game_id, _ = await app.create_game(options, 2, 1)
+    _, token0 = await app.join_game(game_id, 0, "a")
+    _, token1 = await app.join_game(game_id, 1, "b")
+    at_0 = dataclasses.replace(await store.load(game_id), idempotent_version=None)
+    loads = 0
+    load = store.load
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal loads
+        loads += 1
+        return await load(*args, **kwargs)
+
+    store.load = counted  # type: ignore[method-assign]
+    done = await app.play_move(game_id, token0, 0, nim_move(2), "x", known=at_0)
+    assert (done.version, done.replayed) == (1, False)
+    assert loads == 0  # decided on the session's copy, verified by the commit
+    # The same key with the copy at version 0 (now stale): the first result.
+    again = await app.play_move(game_id, token0, 0, nim_move(2), "x", known=at_0)
+    assert (again.version, again.replayed) == (1, True)
+    # Another key on the stale copy: refused as ApplyMove refuses it.
+    with pytest.raises(AppError) as caught:
+        await app.play_move(game_id, token0, 0, nim_move(1), "y", known=at_0)
+    assert caught.value.reason == "STALE_VERSION"
+    assert loads == 1  # the stale copy was refused: decided again on the store's
+    # A wrong turn on a current copy: the precise error of the store's copy.
+    at_1 = dataclasses.replace(await store.load(game_id), idempotent_version=None)
+    with pytest.raises(AppError) as caught:
+        await app.play_move(game_id, token0, 1, nim_move(1), "z", known=at_1)
+    assert caught.value.reason == "NOT_YOUR_TURN"
+    done = await app.play_move(game_id, token1, 1, nim_move(3), "w", known=at_1)
+    assert done.version == 2
+    entries = await store.read_entries(game_id, 0, 10)
+    assert [(e.version, e.seat) for e in entries] == [(1, 0), (2, 1)]

@@ -122,6 +122,7 @@ async def _read_moves(
                     move.move,
                     move.idempotency_key,
                     caller=caller,
+                    known=outbox.known_at(move.expected_version),
                 )
             except AppError as error:
                 log.info("move_rejected", reason=error.reason, detail=error.message)
