@@ -130,6 +130,8 @@ async def _read_moves(
             else:
                 result.version = done.version
                 result.replayed = done.replayed
+                # The session's access line is logged when it ends; each move at debug.
+                log.debug("move_applied", version=done.version, replayed=done.replayed)
             outbox.put(result)
     except asyncio.CancelledError:
         raise
