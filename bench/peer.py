@@ -326,7 +326,8 @@ def throneroom_server(redis_url: str | None, workers: int) -> Iterator[tuple[str
     env = dict(os.environ, THRONEROOM_LOG_FORMAT="json")
     proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        wait_for_port(port, proc=proc)  # type: ignore[arg-type]
+        # Generous: on a loaded machine a worker takes seconds to import.
+        wait_for_port(port, timeout=120, proc=proc)  # type: ignore[arg-type]
         time.sleep(0.3 if workers > 1 else 0)  # every worker listening
         yield f"127.0.0.1:{port}", proc.pid
     finally:
@@ -382,12 +383,12 @@ def bgio_load(port: int, pid: int, matches: int, min_moves: int) -> dict[str, An
     out = subprocess.run(
         [
             *("node", str(PEER / "load.js"), "--port", str(port), "--server-pid", str(pid)),
-            *("--matches", str(matches), "--min-moves", str(min_moves), "--timeout-s", "60"),
+            *("--matches", str(matches), "--min-moves", str(min_moves), "--timeout-s", "300"),
         ],
         env=env,
         capture_output=True,
         text=True,
-        timeout=90,
+        timeout=330,
         check=False,
     )
     row: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])

@@ -155,7 +155,7 @@ class AsyncClient:
         """A seat's play session (``async with``): its updates and its moves on
         one stream, the cheapest way to play (see :mod:`throneroom.play`)."""
         return AsyncPlaySession(
-            self,
+            self.stub,
             game_id,
             token,
             from_version=from_version,

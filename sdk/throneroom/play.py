@@ -24,16 +24,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import grpc
 
 from throneroom._common import DEFAULT_HEARTBEAT_SECONDS, new_idempotency_key
 from throneroom.errors import ThroneroomError, Unavailable, from_play_error, from_rpc_error
-from throneroom.v1 import game_pb2, service_pb2
-
-if TYPE_CHECKING:
-    from throneroom.aio import AsyncClient
+from throneroom.v1 import game_pb2, service_pb2, service_pb2_grpc
 
 __all__ = ["AsyncPlaySession"]
 
@@ -45,7 +42,7 @@ class AsyncPlaySession:
 
     def __init__(
         self,
-        client: AsyncClient,
+        stub: service_pb2_grpc.ThroneroomStub,
         game_id: str,
         token: str,
         *,
@@ -54,7 +51,7 @@ class AsyncPlaySession:
         include_current: bool = True,
         heartbeat_seconds: int = DEFAULT_HEARTBEAT_SECONDS,
     ) -> None:
-        self.client = client
+        self.stub = stub  # a grpc.aio channel's (AsyncClient.stub)
         self.game_id = game_id
         self.token = token
         self.last_version = from_version
@@ -76,7 +73,7 @@ class AsyncPlaySession:
 
     async def __aenter__(self) -> AsyncPlaySession:
         # grpc.aio: no request iterator; requests are written with write().
-        self._call = self.client.stub.Play()  # type: ignore[call-arg]
+        self._call = self.stub.Play()  # type: ignore[call-arg]
         await self._call.write(service_pb2.PlayRequest(open=self._open))
         self._reader = asyncio.get_running_loop().create_task(self._read())
         return self

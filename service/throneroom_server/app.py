@@ -13,14 +13,14 @@ import datetime
 import hashlib
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
 import structlog
 from throneroom.v1 import common_pb2, game_pb2, service_pb2, storage_pb2
 
-from throneroom_server import clocks, limits, tokens, updates
+from throneroom_server import clocks, limits, tokens
 from throneroom_server.access import LOCAL, Access, Caller
 from throneroom_server.errors import (
     AppError,
@@ -621,32 +621,6 @@ class App:
         return MoveDone(loaded, viewer, version, entry.state, entry, _clock_of(entry), True)
 
     # -- watching and history -----------------------------------------------------------
-
-    def watch(
-        self,
-        game_id: str,
-        token: str,
-        from_version: int,
-        heartbeat_seconds: float,
-        *,
-        with_legal_moves: bool = False,
-        include_current: bool = False,
-        caller: Caller = LOCAL,
-    ) -> AsyncIterator[service_pb2.WatchGameResponse]:
-        """Every version after ``from_version`` in order, then each new one as it
-        is committed (through any replica), with heartbeats while nothing
-        happens; ends once the game is finished and delivered, or on shutdown
-        (``updates.py``: ``with_legal_moves``, ``include_current``, slow watchers)."""
-        return updates.watch(
-            self,
-            game_id,
-            token,
-            from_version,
-            heartbeat_seconds,
-            with_legal_moves=with_legal_moves,
-            include_current=include_current,
-            caller=caller,
-        )
 
     async def history(
         self, game_id: str, token: str, from_version: int, page_size: int, *, caller: Caller = LOCAL

@@ -21,18 +21,15 @@ import asyncio
 import contextlib
 import dataclasses
 from collections.abc import AsyncGenerator, AsyncIterator
-from typing import TYPE_CHECKING
 
 from throneroom.v1 import game_pb2, service_pb2
 
 from throneroom_server import app as _app
+from throneroom_server.access import LOCAL, Caller
+from throneroom_server.app import App, Viewer
 from throneroom_server.errors import AppError, ErrorKind, exhausted
 from throneroom_server.store import LoadedGame, StoreError
 from throneroom_server.watch import Subscription, TooManyStreams, WatcherTooSlow
-
-if TYPE_CHECKING:
-    from throneroom_server.access import Caller
-    from throneroom_server.app import App, Viewer
 
 SETTLE_SECONDS = 1.0
 """How long an update of the session's own move waits for the commit's answer
@@ -160,10 +157,13 @@ async def watch(
     *,
     with_legal_moves: bool = False,
     include_current: bool = False,
-    caller: Caller,
+    caller: Caller = LOCAL,
 ) -> AsyncIterator[service_pb2.WatchGameResponse]:
-    """WatchGame: the stream without move results (closing it closes the
-    stream at once: its stream slot is given back)."""
+    """WatchGame's use case: every version after ``from_version`` in order,
+    then each new one as it is committed (through any replica), with
+    heartbeats while nothing happens; ends once the game is finished and
+    delivered, or on shutdown. The stream without move results (closing it
+    closes the stream at once: its slot is given back)."""
     items = stream(
         app,
         game_id,

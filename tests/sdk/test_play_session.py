@@ -62,7 +62,7 @@ async def test_a_rejected_move_raises_its_typed_error_and_the_session_goes_on(
 async def test_a_session_with_a_wrong_token_raises_when_read(aclient: AsyncClient) -> None:
     game_id, (ada, bo) = await _game(aclient)
     wrong = "0." + bo.token.split(".", 1)[1]  # seat 1's secret for seat 0
-    session = AsyncPlaySession(aclient, game_id, wrong)
+    session = AsyncPlaySession(aclient.stub, game_id, wrong)
     async with session:
         with pytest.raises(PermissionDenied):
             await anext(session)

@@ -34,6 +34,7 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 from throneroom.v1 import service_pb2
 
+from throneroom_server import updates
 from throneroom_server.access import API_KEY_HEADER, Caller
 from throneroom_server.app import App
 from throneroom_server.errors import AppError, ErrorKind, invalid
@@ -404,7 +405,8 @@ async def watch_game(request: web.Request) -> web.StreamResponse:
         },
     )
     await response.prepare(request)
-    items = app.watch(
+    items = updates.watch(
+        app,
         query.game_id,
         token,
         from_version,

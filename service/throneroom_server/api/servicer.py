@@ -19,6 +19,7 @@ import structlog
 from google.protobuf.message import DecodeError, Message
 from throneroom.v1 import service_pb2, service_pb2_grpc
 
+from throneroom_server import updates
 from throneroom_server.access import API_KEY_HEADER, Caller, peer_address
 from throneroom_server.api import play
 from throneroom_server.api.errors import to_status
@@ -213,7 +214,8 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
             if isinstance(request, Undecodable):
                 raise request.error()
             structlog.contextvars.bind_contextvars(game_id=request.game_id)
-            async for item in self.app.watch(
+            async for item in updates.watch(
+                self.app,
                 request.game_id,
                 request.seat_token,
                 request.from_version,
