@@ -383,12 +383,12 @@ def bgio_load(port: int, pid: int, matches: int, min_moves: int) -> dict[str, An
     out = subprocess.run(
         [
             *("node", str(PEER / "load.js"), "--port", str(port), "--server-pid", str(pid)),
-            *("--matches", str(matches), "--min-moves", str(min_moves), "--timeout-s", "300"),
+            *("--matches", str(matches), "--min-moves", str(min_moves), "--timeout-s", "120"),
         ],
         env=env,
         capture_output=True,
         text=True,
-        timeout=330,
+        timeout=150,
         check=False,
     )
     row: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
