@@ -65,6 +65,10 @@ bench: $(STAMP) redis-server ## Run the benchmarks (engine and service) and prin
 bench-peer: $(STAMP) redis-server ## Throneroom beside boardgame.io (../shared/peer-bgio; node + npm): moves/s, latency, CPU/move
 	$(PY) bench/peer.py --floor --workers 1 2 $(PEER_ARGS)
 
+.PHONY: bench-sizing
+bench-sizing: $(STAMP) redis-server ## Sizing figures for docs/scaling.md: Redis bytes per game, commits per Redis core, CPU per move
+	$(PY) bench/sizing.py
+
 .PHONY: bench-tournament
 bench-tournament: $(STAMP) redis-server ## A random-bot tournament through the service: games/min, RPCs per decision
 	$(PY) bench/tournament.py

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from throneroom_server.devtools import RedisServerError, throwaway_redis
+from throneroom_server.devtools import RedisServerError, throwaway_redis, throwaway_redis_cluster
 
 
 @pytest.fixture(scope="session")
@@ -16,6 +16,17 @@ def redis_url() -> Iterator[str]:
             yield url
     except RedisServerError as exc:
         pytest.fail(f"cannot start redis-server: {exc}; run `make test`, which installs it")
+
+
+@pytest.fixture(scope="session")
+def redis_cluster_urls() -> Iterator[list[str]]:
+    """A private 3-primary Redis Cluster for the test session (started on first
+    use): the URL of each node."""
+    try:
+        with throwaway_redis_cluster(3) as urls:
+            yield urls
+    except RedisServerError as exc:
+        pytest.fail(f"cannot start a Redis Cluster: {exc}; run `make test`, which installs it")
 
 
 @pytest.fixture(scope="session", autouse=True)

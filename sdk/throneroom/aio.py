@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import random
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
@@ -32,10 +31,10 @@ from throneroom._common import (
     HandleState,
     VersionGapError,
     WatchCursor,
-    default_address,
     new_idempotency_key,
     silence_limit,
 )
+from throneroom.addresses import Address, connection
 from throneroom.envelopes import OptionValue, unwrap, wrap_move, wrap_options
 from throneroom.errors import StaleVersion, ThroneroomError, Unavailable, from_rpc_error
 from throneroom.play import AsyncPlaySession
@@ -46,7 +45,6 @@ from throneroom.retry import (
     Rand,
     RetryPolicy,
     WatchRetries,
-    channel_options,
 )
 from throneroom.v1 import game_pb2, service_pb2, service_pb2_grpc
 
@@ -65,7 +63,7 @@ class AsyncClient:
 
     def __init__(
         self,
-        address: str | None = None,
+        address: Address = None,
         *,
         timeout: float | EllipsisType | None = ...,
         retry: RetryPolicy | None = None,
@@ -74,18 +72,16 @@ class AsyncClient:
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         rand: Rand = random.random,
     ) -> None:
-        self.address = address or default_address()
-        policy = retry or RetryPolicy()
-        if not isinstance(timeout, EllipsisType):
-            policy = dataclasses.replace(policy, attempt_timeout=timeout)
-        self.retry = policy
+        conn = connection(address, timeout, retry)
+        self.address = conn.address
+        self.retry = conn.policy
         self.clock = clock
         self.sleep = sleep
         self.rand = rand
         self._channel = (
             channel
             if channel is not None
-            else grpc.aio.insecure_channel(self.address, options=channel_options(policy))
+            else grpc.aio.insecure_channel(conn.target, options=conn.options)
         )
         self.stub = service_pb2_grpc.ThroneroomStub(self._channel)
 
@@ -237,6 +233,10 @@ class AsyncClient:
 
     async def ping(self) -> None:
         await self.call(self.stub.Ping, service_pb2.PingRequest(), retry=True)
+
+    async def export_game(self, game_id: str) -> service_pb2.GameRecord:
+        request = service_pb2.ExportGameRequest(game_id=game_id)
+        return (await self.call(self.stub.ExportGame, request, retry=True)).record
 
 
 class AsyncGameHandle(HandleState):

@@ -35,7 +35,7 @@ from typing import Any
 import grpc
 from google.protobuf.message import Message
 
-from throneroom import __version__
+from throneroom import __version__, records
 from throneroom._common import ADDRESS_ENV, default_address
 from throneroom.arena import embedded_client, play_match, random_seed
 from throneroom.bots import RandomBot
@@ -290,6 +290,28 @@ def cmd_history(args: argparse.Namespace) -> None:
         print(entry_line(entry.version, entry.seat, entry.events))
 
 
+def cmd_export(args: argparse.Namespace) -> None:
+    with _client(args) as client:
+        record = client.export_game(args.game_id)
+    path = records.save(record, args.output or f"{args.game_id}.record.json")
+    if args.json:
+        emit_json({"path": str(path), "versions": len(record.moves)})
+        return
+    print(f"{path}: {record.game_type}, {len(record.moves)} versions, {record.outcome.summary}")
+
+
+def cmd_replay(args: argparse.Namespace) -> None:
+    try:
+        record = records.load(args.file)
+    except (OSError, ValueError) as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        versions = records.replay(record)
+    except records.RecordMismatch as exc:
+        raise UsageError(f"{args.file} does not replay: {exc}") from None
+    print(f"{args.file}: replays byte for byte ({versions} versions, {record.outcome.summary})")
+
+
 def cmd_selfplay(args: argparse.Namespace) -> None:
     if args.seats < 1 or args.games < 0:
         raise UsageError("selfplay needs --seats >= 1 and --games >= 0")
@@ -517,6 +539,21 @@ def build_parser() -> argparse.ArgumentParser:
     history = command("history", cmd_history, "print every version's events as sentences")
     game_id_arg(history)
     token_flag(history, required=False)
+
+    export = command(
+        "export", cmd_export, "save a finished game's full record to a file (to archive it)"
+    )
+    game_id_arg(export)
+    export.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="where (.json: protobuf JSON, else binary; default: GAME_ID.record.json)",
+    )
+    replay = command(
+        "replay", cmd_replay, "replay a record file through the engines (needs the server package)"
+    )
+    replay.add_argument("file", metavar="FILE", help="a record written by `throneroom export`")
 
     selfplay = command(
         "selfplay",

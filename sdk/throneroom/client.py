@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import math
 import random
 import threading
@@ -32,10 +31,10 @@ from throneroom._common import (
     HandleState,
     VersionGapError,
     WatchCursor,
-    default_address,
     new_idempotency_key,
     silence_limit,
 )
+from throneroom.addresses import Address, connection
 from throneroom.envelopes import OptionValue, unwrap, wrap_move, wrap_options
 from throneroom.errors import StaleVersion, ThroneroomError, Unavailable, from_rpc_error
 from throneroom.retry import (
@@ -45,7 +44,6 @@ from throneroom.retry import (
     Rand,
     RetryPolicy,
     WatchRetries,
-    channel_options,
 )
 from throneroom.v1 import game_pb2, service_pb2, service_pb2_grpc
 
@@ -73,7 +71,7 @@ class Client:
 
     def __init__(
         self,
-        address: str | None = None,
+        address: Address = None,
         *,
         timeout: float | EllipsisType | None = ...,
         retry: RetryPolicy | None = None,
@@ -82,18 +80,16 @@ class Client:
         sleep: Callable[[float], None] = time.sleep,
         rand: Rand = random.random,
     ) -> None:
-        self.address = address or default_address()
-        policy = retry or RetryPolicy()
-        if not isinstance(timeout, EllipsisType):
-            policy = dataclasses.replace(policy, attempt_timeout=timeout)
-        self.retry = policy
+        conn = connection(address, timeout, retry)
+        self.address = conn.address
+        self.retry = conn.policy
         self.clock = clock
         self.sleep = sleep
         self.rand = rand
         self._channel = (
             channel
             if channel is not None
-            else grpc.insecure_channel(self.address, options=channel_options(policy))
+            else grpc.insecure_channel(conn.target, options=conn.options)
         )
         self.stub = service_pb2_grpc.ThroneroomStub(self._channel)
 
@@ -254,6 +250,12 @@ class Client:
     def ping(self) -> None:
         """Round trip to the server (raises :class:`Unavailable` if unreachable)."""
         self.call(self.stub.Ping, service_pb2.PingRequest(), retry=True)
+
+    def export_game(self, game_id: str) -> service_pb2.GameRecord:
+        """A finished game's full record (:mod:`throneroom.records` saves and
+        replays it); FailedPrecondition ``GAME_NOT_FINISHED`` before its end."""
+        request = service_pb2.ExportGameRequest(game_id=game_id)
+        return self.call(self.stub.ExportGame, request, retry=True).record
 
 
 class _Watchdog:

@@ -20,7 +20,7 @@ from typing import TypeVar
 import structlog
 from throneroom.v1 import common_pb2, game_pb2, service_pb2, storage_pb2
 
-from throneroom_server import clocks, limits, tokens
+from throneroom_server import clocks, limits, records, tokens
 from throneroom_server.access import LOCAL, Access, Caller
 from throneroom_server.errors import (
     AppError,
@@ -40,6 +40,7 @@ from throneroom_server.games.core import (
 )
 from throneroom_server.games.kit.service import ServiceGame
 from throneroom_server.limits import Limits
+from throneroom_server.metrics import Metrics
 from throneroom_server.store import (
     Committed,
     Duplicate,
@@ -112,12 +113,17 @@ class App:
         config: AppConfig | None = None,
         clock: Callable[[], float] = time.time,
         access: Access | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = store
         self.games = dict(games)
         self.config = config or AppConfig()
         self.access = access or Access(store)
         self.watch_hub = WatchHub(store, self.config.watch)
+        self.metrics = metrics
+        if metrics is not None:
+            hub = self.watch_hub
+            metrics.count_open_streams(lambda: hub.open_streams)
         self._clock = clock
         self._closing = asyncio.Event()
 
@@ -380,12 +386,16 @@ class App:
                 self.watch_hub.publish(game_id, entry, new_state)
                 # The access log line of this call carries the version (no second line).
                 structlog.contextvars.bind_contextvars(version=result.version)
+                if self.metrics is not None:
+                    self.metrics.moves.labels(loaded.meta.game_type).inc()
                 return MoveDone(loaded, viewer, result.version, new_state, entry, clock, False)
             assert isinstance(result, Stale)
             # Another move was committed meanwhile. The seat's answer may
             # still stand (a simultaneous decision it shares): decide again on
             # the new state, with the same expected version.
             if expected_version == result.current_version or attempt + 1 == MAX_COMMIT_ATTEMPTS:
+                if self.metrics is not None:
+                    self.metrics.stale.labels(loaded.meta.game_type).inc()
                 raise stale_version(expected_version, result.current_version)
             loaded = await self._load(game_id, idempotency_key=idempotency_key)
             if loaded.idempotent_version is not None:
@@ -432,6 +442,8 @@ class App:
         )
         if isinstance(result, Committed):
             self.watch_hub.publish(known.game_id, entry, new_state)
+            if self.metrics is not None:
+                self.metrics.moves.labels(meta.game_type).inc()
             return MoveDone(known, viewer, result.version, new_state, entry, None, False)
         if isinstance(result, Duplicate):
             return await self._replay(known, viewer, result.version, digest)
@@ -523,16 +535,7 @@ class App:
             if _outcome(game, new_state) is not None:
                 clock = clocks.stopped(clock)
         else:
-            new_state = game_pb2.GameState()
-            new_state.CopyFrom(loaded.state)
-            others = [s for s in range(loaded.meta.num_seats) if s != seat]
-            new_state.forfeit.CopyFrom(
-                common_pb2.Outcome(
-                    winners=others,
-                    termination="timeout",
-                    summary=f"Seat {seat} ran out of time and loses; every other seat wins.",
-                )
-            )
+            new_state = records.forfeited(loaded.state, seat, loaded.meta.num_seats)
             clock = clocks.stopped(loaded.clock)
         entry.clock.CopyFrom(clock)
         await self._note_deadline(loaded.game_id, clock)
@@ -549,6 +552,8 @@ class App:
         )
         if isinstance(result, Committed):
             log.info("timeout_applied", game_id=loaded.game_id, seat=seat, version=result.version)
+            if self.metrics is not None:
+                self.metrics.timeouts.labels(loaded.meta.game_type).inc()
             return True
         return False
 
@@ -585,9 +590,8 @@ class App:
             except TimeoutError:
                 continue
 
-    @staticmethod
     def _check_version(
-        game: ServiceGame, loaded: LoadedGame, seat: int, expected_version: int
+        self, game: ServiceGame, loaded: LoadedGame, seat: int, expected_version: int
     ) -> None:
         """The move was chosen at ``expected_version``: the current version, or,
         when the seat answers a simultaneous decision, any version since that
@@ -599,11 +603,15 @@ class App:
         if expected_version > current or expected_version < game.earliest_version(
             loaded.state, seat, current
         ):
+            if self.metrics is not None:
+                self.metrics.stale.labels(loaded.meta.game_type).inc()
             raise stale_version(expected_version, current)
 
     async def _replay(
         self, loaded: LoadedGame, viewer: Viewer, version: int, digest: bytes
     ) -> MoveDone:
+        if self.metrics is not None:
+            self.metrics.replays.labels(loaded.meta.game_type).inc()
         entries = await self._store(self.store.read_entries(loaded.game_id, version - 1, 1))
         if not entries or entries[0].version != version:
             raise AppError(
@@ -642,6 +650,25 @@ class App:
         if entries and entries[-1].version < loaded.version:
             response.next_from_version = entries[-1].version
         return response
+
+    async def export_game(self, game_id: str, *, caller: Caller = LOCAL) -> service_pb2.GameRecord:
+        """A finished game's full record (records.py); FAILED_PRECONDITION
+        ``GAME_NOT_FINISHED`` before the end (it would reveal every secret)."""
+        await self._admit(caller)
+        loaded = await self._load(game_id)
+        outcome = _outcome(self._game_of(loaded), loaded.state)
+        if outcome is None:
+            raise precondition(
+                "GAME_NOT_FINISHED",
+                "a game's record (every hand, the seed) is exported only once it is over",
+            )
+        entries: list[storage_pb2.StoredEntry] = []
+        while len(entries) < loaded.version:
+            page = await self._store(self.store.read_entries(game_id, len(entries), MAX_PAGE))
+            if not page or page[0].version != len(entries) + 1:
+                raise _store_error(StoreUnavailable("the game's history is incomplete"))
+            entries.extend(page)
+        return records.build_record(game_id, loaded, entries[: loaded.version], outcome)
 
     # -- helpers -----------------------------------------------------------------
 
@@ -757,9 +784,7 @@ class App:
         return game.redact_events(events, viewer.seat)
 
 
-def _outcome(game: ServiceGame, state: game_pb2.GameState) -> common_pb2.Outcome | None:
-    """The game's outcome, a timeout's forfeit included."""
-    return state.forfeit if state.HasField("forfeit") else game.outcome(state)
+_outcome = records.outcome_of
 
 
 def _to_act(game: ServiceGame, state: game_pb2.GameState) -> list[int]:

@@ -23,6 +23,7 @@ class Config:
     listen: str = "127.0.0.1:50051"
     http_listen: str | None = None  # the REST/JSON face; off when unset
     redis_url: str | None = None
+    redis_cluster: bool = False  # REDIS_URL names a node of a Redis Cluster
     log_format: str = "console"  # "console" (development) or "json" (production)
     log_level: str = "info"
     max_message_bytes: int = 4 * 1024 * 1024
@@ -32,6 +33,7 @@ class Config:
     shutdown_grace_seconds: float = 10.0
     fixture_games: bool = False
     access_log: bool = True
+    metrics_listen: str | None = None  # Prometheus /metrics; off when unset
     api_keys_file: str | None = None  # JSON keys file; the service is open when unset
     anonymous_requests_per_second: float = 20.0  # per address, only when keys are set
     max_streams_per_client: int = 100
@@ -68,6 +70,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("listen", "THRONEROOM_LISTEN", "gRPC address, host:port (port 0: any free port)"),
     Setting("http_listen", "THRONEROOM_HTTP_LISTEN", "REST/JSON address; no REST face when unset"),
     Setting("redis_url", "REDIS_URL", "Redis URL (redis://host:port/db); in-memory when unset"),
+    Setting(
+        "redis_cluster",
+        "THRONEROOM_REDIS_CLUSTER",
+        "REDIS_URL is one node of a Redis Cluster (the cluster client follows MOVED/ASK)",
+    ),
     Setting("log_format", "THRONEROOM_LOG_FORMAT", "log lines", choices=("console", "json")),
     Setting(
         "log_level",
@@ -86,6 +93,11 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting("fixture_games", "THRONEROOM_FIXTURE_GAMES", "also serve the test game nim"),
     Setting("access_log", "THRONEROOM_ACCESS_LOG", "one log line per call"),
+    Setting(
+        "metrics_listen",
+        "THRONEROOM_METRICS_LISTEN",
+        "address of the Prometheus /metrics listener (host:port); no metrics when unset",
+    ),
     Setting(
         "api_keys_file",
         "THRONEROOM_API_KEYS_FILE",

@@ -7,6 +7,7 @@ that happens to run on the machine.
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
@@ -54,7 +55,21 @@ def throwaway_redis(*extra_args: str) -> Iterator[str]:
         )
     workdir = tempfile.mkdtemp(prefix="throneroom-redis-")
     port = free_port()
-    proc = subprocess.Popen(
+    proc = _start_redis(binary, port, workdir, *extra_args)
+    try:
+        wait_for_port(port, timeout=10, proc=proc)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _start_redis(binary: str, port: int, workdir: str, *extra_args: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
         [
             binary,
             "--port", str(port),
@@ -67,13 +82,84 @@ def throwaway_redis(*extra_args: str) -> Iterator[str]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )  # fmt: skip
-    try:
-        wait_for_port(port, timeout=10, proc=proc)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        proc.terminate()
+
+
+def _port_free(port: int) -> bool:
+    with socket.socket() as sock:
         try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def _cluster_port() -> int:
+    """A free port whose cluster bus port (+10000) is free too."""
+    for _ in range(200):
+        port = free_port()
+        if port + 10000 <= 65535 and _port_free(port + 10000):
+            return port
+    raise RedisServerError("no free port pair for a cluster node")
+
+
+def _cluster_ok(cli: str, port: int) -> bool:
+    out = subprocess.run(
+        [cli, "-p", str(port), "cluster", "info"],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=5,
+    ).stdout
+    return "cluster_state:ok" in out
+
+
+@contextmanager
+def throwaway_redis_cluster(masters: int = 3, *, timeout: float = 30.0) -> Iterator[list[str]]:
+    """Yield the URLs of a fresh Redis Cluster of ``masters`` primaries (no
+    replicas) on free ports, made with ``redis-cli --cluster create``; stop it
+    afterwards. Any of the URLs reaches the whole cluster."""
+    binary = shutil.which("redis-server")
+    cli = shutil.which("redis-cli")
+    if binary is None or cli is None:
+        raise RedisServerError(
+            "redis-server and redis-cli are needed (make test installs them on Debian as root)"
+        )
+    workdir = tempfile.mkdtemp(prefix="throneroom-cluster-")
+    ports: list[int] = []
+    while len(ports) < masters:
+        port = _cluster_port()
+        if port not in ports:
+            ports.append(port)
+    procs: list[subprocess.Popen[bytes]] = []
+    try:
+        for port in ports:
+            node_dir = f"{workdir}/{port}"
+            os.makedirs(node_dir)
+            cluster_args = ("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf")
+            procs.append(_start_redis(binary, port, node_dir, *cluster_args))
+        for port, proc in zip(ports, procs, strict=True):
+            wait_for_port(port, timeout=10, proc=proc)
+        created = subprocess.run(
+            [cli, "--cluster", "create", *(f"127.0.0.1:{p}" for p in ports), "--cluster-yes"],
+            check=False,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+        if created.returncode != 0:
+            raise RedisServerError(f"redis-cli --cluster create failed: {created.stdout[-500:]}")
+        deadline = time.monotonic() + timeout
+        while not all(_cluster_ok(cli, port) for port in ports):
+            if time.monotonic() > deadline:
+                raise RedisServerError("the cluster did not reach cluster_state:ok")
+            time.sleep(0.1)
+        yield [f"redis://127.0.0.1:{port}/0" for port in ports]
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
         shutil.rmtree(workdir, ignore_errors=True)

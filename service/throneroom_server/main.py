@@ -91,6 +91,15 @@ def supervise(config: Config, argv: list[str]) -> int:
             error="--workers above 1 needs --redis-url: the in-memory store lives in one process",
         )
         return 2
+    if config.metrics_listen:
+        log.error(
+            "workers_and_metrics",
+            error=(
+                "--metrics-listen serves one process's metrics: run one worker per "
+                "container (scale with replicas) when Prometheus scrapes them"
+            ),
+        )
+        return 2
     stopping = False
     workers: list[subprocess.Popen[bytes]] = []
 

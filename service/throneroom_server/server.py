@@ -23,6 +23,7 @@ from throneroom_server.api.servicer import ThroneroomServicer, add_servicer_to_s
 from throneroom_server.app import App, AppConfig
 from throneroom_server.config import Config
 from throneroom_server.games.registry import service_games
+from throneroom_server.metrics import Metrics, metered, start_metrics
 from throneroom_server.store.base import Retention, Store
 from throneroom_server.store.memory import MemoryStore
 from throneroom_server.watch import WatchLimits
@@ -30,6 +31,11 @@ from throneroom_server.watch import WatchLimits
 log = structlog.get_logger("throneroom.server")
 
 SERVICE_NAME = service_pb2.DESCRIPTOR.services_by_name["Throneroom"].full_name
+SERVICE_METHODS = tuple(
+    f"/{SERVICE_NAME}/{method.name}"
+    for method in service_pb2.DESCRIPTOR.services_by_name["Throneroom"].methods
+)
+"""Every gRPC method path of the service (the metrics' bounded method labels)."""
 
 
 class ListenError(OSError):
@@ -49,6 +55,7 @@ def make_store(config: Config) -> Store:
 
         return RedisStore(
             config.redis_url,
+            cluster=config.redis_cluster,
             max_connections=config.redis_max_connections,
             max_blocking_connections=config.max_watched_games,
             retention=retention_of(config),
@@ -89,6 +96,8 @@ class RunningServer:
     rest: web.AppRunner | None = None  # the REST/JSON face, when config.http_listen is set
     http_port: int | None = None
     sweeper: asyncio.Task[None] | None = None  # applies clock timeouts
+    metrics: web.AppRunner | None = None  # the /metrics listener, when config.metrics_listen
+    metrics_port: int | None = None
 
     async def stop(self, grace: float | None) -> None:
         """Graceful stop: NOT_SERVING, streams told to end, in-flight calls finish."""
@@ -99,6 +108,8 @@ class RunningServer:
             stopping.append(self.rest.cleanup())
         if self.sweeper is not None:
             stopping.append(self.sweeper)
+        if self.metrics is not None:
+            stopping.append(self.metrics.cleanup())
         await asyncio.gather(*stopping)
         await self.store.close()
 
@@ -112,18 +123,24 @@ async def create_server(
     is an error."""
     access = access_config(config)
     store = store if store is not None else make_store(config)
+    metrics = Metrics(SERVICE_METHODS) if config.metrics_listen else None
     app = App(
-        store,
+        metered(store, metrics) if metrics is not None else store,
         service_games(include_fixtures=config.fixture_games),
         config=app_config(config),
         access=Access(store, access),
+        metrics=metrics,
     )
     options = [
         ("grpc.max_send_message_length", config.max_message_bytes),
         ("grpc.max_receive_message_length", config.max_message_bytes),
         ("grpc.so_reuseport", 1 if reuse_port else 0),
     ]
-    interceptors = [LoggingInterceptor()] if config.access_log else []
+    interceptors = (
+        [LoggingInterceptor(access_log=config.access_log, metrics=metrics)]
+        if config.access_log or metrics is not None
+        else []
+    )
     server = grpc.aio.server(interceptors=interceptors, options=options)
     add_servicer_to_server(ThroneroomServicer(app), server)
     health_servicer = HealthServicer()
@@ -154,12 +171,22 @@ async def create_server(
                 max_body_bytes=config.max_message_bytes,
                 shutdown_timeout=config.shutdown_grace_seconds,
                 reuse_port=reuse_port,
+                metrics=metrics,
             )
         except OSError as exc:
             await server.stop(None)
             raise ListenError(
                 f"cannot listen on {config.http_listen} (REST): {exc.strerror or exc}"
             ) from exc
+    metrics_runner, metrics_port = None, None
+    if metrics is not None and config.metrics_listen:
+        try:
+            metrics_runner, metrics_port = await start_metrics(metrics, config.metrics_listen)
+        except (OSError, ValueError) as exc:
+            await server.stop(None)
+            if rest is not None:
+                await rest.cleanup()
+            raise ListenError(f"cannot listen on {config.metrics_listen} (metrics): {exc}") from exc
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     sweeper = None
@@ -176,6 +203,8 @@ async def create_server(
         rest=rest,
         http_port=http_port,
         sweeper=sweeper,
+        metrics=metrics_runner,
+        metrics_port=metrics_port,
     )
 
 

@@ -76,6 +76,9 @@ LAZY_SERVER_IMPORTS = frozenset(
     {
         ("throneroom.arena", "throneroom_server.embedded"),
         ("throneroom.bots.mcts", "throneroom_server.games.registry"),
+        # Replaying a game record runs it through the engines.
+        ("throneroom.records", "throneroom_server.games.registry"),
+        ("throneroom.records", "throneroom_server.records"),
     }
 )
 
@@ -347,9 +350,15 @@ def test_sdk_contract_catches_planted_violations(tmp_path: Path) -> None:
                 def engines():
                     from throneroom_server.games.registry import build_registry
             """,
+            "sdk/throneroom/records.py": """
+                def replay():
+                    from throneroom_server.games.registry import service_games
+                    from throneroom_server.records import replay
+            """,
             "service/throneroom_server/app.py": "",
             "service/throneroom_server/embedded.py": "",
             "service/throneroom_server/games/registry.py": "",
+            "service/throneroom_server/records.py": "",
         },
     )
     flagged = {line.split(": ")[1] for line in _check_sdk(imports)}
@@ -385,8 +394,14 @@ def test_cli_extra_contract_catches_planted_violations(tmp_path: Path) -> None:
                 def engines():
                     from throneroom_server.games.registry import build_registry
             """,
+            "sdk/throneroom/records.py": """
+                def replay():
+                    from throneroom_server.games.registry import service_games
+                    from throneroom_server.records import replay
+            """,
             "service/throneroom_server/embedded.py": "",
             "service/throneroom_server/games/registry.py": "",
+            "service/throneroom_server/records.py": "",
         },
     )
     flagged = {line.split(": ")[1] for line in _check_sdk(imports)}
@@ -407,7 +422,13 @@ def test_sdk_contract_reports_a_stale_allowed_lazy_import(tmp_path: Path) -> Non
                 def engines():
                     from throneroom_server.games.registry import build_registry
             """,
+            "sdk/throneroom/records.py": """
+                def replay():
+                    from throneroom_server.games.registry import service_games
+                    from throneroom_server.records import replay
+            """,
             "service/throneroom_server/games/registry.py": "",
+            "service/throneroom_server/records.py": "",
         },
     )
     assert _check_sdk(imports) == [

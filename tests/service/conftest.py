@@ -1,4 +1,5 @@
-"""Fixtures for store, app and service tests: both stores, a flushed Redis per test."""
+"""Fixtures for store, app and service tests: every store (memory, one Redis,
+a 3-primary Redis Cluster), flushed for every test."""
 
 from __future__ import annotations
 
@@ -21,16 +22,28 @@ def clean_redis(redis_url: str) -> str:
     return redis_url
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture
+def clean_cluster(redis_cluster_urls: list[str]) -> str:
+    """The test Redis Cluster, emptied (every primary); the URL of one node."""
+    for url in redis_cluster_urls:
+        client = redis.Redis.from_url(url)
+        client.flushall()
+        client.close()
+    return redis_cluster_urls[0]
+
+
+@pytest.fixture(params=["memory", "redis", "cluster"])
 async def store(request: pytest.FixtureRequest) -> AsyncIterator[Store]:
-    """Each store implementation, fresh for every test."""
+    """Each store implementation, fresh for every test: memory, a single Redis,
+    and a Redis Cluster (the same RedisStore with the cluster client)."""
     if request.param == "memory":
         mem = MemoryStore()
         yield mem
         await mem.close()
     else:
-        url = request.getfixturevalue("clean_redis")
-        red = RedisStore(url)
+        cluster = request.param == "cluster"
+        url = request.getfixturevalue("clean_cluster" if cluster else "clean_redis")
+        red = RedisStore(url, cluster=cluster)
         yield red
         await red.close()
 

@@ -3,21 +3,17 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import random
-import signal
-import subprocess
-import sys
-from collections.abc import AsyncIterator
+from collections.abc import Iterator
 
 import grpc
 import pytest
 from throneroom.v1 import service_pb2, service_pb2_grpc
-from throneroom_server.devtools import free_port, wait_for_port
 from throneroom_server.store.base import Store
 from throneroom_server.store.redis import RedisStore
 
 from tests.service.helpers import Service, new_nim, nim_move, start_service
+from tests.service.processes import replicas
 
 
 async def _play(
@@ -157,42 +153,12 @@ async def test_many_clients_racing_on_the_same_games(service: Service) -> None:
 
 
 @pytest.fixture
-def second_server(clean_redis: str) -> AsyncIterator[str]:
+def second_server(clean_redis: str) -> Iterator[str]:
     """Another throneroom-server process on the same Redis."""
-    port = free_port()
-    env = dict(os.environ, THRONEROOM_FIXTURE_GAMES="1", THRONEROOM_LOG_FORMAT="json")
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "throneroom_server.main",
-            "--listen",
-            f"127.0.0.1:{port}",
-            "--redis-url",
-            clean_redis,
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        wait_for_port(port, proc=proc)  # type: ignore[arg-type]
-    except Exception:
-        proc.kill()
-        raise AssertionError(proc.stderr.read().decode() if proc.stderr else "no server") from None
-    try:
-        yield f"127.0.0.1:{port}"
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            raise AssertionError("the server did not stop on SIGTERM") from None
-        assert proc.returncode == 0
-        logs = proc.stderr.read().decode() if proc.stderr else ""
-        assert '"event": "listening"' in logs and '"store": "redis"' in logs
-        assert '"event": "stopped"' in logs
+    with replicas(clean_redis, 1) as (replica,):
+        yield replica.address
+    assert '"event": "listening"' in replica.logs and '"store": "redis"' in replica.logs
+    assert '"event": "stopped"' in replica.logs
 
 
 async def test_watch_on_another_process_sees_moves(clean_redis: str, second_server: str) -> None:

@@ -783,6 +783,157 @@ class PingResponse(_message.Message):
 Global___PingResponse: _TypeAlias = PingResponse  # noqa: Y015
 
 @_typing.final
+class ExportGameRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GAME_ID_FIELD_NUMBER: _builtins.int
+    game_id: _builtins.str
+    def __init__(
+        self,
+        *,
+        game_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game_id", b"game_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ExportGameRequest: _TypeAlias = ExportGameRequest  # noqa: Y015
+
+@_typing.final
+class ExportGameResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RECORD_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def record(self) -> Global___GameRecord: ...
+    def __init__(
+        self,
+        *,
+        record: Global___GameRecord | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["record", b"record"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["record", b"record"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ExportGameResponse: _TypeAlias = ExportGameResponse  # noqa: Y015
+
+@_typing.final
+class GameRecord(_message.Message):
+    """A finished game's full record: with the engines of the same release it
+    replays byte for byte (setup from options, seats and seed, then every move in
+    order; each version's events and the final state compared exactly). Only a
+    finished game has one: it reveals every secret of the game (hands, hidden
+    placements, the seed), which nothing can use any more.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    FORMAT_FIELD_NUMBER: _builtins.int
+    GAME_ID_FIELD_NUMBER: _builtins.int
+    GAME_TYPE_FIELD_NUMBER: _builtins.int
+    OPTIONS_FIELD_NUMBER: _builtins.int
+    SEED_FIELD_NUMBER: _builtins.int
+    NUM_SEATS_FIELD_NUMBER: _builtins.int
+    DISPLAY_NAMES_FIELD_NUMBER: _builtins.int
+    TIME_CONTROL_FIELD_NUMBER: _builtins.int
+    CREATED_UNIX_MS_FIELD_NUMBER: _builtins.int
+    MOVES_FIELD_NUMBER: _builtins.int
+    OUTCOME_FIELD_NUMBER: _builtins.int
+    FINAL_STATE_SHA256_FIELD_NUMBER: _builtins.int
+    format: _builtins.int
+    """1 for this layout."""
+    game_id: _builtins.str
+    game_type: _builtins.str
+    seed: _builtins.int
+    num_seats: _builtins.int
+    created_unix_ms: _builtins.int
+    final_state_sha256: _builtins.bytes
+    """SHA-256 of the final state's deterministic serialization: a replay must
+    end on exactly these bytes (the state itself is not in the record).
+    """
+    @_builtins.property
+    def options(self) -> _game_pb2.GameOptions: ...
+    @_builtins.property
+    def display_names(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Per seat, as joined."""
+
+    @_builtins.property
+    def time_control(self) -> _common_pb2.TimeControl:
+        """Unset: no clocks."""
+
+    @_builtins.property
+    def moves(self) -> _containers.RepeatedCompositeFieldContainer[Global___RecordedMove]:
+        """Versions 1..N in order."""
+
+    @_builtins.property
+    def outcome(self) -> _common_pb2.Outcome: ...
+    def __init__(
+        self,
+        *,
+        format: _builtins.int = ...,
+        game_id: _builtins.str = ...,
+        game_type: _builtins.str = ...,
+        options: _game_pb2.GameOptions | None = ...,
+        seed: _builtins.int = ...,
+        num_seats: _builtins.int = ...,
+        display_names: _abc.Iterable[_builtins.str] | None = ...,
+        time_control: _common_pb2.TimeControl | None = ...,
+        created_unix_ms: _builtins.int = ...,
+        moves: _abc.Iterable[Global___RecordedMove] | None = ...,
+        outcome: _common_pb2.Outcome | None = ...,
+        final_state_sha256: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["options", b"options", "outcome", b"outcome", "time_control", b"time_control"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["created_unix_ms", b"created_unix_ms", "display_names", b"display_names", "final_state_sha256", b"final_state_sha256", "format", b"format", "game_id", b"game_id", "game_type", b"game_type", "moves", b"moves", "num_seats", b"num_seats", "options", b"options", "outcome", b"outcome", "seed", b"seed", "time_control", b"time_control"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GameRecord: _TypeAlias = GameRecord  # noqa: Y015
+
+@_typing.final
+class RecordedMove(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    VERSION_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    MOVE_FIELD_NUMBER: _builtins.int
+    EVENTS_FIELD_NUMBER: _builtins.int
+    TIMEOUT_FIELD_NUMBER: _builtins.int
+    version: _builtins.int
+    seat: _builtins.int
+    timeout: _builtins.bool
+    """The service made this version because `seat` ran out of time."""
+    @_builtins.property
+    def move(self) -> _game_pb2.Move:
+        """Unset for a timeout under the "lose" policy (no move was made)."""
+
+    @_builtins.property
+    def events(self) -> _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]:
+        """Every event of this version, unredacted."""
+
+    def __init__(
+        self,
+        *,
+        version: _builtins.int = ...,
+        seat: _builtins.int = ...,
+        move: _game_pb2.Move | None = ...,
+        events: _abc.Iterable[_game_pb2.Event] | None = ...,
+        timeout: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["move", b"move"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "move", b"move", "seat", b"seat", "timeout", b"timeout", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RecordedMove: _TypeAlias = RecordedMove  # noqa: Y015
+
+@_typing.final
 class PlayRequest(_message.Message):
     """-- Play sessions -------------------------------------------------------------
 

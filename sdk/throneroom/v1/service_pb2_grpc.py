@@ -79,6 +79,11 @@ class ThroneroomStub:
                 request_serializer=throneroom_dot_v1_dot_service__pb2.PingRequest.SerializeToString,
                 response_deserializer=throneroom_dot_v1_dot_service__pb2.PingResponse.FromString,
                 _registered_method=True)
+        self.ExportGame = channel.unary_unary(
+                '/throneroom.v1.Throneroom/ExportGame',
+                request_serializer=throneroom_dot_v1_dot_service__pb2.ExportGameRequest.SerializeToString,
+                response_deserializer=throneroom_dot_v1_dot_service__pb2.ExportGameResponse.FromString,
+                _registered_method=True)
         self.Play = channel.stream_stream(
                 '/throneroom.v1.Throneroom/Play',
                 request_serializer=throneroom_dot_v1_dot_service__pb2.PlayRequest.SerializeToString,
@@ -153,6 +158,14 @@ class ThroneroomServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ExportGame(self, request, context):
+        """A finished game's full record (every move and event, the seed), to
+        archive it before the retention removes it and to replay it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def Play(self, request_iterator, context):
         """A seat's play session (messages at the end of this file): its moves in,
         its view of the game out, on one bidirectional stream.
@@ -208,6 +221,11 @@ def add_ThroneroomServicer_to_server(servicer, server):
                     servicer.Ping,
                     request_deserializer=throneroom_dot_v1_dot_service__pb2.PingRequest.FromString,
                     response_serializer=throneroom_dot_v1_dot_service__pb2.PingResponse.SerializeToString,
+            ),
+            'ExportGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.ExportGame,
+                    request_deserializer=throneroom_dot_v1_dot_service__pb2.ExportGameRequest.FromString,
+                    response_serializer=throneroom_dot_v1_dot_service__pb2.ExportGameResponse.SerializeToString,
             ),
             'Play': grpc.stream_stream_rpc_method_handler(
                     servicer.Play,
@@ -458,6 +476,33 @@ class Throneroom:
             '/throneroom.v1.Throneroom/Ping',
             throneroom_dot_v1_dot_service__pb2.PingRequest.SerializeToString,
             throneroom_dot_v1_dot_service__pb2.PingResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ExportGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/throneroom.v1.Throneroom/ExportGame',
+            throneroom_dot_v1_dot_service__pb2.ExportGameRequest.SerializeToString,
+            throneroom_dot_v1_dot_service__pb2.ExportGameResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -65,6 +65,10 @@ class ThroneroomStub:
     """The events a seat or spectator may see, oldest first, paginated."""
     Ping: _grpc.UnaryUnaryMultiCallable[_service_pb2.PingRequest, _service_pb2.PingResponse]
     """Does nothing: the ceiling against which ApplyMove throughput is measured."""
+    ExportGame: _grpc.UnaryUnaryMultiCallable[_service_pb2.ExportGameRequest, _service_pb2.ExportGameResponse]
+    """A finished game's full record (every move and event, the seed), to
+    archive it before the retention removes it and to replay it.
+    """
     Play: _grpc.StreamStreamMultiCallable[_service_pb2.PlayRequest, _service_pb2.PlayResponse]
     """A seat's play session (messages at the end of this file): its moves in,
     its view of the game out, on one bidirectional stream.
@@ -93,6 +97,10 @@ class ThroneroomAsyncStub(ThroneroomStub):
     """The events a seat or spectator may see, oldest first, paginated."""
     Ping: _aio.UnaryUnaryMultiCallable[_service_pb2.PingRequest, _service_pb2.PingResponse]  # type: ignore[assignment]
     """Does nothing: the ceiling against which ApplyMove throughput is measured."""
+    ExportGame: _aio.UnaryUnaryMultiCallable[_service_pb2.ExportGameRequest, _service_pb2.ExportGameResponse]  # type: ignore[assignment]
+    """A finished game's full record (every move and event, the seed), to
+    archive it before the retention removes it and to replay it.
+    """
     Play: _aio.StreamStreamMultiCallable[_service_pb2.PlayRequest, _service_pb2.PlayResponse]  # type: ignore[assignment]
     """A seat's play session (messages at the end of this file): its moves in,
     its view of the game out, on one bidirectional stream.
@@ -172,6 +180,16 @@ class ThroneroomServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_service_pb2.PingResponse, _abc.Awaitable[_service_pb2.PingResponse]]:
         """Does nothing: the ceiling against which ApplyMove throughput is measured."""
+
+    @_abc_1.abstractmethod
+    def ExportGame(
+        self,
+        request: _service_pb2.ExportGameRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_service_pb2.ExportGameResponse, _abc.Awaitable[_service_pb2.ExportGameResponse]]:
+        """A finished game's full record (every move and event, the seed), to
+        archive it before the retention removes it and to replay it.
+        """
 
     @_abc_1.abstractmethod
     def Play(

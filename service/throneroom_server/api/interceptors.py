@@ -12,6 +12,8 @@ import grpc
 import structlog
 from grpc.aio import ServerInterceptor
 
+from throneroom_server.metrics import Metrics
+
 log = structlog.get_logger("throneroom.rpc")
 
 Handler: TypeAlias = "grpc.RpcMethodHandler[Any, Any]"
@@ -46,13 +48,15 @@ def _request_id(context: grpc.aio.ServicerContext[Any, Any]) -> str:
 class LoggingInterceptor(ServerInterceptor):  # type: ignore[type-arg]
     """Binds request_id and method to the log context of each call (game id and
     seat are bound by the servicer and app) and writes one access log line per
-    call with its status and duration. Never logs request bodies or tokens.
+    call with its status and duration (``access_log``), and counts it into
+    ``metrics`` when given. Never logs request bodies or tokens.
 
     The wrapped handler of each method is built once and reused: it reads the
     call's request id from its context, so nothing in it is per call."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, access_log: bool = True, metrics: Metrics | None = None) -> None:
         self._wrapped: dict[str, tuple[Handler, Handler]] = {}  # method: (handler, wrapped)
+        self._end = _ending(access_log, metrics)
 
     async def intercept_service(
         self,
@@ -66,12 +70,16 @@ class LoggingInterceptor(ServerInterceptor):  # type: ignore[type-arg]
         known = self._wrapped.get(method)  # only served methods get here: a bounded set
         if known is not None and known[0] is handler:
             return known[1]
-        wrapped = _wrap(method, handler)
+        wrapped = _wrap(method, handler, self._end)
         self._wrapped[method] = (handler, wrapped)
         return wrapped
 
 
-def _wrap(method: str, handler: Handler) -> Handler:
+End: TypeAlias = Callable[["grpc.aio.ServicerContext[Any, Any]", str, float], None]
+"""What is done when a call ends: (its context, its method, its start time)."""
+
+
+def _wrap(method: str, handler: Handler, _end: End) -> Handler:
     # grpc-stubs type handlers for the sync server; under grpc.aio the
     # behaviours are coroutine functions taking an aio context.
     if handler.unary_unary is not None:
@@ -82,7 +90,7 @@ def _wrap(method: str, handler: Handler) -> Handler:
             try:
                 return await inner_unary(request, context)
             finally:
-                _end(context, start)
+                _end(context, method, start)
 
         return grpc.unary_unary_rpc_method_handler(
             unary,
@@ -100,7 +108,7 @@ def _wrap(method: str, handler: Handler) -> Handler:
                 async for item in inner_stream(request, context):
                     yield item
             finally:
-                _end(context, start)
+                _end(context, method, start)
 
         return grpc.unary_stream_rpc_method_handler(
             stream,
@@ -118,7 +126,7 @@ def _wrap(method: str, handler: Handler) -> Handler:
                 async for item in inner_session(requests, context):
                     yield item
             finally:
-                _end(context, start)
+                _end(context, method, start)
 
         return grpc.stream_stream_rpc_method_handler(
             session,
@@ -135,7 +143,14 @@ def _begin(context: grpc.aio.ServicerContext[Any, Any], method: str) -> float:
     return time.perf_counter()
 
 
-def _end(context: grpc.aio.ServicerContext[Any, Any], start: float) -> None:
-    code = context.code()
-    name = code.name if isinstance(code, grpc.StatusCode) else "OK"
-    log.info("rpc", code=name, ms=round((time.perf_counter() - start) * 1000, 3))
+def _ending(access_log: bool, metrics: Metrics | None) -> End:
+    def end(context: grpc.aio.ServicerContext[Any, Any], method: str, start: float) -> None:
+        seconds = time.perf_counter() - start
+        code = context.code()
+        name = code.name if isinstance(code, grpc.StatusCode) else "OK"
+        if access_log:
+            log.info("rpc", code=name, ms=round(seconds * 1000, 3))
+        if metrics is not None:
+            metrics.observe_request("grpc", metrics.method_label(method), name, seconds)
+
+    return end

@@ -39,11 +39,13 @@ from throneroom_server.access import API_KEY_HEADER, Caller
 from throneroom_server.app import App
 from throneroom_server.errors import AppError, ErrorKind, invalid
 from throneroom_server.limits import MAX_JSON_DEPTH, parse_version
+from throneroom_server.metrics import Metrics
 
 log = structlog.get_logger("throneroom.http")
 
 APP_KEY = web.AppKey("throneroom_app", App)
 ACCESS_LOG_KEY = web.AppKey("throneroom_access_log", bool)
+METRICS_KEY: web.AppKey[Metrics | None] = web.AppKey("throneroom_metrics")
 MAX_BODY_KEY = web.AppKey("throneroom_max_body_bytes", int)
 
 DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024  # the gRPC face's default message limit
@@ -376,6 +378,12 @@ async def get_history(request: web.Request) -> web.StreamResponse:
     return _json_response(history)
 
 
+async def export_game(request: web.Request) -> web.StreamResponse:
+    query = _query(request, service_pb2.ExportGameRequest())
+    record = await _app(request).export_game(query.game_id, caller=_caller(request))
+    return _json_response(service_pb2.ExportGameResponse(record=record))
+
+
 async def watch_game(request: web.Request) -> web.StreamResponse:
     """Server-Sent Events: ``event: update`` / ``event: heartbeat`` with ``id:``
     the version and ``data:`` the WatchGameResponse JSON.
@@ -528,14 +536,23 @@ async def request_context(request: web.Request, handler: Handler) -> web.StreamR
             status=500,
             content_type="application/json",
         )
-    if request.app[ACCESS_LOG_KEY] and request.path not in _QUIET:
-        log.info(
-            "http",
-            status=response.status,
-            code=code,
-            ms=round((time.perf_counter() - start) * 1000, 3),
-        )
+    if request.path not in _QUIET:
+        seconds = time.perf_counter() - start
+        if request.app[ACCESS_LOG_KEY]:
+            log.info("http", status=response.status, code=code, ms=round(seconds * 1000, 3))
+        metrics = request.app[METRICS_KEY]
+        if metrics is not None:
+            metrics.observe_request("rest", _route_label(request), str(response.status), seconds)
     return response
+
+
+def _route_label(request: web.Request) -> str:
+    """``GET /v1/games/{game_id}``: the route's template, never the path itself
+    (bounded labels); ``other`` for a path no route has."""
+    resource = request.match_info.route.resource
+    if resource is None:
+        return "other"
+    return f"{request.method} {resource.canonical}"
 
 
 async def _stamp_request_id(request: web.Request, response: web.StreamResponse) -> None:
@@ -549,12 +566,18 @@ async def _stamp_request_id(request: web.Request, response: web.StreamResponse) 
 
 
 def create_rest_app(
-    app: App, *, access_log: bool = True, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    app: App,
+    *,
+    access_log: bool = True,
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    metrics: Metrics | None = None,
 ) -> web.Application:
-    """The aiohttp application of the REST face over ``app``."""
+    """The aiohttp application of the REST face over ``app`` (``metrics``: count
+    every request into them)."""
     web_app = web.Application(middlewares=[request_context], client_max_size=max_body_bytes)
     web_app[APP_KEY] = app
     web_app[ACCESS_LOG_KEY] = access_log
+    web_app[METRICS_KEY] = metrics
     web_app[MAX_BODY_KEY] = max_body_bytes
     web_app.on_response_prepare.append(_stamp_request_id)
     routes = web_app.router
@@ -565,6 +588,7 @@ def create_rest_app(
     routes.add_get("/v1/games/{game_id}/legal-moves", list_legal_moves)
     routes.add_post("/v1/games/{game_id}/moves", apply_move)
     routes.add_get("/v1/games/{game_id}/history", get_history)
+    routes.add_get("/v1/games/{game_id}/record", export_game)
     routes.add_get("/v1/games/{game_id}/watch", watch_game, allow_head=False)
     routes.add_get("/healthz", healthz)
     return web_app
@@ -587,6 +611,7 @@ async def start_rest(
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     shutdown_timeout: float = 10.0,
     reuse_port: bool = False,
+    metrics: Metrics | None = None,
 ) -> tuple[web.AppRunner, int]:
     """Serve the REST face on ``listen`` (port 0 picks a free port; ``reuse_port``:
     share it with the other worker processes of this host, SO_REUSEPORT).
@@ -597,7 +622,7 @@ async def start_rest(
     """
     host, port = split_listen(listen)
     runner = web.AppRunner(
-        create_rest_app(app, access_log=access_log, max_body_bytes=max_body_bytes),
+        create_rest_app(app, access_log=access_log, max_body_bytes=max_body_bytes, metrics=metrics),
         access_log=None,  # our middleware writes the access log line
         shutdown_timeout=shutdown_timeout,
     )

@@ -259,6 +259,13 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
         )
 
     @_unary
+    async def ExportGame(
+        self, request: service_pb2.ExportGameRequest, context: Context
+    ) -> service_pb2.ExportGameResponse:
+        record = await self.app.export_game(request.game_id, caller=self._caller(context))
+        return service_pb2.ExportGameResponse(record=record)
+
+    @_unary
     async def Ping(
         self, request: service_pb2.PingRequest, context: Context
     ) -> service_pb2.PingResponse:

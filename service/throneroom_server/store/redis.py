@@ -29,6 +29,14 @@ failover) -> StoreUnavailable; out of memory (``maxmemory`` with
 refused write leaves nothing half done.
 
 Rate-limit buckets live under ``{rl:<scope>}:bucket`` (``take_tokens.lua``).
+
+Redis Cluster (``cluster=True``, the ``THRONEROOM_REDIS_CLUSTER`` setting):
+redis-py's cluster client routes each command and script by its keys' slot
+and follows MOVED/ASK redirections; every script touches keys of one hash tag
+only (a game's ``{g:<id>}``, the deadline index ``{clocks}``, one bucket
+``{rl:..}``), and a script missing on a node (a new or restarted primary) is
+loaded there on NOSCRIPT. The multiplexed hot path talks to one node, so a
+cluster store sends every command through the cluster client.
 """
 
 from __future__ import annotations
@@ -38,9 +46,19 @@ from importlib import resources
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.connection import parse_url
+from redis.exceptions import (
+    ClusterDownError,
+    MovedError,
+    NoScriptError,
+    OutOfMemoryError,
+    ReadOnlyError,
+    RedisClusterException,
+    ResponseError,
+    TryAgainError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError, OutOfMemoryError, ReadOnlyError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from throneroom.v1 import game_pb2, storage_pb2
 
@@ -113,7 +131,9 @@ def bucket_key(bucket: str) -> str:
     return f"{{rl:{bucket}}}:bucket"
 
 
-_UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
+_UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError, RedisClusterException)
+"""Errors meaning the store cannot be reached (a cluster client that finds no
+node, or whose slots are not all served, raises RedisClusterException)."""
 
 
 def _refused(exc: ResponseError) -> StoreFull | StoreUnavailable | None:
@@ -125,6 +145,12 @@ def _refused(exc: ResponseError) -> StoreFull | StoreUnavailable | None:
         return StoreFull("Redis is at its maxmemory and refuses writes")
     if isinstance(exc, ReadOnlyError) or text.startswith("READONLY"):
         return StoreUnavailable("Redis is read-only (a replica, or failing over)")
+    if isinstance(exc, (ClusterDownError, TryAgainError)):
+        return StoreUnavailable("the Redis Cluster cannot answer now (failing over or resharding)")
+    if isinstance(exc, MovedError) or text.startswith("MOVED"):
+        return StoreUnavailable(
+            "Redis is a cluster node: the service needs THRONEROOM_REDIS_CLUSTER=1 for it"
+        )
     if text.startswith(("LOADING", "MASTERDOWN", "BUSY", "TRYAGAIN", "CLUSTERDOWN")):
         return StoreUnavailable(f"Redis cannot answer now ({text.split(' ', 1)[0]})")
     return None
@@ -142,6 +168,7 @@ class RedisStore:
         self,
         url: str,
         *,
+        cluster: bool = False,
         max_connections: int = 256,
         max_blocking_connections: int = 2000,
         max_block_seconds: float = 60.0,
@@ -149,23 +176,25 @@ class RedisStore:
     ) -> None:
         # decode_responses=False: every reply is bytes (the stubs cannot know).
         # Timeouts are explicit: library defaults change between versions.
-        self._redis: Any = aioredis.Redis.from_url(
-            url,
-            max_connections=max_connections,
-            decode_responses=False,
-            socket_timeout=COMMAND_TIMEOUT,
-            socket_connect_timeout=CONNECT_TIMEOUT,
-            socket_keepalive=True,
+        # Blocking reads (one per watched game on this replica, see watch.py)
+        # get a client of their own. With a cluster, max_connections counts
+        # per node.
+        client: Any = RedisCluster if cluster else aioredis.Redis
+        common = {
+            "decode_responses": False,
+            "socket_connect_timeout": CONNECT_TIMEOUT,
+            "socket_keepalive": True,
+        }
+        self._redis: Any = client.from_url(
+            url, max_connections=max_connections, socket_timeout=COMMAND_TIMEOUT, **common
         )
-        # Blocking reads (one per watched game on this replica, see watch.py).
-        self._blocking: Any = aioredis.Redis.from_url(
+        self._blocking: Any = client.from_url(
             url,
             max_connections=max_blocking_connections,
-            decode_responses=False,
             socket_timeout=max_block_seconds + BLOCKING_MARGIN,
-            socket_connect_timeout=CONNECT_TIMEOUT,
-            socket_keepalive=True,
+            **common,
         )
+        self.cluster = cluster
         self._max_block_seconds = max_block_seconds
         self.retention = retention or Retention()
         self._commit = self._redis.register_script(COMMIT_LUA)
@@ -173,7 +202,7 @@ class RedisStore:
         self._create_game = self._redis.register_script(CREATE_GAME_LUA)
         self._take_tokens = self._redis.register_script(TAKE_TOKENS_LUA)
         self._reschedule = self._redis.register_script(RESCHEDULE_DEADLINE_LUA)
-        self._hot = _hot_path(url)
+        self._hot = None if cluster else _hot_path(url)
         self._url = url
         self._max_blocking = max_blocking_connections
         # Lean connections for blocking reads (plain TCP URLs): one read at a

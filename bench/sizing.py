@@ -1,0 +1,211 @@
+"""Sizing figures for docs/scaling.md, measured on a throwaway redis-server.
+
+    python bench/sizing.py                 # all three parts
+    python bench/sizing.py --seconds 5     # longer commit run
+
+1. Redis bytes per game: every real game (its golden variants) played with
+   random legal moves through the App on a RedisStore; ``MEMORY USAGE`` of the
+   game's hash and stream (samples 0: exact) at version 0, half way and at
+   the end, and the bytes per version.
+2. Lua commits one Redis core sustains: CONCURRENCY clients commit moves
+   carrying a 2-seat King Is Dead state (commit.lua through the service's own
+   store: one EVALSHA each, multiplexed)
+   for a few seconds; commits/s and redis-server CPU seconds per commit
+   (utime + stime from /proc), so commits per CPU-second of Redis.
+3. Service CPU per move: The King Is Dead moves through the App on the memory
+   store and on Redis in this process (CPU time of this process, engine and
+   service path without gRPC); the gRPC transport's share is in
+   docs/performance.md (bench/peer.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import redis
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "sdk"), str(ROOT / "service")]
+
+from throneroom.v1 import game_pb2, storage_pb2  # noqa: E402
+from throneroom_server.app import App  # noqa: E402
+from throneroom_server.devtools import throwaway_redis  # noqa: E402
+from throneroom_server.games.registry import build_registry, service_games  # noqa: E402
+from throneroom_server.store.base import Committed, Store  # noqa: E402
+from throneroom_server.store.memory import MemoryStore  # noqa: E402
+from throneroom_server.store.redis import RedisStore, game_key, log_key  # noqa: E402
+
+GAMES = service_games(include_fixtures=True)
+TICKS = os.sysconf("SC_CLK_TCK")
+TOP_LEVEL = frozenset({"evalsha", "eval", "hmget", "xrange", "xread", "zadd", "zrangebyscore"})
+"""Commands the service sends itself (the rest run inside its scripts)."""
+
+
+def _options(game: str, values: dict[str, object]) -> game_pb2.GameOptions:
+    options = game_pb2.GameOptions()
+    inner = getattr(options, game)
+    inner.SetInParent()
+    for key, value in values.items():
+        setattr(inner, key, value)
+    return options
+
+
+def _bytes(client: redis.Redis, game_id: str) -> int:
+    total = 0
+    for key in (game_key(game_id), log_key(game_id)):
+        used = client.memory_usage(key, samples=0)
+        total += int(used or 0)
+    return total
+
+
+async def _play(
+    app: App,
+    game: str,
+    seats: int,
+    values: dict[str, object],
+    *,
+    seed: int,
+    on_version: Callable[[str, int], None],
+) -> int:
+    game_id, _ = await app.create_game(_options(game, values), seats, seed)
+    tokens = [(await app.join_game(game_id, None, f"p{n}"))[1] for n in range(seats)]
+    rng = random.Random(seed)
+    while True:
+        snapshot = await app.get_game(game_id, "")
+        on_version(game_id, snapshot.version)
+        if snapshot.finished:
+            return snapshot.version
+        seat = snapshot.to_act[rng.randrange(len(snapshot.to_act))]
+        version, _, moves = await app.legal_moves(game_id, tokens[seat])
+        await app.apply_move(
+            game_id, tokens[seat], version, moves[rng.randrange(len(moves))], f"k{version}"
+        )
+
+
+async def bytes_per_game(url: str, games: int) -> None:
+    print("1. Redis bytes per game (MEMORY USAGE of its hash + stream, exact)")
+    print(f"{'game':<16}{'seats':>6}{'options':>10}{'versions':>10}{'start':>10}"
+          f"{'half way':>11}{'finished':>11}{'per version':>13}")  # fmt: skip
+    client = redis.Redis.from_url(url)
+    store = RedisStore(url)
+    app = App(store, GAMES)
+    for name, game in build_registry().items():
+        for golden in game.testing.golden:
+            seats, values = golden.variant.seats, dict(golden.variant.options)
+            rows = []
+            for seed in range(games):
+                seen: dict[int, int] = {}
+
+                def note(game_id: str, version: int, seen: dict[int, int] = seen) -> None:
+                    seen[version] = _bytes(client, game_id)
+
+                versions = await _play(app, name, seats, values, seed=100 + seed, on_version=note)
+                rows.append((versions, seen[0], seen[versions // 2], seen[versions]))
+            versions = int(statistics.median(r[0] for r in rows))
+            start, half, end = (int(statistics.median(r[i] for r in rows)) for i in (1, 2, 3))
+            label = ",".join(f"{k}={v}" for k, v in values.items()) or "-"
+            print(f"{name:<16}{seats:>6}{label:>10}{versions:>10}{start:>10,}{half:>11,}"
+                  f"{end:>11,}{(end - start) / max(1, versions):>13,.0f}")  # fmt: skip
+    await store.close()
+    client.close()
+    print()
+
+
+def _redis_cpu(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+async def commits_per_core(url: str, seconds: float, concurrency: int) -> None:
+    client = redis.Redis.from_url(url)
+    pid = int(client.info("server")["process_id"])
+    store: Store = RedisStore(url)
+    kid = GAMES["king_is_dead"]
+    state = kid.setup(_options("king_is_dead", {}), 2, 1)
+    size = state.ByteSize()
+    print(f"2. Lua commits on one Redis ({concurrency} clients, {seconds:g} s, "
+          f"a {size}-byte King Is Dead state per commit)")  # fmt: skip
+    meta = storage_pb2.StoredGameMeta(game_type="king_is_dead", num_seats=2, seed=1)
+    for n in range(concurrency):
+        await store.create_game(f"c{n}", meta, state)
+    done = 0
+    stop = time.monotonic() + seconds
+
+    async def committer(n: int) -> None:
+        nonlocal done
+        version = 0
+        while time.monotonic() < stop:
+            entry = storage_pb2.StoredEntry(version=version + 1, seat=version % 2)
+            result = await store.commit(f"c{n}", version, state, entry, f"k{version}")
+            assert isinstance(result, Committed)
+            version = result.version
+            done += 1
+
+    cpu0, wall0 = _redis_cpu(pid), time.monotonic()
+    await asyncio.gather(*(committer(n) for n in range(concurrency)))
+    cpu, wall = _redis_cpu(pid) - cpu0, time.monotonic() - wall0
+    await store.close()
+    client.close()
+    print(f"   {done / wall:,.0f} commits/s with this one Python client process; "
+          f"redis-server CPU {cpu / done * 1e6:,.1f} us per commit -> "
+          f"{done / cpu:,.0f} commits per Redis CPU-second (one core)")  # fmt: skip
+    print()
+
+
+async def cpu_per_move(url: str, games: int) -> None:
+    print("3. Service CPU per move, The King Is Dead 2 seats, App in this process (no gRPC)")
+    client = redis.Redis.from_url(url)
+    for label, store in (("memory", MemoryStore()), ("redis", RedisStore(url))):
+        app = App(store, GAMES)
+        client.config_resetstat()
+        moves = 0
+        cpu0 = time.process_time()
+        for seed in range(games):
+            moves += await _play(
+                app, "king_is_dead", 2, {}, seed=500 + seed, on_version=lambda *_: None
+            )
+        cpu = time.process_time() - cpu0
+        await store.close()
+        print(f"   {label:<7} {cpu / moves * 1000:.3f} ms CPU per move "
+              f"(legal moves + apply + snapshot per move, {moves} moves)")  # fmt: skip
+        if label == "redis":
+            stats = client.info("commandstats")
+            spent = {k.removeprefix("cmdstat_"): v for k, v in stats.items()}
+            # Commands run inside a script count in the script's time too:
+            # add up the round trips only.
+            total = sum(v["usec"] for k, v in spent.items() if k in TOP_LEVEL)
+            parts = ", ".join(
+                f"{name} {v['calls'] / moves:.2f}x {v['usec_per_call']:.1f} us"
+                for name, v in sorted(spent.items(), key=lambda kv: -kv[1]["usec"])[:5]
+            )
+            print(f"   redis-server: {total / moves:.1f} us of round-trip command time per move "
+                  f"({parts}; the game played by a test harness: every move also reads "
+                  "the snapshot and the legal moves)")  # fmt: skip
+    client.close()
+    print()
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="commit run (default: 3)")
+    parser.add_argument("--games", type=int, default=3, help="games per variant (default: 3)")
+    parser.add_argument("--concurrency", type=int, default=64, help="committers (default: 64)")
+    args = parser.parse_args()
+    with throwaway_redis() as url:
+        await bytes_per_game(url, args.games)
+        redis.Redis.from_url(url).flushall()
+        await commits_per_core(url, args.seconds, args.concurrency)
+        redis.Redis.from_url(url).flushall()
+        await cpu_per_move(url, args.games)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
