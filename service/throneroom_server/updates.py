@@ -45,7 +45,7 @@ class Outbox:
     """The results of a play session's moves not yet sent, in the order made.
 
     At most ``limit`` wait: the session reads its next move only when there is
-    room (``room``), so a client that sends moves and never reads holds
+    room (``wait_room``), so a client that sends moves and never reads holds
     nothing unbounded."""
 
     __slots__ = (
