@@ -124,6 +124,8 @@ class Seat:
     token: str
     version: int = -1
     update: service_pb2.GameUpdate | None = None
+    session: Any = None  # the seat's Play stream (--play)
+    sent_at: float = 0.0
 
 
 @dataclass
@@ -147,11 +149,21 @@ class Totals:
 class ThroneroomLoad:
     """M concurrent 2-seat King Is Dead games between random bots, through the SDK."""
 
-    def __init__(self, address: str, pids: list[int], store: redis.Redis | None, seed: int) -> None:
+    def __init__(
+        self,
+        address: str,
+        pids: list[int],
+        store: redis.Redis | None,
+        seed: int,
+        *,
+        play: bool = False,
+    ) -> None:
         self.address = address
         self.pids = pids
         self.store = store
         self.rng = random.Random(seed)
+        self.play_sessions = play
+        self.latencies: list[float] = []
 
     async def run(self, matches: int, min_moves: int, warmup_rounds: int = 1) -> dict[str, Any]:
         # One connection per seat, as boardgame.io's clients have one websocket
@@ -203,6 +215,7 @@ class ThroneroomLoad:
                 )
                 seats.append(Seat(joined.seat_token))
             games.append(Match(game_id, seats))
+        self.latencies = totals.latencies
         readers = [
             asyncio.create_task(self.watch(clients[2 * i + s], game, s))
             for i, game in enumerate(games)
@@ -229,16 +242,23 @@ class ThroneroomLoad:
     async def watch(self, client: AsyncClient, game: Match, s: int) -> None:
         """Seat ``s``'s stream: every version, with its legal moves when it must act."""
         seat = game.seats[s]
-        call = client.stub.WatchGame(
-            service_pb2.WatchGameRequest(
-                game_id=game.game_id,
-                seat_token=seat.token,
-                with_legal_moves=True,
-                include_current=True,
-                heartbeat_seconds=30,
-            )
+        request = service_pb2.WatchGameRequest(
+            game_id=game.game_id,
+            seat_token=seat.token,
+            with_legal_moves=True,
+            include_current=True,
+            heartbeat_seconds=30,
         )
+        if self.play_sessions:
+            call = seat.session = client.stub.Play()
+            await call.write(service_pb2.PlayRequest(open=request))
+        else:
+            call = client.stub.WatchGame(request)
         async for response in call:
+            for result in getattr(response, "results", ()):
+                if result.HasField("error"):
+                    raise RuntimeError(f"seat {s}'s move was rejected: {result.error}")
+                self.latencies.append(time.perf_counter() - seat.sent_at)
             if response.HasField("update"):
                 update = response.update
                 if update.version != seat.version + 1:
@@ -249,6 +269,8 @@ class ThroneroomLoad:
                 game.changed.set()
                 if update.snapshot.finished:
                     break
+        if self.play_sessions:
+            call.cancel()
 
     async def play(self, clients: list[AsyncClient], game: Match, latencies: list[float]) -> None:
         """Play one game to the end; returns when both seats have seen it finish."""
@@ -266,6 +288,18 @@ class ThroneroomLoad:
             moves = seats[mover].update.legal_moves  # type: ignore[union-attr]
             if not moves:
                 raise RuntimeError(f"seat {mover} must act at {version} but got no legal moves")
+            if self.play_sessions:  # one message; the result rides on the mover's update
+                seats[mover].sent_at = time.perf_counter()
+                await seats[mover].session.write(
+                    service_pb2.PlayRequest(
+                        move=service_pb2.PlayMove(
+                            expected_version=version,
+                            move=self.rng.choice(moves),
+                            idempotency_key=f"{game.game_id}-{version}",
+                        )
+                    )
+                )
+                continue
             request = service_pb2.ApplyMoveRequest(
                 game_id=game.game_id,
                 seat_token=seats[mover].token,
@@ -292,7 +326,8 @@ def throneroom_server(redis_url: str | None, workers: int) -> Iterator[tuple[str
     env = dict(os.environ, THRONEROOM_LOG_FORMAT="json")
     proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        wait_for_port(port, proc=proc)  # type: ignore[arg-type]
+        # Generous: on a loaded machine a worker takes seconds to import.
+        wait_for_port(port, timeout=120, proc=proc)  # type: ignore[arg-type]
         time.sleep(0.3 if workers > 1 else 0)  # every worker listening
         yield f"127.0.0.1:{port}", proc.pid
     finally:
@@ -348,12 +383,12 @@ def bgio_load(port: int, pid: int, matches: int, min_moves: int) -> dict[str, An
     out = subprocess.run(
         [
             *("node", str(PEER / "load.js"), "--port", str(port), "--server-pid", str(pid)),
-            *("--matches", str(matches), "--min-moves", str(min_moves), "--timeout-s", "60"),
+            *("--matches", str(matches), "--min-moves", str(min_moves), "--timeout-s", "120"),
         ],
         env=env,
         capture_output=True,
         text=True,
-        timeout=90,
+        timeout=150,
         check=False,
     )
     row: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
@@ -393,10 +428,33 @@ async def bare_server(port: int) -> None:
     async def ping(request: bytes, context: Any) -> bytes:
         return b""
 
+    async def play(requests: Any, context: Any) -> Any:
+        """A bidirectional session: the first message names the match; every
+        later one is a move that sends one message to each session of the match."""
+        match = await anext(aiter(requests))
+        queue: asyncio.Queue[bytes] = asyncio.Queue()
+        sessions = streams.setdefault(match, [])
+        sessions.append(queue)
+
+        async def read() -> None:
+            async for _ in requests:
+                for other in sessions:
+                    other.put_nowait(BARE_UPDATE)
+
+        reader = asyncio.get_running_loop().create_task(read())
+        try:
+            yield b"start"
+            while True:
+                yield await queue.get()
+        finally:
+            reader.cancel()
+            sessions.remove(queue)
+
     handlers = {
         "Move": grpc.unary_unary_rpc_method_handler(move),
         "Watch": grpc.unary_stream_rpc_method_handler(watch),
         "Ping": grpc.unary_unary_rpc_method_handler(ping),
+        "Play": grpc.stream_stream_rpc_method_handler(play),
     }
     server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(BARE_SERVICE, handlers),))
@@ -409,8 +467,11 @@ class BareLoad:
     """The shape of the Throneroom load against the bare server: per match two
     streams; a move is one unary call, sent once both streams delivered the last."""
 
-    def __init__(self, address: str, pids: list[int], moves_per_match: int = 100) -> None:
+    def __init__(
+        self, address: str, pids: list[int], moves_per_match: int = 100, *, bidi: bool = False
+    ) -> None:
         self.address, self.pids, self.moves_per_match = address, pids, moves_per_match
+        self.bidi = bidi
 
     async def run(self, matches: int, min_moves: int) -> dict[str, Any]:
         channels = [
@@ -441,8 +502,14 @@ class BareLoad:
         seen = [[0, 0] for _ in range(m)]
         events = [asyncio.Event() for _ in range(m)]
 
+        sessions: dict[tuple[int, int], Any] = {}
+
         async def watch(i: int, s: int, started: asyncio.Event) -> None:
-            call = channels[2 * i + s].unary_stream(f"/{BARE_SERVICE}/Watch")(b"%d-%d" % (n, i))
+            if self.bidi:
+                call = sessions[i, s] = channels[2 * i + s].stream_stream(f"/{BARE_SERVICE}/Play")()
+                await call.write(b"%d-%d" % (n, i))
+            else:
+                call = channels[2 * i + s].unary_stream(f"/{BARE_SERVICE}/Watch")(b"%d-%d" % (n, i))
             async for _ in call:
                 seen[i][s] += 1
                 events[i].set()
@@ -459,7 +526,13 @@ class BareLoad:
                     await events[i].wait()
                     events[i].clear()
                 t0 = time.perf_counter()
-                await moves[k % 2](b"%d-%d" % (n, i))
+                if self.bidi:  # the move is one message; the mover's update acknowledges it
+                    await sessions[i, k % 2].write(b"m")
+                    while seen[i][k % 2] != k + 2:
+                        await events[i].wait()
+                        events[i].clear()
+                else:
+                    await moves[k % 2](b"%d-%d" % (n, i))
                 totals.latencies.append(time.perf_counter() - t0)
             while seen[i][0] <= self.moves_per_match or seen[i][1] <= self.moves_per_match:
                 await events[i].wait()
@@ -523,10 +596,16 @@ def floor(sizes: list[int], min_moves: int) -> None:
             )
             t = asyncio.run(ping_load(address, tr_pids, ping, m, 4000))
             row = asyncio.run(BareLoad(f"127.0.0.1:{port}", bare_pids).run(m, min_moves))
+            bidi = asyncio.run(
+                BareLoad(f"127.0.0.1:{port}", bare_pids, bidi=True).run(m, min_moves)
+            )
             print(
                 f"  M={m:<3} no-op unary: bare {b:5.3f}, Throneroom Ping {t:5.3f} ms CPU/call;"
                 f"  bare move (1 unary + 2 stream messages): {row['moves_per_s']:6.0f} moves/s,"
-                f" {row['server_cpu_ms_per_move']:5.3f} ms CPU/move",
+                f" {row['server_cpu_ms_per_move']:5.3f} ms CPU/move;"
+                f"  bare move on bidi sessions (1 message in, 2 out):"
+                f" {bidi['moves_per_s']:6.0f} moves/s,"
+                f" {bidi['server_cpu_ms_per_move']:5.3f} ms CPU/move",
                 flush=True,
             )
 
@@ -540,7 +619,7 @@ def median_rows(rows: list[dict[str, Any]]) -> dict[str, float]:
 
 def show(name: str, m: int, row: dict[str, Any]) -> None:
     print(
-        f"  {name:<18} M={m:<3} {row['moves_per_s']:8.0f} moves/s   p50 {row['p50_ms']:6.2f} ms"
+        f"  {name:<24} M={m:<3} {row['moves_per_s']:8.0f} moves/s   p50 {row['p50_ms']:6.2f} ms"
         f"   p99 {row['p99_ms']:6.2f} ms   server CPU {row['server_cpu_ms_per_move']:5.3f} ms/move"
         + (
             f" (+ redis {row['store_cpu_ms_per_move']:5.3f})"
@@ -565,6 +644,14 @@ def main() -> int:
         nargs="+",
         default=[1],
         help="server processes on Redis (one Throneroom server per count given: --workers 1 2)",
+    )
+    parser.add_argument(
+        "--apis",
+        nargs="+",
+        choices=["play", "unary"],
+        default=["play", "unary"],
+        help="how the Throneroom bots play: Play sessions (one bidirectional stream per seat)"
+        " and/or WatchGame + ApplyMove",
     )
     parser.add_argument("--no-bgio", action="store_true", help="measure Throneroom alone")
     parser.add_argument("--json", action="store_true", help="also print every run as JSON")
@@ -596,14 +683,17 @@ def main() -> int:
                 if client is not None:
                     stack.callback(client.close)
                 name = f"throneroom/{store}" + (f" x{workers}" if workers > 1 else "")
-                servers[name] = (address, process_tree(pid), client)
+                for api in ns.apis:
+                    suffix = " unary" if api == "unary" and len(ns.apis) > 1 else ""
+                    servers[name + suffix] = (address, process_tree(pid), client)
 
         def run_one(name: str, m: int, min_moves: int) -> dict[str, Any]:
             if name == "boardgame.io":
                 assert bgio is not None
                 return bgio_load(bgio[0], bgio[1], m, min_moves)
             address, pids, client = servers[name]
-            load = ThroneroomLoad(address, pids, client, seed=m)
+            play = "play" in ns.apis and not name.endswith(" unary")
+            load = ThroneroomLoad(address, pids, client, seed=m, play=play)
             return asyncio.run(load.run(m, min_moves))
 
         names = (["boardgame.io"] if bgio else []) + list(servers)
@@ -643,7 +733,7 @@ def main() -> int:
                     + (f" ({total:4.2f}x with redis)" if med["store_cpu_ms_per_move"] else "")
                 )
             print(
-                f"  {name:<18} M={m:<3} {med['moves_per_s']:8.0f} moves/s   p50 "
+                f"  {name:<24} M={m:<3} {med['moves_per_s']:8.0f} moves/s   p50 "
                 f"{med['p50_ms']:6.2f} ms   CPU {med['server_cpu_ms_per_move']:5.3f} ms/move"
                 + ratio
             )

@@ -37,6 +37,7 @@ from throneroom.errors import (
     UnknownGameType,
     from_rpc_error,
 )
+from throneroom.play import AsyncPlaySession
 
 __version__ = "0.1.0"
 
@@ -44,6 +45,7 @@ __all__ = [
     "DEFAULT_ADDRESS",
     "AsyncClient",
     "AsyncGameHandle",
+    "AsyncPlaySession",
     "Bot",
     "Client",
     "DeadlineExceeded",

@@ -37,6 +37,7 @@ from throneroom._common import (
 from throneroom.addresses import Address, connection
 from throneroom.envelopes import OptionValue, unwrap, wrap_move, wrap_options
 from throneroom.errors import StaleVersion, ThroneroomError, Unavailable, from_rpc_error
+from throneroom.play import AsyncPlaySession
 from throneroom.retry import (
     CallRetries,
     Clock,
@@ -137,6 +138,26 @@ class AsyncClient:
     def watch_retries(self) -> WatchRetries:
         """A fresh reconnection schedule for one watch, on this client's policy and clock."""
         return WatchRetries(self.retry, clock=self.clock, rand=self.rand)
+
+    def play_session(
+        self,
+        game_id: str,
+        token: str,
+        *,
+        from_version: int = 0,
+        with_legal_moves: bool = True,
+        include_current: bool = True,
+    ) -> AsyncPlaySession:
+        """A seat's play session (``async with``): its updates and its moves on
+        one stream, the cheapest way to play (see :mod:`throneroom.play`)."""
+        return AsyncPlaySession(
+            self.stub,
+            game_id,
+            token,
+            from_version=from_version,
+            with_legal_moves=with_legal_moves,
+            include_current=include_current,
+        )
 
     async def game_types(self) -> list[service_pb2.GameType]:
         response = await self.call(

@@ -40,6 +40,8 @@ import grpc
 from google.protobuf.message import DecodeError
 from google.rpc import error_details_pb2, status_pb2  # type: ignore[import-untyped, unused-ignore]
 
+from throneroom.v1 import service_pb2
+
 ERROR_DOMAIN = "throneroom"
 #: The trailer carrying the serialized ``google.rpc.Status`` (grpcio-status's key;
 #: read here so that the SDK needs no more than grpcio, protobuf and googleapis-common-protos).
@@ -275,3 +277,24 @@ def from_rpc_error(error: grpc.RpcError) -> ThroneroomError:
         delay = retry_info.retry_delay
         typed.retry_delay = max(0.0, delay.seconds + delay.nanos / 1e9)
     return typed
+
+
+def from_play_error(error: service_pb2.PlayError) -> ThroneroomError:
+    """The typed exception for a play session's rejected move (the one
+    ApplyMove's status would have raised)."""
+    code: grpc.StatusCode | None = _STATUS_CODES.get(error.code)
+    cls = _BY_REASON.get(error.reason)
+    if cls is None or (code is not None and cls.default_code not in (None, code)):
+        cls = _BY_CODE.get(code, ThroneroomError) if code is not None else ThroneroomError
+    typed = cls(
+        error.message or "move rejected",
+        code=code,
+        reason=error.reason,
+        metadata=dict(error.metadata),
+    )
+    if error.retry_after_seconds > 0:
+        typed.retry_delay = error.retry_after_seconds
+    return typed
+
+
+_STATUS_CODES: Mapping[int, grpc.StatusCode] = {code.value[0]: code for code in grpc.StatusCode}

@@ -8,11 +8,12 @@ compare-and-set. Transports (gRPC now, others later) only translate.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime
 import hashlib
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -21,11 +22,10 @@ from throneroom.v1 import common_pb2, game_pb2, service_pb2, storage_pb2
 
 from throneroom_server import clocks, limits, records, tokens
 from throneroom_server.access import LOCAL, Access, Caller
-from throneroom_server.describe import Describer, check_language, describer
+from throneroom_server.describe import check_language, describer
 from throneroom_server.errors import (
     AppError,
     ErrorKind,
-    exhausted,
     game_not_found,
     invalid,
     precondition,
@@ -56,7 +56,7 @@ from throneroom_server.store import (
     StoreGameNotFound,
     StoreUnavailable,
 )
-from throneroom_server.watch import TooManyStreams, WatcherTooSlow, WatchHub, WatchLimits
+from throneroom_server.watch import WatchHub, WatchLimits
 
 log = structlog.get_logger("throneroom.app")
 
@@ -85,7 +85,22 @@ class AppConfig:
     limits: Limits = field(default_factory=Limits)
 
 
-def _request_hash(seat: int, move: game_pb2.Move) -> bytes:
+@dataclass(frozen=True)
+class MoveDone:
+    """A move applied (or, ``replayed``, found applied before): the version it
+    made, the state and record of that version, and the game as loaded."""
+
+    loaded: LoadedGame
+    viewer: Viewer
+    version: int
+    state: game_pb2.GameState
+    entry: storage_pb2.StoredEntry
+    clock: storage_pb2.StoredClock | None
+    replayed: bool
+
+
+def request_hash(seat: int, move: game_pb2.Move) -> bytes:
+    """What a move's record keeps to recognise a retry of it (its seat and move)."""
     return hashlib.sha256(
         seat.to_bytes(2, "big") + move.SerializeToString(deterministic=True)
     ).digest()
@@ -227,6 +242,22 @@ class App:
         assert viewer.seat is not None
         return loaded.version, viewer.seat, self._moves_of(loaded, loaded.state, viewer.seat)
 
+    def _add_moves(
+        self,
+        message: service_pb2.GameUpdate | service_pb2.ApplyMoveResponse,
+        loaded: LoadedGame,
+        state: game_pb2.GameState,
+        seat: int | None,
+    ) -> None:
+        """Add ``_moves_of`` to the message's ``legal_moves``, merged from their
+        serialized form (no envelope built and copied per move)."""
+        if seat is None or len(loaded.seats) < loaded.meta.num_seats:
+            return
+        if state.HasField("forfeit"):
+            return
+        number = message.DESCRIPTOR.fields_by_name["legal_moves"].number
+        message.MergeFromString(self._game_of(loaded).encoded_legal_moves(state, seat, number))
+
     def _moves_of(
         self, loaded: LoadedGame, state: game_pb2.GameState, seat: int | None
     ) -> list[game_pb2.Move]:
@@ -250,6 +281,33 @@ class App:
         with_legal_moves: bool = False,
         caller: Caller = LOCAL,
     ) -> service_pb2.ApplyMoveResponse:
+        done = await self.play_move(
+            game_id, token, expected_version, move, idempotency_key, caller=caller
+        )
+        loaded, viewer, game = done.loaded, done.viewer, self._game_of(done.loaded)
+        # Legal moves: for a replay, only while its version is still the current one.
+        response = service_pb2.ApplyMoveResponse(version=done.version, replayed=done.replayed)
+        response.events.extend(self._visible_events(game, done.entry.events, viewer))
+        self._snapshot(loaded, done.state, done.version, viewer, done.clock, into=response.snapshot)
+        if with_legal_moves and (not done.replayed or loaded.version == done.version):
+            self._add_moves(response, loaded, done.state, viewer.seat)
+        return response
+
+    async def play_move(
+        self,
+        game_id: str,
+        token: str,
+        expected_version: int,
+        move: game_pb2.Move,
+        idempotency_key: str,
+        *,
+        caller: Caller = LOCAL,
+        known: LoadedGame | None = None,
+    ) -> MoveDone:
+        """Apply one move for the token's seat, exactly once per idempotency
+        key: the version it made (or, for a retry, made before). ``known``: the
+        game at ``expected_version`` as a play session's stream delivered it
+        (``_play_known``)."""
         await self._admit(caller, token=token)
         limits.check_move(move, self.config.limits)
         if not 1 <= len(idempotency_key) <= MAX_IDEMPOTENCY_KEY:
@@ -257,15 +315,18 @@ class App:
                 "MALFORMED_REQUEST",
                 f"idempotency_key must have 1 to {MAX_IDEMPOTENCY_KEY} characters",
             )
+        if known is not None and known.version == expected_version:
+            with contextlib.suppress(AppError):  # decided again below, on the store's copy
+                done = await self._play_known(known, token, move, idempotency_key)
+                if done is not None:
+                    return done
         loaded = await self._load(game_id, idempotency_key=idempotency_key)
         viewer = await self._authenticate(loaded, token, caller, required=True)
         seat = viewer.seat
         assert seat is not None
-        request_hash = _request_hash(seat, move)
+        digest = request_hash(seat, move)
         if loaded.idempotent_version is not None:
-            return await self._replay(
-                loaded, viewer, loaded.idempotent_version, request_hash, with_legal_moves
-            )
+            return await self._replay(loaded, viewer, loaded.idempotent_version, digest)
         game = self._game_of(loaded)
         if len(loaded.seats) < loaded.meta.num_seats:
             raise precondition(
@@ -303,7 +364,7 @@ class App:
             except GameError as exc:  # any other rules error is still a precondition
                 raise precondition(exc.reason, exc.message) from exc
             entry = storage_pb2.StoredEntry(
-                version=loaded.version + 1, seat=seat, move=move, request_sha256=request_hash
+                version=loaded.version + 1, seat=seat, move=move, request_sha256=digest
             )
             entry.events.extend(events)
             clock = self._clock_after(game, loaded, seat, new_state, now_ms)
@@ -322,22 +383,15 @@ class App:
                 )
             )
             if isinstance(result, Duplicate):
-                return await self._replay(
-                    loaded, viewer, result.version, request_hash, with_legal_moves
-                )
+                return await self._replay(loaded, viewer, result.version, digest)
             if isinstance(result, Committed):
+                # This replica's watchers get the entry now, unparsed (watch.py).
+                self.watch_hub.publish(game_id, entry, new_state)
                 # The access log line of this call carries the version (no second line).
                 structlog.contextvars.bind_contextvars(version=result.version)
                 if self.metrics is not None:
                     self.metrics.moves.labels(loaded.meta.game_type).inc()
-                return service_pb2.ApplyMoveResponse(
-                    version=result.version,
-                    events=self._visible_events(game, entry.events, viewer),
-                    snapshot=self._snapshot(loaded, new_state, result.version, viewer, clock),
-                    legal_moves=(
-                        self._moves_of(loaded, new_state, seat) if with_legal_moves else ()
-                    ),
-                )
+                return MoveDone(loaded, viewer, result.version, new_state, entry, clock, False)
             assert isinstance(result, Stale)
             # Another move was committed meanwhile. The seat's answer may
             # still stand (a simultaneous decision it shares): decide again on
@@ -348,10 +402,55 @@ class App:
                 raise stale_version(expected_version, result.current_version)
             loaded = await self._load(game_id, idempotency_key=idempotency_key)
             if loaded.idempotent_version is not None:
-                return await self._replay(
-                    loaded, viewer, loaded.idempotent_version, request_hash, with_legal_moves
-                )
+                return await self._replay(loaded, viewer, loaded.idempotent_version, digest)
         raise AssertionError("unreachable: the last attempt returns or raises")
+
+    async def _play_known(
+        self, known: LoadedGame, token: str, move: game_pb2.Move, idempotency_key: str
+    ) -> MoveDone | None:
+        """A play session's fast path: the move decided on the state its stream
+        delivered at ``known.version`` (no load), committed by the same
+        compare-and-set, which refuses it unless that version is still the
+        current one and the key unused: a stale copy can never be served.
+        None (or an AppError): decide on the store's copy instead, which also
+        tells a retried key and every precise error."""
+        meta = known.meta
+        if meta.HasField("time_control") or len(known.seats) < meta.num_seats:
+            return None
+        viewer = self._check_token(known, token, required=True)
+        seat = viewer.seat
+        game = self._game_of(known)
+        if seat is None or move.WhichOneof("game") != game.name:
+            return None
+        if known.state.HasField("forfeit"):
+            return None
+        try:
+            new_state, events = game.apply(known.state, seat, move)
+        except GameError:
+            return None
+        digest = request_hash(seat, move)
+        entry = storage_pb2.StoredEntry(
+            version=known.version + 1, seat=seat, move=move, request_sha256=digest
+        )
+        entry.events.extend(events)
+        result = await self._store(
+            self.store.commit(
+                known.game_id,
+                known.version,
+                new_state,
+                entry,
+                idempotency_key,
+                finished=_outcome(game, new_state) is not None,
+            )
+        )
+        if isinstance(result, Committed):
+            self.watch_hub.publish(known.game_id, entry, new_state)
+            if self.metrics is not None:
+                self.metrics.moves.labels(meta.game_type).inc()
+            return MoveDone(known, viewer, result.version, new_state, entry, None, False)
+        if isinstance(result, Duplicate):
+            return await self._replay(known, viewer, result.version, digest)
+        return None
 
     # -- clocks and timeouts ---------------------------------------------------------
 
@@ -514,13 +613,8 @@ class App:
             raise stale_version(expected_version, current)
 
     async def _replay(
-        self,
-        loaded: LoadedGame,
-        viewer: Viewer,
-        version: int,
-        request_hash: bytes,
-        with_legal_moves: bool,
-    ) -> service_pb2.ApplyMoveResponse:
+        self, loaded: LoadedGame, viewer: Viewer, version: int, digest: bytes
+    ) -> MoveDone:
         if self.metrics is not None:
             self.metrics.replays.labels(loaded.meta.game_type).inc()
         entries = await self._store(self.store.read_entries(loaded.game_id, version - 1, 1))
@@ -531,159 +625,15 @@ class App:
                 f"the record of version {version} could not be read; retry",
             )
         entry = entries[0]
-        if entry.request_sha256 != request_hash:
+        if entry.request_sha256 != digest:
             raise invalid(
                 "IDEMPOTENCY_KEY_REUSED",
                 f"this idempotency key was used for a different move (version {version})",
             )
-        game = self._game_of(loaded)
         structlog.contextvars.bind_contextvars(version=version, replayed=True)
-        # Legal moves only while that version is still the current one.
-        current = with_legal_moves and loaded.version == version
-        return service_pb2.ApplyMoveResponse(
-            version=version,
-            events=self._visible_events(game, entry.events, viewer),
-            snapshot=self._snapshot(loaded, entry.state, version, viewer, _clock_of(entry)),
-            replayed=True,
-            legal_moves=self._moves_of(loaded, entry.state, viewer.seat) if current else (),
-        )
+        return MoveDone(loaded, viewer, version, entry.state, entry, _clock_of(entry), True)
 
     # -- watching and history -----------------------------------------------------------
-
-    async def watch(
-        self,
-        game_id: str,
-        token: str,
-        from_version: int,
-        heartbeat_seconds: float,
-        *,
-        with_legal_moves: bool = False,
-        include_current: bool = False,
-        describe_language: str = "",
-        caller: Caller = LOCAL,
-    ) -> AsyncIterator[service_pb2.WatchGameResponse]:
-        """Every version after ``from_version`` in order, then each new one as it
-        is committed (through any replica), with heartbeats while nothing
-        happens; ends once the game is finished and delivered, or on shutdown.
-
-        The game's feed on this replica (watch.py) brings new entries; the
-        store is read directly only to catch up (a resume point behind the
-        feed). A watcher too slow to keep up is dropped with UNAVAILABLE
-        (``WATCH_TOO_SLOW``, metadata ``resume_from_version``).
-
-        ``include_current``: when ``from_version`` is at or past the current
-        version, the stream starts with an update of the current version.
-        ``with_legal_moves``: an update that is the newest version the stream
-        knows of carries the watching seat's legal moves when it must act.
-        ``describe_language``: updates carry descriptions (describe.py)."""
-        lang = check_language(describe_language)
-        await self._admit(caller, token=token)
-        loaded = await self._load(game_id)
-        viewer = await self._authenticate(loaded, token, caller, required=False)
-        game = self._game_of(loaded)
-        words = describer(game, lang)
-        heartbeat = heartbeat_seconds or self.config.heartbeat_seconds
-        heartbeat = min(max(heartbeat, 0.05), self.config.max_heartbeat_seconds)
-        hub = self.watch_hub
-        per_client = self.access.streams_per_client(caller, hub.limits.streams_per_client)
-        try:
-            sub = hub.subscribe(game_id, caller.client_id, loaded.version, per_client)
-        except TooManyStreams as exc:
-            raise exhausted("TOO_MANY_STREAMS", str(exc)) from exc
-        last = from_version
-        seat = viewer.seat if with_legal_moves else None
-        try:
-            current = loaded.version
-            finished = _outcome(game, loaded.state) is not None
-            if include_current and from_version >= current:
-                last = current
-                yield await self._current_update(loaded, viewer, seat, words)
-            while not self.closing:
-                try:
-                    pushed = sub.drain()
-                except WatcherTooSlow as exc:
-                    raise AppError(
-                        ErrorKind.UNAVAILABLE,
-                        "WATCH_TOO_SLOW",
-                        f"this watcher fell more than {hub.limits.buffer_entries} versions "
-                        f"behind and was dropped; resume from version {last}",
-                        {"resume_from_version": str(last)},
-                    ) from exc
-                except StoreError as exc:
-                    raise _store_error(exc) from exc
-                if pushed:
-                    current = max(current, pushed[-1].version)
-                if last >= current:
-                    if finished:
-                        return
-                    await sub.wait(heartbeat, self._closing)
-                    if sub.woken or self.closing:
-                        continue
-                    yield service_pb2.WatchGameResponse(
-                        heartbeat=service_pb2.Heartbeat(version=max(last, current))
-                    )
-                    continue
-                # Catch up: the pushed entries when they follow on, else the store.
-                entries = [e for e in pushed if e.version > last]
-                if not entries or entries[0].version != last + 1:
-                    entries = list(
-                        await self._store(self.store.read_entries(game_id, last, DEFAULT_PAGE))
-                    )
-                    if not entries:  # the store lags what the feed saw: wait for it
-                        await sub.wait(min(heartbeat, 0.05), self._closing)
-                        continue
-                if len(loaded.seats) < loaded.meta.num_seats:
-                    # Seats were free when the watch began: show who has joined since.
-                    loaded = await self._load(game_id)
-                for entry in entries:
-                    last = entry.version
-                    current = max(current, last)
-                    newest = last == current and sub.latest <= last
-                    update = service_pb2.GameUpdate(
-                        version=entry.version,
-                        seat=entry.seat,
-                        snapshot=self._snapshot(
-                            loaded, entry.state, entry.version, viewer, _clock_of(entry)
-                        ),
-                        events=self._visible_events(game, entry.events, viewer),
-                        legal_moves=self._moves_of(loaded, entry.state, seat) if newest else (),
-                        timeout=entry.timeout,
-                    )
-                    if words is not None:
-                        words.annotate_entry(update, entry, viewer.seat)
-                    yield service_pb2.WatchGameResponse(update=update)
-                    if _outcome(game, entry.state) is not None:
-                        finished = True
-        finally:
-            hub.unsubscribe(sub)
-
-    async def _current_update(
-        self, loaded: LoadedGame, viewer: Viewer, seat: int | None, words: Describer | None
-    ) -> service_pb2.WatchGameResponse:
-        """The update of the loaded (current) version, as the stream would
-        have sent it (version 0: no mover, seat -1, no events)."""
-        game = self._game_of(loaded)
-        update = service_pb2.GameUpdate(
-            version=loaded.version,
-            seat=-1,
-            snapshot=self._snapshot(loaded, loaded.state, loaded.version, viewer, loaded.clock),
-            legal_moves=self._moves_of(loaded, loaded.state, seat),
-        )
-        entries: Sequence[storage_pb2.StoredEntry] = ()
-        if loaded.version > 0:
-            entries = await self._store(
-                self.store.read_entries(loaded.game_id, loaded.version - 1, 1)
-            )
-            if entries and entries[0].version == loaded.version:
-                update.seat = entries[0].seat
-                update.timeout = entries[0].timeout
-                update.events.extend(self._visible_events(game, entries[0].events, viewer))
-        if words is not None:
-            if update.seat >= 0:
-                words.annotate_entry(update, entries[0], viewer.seat)
-            else:
-                words.annotate(update, None, -1)
-        return service_pb2.WatchGameResponse(update=update)
 
     async def history(
         self,
@@ -807,22 +757,25 @@ class App:
         version: int,
         viewer: Viewer,
         clock: storage_pb2.StoredClock | None = None,
+        *,
+        into: service_pb2.GameSnapshot | None = None,
     ) -> service_pb2.GameSnapshot:
         """The snapshot of ``state`` at ``version`` as ``viewer`` sees it, with
-        ``clock`` (the clocks at that version) for games with a time control."""
+        ``clock`` (the clocks at that version) for games with a time control;
+        written ``into`` a snapshot inside a message being built (an empty one:
+        no copy of it into its parent), else a new one."""
         game = self._game_of(loaded)
         outcome = _outcome(game, state)
-        snapshot = service_pb2.GameSnapshot(
-            game_id=loaded.game_id,
-            game_type=game.name,
-            version=version,
-            num_seats=loaded.meta.num_seats,
-            to_act=_to_act(game, state),
-            finished=outcome is not None,
-            # Moves happen only once every seat is taken.
-            started=version > 0 or len(loaded.seats) == loaded.meta.num_seats,
-            view=game.view(state, viewer.seat),
-        )
+        snapshot = service_pb2.GameSnapshot() if into is None else into
+        snapshot.game_id = loaded.game_id
+        snapshot.game_type = game.name
+        snapshot.version = version
+        snapshot.num_seats = loaded.meta.num_seats
+        snapshot.to_act.extend(_to_act(game, state))
+        snapshot.finished = outcome is not None
+        # Moves happen only once every seat is taken.
+        snapshot.started = version > 0 or len(loaded.seats) == loaded.meta.num_seats
+        snapshot.view.CopyFrom(game.view(state, viewer.seat))
         for seat in range(loaded.meta.num_seats):
             record = loaded.seats.get(seat)
             snapshot.seats.add(

@@ -27,7 +27,7 @@ from collections import Counter, deque
 from dataclasses import dataclass
 
 import structlog
-from throneroom.v1 import storage_pb2
+from throneroom.v1 import game_pb2, storage_pb2
 
 from throneroom_server.store.base import Store, StoreError
 
@@ -97,6 +97,10 @@ class Subscription:
             self._pending.clear()
         else:
             self._pending.append(entry)
+        self._wake.set()
+
+    def nudge(self) -> None:
+        """Wake the watcher without an entry (a play session's move result)."""
         self._wake.set()
 
     def _fail(self, failure: BaseException) -> None:
@@ -221,6 +225,25 @@ class WatchHub:
         self._total -= 1
         _decrement(self._per_game, feed.game_id)
         _decrement(self._per_client, subscription.client_id)
+
+    def publish(
+        self, game_id: str, entry: storage_pb2.StoredEntry, state: game_pb2.GameState
+    ) -> None:
+        """A version this replica has just committed (``entry`` without its
+        state, and ``state``): pushed to the game's local watchers at once, so
+        they need not wait for the store's read nor parse the record again.
+        Only when it follows the last version the feed delivered (else the
+        feed brings it, in order); the feed skips it when the store brings it.
+        Watchers on other replicas get it from the store, as before."""
+        feed = self._feeds.get(game_id)
+        if feed is None or entry.version != feed.after + 1:
+            return
+        published = storage_pb2.StoredEntry()
+        published.CopyFrom(entry)
+        published.state.CopyFrom(state)
+        feed.after = entry.version
+        for subscription in tuple(feed.subscriptions):
+            subscription._push(published)
 
     async def _read(self, feed: _Feed) -> None:
         try:

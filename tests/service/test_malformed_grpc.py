@@ -11,6 +11,7 @@ import grpc
 import pytest
 import structlog
 from throneroom.v1 import service_pb2
+from throneroom_server import updates
 from throneroom_server.config import Config
 from throneroom_server.devtools import free_port
 from throneroom_server.server import create_server
@@ -191,9 +192,9 @@ async def test_a_bug_in_a_watch_is_a_terse_internal_and_logged_whole(
 ) -> None:
     async def broken(*args: object, **kwargs: object) -> AsyncIterator[object]:
         raise RuntimeError("secret internals")
-        yield  # an async generator, as App.watch is
+        yield  # an async generator, as updates.watch is
 
-    monkeypatch.setattr(service.running.app, "watch", broken)
+    monkeypatch.setattr(updates, "watch", broken)
     with structlog.testing.capture_logs() as logs, pytest.raises(grpc.aio.AioRpcError) as err:
         async for _ in service.stub.WatchGame(service_pb2.WatchGameRequest(game_id="abc")):
             pass

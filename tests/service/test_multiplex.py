@@ -78,3 +78,34 @@ async def test_unreachable_server() -> None:
     conn = MultiplexedConnection("127.0.0.1", 1)
     with pytest.raises(RedisConnectionError):
         await conn.execute("PING")
+
+
+async def test_a_command_not_answered_in_time_fails_and_its_late_reply_is_skipped(
+    clean_redis: str,
+) -> None:
+    """One timer per connection fails what is overdue; the replies that come
+    later are paired with their own commands still (the FIFO skips the failed)."""
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+
+    host, port = clean_redis.removeprefix("redis://").split("/")[0].split(":")
+    conn = MultiplexedConnection(host, int(port), timeout=0.2)
+    blocked = asyncio.ensure_future(conn.execute("BLPOP", "late", 1))
+    with pytest.raises(RedisTimeoutError):
+        await blocked
+    # BLPOP still blocks the connection until Redis answers it (nil after 1 s):
+    # the next command's reply is its own, not the late nil.
+    pushed = redis.Redis.from_url(clean_redis)
+    pushed.rpush("other", b"x")
+    pushed.close()
+    conn._timeout = 5.0
+    if conn._protocol is not None:
+        conn._protocol.timeout = 5.0
+    assert await conn.execute("LPOP", "other") == b"x"
+    conn.close()
+
+
+async def test_commands_of_one_tick_are_all_answered(clean_redis: str) -> None:
+    conn = _conn(clean_redis)
+    replies = await asyncio.gather(*(conn.execute("ECHO", str(n)) for n in range(50)))
+    assert replies == [str(n).encode() for n in range(50)]
+    conn.close()

@@ -11,6 +11,7 @@ import grpc
 import pytest
 import redis.asyncio as aioredis
 from throneroom.v1 import game_pb2, nim_pb2, service_pb2, service_pb2_grpc
+from throneroom_server import updates
 from throneroom_server.access import Caller
 from throneroom_server.app import App, AppConfig
 from throneroom_server.config import Config
@@ -194,7 +195,9 @@ async def test_streams_per_game_are_limited() -> None:
         config=AppConfig(watch=WatchLimits(streams_per_game=4)),
     )
     game_id, _ = await app.create_game(_nim_options(), 2, 1)
-    watches = [app.watch(game_id, "", 0, 0.05, caller=Caller(f"10.0.0.{n}")) for n in range(5)]
+    watches = [
+        updates.watch(app, game_id, "", 0, 0.05, caller=Caller(f"10.0.0.{n}")) for n in range(5)
+    ]
     for watch in watches[:4]:
         assert (await anext(watch)).WhichOneof("kind") == "heartbeat"
     with pytest.raises(Exception) as caught:
@@ -213,7 +216,7 @@ async def test_a_watcher_too_slow_is_dropped_and_resumes_without_a_gap() -> None
     )
     game_id, _ = await app.create_game(_nim_options(pile=20), 2, 1)
     tokens = [(await app.join_game(game_id, None, f"p{n}"))[1] for n in range(2)]
-    watch = app.watch(game_id, "", 0, 30)
+    watch = updates.watch(app, game_id, "", 0, 30)
     version = 0
     version = await _app_move(app, game_id, tokens, version)
     first = await anext(watch)
@@ -229,7 +232,7 @@ async def test_a_watcher_too_slow_is_dropped_and_resumes_without_a_gap() -> None
     assert getattr(error, "metadata", {}).get("resume_from_version") == "1"
     assert app.watch_hub.open_streams == 0
     # Resuming from the version it names delivers the rest, once each.
-    resumed = app.watch(game_id, "", 1, 30)
+    resumed = updates.watch(app, game_id, "", 1, 30)
     versions = [(await anext(resumed)).update.version for _ in range(5)]
     assert versions == [2, 3, 4, 5, 6]
     await resumed.aclose()

@@ -1171,3 +1171,197 @@ class RecordedMove(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___RecordedMove: _TypeAlias = RecordedMove  # noqa: Y015
+
+@_typing.final
+class PlayRequest(_message.Message):
+    """-- Play sessions -------------------------------------------------------------
+
+    One bidirectional stream per seat: the cheapest way to play (one message in
+    per move and one out per version, where ApplyMove + WatchGame cost a call, its
+    response and the update). The first request must be `open`, a
+    WatchGameRequest (game, seat token, resume point, heartbeat, with_legal_moves,
+    include_current): the responses are that watch's updates and heartbeats, in
+    order, gapless, resumable from any version as WatchGame's. Each later request
+    is one `move`, applied exactly as ApplyMove applies it (same checks, same
+    idempotency keys, exactly once), and answered by one PlayMoveResult: on the
+    update of the version the move made (when that update is still to be sent)
+    or in a message of its own (a replay, a rejection, or an update already
+    sent). A rejected move changes nothing and the session goes on; errors that
+    concern the session (the token, the game, a watcher too slow) end it with
+    the status WatchGame would end with.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    OPEN_FIELD_NUMBER: _builtins.int
+    MOVE_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def open(self) -> Global___WatchGameRequest: ...
+    @_builtins.property
+    def move(self) -> Global___PlayMove: ...
+    def __init__(
+        self,
+        *,
+        open: Global___WatchGameRequest | None = ...,
+        move: Global___PlayMove | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "move", b"move", "open", b"open"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "move", b"move", "open", b"open"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["open", "move"]  # noqa: Y015
+    _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
+
+Global___PlayRequest: _TypeAlias = PlayRequest  # noqa: Y015
+
+@_typing.final
+class PlayMove(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    EXPECTED_VERSION_FIELD_NUMBER: _builtins.int
+    MOVE_FIELD_NUMBER: _builtins.int
+    IDEMPOTENCY_KEY_FIELD_NUMBER: _builtins.int
+    expected_version: _builtins.int
+    """As in ApplyMoveRequest (the game and seat are the session's)."""
+    idempotency_key: _builtins.str
+    @_builtins.property
+    def move(self) -> _game_pb2.Move: ...
+    def __init__(
+        self,
+        *,
+        expected_version: _builtins.int = ...,
+        move: _game_pb2.Move | None = ...,
+        idempotency_key: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["move", b"move"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["expected_version", b"expected_version", "idempotency_key", b"idempotency_key", "move", b"move"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PlayMove: _TypeAlias = PlayMove  # noqa: Y015
+
+@_typing.final
+class PlayError(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    @_typing.final
+    class MetadataEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.str
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    CODE_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    MESSAGE_FIELD_NUMBER: _builtins.int
+    METADATA_FIELD_NUMBER: _builtins.int
+    RETRY_AFTER_SECONDS_FIELD_NUMBER: _builtins.int
+    code: _builtins.int
+    """The gRPC status code (google.rpc.Code) ApplyMove would have answered."""
+    reason: _builtins.str
+    """The reason code of its google.rpc.ErrorInfo (see the top of this file)."""
+    message: _builtins.str
+    retry_after_seconds: _builtins.float
+    """Seconds the server asks the client to wait before trying again
+    (google.rpc.RetryInfo on ApplyMove; 0: it did not say).
+    """
+    @_builtins.property
+    def metadata(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]: ...
+    def __init__(
+        self,
+        *,
+        code: _builtins.int = ...,
+        reason: _builtins.str = ...,
+        message: _builtins.str = ...,
+        metadata: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+        retry_after_seconds: _builtins.float = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["code", b"code", "message", b"message", "metadata", b"metadata", "reason", b"reason", "retry_after_seconds", b"retry_after_seconds"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PlayError: _TypeAlias = PlayError  # noqa: Y015
+
+@_typing.final
+class PlayMoveResult(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    IDEMPOTENCY_KEY_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    REPLAYED_FIELD_NUMBER: _builtins.int
+    ERROR_FIELD_NUMBER: _builtins.int
+    idempotency_key: _builtins.str
+    version: _builtins.int
+    """The version the move made (0 when rejected)."""
+    replayed: _builtins.bool
+    """True when this answers a retry of an already applied move."""
+    @_builtins.property
+    def error(self) -> Global___PlayError:
+        """Set when the move was rejected (nothing changed)."""
+
+    def __init__(
+        self,
+        *,
+        idempotency_key: _builtins.str = ...,
+        version: _builtins.int = ...,
+        replayed: _builtins.bool = ...,
+        error: Global___PlayError | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["error", b"error"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["error", b"error", "idempotency_key", b"idempotency_key", "replayed", b"replayed", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PlayMoveResult: _TypeAlias = PlayMoveResult  # noqa: Y015
+
+@_typing.final
+class PlayResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    UPDATE_FIELD_NUMBER: _builtins.int
+    HEARTBEAT_FIELD_NUMBER: _builtins.int
+    RESULTS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def update(self) -> Global___GameUpdate: ...
+    @_builtins.property
+    def heartbeat(self) -> Global___Heartbeat: ...
+    @_builtins.property
+    def results(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayMoveResult]:
+        """The outcomes of this seat's moves (usually one, riding on the update of
+        the version that move made; alone in a response without update).
+        """
+
+    def __init__(
+        self,
+        *,
+        update: Global___GameUpdate | None = ...,
+        heartbeat: Global___Heartbeat | None = ...,
+        results: _abc.Iterable[Global___PlayMoveResult] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["heartbeat", b"heartbeat", "kind", b"kind", "update", b"update"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["heartbeat", b"heartbeat", "kind", b"kind", "results", b"results", "update", b"update"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["update", "heartbeat"]  # noqa: Y015
+    _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
+
+Global___PlayResponse: _TypeAlias = PlayResponse  # noqa: Y015

@@ -89,6 +89,11 @@ class ThroneroomStub:
                 request_serializer=throneroom_dot_v1_dot_service__pb2.ExportGameRequest.SerializeToString,
                 response_deserializer=throneroom_dot_v1_dot_service__pb2.ExportGameResponse.FromString,
                 _registered_method=True)
+        self.Play = channel.stream_stream(
+                '/throneroom.v1.Throneroom/Play',
+                request_serializer=throneroom_dot_v1_dot_service__pb2.PlayRequest.SerializeToString,
+                response_deserializer=throneroom_dot_v1_dot_service__pb2.PlayResponse.FromString,
+                _registered_method=True)
 
 
 class ThroneroomServicer:
@@ -174,6 +179,14 @@ class ThroneroomServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Play(self, request_iterator, context):
+        """A seat's play session (messages at the end of this file): its moves in,
+        its view of the game out, on one bidirectional stream.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ThroneroomServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -231,6 +244,11 @@ def add_ThroneroomServicer_to_server(servicer, server):
                     servicer.ExportGame,
                     request_deserializer=throneroom_dot_v1_dot_service__pb2.ExportGameRequest.FromString,
                     response_serializer=throneroom_dot_v1_dot_service__pb2.ExportGameResponse.SerializeToString,
+            ),
+            'Play': grpc.stream_stream_rpc_method_handler(
+                    servicer.Play,
+                    request_deserializer=throneroom_dot_v1_dot_service__pb2.PlayRequest.FromString,
+                    response_serializer=throneroom_dot_v1_dot_service__pb2.PlayResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -530,6 +548,33 @@ class Throneroom:
             '/throneroom.v1.Throneroom/ExportGame',
             throneroom_dot_v1_dot_service__pb2.ExportGameRequest.SerializeToString,
             throneroom_dot_v1_dot_service__pb2.ExportGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Play(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/throneroom.v1.Throneroom/Play',
+            throneroom_dot_v1_dot_service__pb2.PlayRequest.SerializeToString,
+            throneroom_dot_v1_dot_service__pb2.PlayResponse.FromString,
             options,
             channel_credentials,
             insecure,

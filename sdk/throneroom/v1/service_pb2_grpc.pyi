@@ -73,6 +73,10 @@ class ThroneroomStub:
     """A finished game's full record (every move and event, the seed), to
     archive it before the retention removes it and to replay it.
     """
+    Play: _grpc.StreamStreamMultiCallable[_service_pb2.PlayRequest, _service_pb2.PlayResponse]
+    """A seat's play session (messages at the end of this file): its moves in,
+    its view of the game out, on one bidirectional stream.
+    """
 
 @_typing.type_check_only
 class ThroneroomAsyncStub(ThroneroomStub):
@@ -104,6 +108,10 @@ class ThroneroomAsyncStub(ThroneroomStub):
     ExportGame: _aio.UnaryUnaryMultiCallable[_service_pb2.ExportGameRequest, _service_pb2.ExportGameResponse]  # type: ignore[assignment]
     """A finished game's full record (every move and event, the seed), to
     archive it before the retention removes it and to replay it.
+    """
+    Play: _aio.StreamStreamMultiCallable[_service_pb2.PlayRequest, _service_pb2.PlayResponse]  # type: ignore[assignment]
+    """A seat's play session (messages at the end of this file): its moves in,
+    its view of the game out, on one bidirectional stream.
     """
 
 class ThroneroomServicer(metaclass=_abc_1.ABCMeta):
@@ -199,6 +207,16 @@ class ThroneroomServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_service_pb2.ExportGameResponse, _abc.Awaitable[_service_pb2.ExportGameResponse]]:
         """A finished game's full record (every move and event, the seed), to
         archive it before the retention removes it and to replay it.
+        """
+
+    @_abc_1.abstractmethod
+    def Play(
+        self,
+        request_iterator: _MaybeAsyncIterator[_service_pb2.PlayRequest],
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_service_pb2.PlayResponse], _abc.AsyncIterator[_service_pb2.PlayResponse]]:
+        """A seat's play session (messages at the end of this file): its moves in,
+        its view of the game out, on one bidirectional stream.
         """
 
 def add_ThroneroomServicer_to_server(servicer: ThroneroomServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

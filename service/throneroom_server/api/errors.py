@@ -6,6 +6,7 @@ import grpc
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
+from throneroom.v1 import service_pb2
 
 from throneroom_server.errors import AppError, ErrorKind
 
@@ -31,6 +32,17 @@ _CODES: dict[ErrorKind, tuple[grpc.StatusCode, int]] = {
 
 def grpc_code(kind: ErrorKind) -> grpc.StatusCode:
     return _CODES[kind][0]
+
+
+def to_play_error(error: AppError) -> service_pb2.PlayError:
+    """The error of a play session's move: what ApplyMove's status would carry."""
+    return service_pb2.PlayError(
+        code=_CODES[error.kind][1],
+        reason=error.reason,
+        message=error.message,
+        metadata=error.metadata,
+        retry_after_seconds=error.retry_after or 0.0,
+    )
 
 
 def to_status(error: AppError) -> grpc.Status:

@@ -115,6 +115,24 @@ def _wrap(method: str, handler: Handler, _end: End) -> Handler:
             request_deserializer=handler.request_deserializer,
             response_serializer=handler.response_serializer,
         )
+    if handler.stream_stream is not None:
+        inner_session: Any = handler.stream_stream
+
+        async def session(
+            requests: Any, context: grpc.aio.ServicerContext[Any, Any]
+        ) -> AsyncIterator[Any]:
+            start = _begin(context, method)
+            try:
+                async for item in inner_session(requests, context):
+                    yield item
+            finally:
+                _end(context, method, start)
+
+        return grpc.stream_stream_rpc_method_handler(
+            session,
+            request_deserializer=handler.request_deserializer,
+            response_serializer=handler.response_serializer,
+        )
     return handler
 
 

@@ -37,6 +37,7 @@ from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.typedefs import Middleware
 from throneroom.v1 import service_pb2
 
+from throneroom_server import updates
 from throneroom_server.access import API_KEY_HEADER, Caller
 from throneroom_server.api.cors import CorsPolicy, cors_headers, cors_middleware
 from throneroom_server.api.openapi import Route, build_spec
@@ -242,7 +243,8 @@ async def watch_game(request: web.Request) -> web.StreamResponse:
         },
     )
     await response.prepare(request)
-    items = app.watch(
+    items = updates.watch(
+        app,
         query.game_id,
         token,
         from_version,

@@ -19,7 +19,9 @@ import structlog
 from google.protobuf.message import DecodeError, Message
 from throneroom.v1 import service_pb2, service_pb2_grpc
 
+from throneroom_server import updates
 from throneroom_server.access import API_KEY_HEADER, Caller, peer_address
+from throneroom_server.api import play
 from throneroom_server.api.errors import to_status
 from throneroom_server.app import App
 from throneroom_server.describe import check_language, legal_moves_response
@@ -74,6 +76,13 @@ def add_servicer_to_server(servicer: ThroneroomServicer, server: grpc.aio.Server
         behaviour = getattr(servicer, method.name)
         request_class: Any = getattr(service_pb2, method.input_type.name)
         response_class: Any = getattr(service_pb2, method.output_type.name)
+        if method.client_streaming:  # Play: its responses are serialized by play.py
+            handlers[method.name] = grpc.stream_stream_rpc_method_handler(
+                behaviour,
+                request_deserializer=decoder(request_class),
+                response_serializer=play.serialize,
+            )
+            continue
         make = (
             grpc.unary_stream_rpc_method_handler
             if method.server_streaming
@@ -207,7 +216,8 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
             if isinstance(request, Undecodable):
                 raise request.error()
             structlog.contextvars.bind_contextvars(game_id=request.game_id)
-            async for item in self.app.watch(
+            async for item in updates.watch(
+                self.app,
                 request.game_id,
                 request.seat_token,
                 request.from_version,
@@ -217,6 +227,20 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
                 describe_language=request.describe_language,
                 caller=self._caller(context),
             ):
+                yield item
+        except AppError as error:
+            await _abort(context, error)
+        except Exception:
+            # A bug, not a client error: log it whole, tell the client little.
+            log.exception("rpc_failed")
+            await context.abort(grpc.StatusCode.INTERNAL, "internal error")
+
+    async def Play(  # type: ignore[override]
+        self, request_iterator: AsyncIterator[Any], context: Context
+    ) -> AsyncIterator[play.Sent]:
+        """A play session (api/play.py); its items are serialized by ``play.serialize``."""
+        try:
+            async for item in play.session(self.app, request_iterator, self._caller(context)):
                 yield item
         except AppError as error:
             await _abort(context, error)

@@ -210,7 +210,8 @@ class MemoryStore:
         if game.version <= after_version:
             changed = game.changed
             try:
-                await asyncio.wait_for(changed.wait(), timeout)
+                async with asyncio.timeout(timeout):  # no task per wait (wait_for makes one)
+                    await changed.wait()
             except TimeoutError:
                 return []
         return await self.read_entries(game_id, after_version, limit)

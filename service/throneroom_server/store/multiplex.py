@@ -57,11 +57,19 @@ def _error(reply: hiredis.ReplyError) -> ResponseError:
 
 
 class _Protocol(asyncio.Protocol):
-    def __init__(self) -> None:
+    """Commands written once per loop iteration (all those sent in one tick go
+    out in one ``write``: one system call), replies paired in order, and one
+    timer for the connection that fails the commands older than ``timeout``
+    (instead of one ``wait_for`` per command)."""
+
+    def __init__(self, timeout: float = COMMAND_TIMEOUT) -> None:
         self.reader = hiredis.Reader()
-        self.waiters: collections.deque[asyncio.Future[Any]] = collections.deque()
+        self.waiters: collections.deque[tuple[asyncio.Future[Any], float]] = collections.deque()
         self.transport: asyncio.Transport | None = None
         self.lost: BaseException | None = None
+        self.timeout = timeout
+        self._outgoing: list[bytes] = []
+        self._timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
@@ -70,7 +78,7 @@ class _Protocol(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         self.reader.feed(data)
         while (reply := self.reader.gets()) is not False:
-            waiter = self.waiters.popleft()
+            waiter, _ = self.waiters.popleft()
             if waiter.done():  # its caller gave up (cancelled or timed out)
                 continue
             if isinstance(reply, hiredis.ReplyError):
@@ -80,17 +88,50 @@ class _Protocol(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.lost = RedisConnectionError(f"connection to Redis lost: {exc or 'closed'}")
+        self._outgoing.clear()
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         while self.waiters:
-            waiter = self.waiters.popleft()
+            waiter, _ = self.waiters.popleft()
             if not waiter.done():
                 waiter.set_exception(self.lost)
 
     def send(self, payload: bytes) -> asyncio.Future[Any]:
         assert self.transport is not None
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self.waiters.append(future)
-        self.transport.write(payload)
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        if self.lost is not None:
+            future.set_exception(self.lost)
+            return future
+        self.waiters.append((future, loop.time() + self.timeout))
+        if not self._outgoing:
+            loop.call_soon(self._flush)
+        self._outgoing.append(payload)
+        if self._timer is None:
+            self._timer = loop.call_later(self.timeout, self._expire)
         return future
+
+    def _flush(self) -> None:
+        transport = self.transport
+        if self._outgoing and transport is not None and not transport.is_closing():
+            transport.write(b"".join(self._outgoing))
+        self._outgoing.clear()
+
+    def _expire(self) -> None:
+        """Fail the commands whose time is up (the FIFO skips them when their
+        replies come) and wake again at the next command's deadline."""
+        self._timer = None
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        for waiter, deadline in self.waiters:
+            if deadline > now:  # deadlines ascend with the FIFO
+                self._timer = loop.call_at(deadline, self._expire)
+                return
+            if not waiter.done():
+                waiter.set_exception(
+                    RedisTimeoutError(f"Redis did not answer within {self.timeout} s")
+                )
 
 
 class MultiplexedConnection:
@@ -116,12 +157,10 @@ class MultiplexedConnection:
         protocol = self._protocol
         if protocol is None or protocol.lost is not None:
             protocol = await self._connect()
-        future = protocol.send(pack(args))
-        try:
-            return await asyncio.wait_for(future, self._timeout)
-        except TimeoutError as exc:
-            # The reply may still come; the FIFO skips this waiter then.
-            raise RedisTimeoutError(f"Redis did not answer within {self._timeout} s") from exc
+        # A command not answered within the timeout fails with
+        # RedisTimeoutError (_Protocol._expire); its reply, if it still
+        # comes, is skipped.
+        return await protocol.send(pack(args))
 
     async def _connect(self) -> _Protocol:
         if self._connecting is None:
@@ -132,7 +171,10 @@ class MultiplexedConnection:
             loop = asyncio.get_running_loop()
             try:
                 _, protocol = await asyncio.wait_for(
-                    loop.create_connection(_Protocol, self._host, self._port), self._timeout
+                    loop.create_connection(
+                        lambda: _Protocol(self._timeout), self._host, self._port
+                    ),
+                    self._timeout,
                 )
             except (OSError, TimeoutError) as exc:
                 raise RedisConnectionError(

@@ -14,10 +14,13 @@ uses redis-py. Scripts are loaded once and re-loaded on NOSCRIPT.
 
 Watching: each watched game has one reader per replica (``watch.py``) that
 blocks on XREAD, so a watcher connected to any replica sees every move
-committed through any other. Blocking reads use their own client, apart from
-the command pool, so watchers can never starve creates, joins or moves; its
-socket timeout is set from the blocking time (never the library's default,
-which redis-py 8 lowered to 5 s, shorter than a blocking read).
+committed through any other. Blocking reads use connections of their own,
+apart from the command pool, so watchers can never starve creates, joins or
+moves: on plain TCP URLs lean ones (``multiplex.py``, one read at a time
+each, the idle ones kept, at most ``max_blocking_connections``), else
+redis-py's; their timeout is set from the longest blocking time (never the
+library's default, which redis-py 8 lowered to 5 s, shorter than a blocking
+read).
 
 Every write renews the time to live of the game's keys (``Retention``).
 Redis errors are translated: unreachable or read-only (a replica, a
@@ -127,7 +130,7 @@ BLOCKING_MARGIN = 10.0
 """Extra seconds a blocking read's socket waits beyond the blocking time."""
 
 
-def _hot_path(url: str) -> MultiplexedConnection | None:
+def _hot_path(url: str, timeout: float = COMMAND_TIMEOUT) -> MultiplexedConnection | None:
     """The multiplexed connection for plain TCP URLs (TLS and unix sockets
     use redis-py for every command)."""
     if not url.startswith("redis://"):
@@ -139,6 +142,7 @@ def _hot_path(url: str) -> MultiplexedConnection | None:
         db=int(kwargs.get("db", 0)),
         username=kwargs.get("username"),
         password=kwargs.get("password"),
+        timeout=timeout,
     )
 
 
@@ -250,6 +254,12 @@ class RedisStore:
         self._reschedule = self._redis.register_script(RESCHEDULE_DEADLINE_LUA)
         self._lobby_note = self._redis.register_script(LOBBY_NOTE_LUA)
         self._hot = None if cluster else _hot_path(url)
+        self._url = url
+        self._max_blocking = max_blocking_connections
+        # Lean connections for blocking reads (plain TCP URLs): one read at a
+        # time each; the idle ones are kept for the next read.
+        self._idle_readers: list[MultiplexedConnection] = []
+        self._readers = 0
 
     async def create_game(
         self, game_id: str, meta: storage_pb2.StoredGameMeta, state: game_pb2.GameState
@@ -385,6 +395,8 @@ class RedisStore:
         key = log_key(game_id)
         block_ms = max(1, int(min(timeout, self._max_block_seconds) * 1000))
         try:
+            if self._hot is not None:
+                return await self._wait_lean(key, after_version, block_ms, limit)
             reply = await self._blocking.xread(
                 {key: f"{after_version}-0"}, count=limit, block=block_ms
             )
@@ -395,6 +407,42 @@ class RedisStore:
         entries: list[storage_pb2.StoredEntry] = []
         for _stream, rows in reply or []:
             entries.extend(storage_pb2.StoredEntry.FromString(fields[b"e"]) for _, fields in rows)
+        return entries
+
+    async def _wait_lean(
+        self, key: str, after_version: int, block_ms: int, limit: int
+    ) -> list[storage_pb2.StoredEntry]:
+        """XREAD BLOCK on a connection of its own (``multiplex.py``: one write
+        and one future, where redis-py checks a connection out of its pool and
+        wraps every read in timeouts). A read that does not end normally
+        (cancelled, failed) closes its connection: Redis may still be
+        blocking on it."""
+        if self._idle_readers:
+            reader = self._idle_readers.pop()
+        elif self._readers >= self._max_blocking:
+            raise StoreUnavailable(f"more than {self._max_blocking} blocking reads at once")
+        else:
+            fresh = _hot_path(self._url, self._max_block_seconds + BLOCKING_MARGIN)
+            assert fresh is not None
+            reader = fresh
+        self._readers += 1
+        ended = False
+        try:
+            reply = await reader.execute(
+                "XREAD", "COUNT", limit, "BLOCK", block_ms, "STREAMS", key, f"{after_version}-0"
+            )
+            ended = True
+        finally:
+            self._readers -= 1
+            if ended:
+                self._idle_readers.append(reader)
+            else:
+                reader.close()
+        entries: list[storage_pb2.StoredEntry] = []
+        for _stream, rows in reply or []:
+            for _id, fields in rows:
+                values = dict(zip(fields[::2], fields[1::2], strict=True))
+                entries.append(storage_pb2.StoredEntry.FromString(values[b"e"]))
         return entries
 
     async def schedule_deadline(self, game_id: str, at_ms: int) -> None:
@@ -580,6 +628,9 @@ class RedisStore:
     async def close(self) -> None:
         if self._hot is not None:
             self._hot.close()
+        for reader in self._idle_readers:
+            reader.close()
+        self._idle_readers.clear()
         await self._redis.aclose()
         await self._blocking.aclose()
 

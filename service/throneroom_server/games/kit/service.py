@@ -29,6 +29,8 @@ from throneroom_server.games.core import (
 )
 from throneroom_server.games.kit.decisions import advance_clock, earliest_version, start_clock
 from throneroom_server.games.kit.definition import Testing
+from throneroom_server.games.kit.keyed import KeyedMoves
+from throneroom_server.games.kit.messages import Key
 
 OptionsT = TypeVar("OptionsT", bound=Message)
 StateT = TypeVar("StateT", bound=Message)
@@ -89,6 +91,14 @@ class ServiceGame(Protocol):
 
     def legal_moves(self, state: game_pb2.GameState, seat: Seat) -> list[game_pb2.Move]: ...
 
+    def encoded_legal_moves(
+        self, state: game_pb2.GameState, seat: Seat, field_number: int
+    ) -> bytes:
+        """``legal_moves`` as the serialized entries of a repeated ``Move``
+        field numbered ``field_number``: ``message.MergeFromString`` adds them
+        to a message without building and copying each envelope."""
+        ...
+
     def apply(
         self, state: game_pb2.GameState, seat: Seat, move: game_pb2.Move
     ) -> tuple[game_pb2.GameState, list[game_pb2.Event]]:
@@ -112,6 +122,7 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
     def __init__(self, game: KitGame[OptionsT, StateT, MoveT, EventT, ViewT]) -> None:
         self.game = game
         self.messages = game.messages
+        self._encoded: dict[Key, bytes] = {}  # move key: its envelope, length-prefixed
 
     @property
     def name(self) -> str:
@@ -169,6 +180,27 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         inner = self.messages.unwrap_state(state)
         return [self.messages.wrap_move(m) for m in self.game.legal_moves(inner, seat)]
 
+    def encoded_legal_moves(
+        self, state: game_pb2.GameState, seat: Seat, field_number: int
+    ) -> bytes:
+        """Each move of a keyed enumeration (``KeyedMoves``) is serialized
+        once per process: a key always stands for the same move (rules data,
+        never game state), and at most ``ENCODED_MOVES_LIMIT`` are kept."""
+        moves = self.game.legal_moves(self.messages.unwrap_state(state), seat)
+        tag = _varint(field_number << 3 | 2)  # length-delimited
+        if not isinstance(moves, KeyedMoves):
+            return b"".join(tag + _framed(self.messages.wrap_move(m)) for m in moves)
+        encoded = self._encoded
+        parts = []
+        for key in moves.keys:
+            framed = encoded.get(key)
+            if framed is None:
+                framed = _framed(self.messages.wrap_move(moves.from_key(key)))
+                if len(encoded) < ENCODED_MOVES_LIMIT:
+                    encoded[key] = framed
+            parts.append(tag + framed)
+        return b"".join(parts)
+
     def apply(
         self, state: game_pb2.GameState, seat: Seat, move: game_pb2.Move
     ) -> tuple[game_pb2.GameState, list[game_pb2.Event]]:
@@ -214,6 +246,25 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
             decision=self.game.decision_key(inner),
             current_version=current_version,
         )
+
+
+ENCODED_MOVES_LIMIT = 100_000
+"""Serialized moves kept per game type (a game's distinct moves are far fewer:
+King Is Dead has a few thousand)."""
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while value > 0x7F:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def _framed(move: game_pb2.Move) -> bytes:
+    data = move.SerializeToString(deterministic=True)
+    return _varint(len(data)) + data
 
 
 def _seats_hint(state: Message) -> int:

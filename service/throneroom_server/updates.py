@@ -1,0 +1,343 @@
+"""A seat's or spectator's stream of updates, for WatchGame and play sessions.
+
+The game's feed on this replica (``watch.py``) brings new entries; the store
+is read directly only to catch up (a resume point behind the feed). A watcher
+too slow to keep up is dropped with UNAVAILABLE (``WATCH_TOO_SLOW``, metadata
+``resume_from_version``).
+
+``include_current``: when ``from_version`` is at or past the current version,
+the stream starts with an update of the current version. ``with_legal_moves``:
+an update that is the newest version the stream knows of carries the watching
+seat's legal moves when it must act.
+
+A play session (``play.py``) passes an ``Outbox``: the results of the seat's
+own moves. A result rides on the update of the version its move made when
+that update is still to be sent, else it is sent alone at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+from collections.abc import AsyncGenerator, AsyncIterator, Sequence
+
+from throneroom.v1 import game_pb2, service_pb2, storage_pb2
+
+from throneroom_server import app as _app
+from throneroom_server.access import LOCAL, Caller
+from throneroom_server.app import App, Viewer
+from throneroom_server.describe import Describer, check_language, describer
+from throneroom_server.errors import AppError, ErrorKind, exhausted
+from throneroom_server.store import LoadedGame, StoreError
+from throneroom_server.watch import Subscription, TooManyStreams, WatcherTooSlow
+
+SETTLE_SECONDS = 1.0
+"""How long an update of the session's own move waits for the commit's answer
+(which is already on its way) so that the result rides on it."""
+
+Results = list[service_pb2.PlayMoveResult]
+Sent = tuple[service_pb2.WatchGameResponse | None, Results]
+"""One response of a stream: an update or heartbeat (None: results alone), and
+the move results that ride on it (play sessions only)."""
+
+
+class Outbox:
+    """The results of a play session's moves not yet sent, in the order made.
+
+    At most ``limit`` wait: the session reads its next move only when there is
+    room (``wait_room``), so a client that sends moves and never reads holds
+    nothing unbounded."""
+
+    __slots__ = (
+        "_failure",
+        "_pending",
+        "_room",
+        "_settled",
+        "_subscription",
+        "in_flight",
+        "known",
+        "limit",
+    )
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._pending: Results = []
+        self._subscription: Subscription | None = None
+        self._failure: BaseException | None = None
+        self._room = asyncio.Event()
+        self._room.set()
+        self.in_flight: game_pb2.Move | None = None
+        """The move being applied now (``applying``)."""
+        self.known: tuple[LoadedGame, int, game_pb2.GameState] | None = None
+        """The game as loaded, and the newest version and state the stream sent."""
+        self._settled = asyncio.Event()
+
+    def known_at(self, version: int) -> LoadedGame | None:
+        """The game at ``version`` if that is the newest the stream sent (for
+        ``App.play_move``, whose commit verifies it is still the current one)."""
+        if self.known is None or self.known[1] != version:
+            return None
+        loaded, _, state = self.known
+        return dataclasses.replace(
+            loaded, version=version, state=state, idempotent_version=None, clock=None
+        )
+
+    def applying(self, move: game_pb2.Move) -> None:
+        """``move`` is being applied: when the feed brings the version it made
+        before the commit's answer (another connection reads the store), the
+        stream waits for the answer, so the result still rides on the update."""
+        self.in_flight = move
+        self._settled.clear()
+
+    async def settled(self, timeout: float) -> None:
+        """Until the move being applied has its result (or ``timeout`` passed)."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                await self._settled.wait()
+
+    def attach(self, subscription: Subscription) -> None:
+        self._subscription = subscription
+
+    def put(self, result: service_pb2.PlayMoveResult) -> None:
+        self.in_flight = None
+        self._settled.set()
+        self._pending.append(result)
+        if len(self._pending) >= self.limit:
+            self._room.clear()
+        self._nudge()
+
+    def fail(self, error: BaseException) -> None:
+        """End the session with ``error`` (a malformed request, a bug)."""
+        self.in_flight = None
+        self._settled.set()
+        self._failure = error
+        self._nudge()
+
+    async def wait_room(self) -> None:
+        """Until fewer than ``limit`` results wait to be sent."""
+        await self._room.wait()
+
+    def _taken(self, kept: Results) -> None:
+        self._pending = kept
+        if len(kept) < self.limit:
+            self._room.set()
+
+    def _nudge(self) -> None:
+        if self._subscription is not None:
+            self._subscription.nudge()
+
+    def loose(self, last: int) -> Results:
+        """Results to send alone now: rejections, replays and results whose
+        version's update was already sent (``last``). Raises the failure."""
+        if self._failure is not None:
+            raise self._failure
+        if not self._pending:
+            return []
+        loose = [r for r in self._pending if r.version <= last]
+        if loose:
+            self._taken([r for r in self._pending if r.version > last])
+        return loose
+
+    def riding(self, version: int) -> Results:
+        """The results that ride on the update of ``version``."""
+        if not self._pending:
+            return []
+        riding = [r for r in self._pending if r.version == version]
+        if riding:
+            self._taken([r for r in self._pending if r.version != version])
+        return riding
+
+
+async def watch(
+    app: App,
+    game_id: str,
+    token: str,
+    from_version: int,
+    heartbeat_seconds: float,
+    *,
+    with_legal_moves: bool = False,
+    include_current: bool = False,
+    describe_language: str = "",
+    caller: Caller = LOCAL,
+) -> AsyncIterator[service_pb2.WatchGameResponse]:
+    """WatchGame's use case: every version after ``from_version`` in order,
+    then each new one as it is committed (through any replica), with
+    heartbeats while nothing happens; ends once the game is finished and
+    delivered, or on shutdown. The stream without move results (closing it
+    closes the stream at once: its slot is given back)."""
+    items = stream(
+        app,
+        game_id,
+        token,
+        from_version,
+        heartbeat_seconds,
+        with_legal_moves=with_legal_moves,
+        include_current=include_current,
+        describe_language=describe_language,
+        caller=caller,
+    )
+    async with contextlib.aclosing(items):
+        async for response, _ in items:
+            assert response is not None
+            yield response
+
+
+async def stream(
+    app: App,
+    game_id: str,
+    token: str,
+    from_version: int,
+    heartbeat_seconds: float,
+    *,
+    with_legal_moves: bool = False,
+    include_current: bool = False,
+    describe_language: str = "",
+    caller: Caller,
+    outbox: Outbox | None = None,
+) -> AsyncGenerator[Sent, None]:
+    """Every version after ``from_version`` in order, then each new one as it
+    is committed (through any replica), with heartbeats while nothing
+    happens; ends once the game is finished and delivered, or on shutdown.
+    ``describe_language``: updates carry descriptions (describe.py)."""
+    lang = check_language(describe_language)
+    await app._admit(caller, token=token)
+    loaded = await app._load(game_id)
+    viewer = await app._authenticate(loaded, token, caller, required=False)
+    game = app._game_of(loaded)
+    words = describer(game, lang)
+    heartbeat = heartbeat_seconds or app.config.heartbeat_seconds
+    heartbeat = min(max(heartbeat, 0.05), app.config.max_heartbeat_seconds)
+    hub = app.watch_hub
+    per_client = app.access.streams_per_client(caller, hub.limits.streams_per_client)
+    try:
+        sub = hub.subscribe(game_id, caller.client_id, loaded.version, per_client)
+    except TooManyStreams as exc:
+        raise exhausted("TOO_MANY_STREAMS", str(exc)) from exc
+    if outbox is not None:
+        outbox.attach(sub)
+    last = from_version
+    seat = viewer.seat if with_legal_moves else None
+    no_results: Results = []
+    try:
+        current = loaded.version
+        finished = _app._outcome(game, loaded.state) is not None
+        if include_current and from_version >= current:
+            last = current
+            first = await current_update(app, loaded, viewer, seat, words)
+            if outbox is not None:
+                outbox.known = (loaded, current, loaded.state)
+            yield first, outbox.riding(current) if outbox else no_results
+        while not app.closing:
+            if outbox is not None:
+                loose = outbox.loose(last)
+                if loose:
+                    yield None, loose
+            try:
+                pushed = sub.drain()
+            except WatcherTooSlow as exc:
+                raise AppError(
+                    ErrorKind.UNAVAILABLE,
+                    "WATCH_TOO_SLOW",
+                    f"this watcher fell more than {hub.limits.buffer_entries} versions "
+                    f"behind and was dropped; resume from version {last}",
+                    {"resume_from_version": str(last)},
+                ) from exc
+            except StoreError as exc:
+                raise _app._store_error(exc) from exc
+            if pushed:
+                current = max(current, pushed[-1].version)
+            if last >= current:
+                if finished:
+                    return
+                await sub.wait(heartbeat, app._closing)
+                if sub.woken or app.closing:
+                    continue
+                heartbeat_response = service_pb2.WatchGameResponse(
+                    heartbeat=service_pb2.Heartbeat(version=max(last, current))
+                )
+                yield heartbeat_response, no_results
+                continue
+            # Catch up: the pushed entries when they follow on, else the store.
+            entries = [e for e in pushed if e.version > last]
+            if not entries or entries[0].version != last + 1:
+                entries = list(
+                    await app._store(app.store.read_entries(game_id, last, _app.DEFAULT_PAGE))
+                )
+                if not entries:  # the store lags what the feed saw: wait for it
+                    await sub.wait(min(heartbeat, 0.05), app._closing)
+                    continue
+            if len(loaded.seats) < loaded.meta.num_seats:
+                # Seats were free when the watch began: show who has joined since.
+                loaded = await app._load(game_id)
+            for entry in entries:
+                if (
+                    outbox is not None
+                    and outbox.in_flight is not None
+                    and entry.seat == viewer.seat
+                    and entry.request_sha256 == _app.request_hash(entry.seat, outbox.in_flight)
+                ):
+                    await outbox.settled(SETTLE_SECONDS)  # this seat's move: its result rides
+                last = entry.version
+                current = max(current, last)
+                newest = last == current and sub.latest <= last
+                response = service_pb2.WatchGameResponse()
+                update = response.update  # built in place: nothing copied into its parent
+                update.version = entry.version
+                update.seat = entry.seat
+                update.timeout = entry.timeout
+                app._snapshot(
+                    loaded,
+                    entry.state,
+                    entry.version,
+                    viewer,
+                    _app._clock_of(entry),
+                    into=update.snapshot,
+                )
+                update.events.extend(app._visible_events(game, entry.events, viewer))
+                if newest:
+                    app._add_moves(update, loaded, entry.state, seat)
+                if words is not None:
+                    words.annotate_entry(update, entry, viewer.seat)
+                if outbox is not None:
+                    outbox.known = (loaded, entry.version, entry.state)
+                yield response, outbox.riding(last) if outbox else no_results
+                if _app._outcome(game, entry.state) is not None:
+                    finished = True
+        if outbox is not None:  # shutting down: what is decided is still told
+            loose = outbox.loose(last)
+            if loose:
+                yield None, loose
+    finally:
+        hub.unsubscribe(sub)
+
+
+async def current_update(
+    app: App,
+    loaded: LoadedGame,
+    viewer: Viewer,
+    seat: int | None,
+    words: Describer | None = None,
+) -> service_pb2.WatchGameResponse:
+    """The update of the loaded (current) version, as the stream would have
+    sent it (version 0: no mover, seat -1, no events)."""
+    game = app._game_of(loaded)
+    response = service_pb2.WatchGameResponse()
+    update = response.update
+    update.version = loaded.version
+    update.seat = -1
+    app._snapshot(loaded, loaded.state, loaded.version, viewer, loaded.clock, into=update.snapshot)
+    app._add_moves(update, loaded, loaded.state, seat)
+    entries: Sequence[storage_pb2.StoredEntry] = ()
+    if loaded.version > 0:
+        entries = await app._store(app.store.read_entries(loaded.game_id, loaded.version - 1, 1))
+        if entries and entries[0].version == loaded.version:
+            update.seat = entries[0].seat
+            update.timeout = entries[0].timeout
+            update.events.extend(app._visible_events(game, entries[0].events, viewer))
+    if words is not None:
+        if update.seat >= 0:
+            words.annotate_entry(update, entries[0], viewer.seat)
+        else:
+            words.annotate(update, None, -1)
+    return response
