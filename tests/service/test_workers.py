@@ -54,8 +54,8 @@ async def test_workers_share_the_ports_and_the_store(clean_redis: str) -> None:
         "--listen", f"127.0.0.1:{port}", "--http-listen", f"127.0.0.1:{http_port}",
     )  # fmt: skip
     try:
-        wait_for_port(port, proc=proc)  # type: ignore[arg-type]
-        wait_for_port(http_port, proc=proc)  # type: ignore[arg-type]
+        wait_for_port(port, timeout=90, proc=proc)  # type: ignore[arg-type]  # a busy machine
+        wait_for_port(http_port, timeout=90, proc=proc)  # type: ignore[arg-type]
         assert len(_children(proc.pid)) == 2
         # Separate connections (the kernel may hand each to either worker)
         # play one game: its state is in Redis, not in a worker.
