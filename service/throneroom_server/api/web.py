@@ -118,6 +118,11 @@ def _reply(request: web.Request, file: StaticFile) -> web.Response:
     return web.Response(body=file.body, headers=headers)
 
 
+CLIENT_ROUTES: frozenset[tuple[str, str]] = frozenset({("get", "/"), ("get", "/web/{path}")})
+"""The routes add_web_routes adds (method, canonical path): files, not part of the
+API, so the OpenAPI document leaves them out."""
+
+
 @functools.cache
 def packaged_client() -> Mapping[str, StaticFile]:
     """The client shipped in this package (read once per process)."""
