@@ -28,9 +28,10 @@ def choose(bot: Bot, state: State, seat: int) -> Move:
     return move
 
 
-def play_game(mode: Mode, bots: list[Bot], seed: int) -> State:
+def play_game(mode: Mode, bots: list[Bot], seed: int, *, advanced: bool = False) -> State:
     options = ENGINE.default_options()
     options.mode = int(mode)
+    options.advanced = advanced
     state = ENGINE.setup(options, 2, seed)
     decisions = 0
     while acting := ENGINE.to_act(state):
@@ -48,6 +49,17 @@ def test_two_bots_play_a_whole_game_each_on_the_side_it_prefers(mode: Mode) -> N
     bots: list[Bot] = [KillTheKingBot(1, side=Side.ATTACKER), KillTheKingBot(2, side=D)]
     state = play_game(mode, bots, seed=3)
     assert [Side(s.side) for s in state.seats] == [A, D]
+
+
+@pytest.mark.parametrize("mode", [Mode.KILL_THE_KING, Mode.ATTACK_AND_DEFENSE])
+def test_with_the_advanced_option_the_bots_buy_and_field_the_advanced_units(mode: Mode) -> None:
+    """KK-132: each side buys its advanced units first, and a whole game is played."""
+    bots: list[Bot] = [KillTheKingBot(1, side=Side.ATTACKER), KillTheKingBot(2, side=D)]
+    state = play_game(mode, bots, seed=3, advanced=True)
+    owned = {(u.side, UnitType(u.type)) for u in state.units}
+    assert (int(A), UnitType.WAR_ELEPHANT) in owned and (int(A), UnitType.BALLISTA) in owned
+    assert (int(A), UnitType.SIEGE_TOWER) in owned
+    assert (int(D), UnitType.BALLISTA) in owned and (int(D), UnitType.PEASANT) in owned
 
 
 @pytest.mark.parametrize("mode", [Mode.KILL_THE_KING, Mode.ATTACK_AND_DEFENSE])

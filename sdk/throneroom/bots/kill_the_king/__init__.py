@@ -45,6 +45,14 @@ __all__ = ["KillTheKingBot"]
 Move = pb.KillTheKingMove
 BUY_ORDER = (UnitType.SWORDSMEN, UnitType.SPEARMEN, UnitType.ARCHER, UnitType.CAVALRY)
 """What the bot buys when it buys one by one (the Treasurer's coins, a budget left)."""
+ADVANCED_FIRST = {
+    Side.ATTACKER: (UnitType.WAR_ELEPHANT, UnitType.BALLISTA, UnitType.SIEGE_TOWER),
+    Side.DEFENDER: (UnitType.BALLISTA, UnitType.PEASANT),
+}
+"""With the ``advanced`` option the bot buys one of each of these first (then its
+usual army one by one): an Elephant to trample the front, a Ballista to shoot
+the wall tops, a tower to reach them; the defender a Ballista on its wall and
+three Peasants for the price of one."""
 WORTH_ATTACKING = 0.05
 """An attack worth less than this (a miss is likelier than a gain) is not made."""
 
@@ -88,10 +96,10 @@ class KillTheKingBot:
                 (i for i in kinds["choose_side"] if moves[i].choose_side.side == int(self.side)),
                 kinds["choose_side"][0],
             )
-        if "buy_suggested_army" in kinds:
+        if "buy_suggested_army" in kinds and not view.advanced:
             return kinds["buy_suggested_army"][0]
         if "buy" in kinds:
-            return self._buy(moves, kinds["buy"])
+            return self._buy(moves, kinds["buy"], self._wanted(view, seat))
         if "choose_leader" in kinds:
             return next(
                 (i for i in kinds["choose_leader"] if moves[i].choose_leader.leader == int(LEADER)),
@@ -118,9 +126,18 @@ class KillTheKingBot:
     # -- setup ----------------------------------------------------------------------------
 
     @staticmethod
-    def _buy(moves: Sequence[Move], buys: list[int]) -> int:
+    def _wanted(view: pb.KillTheKingView, seat: int) -> tuple[UnitType, ...]:
+        """The advanced units still to buy first (KK-132), none without the option."""
+        if not view.advanced:
+            return ()
+        side = Side(view.seats[seat].side)
+        owned = {UnitType(u.type) for u in view.units if u.seat == seat}
+        return tuple(u for u in ADVANCED_FIRST.get(side, ()) if u not in owned)
+
+    @staticmethod
+    def _buy(moves: Sequence[Move], buys: list[int], first: Sequence[UnitType] = ()) -> int:
         by_unit = {UnitType(moves[i].buy.unit): i for i in buys}
-        for unit in BUY_ORDER:
+        for unit in (*first, *BUY_ORDER):
             if unit in by_unit:
                 return by_unit[unit]
         return buys[0]

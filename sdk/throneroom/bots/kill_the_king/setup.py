@@ -1,9 +1,12 @@
 """The Kill the King bot's setup: its side, its army, its leader, its placement.
 
 The army is the rulebook's suggested army for the mode and side (one move,
-KK-18); the leader is the Knight for both sides (+1 attack to his neighbours,
-on the door too; losing him costs one defence point for a turn, not a whole
-turn of movement like the Ranger). Placement follows a formation per mode and
+KK-18); with the ``advanced`` option the bot buys its advanced units first
+(``ADVANCED_FIRST``) and then its usual units one by one, and places what its
+formation has no slot for by the fallback below; the leader is the Knight
+for both sides (+1 attack to his neighbours, on the door too; losing him
+costs one defence point for a turn, not a whole turn of movement like the
+Ranger). Placement follows a formation per mode and
 side (:data:`FORMATIONS`): the attacker's Ram on the road with a Swordsmen
 crew, melee in front, archers behind, Catapults at the back; the defender's
 archers and spearmen on the front wall, the gate's top held, Swordsmen and the
