@@ -98,42 +98,35 @@ def _wrap(method: str, handler: Handler, _end: End) -> Handler:
             response_serializer=handler.response_serializer,
         )
     if handler.unary_stream is not None:
-        inner_stream: Any = handler.unary_stream
-
-        async def stream(
-            request: Any, context: grpc.aio.ServicerContext[Any, Any]
-        ) -> AsyncIterator[Any]:
-            start = _begin(context, method)
-            try:
-                async for item in inner_stream(request, context):
-                    yield item
-            finally:
-                _end(context, method, start)
-
         return grpc.unary_stream_rpc_method_handler(
-            stream,
+            _streaming(method, handler.unary_stream, _end),
             request_deserializer=handler.request_deserializer,
             response_serializer=handler.response_serializer,
         )
     if handler.stream_stream is not None:
-        inner_session: Any = handler.stream_stream
-
-        async def session(
-            requests: Any, context: grpc.aio.ServicerContext[Any, Any]
-        ) -> AsyncIterator[Any]:
-            start = _begin(context, method)
-            try:
-                async for item in inner_session(requests, context):
-                    yield item
-            finally:
-                _end(context, method, start)
-
         return grpc.stream_stream_rpc_method_handler(
-            session,
+            _streaming(method, handler.stream_stream, _end),
             request_deserializer=handler.request_deserializer,
             response_serializer=handler.response_serializer,
         )
     return handler
+
+
+def _streaming(method: str, inner: Any, _end: End) -> Any:
+    """A server-streaming or bidirectional behaviour wrapped: its first
+    argument is the request or the request iterator, passed on as it is."""
+
+    async def streaming(
+        request: Any, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> AsyncIterator[Any]:
+        start = _begin(context, method)
+        try:
+            async for item in inner(request, context):
+                yield item
+        finally:
+            _end(context, method, start)
+
+    return streaming
 
 
 def _begin(context: grpc.aio.ServicerContext[Any, Any], method: str) -> float:
