@@ -90,7 +90,7 @@ def view(state: State, viewer: Viewer) -> View:
 
 def _hide(u: st.Unit) -> None:
     u.status = st.RESERVE
-    for name in ("square", "level", "facing", "immobile"):
+    for name in ("square", "level", "facing", "immobile", "stack"):
         u.ClearField(name)
     u.carried_by = -1
 
