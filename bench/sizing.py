@@ -35,7 +35,8 @@ import redis
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "sdk"), str(ROOT / "service")]
 
-from throneroom.v1 import game_pb2, storage_pb2  # noqa: E402
+from throneroom.envelopes import wrap_options  # noqa: E402
+from throneroom.v1 import storage_pb2  # noqa: E402
 from throneroom_server.app import App  # noqa: E402
 from throneroom_server.devtools import throwaway_redis  # noqa: E402
 from throneroom_server.games.registry import build_registry, service_games  # noqa: E402
@@ -47,15 +48,6 @@ GAMES = service_games(include_fixtures=True)
 TICKS = os.sysconf("SC_CLK_TCK")
 TOP_LEVEL = frozenset({"evalsha", "eval", "hmget", "xrange", "xread", "zadd", "zrangebyscore"})
 """Commands the service sends itself (the rest run inside its scripts)."""
-
-
-def _options(game: str, values: dict[str, object]) -> game_pb2.GameOptions:
-    options = game_pb2.GameOptions()
-    inner = getattr(options, game)
-    inner.SetInParent()
-    for key, value in values.items():
-        setattr(inner, key, value)
-    return options
 
 
 def _bytes(client: redis.Redis, game_id: str) -> int:
@@ -75,7 +67,7 @@ async def _play(
     seed: int,
     on_version: Callable[[str, int], None],
 ) -> int:
-    game_id, _ = await app.create_game(_options(game, values), seats, seed)
+    game_id, _ = await app.create_game(wrap_options(game, values), seats, seed)
     tokens = [(await app.join_game(game_id, None, f"p{n}"))[1] for n in range(seats)]
     rng = random.Random(seed)
     while True:
@@ -129,7 +121,7 @@ async def commits_per_core(url: str, seconds: float, concurrency: int) -> None:
     pid = int(client.info("server")["process_id"])
     store: Store = RedisStore(url)
     kid = GAMES["king_is_dead"]
-    state = kid.setup(_options("king_is_dead", {}), 2, 1)
+    state = kid.setup(wrap_options("king_is_dead", {}), 2, 1)
     size = state.ByteSize()
     print(f"2. Lua commits on one Redis ({concurrency} clients, {seconds:g} s, "
           f"a {size}-byte King Is Dead state per commit)")  # fmt: skip

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import random
 from dataclasses import dataclass
 
 import grpc
@@ -9,6 +11,7 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 from throneroom.v1 import game_pb2, nim_pb2, service_pb2, service_pb2_grpc
 from throneroom_server.config import Config
+from throneroom_server.games.registry import build_registry
 from throneroom_server.server import RunningServer, create_server
 from throneroom_server.store.base import Store
 
@@ -83,3 +86,49 @@ async def snapshot_bytes(stub: service_pb2_grpc.ThroneroomStub, game_id: str, to
 async def history_bytes(stub: service_pb2_grpc.ThroneroomStub, game_id: str) -> bytes:
     response = await stub.GetHistory(service_pb2.GetHistoryRequest(game_id=game_id))
     return response.SerializeToString(deterministic=True)
+
+
+# Every real game, in the variants of its golden playthroughs (declared once,
+# in the game's definition: a new game needs no line here).
+GOLDEN_CASES = [
+    (name, golden.variant.seats, dict(golden.variant.options))
+    for name, game in build_registry().items()
+    for golden in game.testing.golden
+]
+
+
+async def race_nim_seat(
+    stub: service_pb2_grpc.ThroneroomStub,
+    game_id: str,
+    seat: int,
+    token: str,
+    *,
+    rng: random.Random,
+    acknowledged: list[tuple[int, int]],
+) -> None:
+    """Play ``seat`` of a Nim game to its end, racing any other clients of the
+    game: each acknowledged move is recorded as (version, seat); lost races
+    must be reported as such (ABORTED or FAILED_PRECONDITION), never as
+    another error."""
+    while True:
+        snap = (await stub.GetGame(service_pb2.GetGameRequest(game_id=game_id))).snapshot
+        if snap.finished:
+            return
+        if seat not in snap.to_act:
+            await asyncio.sleep(0)
+            continue
+        take = rng.randint(1, min(3, snap.view.nim.pile))
+        try:
+            result = await stub.ApplyMove(
+                service_pb2.ApplyMoveRequest(
+                    game_id=game_id,
+                    seat_token=token,
+                    expected_version=snap.version,
+                    move=nim_move(take),
+                    idempotency_key=f"{seat}-{snap.version}-{rng.random()}",
+                )
+            )
+        except grpc.aio.AioRpcError as err:
+            assert err.code() in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION)
+            continue
+        acknowledged.append((result.version, seat))

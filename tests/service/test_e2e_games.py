@@ -12,28 +12,11 @@ import random
 
 import grpc
 import pytest
+from throneroom.envelopes import wrap_options
 from throneroom.v1 import game_pb2, service_pb2, service_pb2_grpc
-from throneroom_server.games.registry import build_registry
 from throneroom_server.store.redis import RedisStore
 
-from tests.service.helpers import Service, start_service
-
-# Every real game, in the variants of its golden playthroughs (declared once,
-# in the game's definition: a new game needs no line here).
-CASES = [
-    (name, golden.variant.seats, dict(golden.variant.options))
-    for name, game in build_registry().items()
-    for golden in game.testing.golden
-]
-
-
-def _options(game: str, values: dict[str, object]) -> game_pb2.GameOptions:
-    options = game_pb2.GameOptions()
-    inner = getattr(options, game)
-    inner.SetInParent()
-    for key, value in values.items():
-        setattr(inner, key, value)
-    return options
+from tests.service.helpers import GOLDEN_CASES, Service, start_service
 
 
 async def _play_to_the_end(
@@ -44,7 +27,9 @@ async def _play_to_the_end(
     seed: int,
 ) -> tuple[str, list[str], int]:
     created = await stub.CreateGame(
-        service_pb2.CreateGameRequest(options=_options(game, values), num_seats=seats, seed=seed)
+        service_pb2.CreateGameRequest(
+            options=wrap_options(game, values), num_seats=seats, seed=seed
+        )
     )
     game_id = created.game_id
     tokens = [
@@ -81,8 +66,8 @@ async def _play_to_the_end(
 
 @pytest.mark.parametrize(
     ("game", "seats", "values"),
-    CASES,
-    ids=[f"{g}-{s}p" + (f"-mode={o['mode']}" if "mode" in o else "") for g, s, o in CASES],
+    GOLDEN_CASES,
+    ids=[f"{g}-{s}p" + (f"-mode={o['mode']}" if "mode" in o else "") for g, s, o in GOLDEN_CASES],
 )
 async def test_game_end_to_end(
     service: Service, game: str, seats: int, values: dict[str, object]
@@ -148,7 +133,9 @@ async def test_king_is_dead_watched_from_a_second_server_on_the_same_redis(
     replica_b = await start_service(RedisStore(clean_redis))
     try:
         created = await replica_a.stub.CreateGame(
-            service_pb2.CreateGameRequest(options=_options("king_is_dead", {}), num_seats=3, seed=9)
+            service_pb2.CreateGameRequest(
+                options=wrap_options("king_is_dead", {}), num_seats=3, seed=9
+            )
         )
         stream = replica_b.stub.WatchGame(
             service_pb2.WatchGameRequest(game_id=created.game_id, from_version=0)

@@ -12,38 +12,25 @@ import grpc
 import pytest
 from google.protobuf import json_format
 from throneroom import records as record_files
+from throneroom.envelopes import wrap_options
 from throneroom.v1 import common_pb2, game_pb2, nim_pb2, service_pb2, service_pb2_grpc
 from throneroom_server.app import App
 from throneroom_server.config import Config
 from throneroom_server.errors import AppError
-from throneroom_server.games.registry import build_registry, service_games
+from throneroom_server.games.registry import service_games
 from throneroom_server.records import RecordMismatch, replay
 from throneroom_server.server import create_server
 from throneroom_server.store.base import Store
 from throneroom_server.store.memory import MemoryStore
 
-from tests.service.helpers import error_info, new_nim, nim_move
+from tests.service.helpers import GOLDEN_CASES, error_info, new_nim, nim_move
 
 GAMES = service_games(include_fixtures=True)
-CASES = [
-    (name, golden.variant.seats, dict(golden.variant.options))
-    for name, game in build_registry().items()
-    for golden in game.testing.golden
-]
-
-
-def _options(game: str, values: dict[str, object]) -> game_pb2.GameOptions:
-    options = game_pb2.GameOptions()
-    inner = getattr(options, game)
-    inner.SetInParent()
-    for key, value in values.items():
-        setattr(inner, key, value)
-    return options
 
 
 async def _played(app: App, game: str, seats: int, values: dict[str, object], seed: int) -> str:
     """A game played to its end through the App with random legal moves."""
-    game_id, _ = await app.create_game(_options(game, values), seats, seed)
+    game_id, _ = await app.create_game(wrap_options(game, values), seats, seed)
     tokens = [(await app.join_game(game_id, None, f"p{n}"))[1] for n in range(seats)]
     rng = random.Random(seed)
     while True:
@@ -56,7 +43,7 @@ async def _played(app: App, game: str, seats: int, values: dict[str, object], se
         await app.apply_move(game_id, tokens[seat], version, move, f"k{version}-{seat}")
 
 
-@pytest.mark.parametrize(("game", "seats", "values"), CASES)
+@pytest.mark.parametrize(("game", "seats", "values"), GOLDEN_CASES)
 async def test_every_games_record_replays_byte_for_byte(
     game: str, seats: int, values: dict[str, object], tmp_path: object
 ) -> None:
@@ -110,7 +97,7 @@ async def test_a_tampered_record_says_where_it_stops_agreeing() -> None:
 
 async def test_only_a_finished_game_has_a_record() -> None:
     app = App(MemoryStore(), GAMES)
-    game_id, _ = await app.create_game(_options("nim", {"pile": 5}), 2, 1)
+    game_id, _ = await app.create_game(wrap_options("nim", {"pile": 5}), 2, 1)
     with pytest.raises(AppError) as refused:
         await app.export_game(game_id)
     assert refused.value.reason == "GAME_NOT_FINISHED"
@@ -126,7 +113,7 @@ async def test_timeouts_replay(policy: common_pb2.TimeoutPolicy.ValueType) -> No
     now = [1_800_000_000.0]
     app = App(MemoryStore(clock=lambda: now[0]), GAMES, clock=lambda: now[0])
     game_id, _ = await app.create_game(
-        _options("nim", {"pile": 4, "max_take": 3}),
+        wrap_options("nim", {"pile": 4, "max_take": 3}),
         2,
         1,
         time_control=common_pb2.TimeControl(per_decision_seconds=5, on_timeout=policy),

@@ -15,7 +15,7 @@ import pytest
 from throneroom import AsyncClient
 from throneroom.v1 import service_pb2, service_pb2_grpc
 
-from tests.service.helpers import new_nim, nim_move
+from tests.service.helpers import new_nim, race_nim_seat
 from tests.service.processes import Replica, replicas
 
 STORES = ["redis", "cluster"]
@@ -78,39 +78,20 @@ async def _race(stubs: list[service_pb2_grpc.ThroneroomStub]) -> None:
                     stream.cancel()
                     return
 
-    async def mover(gid: str, seat: int, token: str, replica: int, rng: random.Random) -> None:
-        stub = stubs[replica]
-        while True:
-            snap = (await stub.GetGame(service_pb2.GetGameRequest(game_id=gid))).snapshot
-            if snap.finished:
-                return
-            if seat not in snap.to_act:
-                await asyncio.sleep(0)
-                continue
-            take = rng.randint(1, min(3, snap.view.nim.pile))
-            try:
-                result = await stub.ApplyMove(
-                    service_pb2.ApplyMoveRequest(
-                        game_id=gid,
-                        seat_token=token,
-                        expected_version=snap.version,
-                        move=nim_move(take),
-                        idempotency_key=f"{seat}-{replica}-{snap.version}-{rng.random()}",
-                    )
-                )
-            except grpc.aio.AioRpcError as err:
-                # Lost races are reported as such, never as another error.
-                assert err.code() in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION)
-                continue
-            acknowledged[gid].append((result.version, seat))
-
     rng = random.Random(11)
     watchers = [
         asyncio.create_task(watch(gid, replica)) for gid, _ in games for replica in range(3)
     ]
     await asyncio.sleep(0.3)
     movers = [
-        mover(gid, player.seat, player.token, replica, random.Random(rng.random()))
+        race_nim_seat(
+            stubs[replica],
+            gid,
+            player.seat,
+            player.token,
+            rng=random.Random(rng.random()),
+            acknowledged=acknowledged[gid],
+        )
         for gid, players in games
         for player in players
         for replica in range(3)  # each seat plays through every replica at once

@@ -12,7 +12,7 @@ from throneroom.v1 import service_pb2, service_pb2_grpc
 from throneroom_server.store.base import Store
 from throneroom_server.store.redis import RedisStore
 
-from tests.service.helpers import Service, new_nim, nim_move, start_service
+from tests.service.helpers import Service, new_nim, nim_move, race_nim_seat, start_service
 from tests.service.processes import replicas
 
 
@@ -110,38 +110,22 @@ async def test_many_clients_racing_on_the_same_games(service: Service) -> None:
     games = [await new_nim(stub, pile=40, seed=n) for n in range(4)]
     acknowledged: dict[str, list[tuple[int, int]]] = {gid: [] for gid, _ in games}
 
-    async def client(gid: str, seat: int, token: str, rng: random.Random) -> None:
-        while True:
-            snap = (await stub.GetGame(service_pb2.GetGameRequest(game_id=gid))).snapshot
-            if snap.finished:
-                return
-            if seat not in snap.to_act:
-                await asyncio.sleep(0)
-                continue
-            take = rng.randint(1, min(3, snap.view.nim.pile))
-            try:
-                result = await stub.ApplyMove(
-                    service_pb2.ApplyMoveRequest(
-                        game_id=gid,
-                        seat_token=token,
-                        expected_version=snap.version,
-                        move=nim_move(take),
-                        idempotency_key=f"{seat}-{snap.version}-{rng.random()}",
-                    )
-                )
-            except grpc.aio.AioRpcError as err:
-                # Lost races are fine; they must be reported as such.
-                assert err.code() in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION)
-                continue
-            acknowledged[gid].append((result.version, seat))
-
     rng = random.Random(5)
     tasks = []
     for gid, players in games:
         for player in players:
             # Three clients per seat compete with each other and with the other seat.
             for _ in range(3):
-                tasks.append(client(gid, player.seat, player.token, random.Random(rng.random())))
+                tasks.append(
+                    race_nim_seat(
+                        stub,
+                        gid,
+                        player.seat,
+                        player.token,
+                        rng=random.Random(rng.random()),
+                        acknowledged=acknowledged[gid],
+                    )
+                )
     await asyncio.wait_for(asyncio.gather(*tasks), 60)
     for gid, _ in games:
         history = await stub.GetHistory(service_pb2.GetHistoryRequest(game_id=gid, page_size=1000))
