@@ -42,14 +42,20 @@ from throneroom_server.games.king_is_dead.board import (
     NUM_REGIONS,
     TURN,
 )
-from throneroom_server.games.king_is_dead.cards import Key
+from throneroom_server.games.king_is_dead.cards import K_PASS, K_PLAY, Key
 from throneroom_server.games.king_is_dead.effects import carry_out, play_card
 from throneroom_server.games.king_is_dead.explain import explain_illegal
 from throneroom_server.games.king_is_dead.invariants import check_invariants
 from throneroom_server.games.king_is_dead.lastcard import LastCardSearch, resolving_last_card
-from throneroom_server.games.king_is_dead.legality import is_legal, legal_keys
+from throneroom_server.games.king_is_dead.legality import (
+    LEGAL_IN_ITS_PHASE,
+    is_legal,
+    keys_to_act,
+)
 from throneroom_server.games.king_is_dead.moves import (
+    KIND_OF_FIELD,
     LegalMoves,
+    checked_key,
     key_of,
     move_from_key,
     move_key,
@@ -183,24 +189,13 @@ def phase_table(legal: Callable[[State, Seat], LegalMoves]) -> PhaseTable[State]
 # --- What each kind of move does ---------------------------------------------------------
 
 
-def pass_turn(state: State, seat: Seat, move: Move, events: list[Event]) -> None:
-    record_pass(state, seat, events, forced=False)
-    advance(state, seat, events)
-
-
-def play(state: State, seat: Seat, move: Move, events: list[Event]) -> None:
-    play_card(state, seat, move.play_card.card, events)
-
-
-def check_move(state: State, move: Move) -> Key:
-    """The move's key; a malformed move (see moves.key_of: undeclared enum values
-    too) raises InvalidMoveError. The kit hands the key to ``member``."""
-    return key_of(move)
+check_move: Callable[[State, Move], Key] = checked_key
+"""The move's key (``key_of``); a malformed move (undeclared enum values too)
+raises InvalidMoveError. The kit hands the key to ``member``."""
 
 
 # --- The definition ------------------------------------------------------------------------
 
-_PLAYS = MappingProxyType({"pass_turn": pass_turn, "play_card": play})
 KINDS = ("pass_turn", "play_card", "crown", "garrison", "ambassador", "settle", "place", "summon")
 """The fields of the move's ``decision`` oneof, in number order."""
 
@@ -225,24 +220,44 @@ def definition(search: LastCardSearch) -> Definition:
         return listed
 
     def decide(state: State, seat: Seat, move: Move, events: list[Event]) -> None:
-        """A decision of a card's effect, or its summon (the key of a listed move
-        is known; any other move's is read)."""
+        """Every kind's effect: a pass, a card played, a decision of a card's effect
+        or its summon. The key of a listed move is known (the kit hands the effect
+        the listed move); any other move's is read."""
         key = key_by_listed.get(id(move))
-        carry_out(state, seat, key if key is not None else move_key(move), events)
+        if key is None:
+            key = move_key(move)
+        kind = key[0]
+        if kind == K_PASS:
+            record_pass(state, seat, events, forced=False)
+            advance(state, seat, events)
+        elif kind == K_PLAY:
+            play_card(state, seat, key[1], events)
+        else:
+            carry_out(state, seat, key, events)
 
     def legal(state: State, seat: Seat) -> LegalMoves:
-        return LegalMoves(legal_keys(state, seat, search))
+        """The phase generator (the kit asks it only for the seat to act while
+        the game goes on)."""
+        return LegalMoves(keys_to_act(state, seat, search))
 
-    def member(state: State, seat: Seat, move: Move, key: Key) -> Move | None:
-        """The listed move equal to ``move`` (whose key ``check_move`` read), or None:
-        ``is_legal`` on the key, then the message of the key compared (a move
-        with unknown fields is not listed)."""
-        if not is_legal(state, seat, key, search):
-            return None
-        listed = listed_by_key.get(key)
-        if listed is None:
-            listed = listed_move(key)
-        return listed if listed == move else None
+    def member_of(kind: str) -> Callable[[State, Seat, Move, Key], Move | None]:
+        """The kind's membership test: the listed move equal to ``move`` (whose key
+        ``check_move`` read), or None. The kit asks it only in a phase allowing the
+        kind, so the pending decision is known: the kind's own test of the key
+        (``LEGAL_IN_ITS_PHASE``, ``is_legal`` without reading the decision again),
+        then the message of the key compared (a move with unknown fields is not
+        listed)."""
+        legal_in_its_phase = LEGAL_IN_ITS_PHASE[KIND_OF_FIELD[kind]]
+
+        def member(state: State, seat: Seat, move: Move, key: Key) -> Move | None:
+            if not legal_in_its_phase(state, seat, key, search):
+                return None
+            listed = listed_by_key.get(key)
+            if listed is None:
+                listed = listed_move(key)
+            return listed if listed == move else None
+
+        return member
 
     def narrow(state: State, seat: Seat, move: Move) -> tuple[Move, ...]:
         key = key_of(move)
@@ -285,10 +300,10 @@ def definition(search: LastCardSearch) -> Definition:
         moves=tuple(
             MoveKind(
                 kind,
-                play=_PLAYS.get(kind, decide),
+                play=decide,
                 narrow=narrow,
                 explain=explain,
-                member=member,
+                member=member_of(kind),
             )
             for kind in KINDS
         ),

@@ -10,7 +10,7 @@ last-card search (``search``) where the last card restricts the choices.
 
 from __future__ import annotations
 
-from types import MappingProxyType
+from collections.abc import Callable
 
 from throneroom.v1 import king_is_dead_pb2 as pb
 
@@ -27,14 +27,7 @@ from throneroom_server.games.king_is_dead.board import (
     TURN,
 )
 from throneroom_server.games.king_is_dead.cards import (
-    K_AMBASSADOR,
-    K_CROWN,
-    K_GARRISON,
-    K_PASS,
-    K_PLACE,
     K_PLAY,
-    K_SETTLE,
-    K_SUMMON,
     PASS_KEY,
     Key,
     crown_keys,
@@ -58,17 +51,6 @@ from throneroom_server.games.king_is_dead.struggle import (
 
 State = pb.KingIsDeadState
 
-_DECISION_KIND = MappingProxyType(
-    {
-        DECIDE_CROWN: K_CROWN,
-        DECIDE_GARRISON: K_GARRISON,
-        DECIDE_AMBASSADOR: K_AMBASSADOR,
-        DECIDE_SETTLE: K_SETTLE,
-        DECIDE_PLACE: K_PLACE,
-        DECIDE_SUMMON: K_SUMMON,
-    }
-)
-
 _PLAY_KEYS: tuple[Key, ...] = tuple((K_PLAY, card) for card in range(max(CARDS) + 1))
 """The key of playing each card, by card."""
 
@@ -78,6 +60,12 @@ def legal_keys(state: State, seat: Seat, search: LastCardSearch) -> list[Key]:
     the engine's 3-player last-card search, with its memos)."""
     if state.HasField("outcome") or seat != state.to_move:
         return []
+    return keys_to_act(state, seat, search)
+
+
+def keys_to_act(state: State, seat: Seat, search: LastCardSearch) -> list[Key]:
+    """``legal_keys`` of the seat to act while the game goes on (the phase
+    generator: the kit asks it only then, so it does not check again)."""
     pending = state.pending
     d = pending.decision
     if d == TURN:
@@ -93,26 +81,82 @@ def legal_keys(state: State, seat: Seat, search: LastCardSearch) -> list[Key]:
 
 def is_legal(state: State, seat: Seat, key: Key, search: LastCardSearch) -> bool:
     """``key in legal_keys(state, seat, search)`` for the seat to act, cheaply."""
-    d = state.pending.decision
-    kind = key[0]
-    if d == TURN:
-        if kind == K_PASS:
-            return True
-        if kind != K_PLAY or key[1] not in state.seats[seat].hand:
-            return False
-        return not last_card_in_play(state) or key in legal_keys(state, seat, search)
-    if _DECISION_KIND.get(d) != kind:
+    if _PHASE_OF_KIND[key[0]] != state.pending.decision:
         return False
+    return LEGAL_IN_ITS_PHASE[key[0]](state, seat, key, search)
+
+
+# -- each kind in the phase that asks for it ---------------------------------------------
+# ``is_legal`` once the pending decision is known to be the one the key's kind answers
+# (a turn for a pass or a card; the card's decision for the others): the kit's checked
+# apply knows it (it asks a kind only in a phase that allows it), so it asks these
+# directly and the pending decision is not read again.
+
+
+def _pass(state: State, seat: Seat, key: Key, search: LastCardSearch) -> bool:
+    return True
+
+
+def _play(state: State, seat: Seat, key: Key, search: LastCardSearch) -> bool:
+    if key[1] not in state.seats[seat].hand:
+        return False
+    return not last_card_in_play(state) or key in keys_to_act(state, seat, search)
+
+
+def _summon(state: State, seat: Seat, key: Key, search: LastCardSearch) -> bool:
     if resolving_last_card(state):
-        return key in legal_keys(state, seat, search)
-    if kind == K_SUMMON:
-        reg = state.regions[key[1] - 1]
-        faction = key[2]
-        return faction in FACTIONS and getattr(reg, COUNT_FIELDS[faction - 1]) > 0
-    if kind == K_SETTLE:
-        return not state.regions[key[1] - 1].control
-    if kind == K_CROWN:
-        return key in crown_keys(read_cards(state))
-    if kind == K_PLACE:
-        return bool(place_targets(read_controls(state), state.pending.colour, (key[1],)))
+        return key in keys_to_act(state, seat, search)
+    faction = key[2]
+    return faction in FACTIONS and getattr(state.regions[key[1] - 1], COUNT_FIELDS[faction - 1]) > 0
+
+
+def _settle(state: State, seat: Seat, key: Key, search: LastCardSearch) -> bool:
+    if resolving_last_card(state):
+        return key in keys_to_act(state, seat, search)
+    return not state.regions[key[1] - 1].control
+
+
+def _crown(state: State, seat: Seat, key: Key, search: LastCardSearch) -> bool:
+    if resolving_last_card(state):
+        return key in keys_to_act(state, seat, search)
+    return key in crown_keys(read_cards(state))
+
+
+def _place(state: State, seat: Seat, key: Key, search: LastCardSearch) -> bool:
+    if resolving_last_card(state):
+        return key in keys_to_act(state, seat, search)
+    return bool(place_targets(read_controls(state), state.pending.colour, (key[1],)))
+
+
+def _exchange(state: State, seat: Seat, key: Key, search: LastCardSearch) -> bool:
+    if resolving_last_card(state):
+        return key in keys_to_act(state, seat, search)
     return exchange_is_legal(read_board(state), key, forbidden_mirror(state, seat))
+
+
+LegalInPhase = Callable[[State, Seat, Key, LastCardSearch], bool]
+
+LEGAL_IN_ITS_PHASE: tuple[LegalInPhase, ...] = (
+    _pass,  # K_PASS
+    _play,  # K_PLAY
+    _crown,  # K_CROWN
+    _exchange,  # K_GARRISON
+    _exchange,  # K_AMBASSADOR
+    _settle,  # K_SETTLE
+    _place,  # K_PLACE
+    _summon,  # K_SUMMON
+)
+"""By key kind (``key[0]``): ``is_legal`` for a state in the phase of that kind
+(see ``_PHASE_OF_KIND``)."""
+
+_PHASE_OF_KIND: tuple[int, ...] = (
+    TURN,  # K_PASS
+    TURN,  # K_PLAY
+    DECIDE_CROWN,
+    DECIDE_GARRISON,
+    DECIDE_AMBASSADOR,
+    DECIDE_SETTLE,
+    DECIDE_PLACE,
+    DECIDE_SUMMON,
+)
+"""By key kind: the pending decision in which a move of that kind may be legal."""

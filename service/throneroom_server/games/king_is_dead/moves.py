@@ -28,6 +28,7 @@ from throneroom_server.games.king_is_dead.cards import (
     K_PLAY,
     K_SETTLE,
     K_SUMMON,
+    PASS_KEY,
     Key,
 )
 from throneroom_server.games.kit.keyed import KeyedMoves
@@ -36,7 +37,7 @@ Move = pb.KingIsDeadMove
 _M: Any = pb.KingIsDeadMove
 """The move class, untyped: keys hold plain ints where the stubs want enum types."""
 
-_KIND_OF_FIELD = MappingProxyType(
+KIND_OF_FIELD = MappingProxyType(
     {
         "pass_turn": K_PASS,
         "play_card": K_PLAY,
@@ -48,7 +49,7 @@ _KIND_OF_FIELD = MappingProxyType(
         "summon": K_SUMMON,
     }
 )
-FIELD_OF_KIND = MappingProxyType({kind: name for name, kind in _KIND_OF_FIELD.items()})
+FIELD_OF_KIND = MappingProxyType({kind: name for name, kind in KIND_OF_FIELD.items()})
 
 
 def move_from_key(key: Key) -> Move:
@@ -92,7 +93,7 @@ def move_key(move: Move) -> Key:
     name = move.WhichOneof("decision")
     if name is None:
         return (-1,)
-    kind = _KIND_OF_FIELD[name]
+    kind = KIND_OF_FIELD[name]
     if kind == K_PASS:
         return (K_PASS,)
     if kind == K_PLAY:
@@ -116,52 +117,69 @@ def move_key(move: Move) -> Key:
     return (K_AMBASSADOR, a.region_a, a.region_b, a.from_a, a.from_b)
 
 
-def _region(value: int, what: str) -> int:
-    if value not in REGIONS:
-        raise InvalidMoveError(f"{what} must be a region (REGION_CALEDONIA..), not {value}")
-    return value
+_REGIONS = frozenset(REGIONS)
+_COLOURS = frozenset(COLOURS)
+_CARDS = frozenset(CARDS)
+"""The values a move may hold (sets: tested at every checked apply)."""
 
 
-def _colour(value: int, what: str) -> int:
-    if value not in COLOURS:
-        raise InvalidMoveError(f"{what} must be a follower colour (FACTION_SCOTS..), not {value}")
-    return value
+def _not_region(value: int, what: str) -> InvalidMoveError:
+    return InvalidMoveError(f"{what} must be a region (REGION_CALEDONIA..), not {value}")
+
+
+def _not_colour(value: int, what: str) -> InvalidMoveError:
+    return InvalidMoveError(f"{what} must be a follower colour (FACTION_SCOTS..), not {value}")
 
 
 def key_of(move: Move) -> Key:
     """The key of a well-formed move; InvalidMoveError for a malformed one (no
     decision set, an UNSPECIFIED or unknown enum value, colours not ascending,
     a region paired with itself, a movement not in its one writing...)."""
+    return checked_key(None, move)
+
+
+def checked_key(state: object, move: Move) -> Key:
+    """``key_of(move)``, with the signature of the kit's ``check_move`` (the state
+    is not read), so that the checked apply calls it directly. Read at every
+    move, so each value is tested where it is read (no call per field); the
+    errors name the field."""
     name = move.WhichOneof("decision")
     if name is None:
         raise InvalidMoveError(
             "the move is empty: set one of pass_turn, play_card, crown, garrison, "
             "ambassador, settle, place, summon"
         )
-    kind = _KIND_OF_FIELD[name]
+    kind = KIND_OF_FIELD[name]
     if kind == K_PASS:
-        return (K_PASS,)
+        return PASS_KEY
     if kind == K_PLAY:
         card = move.play_card.card
-        if card not in CARDS:
+        if card not in _CARDS:
             raise InvalidMoveError(f"play_card.card must be an action card, not {card}")
         return (K_PLAY, card)
     if kind == K_SUMMON:
         s = move.summon
-        return (
-            K_SUMMON,
-            _region(s.region, "summon.region"),
-            _colour(s.faction, "summon.faction"),
-        )
-    if kind == K_SETTLE:
-        return (K_SETTLE, _region(move.settle.region, "settle.region"))
-    if kind == K_PLACE:
-        return (K_PLACE, _region(move.place.region, "place.region"))
+        region = s.region
+        if region not in _REGIONS:
+            raise _not_region(region, "summon.region")
+        faction = s.faction
+        if faction not in _COLOURS:
+            raise _not_colour(faction, "summon.faction")
+        return (K_SUMMON, region, faction)
+    if kind in (K_SETTLE, K_PLACE):
+        region = (move.settle if kind == K_SETTLE else move.place).region
+        if region not in _REGIONS:
+            raise _not_region(region, f"{name}.region")
+        return (kind, region)
     if kind == K_CROWN:
         c = move.crown
-        a = _region(c.region_a, "crown.region_a")
-        b = _region(c.region_b, "crown.region_b")
-        crowned = _region(c.crowned, "crown.crowned")
+        a, b, crowned = c.region_a, c.region_b, c.crowned
+        if a not in _REGIONS:
+            raise _not_region(a, "crown.region_a")
+        if b not in _REGIONS:
+            raise _not_region(b, "crown.region_b")
+        if crowned not in _REGIONS:
+            raise _not_region(crowned, "crown.crowned")
         if a >= b:
             raise InvalidMoveError(
                 "crown: region_a must come before region_b (region_a < region_b)"
@@ -171,18 +189,28 @@ def key_of(move: Move) -> Key:
         return (K_CROWN, a, b, crowned)
     if kind == K_GARRISON:
         g = move.garrison
-        a = _region(g.from_region, "garrison.from_region")
-        b = _region(g.to_region, "garrison.to_region")
+        a, b = g.from_region, g.to_region
+        if a not in _REGIONS:
+            raise _not_region(a, "garrison.from_region")
+        if b not in _REGIONS:
+            raise _not_region(b, "garrison.to_region")
         if a == b:
             raise InvalidMoveError("garrison: from_region and to_region must differ")
-        out = [_colour(f, "garrison.outgoing") for f in g.outgoing]
+        out = list(g.outgoing)
+        for f in out:
+            if f not in _COLOURS:
+                raise _not_colour(f, "garrison.outgoing")
         if not 1 <= len(out) <= 2:
             raise InvalidMoveError(
                 f"garrison: 1 or 2 followers go out of from_region, not {len(out)}"
             )
-        if out != sorted(out):
+        if len(out) == 2 and out[0] > out[1]:
             raise InvalidMoveError("garrison: list the outgoing colours in ascending order")
-        back = _colour(g.returning, "garrison.returning") if g.HasField("returning") else 0
+        back = 0
+        if g.HasField("returning"):
+            back = g.returning
+            if back not in _COLOURS:
+                raise _not_colour(back, "garrison.returning")
         if len(out) == 1 and back and a > b:
             # The same movement as one follower out of to_region and one back:
             # each movement has one writing (canonical_exchange).
@@ -191,15 +219,25 @@ def key_of(move: Move) -> Key:
                 f"from_region={b}, to_region={a}, outgoing=[{back}], returning={out[0]}"
             )
         return (K_GARRISON, a, b, out[0], out[1] if len(out) == 2 else 0, back)
-    a_msg = move.ambassador
-    a = _region(a_msg.region_a, "ambassador.region_a")
-    b = _region(a_msg.region_b, "ambassador.region_b")
+    m = move.ambassador
+    a, b = m.region_a, m.region_b
+    if a not in _REGIONS:
+        raise _not_region(a, "ambassador.region_a")
+    if b not in _REGIONS:
+        raise _not_region(b, "ambassador.region_b")
     if a >= b:
         raise InvalidMoveError(
             "ambassador: region_a must come before region_b (region_a < region_b)"
         )
-    fa = _colour(a_msg.from_a, "ambassador.from_a") if a_msg.HasField("from_a") else 0
-    fb = _colour(a_msg.from_b, "ambassador.from_b") if a_msg.HasField("from_b") else 0
+    fa = fb = 0
+    if m.HasField("from_a"):
+        fa = m.from_a
+        if fa not in _COLOURS:
+            raise _not_colour(fa, "ambassador.from_a")
+    if m.HasField("from_b"):
+        fb = m.from_b
+        if fb not in _COLOURS:
+            raise _not_colour(fb, "ambassador.from_b")
     if not fa and not fb:
         raise InvalidMoveError("ambassador: at least one of from_a and from_b must be set")
     return (K_AMBASSADOR, a, b, fa, fb)

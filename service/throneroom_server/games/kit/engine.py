@@ -180,6 +180,9 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         if phase.generate is not None:
             listed = phase.generate(state, seat)
             if phase.ordered:
+                # _as_sequence(listed), without the call for a known Sequence type
+                if _SEQUENCE_TYPES.get(type(listed)):
+                    return listed  # type: ignore[return-value]
                 return _as_sequence(listed)
             return sorted(listed, key=d.move_key)
         key = d.move_key
