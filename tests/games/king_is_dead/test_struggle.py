@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from throneroom_server.games.core import IllegalMoveError
+from throneroom_server.games.king_is_dead.struggle import new_event
 
 from .helpers import (
     AQS,
@@ -178,3 +179,30 @@ def test_pass_is_rejected_when_another_decision_is_pending() -> None:
     state, _ = act(state, play(SETTLERS))
     with pytest.raises(IllegalMoveError, match="settle: seat 0 may play settle now, not pass_turn"):
         GAME.apply(state, 0, pass_())
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "struggle_resolved",
+        "passed",
+        "effect_skipped",
+        "card_played",
+        "follower_summoned",
+        "follower_placed",
+        "crown_placed",
+        "followers_moved",
+    ],
+)
+def test_an_event_body_with_one_default_field_set_is_the_event(kind: str) -> None:
+    """new_event does not call SetInParent: every caller sets a field of the body
+    first (``seat``, or ``region`` for a resolution), which sets the body in the
+    event even when the value is the field's default (seat 0)."""
+    event, body = new_event(kind)
+    assert event.WhichOneof("kind") is None
+    if kind == "struggle_resolved":
+        body.region = 0
+    else:
+        body.seat = 0
+    assert event.WhichOneof("kind") == kind
+    assert event.SerializeToString() != b""

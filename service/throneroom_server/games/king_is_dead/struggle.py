@@ -52,13 +52,13 @@ _NON_BLACK = attrgetter("scots", "welsh", "romano_british")
 
 
 def new_event(kind: str) -> tuple[Event, Any]:
-    """A fresh event of ``kind`` (set, even while all its fields are defaults)
-    and its body, to fill in field by field: quicker than building the nested
-    messages with keyword arguments, and the same message."""
+    """A fresh event and its body of ``kind``, to fill in field by field: quicker
+    than building the nested messages with keyword arguments, and the same
+    message. Every caller sets a field of the body, which sets the body in the
+    event (even when the value is the field's default), so ``SetInParent`` is
+    not called (test_struggle.py checks each kind)."""
     event = _E()
-    body = getattr(event, kind)
-    body.SetInParent()
-    return event, body
+    return event, getattr(event, kind)
 
 
 # -- reading the state as plain data --------------------------------------------------
