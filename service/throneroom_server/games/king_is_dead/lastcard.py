@@ -110,14 +110,15 @@ ALL_CARDS = LAST_CARD_RULE_SEATS * len(HAND)
 
 def last_card_in_play(state: State) -> bool:
     """3 players and exactly one action card left in the whole game."""
-    return state.num_seats == LAST_CARD_RULE_SEATS and state.cards_played == ALL_CARDS - 1
+    # The count first: it rules out nearly every state with one read.
+    return state.cards_played == ALL_CARDS - 1 and state.num_seats == LAST_CARD_RULE_SEATS
 
 
 def resolving_last_card(state: State) -> bool:
     """3 players, and the card being resolved is the game's last one."""
     return (
-        state.num_seats == LAST_CARD_RULE_SEATS
-        and state.cards_played == ALL_CARDS
+        state.cards_played == ALL_CARDS
+        and state.num_seats == LAST_CARD_RULE_SEATS
         and state.pending.decision not in (NONE, pb.KingIsDeadPending.DECISION_TURN)
     )
 

@@ -24,6 +24,7 @@ from throneroom_server.games.king_is_dead.board import (
     DECIDE_SETTLE,
     DECIDE_SUMMON,
     FACTIONS,
+    LAST_CARD_RULE_SEATS,
     TURN,
 )
 from throneroom_server.games.king_is_dead.cards import (
@@ -36,6 +37,7 @@ from throneroom_server.games.king_is_dead.cards import (
     place_targets,
 )
 from throneroom_server.games.king_is_dead.lastcard import (
+    ALL_CARDS,
     LastCardSearch,
     last_card_in_play,
     resolving_last_card,
@@ -90,7 +92,8 @@ def is_legal(state: State, seat: Seat, key: Key, search: LastCardSearch) -> bool
 # ``is_legal`` once the pending decision is known to be the one the key's kind answers
 # (a turn for a pass or a card; the card's decision for the others): the kit's checked
 # apply knows it (it asks a kind only in a phase that allows it), so it asks these
-# directly and the pending decision is not read again.
+# directly and the pending decision is not read again (nor by ``resolving_last_card``,
+# written out: the last card resolving is the 24th card played in a 3-player game).
 
 
 def _pass(state: State, seat: Seat, key: Key, search: LastCardSearch) -> bool:
@@ -100,37 +103,39 @@ def _pass(state: State, seat: Seat, key: Key, search: LastCardSearch) -> bool:
 def _play(state: State, seat: Seat, key: Key, search: LastCardSearch) -> bool:
     if key[1] not in state.seats[seat].hand:
         return False
-    return not last_card_in_play(state) or key in keys_to_act(state, seat, search)
+    if state.cards_played == ALL_CARDS - 1 and state.num_seats == LAST_CARD_RULE_SEATS:
+        return key in keys_to_act(state, seat, search)  # last_card_in_play
+    return True
 
 
 def _summon(state: State, seat: Seat, key: Key, search: LastCardSearch) -> bool:
-    if resolving_last_card(state):
-        return key in keys_to_act(state, seat, search)
+    if state.cards_played == ALL_CARDS and state.num_seats == LAST_CARD_RULE_SEATS:
+        return key in keys_to_act(state, seat, search)  # resolving_last_card
     faction = key[2]
     return faction in FACTIONS and getattr(state.regions[key[1] - 1], COUNT_FIELDS[faction - 1]) > 0
 
 
 def _settle(state: State, seat: Seat, key: Key, search: LastCardSearch) -> bool:
-    if resolving_last_card(state):
-        return key in keys_to_act(state, seat, search)
+    if state.cards_played == ALL_CARDS and state.num_seats == LAST_CARD_RULE_SEATS:
+        return key in keys_to_act(state, seat, search)  # resolving_last_card
     return not state.regions[key[1] - 1].control
 
 
 def _crown(state: State, seat: Seat, key: Key, search: LastCardSearch) -> bool:
-    if resolving_last_card(state):
-        return key in keys_to_act(state, seat, search)
+    if state.cards_played == ALL_CARDS and state.num_seats == LAST_CARD_RULE_SEATS:
+        return key in keys_to_act(state, seat, search)  # resolving_last_card
     return key in crown_keys(read_cards(state))
 
 
 def _place(state: State, seat: Seat, key: Key, search: LastCardSearch) -> bool:
-    if resolving_last_card(state):
-        return key in keys_to_act(state, seat, search)
+    if state.cards_played == ALL_CARDS and state.num_seats == LAST_CARD_RULE_SEATS:
+        return key in keys_to_act(state, seat, search)  # resolving_last_card
     return bool(place_targets(read_controls(state), state.pending.colour, (key[1],)))
 
 
 def _exchange(state: State, seat: Seat, key: Key, search: LastCardSearch) -> bool:
-    if resolving_last_card(state):
-        return key in keys_to_act(state, seat, search)
+    if state.cards_played == ALL_CARDS and state.num_seats == LAST_CARD_RULE_SEATS:
+        return key in keys_to_act(state, seat, search)  # resolving_last_card
     return exchange_is_legal(read_board(state), key, forbidden_mirror(state, seat))
 
 
