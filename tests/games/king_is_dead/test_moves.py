@@ -12,7 +12,7 @@ from throneroom_server.games.core import (
     InvalidMoveError,
     NotYourTurnError,
 )
-from throneroom_server.games.king_is_dead.moves import LegalMoves
+from throneroom_server.games.king_is_dead.moves import FIELD_OF_KIND, LegalMoves, move_from_key
 
 from .helpers import (
     AQS,
@@ -143,3 +143,21 @@ def test_turn_moves_list_each_distinct_card_once() -> None:
     assert moves[0] == pass_()
     cards = [m.play_card.card for m in moves[1:]]
     assert cards == [1, 3, 4, 5, 6, 7]  # Settlers once, Garrison played
+
+
+def test_a_move_built_from_a_key_has_its_decision_set_even_with_default_values() -> None:
+    """move_from_key sets the body only for the pass (no field): any other body is
+    set by its first field, even a default value."""
+    keys = (
+        (0,),
+        (1, 0),
+        (7, 0, 0),
+        (5, 0),
+        (6, 0),
+        (2, 0, 0, 0),
+        (3, 0, 0, 0, 0, 0),
+        (4, 0, 0, 0, 0),
+    )
+    for key in keys:
+        move = move_from_key(key)
+        assert move.WhichOneof("decision") == FIELD_OF_KIND[key[0]], key

@@ -54,14 +54,17 @@ FIELD_OF_KIND = MappingProxyType({kind: name for name, kind in KIND_OF_FIELD.ite
 
 def move_from_key(key: Key) -> Move:
     """The KingIsDeadMove message of a key (a fresh object). Filled in field by
-    field (quicker than nested keyword arguments; the same message)."""
+    field (quicker than nested keyword arguments; the same message): the first
+    field set sets the body in the move, so only the pass, which has no field,
+    is set explicitly."""
     kind = key[0]
     if kind not in FIELD_OF_KIND:
         raise ValueError(f"not a move key: {key!r}")
     move: Move = _M()
     body: Any = getattr(move, FIELD_OF_KIND[kind])
-    body.SetInParent()
-    if kind == K_PLAY:
+    if kind == K_PASS:
+        body.SetInParent()
+    elif kind == K_PLAY:
         body.card = key[1]
     elif kind == K_SUMMON:
         body.region = key[1]
