@@ -8,6 +8,7 @@ enumeration's own copy of the move."""
 from __future__ import annotations
 
 import dataclasses
+import operator
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -314,7 +315,8 @@ def test_member_is_handed_what_check_move_returned() -> None:
     state = game.setup(game.default_options(), 3, 1)
     move = game.legal_moves(state, 0)[1]
     game.apply(state, 0, move)
-    assert seen == [game.definition.check_move(state, move)] and seen[0] == game.move_key(move)
+    assert seen == [game.definition.check_move(state, move)]
+    assert seen[0] == (move.WhichOneof("decision"), game.move_key(move))  # kind and key
 
 
 # --- check_move_refuses_enums -----------------------------------------------------------
@@ -373,3 +375,49 @@ def test_a_broken_promise_is_caught() -> None:
 def test_the_promise_needs_a_check_move() -> None:
     with pytest.raises(PhaseTableError, match="needs a check_move"):
         dataclasses.replace(SETTLERS, check_move=None, check_move_refuses_enums=True)
+
+
+# --- the kind check_move read (GameDefinition.kind_of_checked) --------------------------
+
+
+def _nim_naming(named: str) -> Nim:
+    """Nim whose check_move also returns a kind name (``named``), declared as the
+    move's kind through ``kind_of_checked``."""
+    check = NIM.check_move
+
+    def check_move(state: Any, move: nim_pb2.NimMove) -> tuple[str, object]:
+        return named, check(state, move) if check is not None else None
+
+    class Naming(Nim):
+        definition = dataclasses.replace(
+            NIM, check_move=check_move, kind_of_checked=operator.itemgetter(0)
+        )
+
+    return Naming()
+
+
+def test_the_kind_check_move_read_stands_for_the_oneof() -> None:
+    game = _nim_naming(NIM.moves[0].name)
+    state = game.setup(game.default_options(), 2, 1)
+    assert game.apply(state, 0, nim_pb2.NimMove(take=2)) == Nim().apply(
+        state, 0, nim_pb2.NimMove(take=2)
+    )
+    assert narrowing_problems(game, state, 0, _nim_probes()) == []
+
+
+def test_a_kind_of_checked_naming_another_kind_is_caught() -> None:
+    game = _nim_naming("elsewhere")
+    state = game.setup(game.default_options(), 2, 1)
+    problems = narrowing_problems(game, state, 0, _nim_probes())
+    assert problems and all("kind_of_checked names 'elsewhere'" in p for p in problems), problems
+
+
+def test_kind_of_checked_needs_a_check_move() -> None:
+    with pytest.raises(PhaseTableError, match="kind_of_checked needs a check_move"):
+        dataclasses.replace(NIM, check_move=None, kind_of_checked=operator.itemgetter(0))
+
+
+def test_king_is_dead_reads_the_kind_once() -> None:
+    """The King Is Dead declares kind_of_checked (its check_move reads the oneof);
+    test_definition.py proves it over playouts with narrowing_problems."""
+    assert build_registry()["king_is_dead"].definition.kind_of_checked is not None

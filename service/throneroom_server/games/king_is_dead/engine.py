@@ -21,7 +21,7 @@ same for every engine.
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from types import MappingProxyType
 
 from throneroom.games.messages import GameMessages
@@ -54,6 +54,7 @@ from throneroom_server.games.king_is_dead.legality import (
 )
 from throneroom_server.games.king_is_dead.moves import (
     KIND_OF_FIELD,
+    Checked,
     LegalMoves,
     checked_key,
     key_of,
@@ -189,9 +190,13 @@ def phase_table(legal: Callable[[State, Seat], LegalMoves]) -> PhaseTable[State]
 # --- What each kind of move does ---------------------------------------------------------
 
 
-check_move: Callable[[State, Move], Key] = checked_key
-"""The move's key (``key_of``); a malformed move (undeclared enum values too)
-raises InvalidMoveError. The kit hands the key to ``member``."""
+check_move: Callable[[State, Move], Checked] = checked_key
+"""The move's kind and key (``key_of``); a malformed move (undeclared enum values
+too) raises InvalidMoveError. The kit takes the kind from it (``kind_of_checked``)
+and hands it to ``member``."""
+
+kind_of_checked: Callable[[Checked], str] = itemgetter(0)
+"""The kind ``check_move`` read (in C)."""
 
 
 # --- The definition ------------------------------------------------------------------------
@@ -240,7 +245,7 @@ def definition(search: LastCardSearch) -> Definition:
         the game goes on)."""
         return LegalMoves(keys_to_act(state, seat, search))
 
-    def member_of(kind: str) -> Callable[[State, Seat, Move, Key], Move | None]:
+    def member_of(kind: str) -> Callable[[State, Seat, Move, Checked], Move | None]:
         """The kind's membership test: the listed move equal to ``move`` (whose key
         ``check_move`` read), or None. The kit asks it only in a phase allowing the
         kind, so the pending decision is known: the kind's own test of the key
@@ -249,7 +254,8 @@ def definition(search: LastCardSearch) -> Definition:
         listed)."""
         legal_in_its_phase = LEGAL_IN_ITS_PHASE[KIND_OF_FIELD[kind]]
 
-        def member(state: State, seat: Seat, move: Move, key: Key) -> Move | None:
+        def member(state: State, seat: Seat, move: Move, checked: Checked) -> Move | None:
+            key = checked[1]
             if not legal_in_its_phase(state, seat, key, search):
                 return None
             listed = listed_by_key.get(key)
@@ -309,6 +315,7 @@ def definition(search: LastCardSearch) -> Definition:
         ),
         check_move=check_move,
         check_move_refuses_enums=True,
+        kind_of_checked=kind_of_checked,
         move_key=move_key,
         view=build_view,
         # redact_event: every event is public (cards are shown when played, courts are open).

@@ -134,18 +134,24 @@ def _not_colour(value: int, what: str) -> InvalidMoveError:
     return InvalidMoveError(f"{what} must be a follower colour (FACTION_SCOTS..), not {value}")
 
 
+Checked = tuple[str, Key]
+"""What ``checked_key`` reads of a move: its kind's field name and its key."""
+
+
 def key_of(move: Move) -> Key:
     """The key of a well-formed move; InvalidMoveError for a malformed one (no
     decision set, an UNSPECIFIED or unknown enum value, colours not ascending,
     a region paired with itself, a movement not in its one writing...)."""
-    return checked_key(None, move)
+    return checked_key(None, move)[1]
 
 
-def checked_key(state: object, move: Move) -> Key:
-    """``key_of(move)``, with the signature of the kit's ``check_move`` (the state
-    is not read), so that the checked apply calls it directly. Read at every
-    move, so each value is tested where it is read (no call per field); the
-    errors name the field."""
+def checked_key(state: object, move: Move) -> Checked:
+    """The move's kind (its field of the ``decision`` oneof) and ``key_of(move)``,
+    with the signature of the kit's ``check_move`` (the state is not read), so
+    that the checked apply calls it directly and takes the kind from it
+    (``kind_of_checked``: the oneof is read once). Read at every move, so each
+    value is tested where it is read (no call per field); the errors name the
+    field."""
     name = move.WhichOneof("decision")
     if name is None:
         raise InvalidMoveError(
@@ -154,12 +160,12 @@ def checked_key(state: object, move: Move) -> Key:
         )
     kind = KIND_OF_FIELD[name]
     if kind == K_PASS:
-        return PASS_KEY
+        return name, PASS_KEY
     if kind == K_PLAY:
         card = move.play_card.card
         if card not in _CARDS:
             raise InvalidMoveError(f"play_card.card must be an action card, not {card}")
-        return (K_PLAY, card)
+        return name, (K_PLAY, card)
     if kind == K_SUMMON:
         s = move.summon
         region = s.region
@@ -168,12 +174,12 @@ def checked_key(state: object, move: Move) -> Key:
         faction = s.faction
         if faction not in _COLOURS:
             raise _not_colour(faction, "summon.faction")
-        return (K_SUMMON, region, faction)
+        return name, (K_SUMMON, region, faction)
     if kind in (K_SETTLE, K_PLACE):
         region = (move.settle if kind == K_SETTLE else move.place).region
         if region not in _REGIONS:
             raise _not_region(region, f"{name}.region")
-        return (kind, region)
+        return name, (kind, region)
     if kind == K_CROWN:
         c = move.crown
         a, b, crowned = c.region_a, c.region_b, c.crowned
@@ -189,7 +195,7 @@ def checked_key(state: object, move: Move) -> Key:
             )
         if crowned not in (a, b):
             raise InvalidMoveError("crown: the crowned card must be one of the two swapped")
-        return (K_CROWN, a, b, crowned)
+        return name, (K_CROWN, a, b, crowned)
     if kind == K_GARRISON:
         g = move.garrison
         a, b = g.from_region, g.to_region
@@ -221,7 +227,7 @@ def checked_key(state: object, move: Move) -> Key:
                 "garrison: one follower each way is written from the lower region: "
                 f"from_region={b}, to_region={a}, outgoing=[{back}], returning={out[0]}"
             )
-        return (K_GARRISON, a, b, out[0], out[1] if len(out) == 2 else 0, back)
+        return name, (K_GARRISON, a, b, out[0], out[1] if len(out) == 2 else 0, back)
     m = move.ambassador
     a, b = m.region_a, m.region_b
     if a not in _REGIONS:
@@ -243,7 +249,7 @@ def checked_key(state: object, move: Move) -> Key:
             raise _not_colour(fb, "ambassador.from_b")
     if not fa and not fb:
         raise InvalidMoveError("ambassador: at least one of from_a and from_b must be set")
-    return (K_AMBASSADOR, a, b, fa, fb)
+    return name, (K_AMBASSADOR, a, b, fa, fb)
 
 
 class LegalMoves(KeyedMoves[Move]):

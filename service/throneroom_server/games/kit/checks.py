@@ -11,7 +11,8 @@ over random playouts:
   membership in the enumeration. A kind with its own generator in a phase with
   a phase generator must list exactly that phase's moves of its kind. Each
   ``MoveKind.member`` likewise: for a legal move it answers a listed move equal
-  to it, for any other (well-formed) move None.
+  to it, for any other (well-formed) move None; and ``GameDefinition.kind_of_checked``
+  names the kind of each asked move that ``check_move`` lets through.
 * ``enum_refusal_problems``: a definition declaring ``check_move_refuses_enums``
   keeps the promise: ``check_move`` refuses moves with an undeclared enum value
   planted anywhere in them (the kit then skips its own walk).
@@ -96,6 +97,8 @@ def narrowing_problems(
             )
         legal_bytes = {m.SerializeToString(deterministic=True) for m in legal}
         asked = legal + [p for p in probes if definition.kind_of(p) is kind]
+        if definition.kind_of_checked is not None:
+            problems += _checked_kind_problems(engine, kind, state, asked)
         if kind.member is not None:
             problems += _member_problems(
                 engine, kind, state, seat, asked=asked, legal=legal, legal_bytes=legal_bytes
@@ -114,6 +117,32 @@ def narrowing_problems(
                 problems.append(
                     f"{kind.name}: narrow() for the legal {one_line(move)} does not list it"
                 )
+    return problems
+
+
+def _checked_kind_problems(
+    engine: Engine[Any, Any, Any, Any, Any],
+    kind: MoveKind[Any, Any, Any],
+    state: Message,
+    asked: Sequence[Message],
+) -> list[str]:
+    """``kind_of_checked`` names the kind of each asked move (of ``kind``) that
+    ``check_move`` lets through."""
+    problems: list[str] = []
+    definition = engine.definition
+    check_move, kind_of_checked = definition.check_move, definition.kind_of_checked
+    assert check_move is not None and kind_of_checked is not None
+    for move in asked:
+        try:
+            checked = check_move(state, move)
+        except InvalidMoveError:
+            continue
+        named = kind_of_checked(checked)
+        if named != kind.name:
+            problems.append(
+                f"{kind.name}: kind_of_checked names {named!r} for {one_line(move)}, "
+                f"a move of kind {kind.name!r}"
+            )
     return problems
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
@@ -148,6 +148,12 @@ class GameDefinition(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
     its enum does not declare (at any depth), so the kit skips its own walk for
     them. A promise: ``kit.checks.enum_refusal_problems`` proves it over states
     (tests/games/test_kit_fast_paths.py runs it for every game that makes it)."""
+    kind_of_checked: Callable[[Any], str] | None = None
+    """The name of the move's kind (its field of the kinds' oneof) from what
+    ``check_move`` returned, when that holds it (e.g. the move parsed with its
+    kind): the checked apply takes the kind from it instead of reading the oneof
+    again. A promise: ``kit.checks.narrowing_problems`` proves it names the field
+    the move sets, for every move it asks about that ``check_move`` lets through."""
     move_key: Callable[[MoveT], Key] = derived_key
     setup_events: Callable[[StateT], list[EventT]] | None = None
     """The public events of a fresh game, for its history (e.g. the deal)."""
@@ -200,6 +206,8 @@ class GameDefinition(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         refused = self.check_move_refuses_enums
         if refused and self.check_move is None:
             raise PhaseTableError(f"{name}: check_move_refuses_enums needs a check_move")
+        if self.kind_of_checked is not None and self.check_move is None:
+            raise PhaseTableError(f"{name}: kind_of_checked needs a check_move")
         object.__setattr__(self, "walk_enums", self.move_has_enums and not refused)
         object.__setattr__(self, "undeclared_enum", enum_checker(self.messages.move))
         object.__setattr__(self, "_num_seats", attrgetter("num_seats"))

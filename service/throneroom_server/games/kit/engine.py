@@ -218,9 +218,13 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         # First, so that the game's own words come first; what it returns (e.g. the
         # move parsed) is handed to the kind's ``member``.
         checked = d.check_move(state, move) if d.check_move is not None else None
-        # d.kind_of(move), without the call (a move of a oneof: its kind; else the one kind)
-        oneof = d.kinds_oneof
-        kind = d.kinds.get(move.WhichOneof(oneof)) if oneof is not None else d.kind_of(move)
+        kind_of_checked = d.kind_of_checked
+        if kind_of_checked is not None:  # the kind check_move read (a promise, kit.checks)
+            kind = d.kinds.get(kind_of_checked(checked))
+        else:
+            # d.kind_of(move), without the call (a move of a oneof: its kind; else the one)
+            oneof = d.kinds_oneof
+            kind = d.kinds.get(move.WhichOneof(oneof)) if oneof is not None else d.kind_of(move)
         if kind is None:
             names = ", ".join(d.kinds)
             raise InvalidMoveError(f"{d.title}: the move is empty; set one of: {names}")
