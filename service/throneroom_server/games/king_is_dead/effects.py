@@ -46,8 +46,9 @@ def play_card(state: State, seat: int, card: int, events: list[Event]) -> None:
     hand = seat_state.hand
     hand.remove(card)
     seat_state.played.append(card)
-    state.cards_played += 1
-    seat_state.last_played = state.cards_played
+    played_now = state.cards_played + 1
+    state.cards_played = played_now
+    seat_state.last_played = played_now
     state.consecutive_passes = 0
     if card not in (pb.ACTION_CARD_GARRISON, pb.ACTION_CARD_AMBASSADOR):
         # Any card played lifts the undo rule (an exchange card keeps it for its

@@ -233,8 +233,8 @@ def definition(search: LastCardSearch) -> Definition:
             key = move_key(move)
         kind = key[0]
         if kind == K_PASS:
-            record_pass(state, seat, events, forced=False)
-            advance(state, seat, events)
+            if not record_pass(state, seat, events, forced=False):
+                advance(state, seat, events)
         elif kind == K_PLAY:
             play_card(state, seat, key[1], events)
         else:

@@ -136,10 +136,11 @@ def set_counts(msg: pb.RegionState, counts: Counts) -> None:
 # -- resolution ----------------------------------------------------------------------
 
 
-def resolve_struggle(state: State, events: list[Event]) -> None:
+def resolve_struggle(state: State, events: list[Event]) -> bool:
     """End the current power struggle: turn its card face down, place the
     control token, return the followers, place the Mordred banner's Loyalist,
-    then check for the end of the game (rules.py decides each step)."""
+    then check for the end of the game (rules.py decides each step). Whether
+    the game ended."""
     pos = current_position(state)
     card = state.region_cards[pos]
     card.face_up = False
@@ -177,6 +178,8 @@ def resolve_struggle(state: State, events: list[Event]) -> None:
     _, termination = game_end((control,), saxons - (control == SAXONS), order - 1)
     if termination:
         finish(state, termination, events)
+        return True
+    return False
 
 
 def finish(state: State, termination: str, events: list[Event]) -> None:
@@ -210,24 +213,27 @@ def finish(state: State, termination: str, events: list[Event]) -> None:
 # -- turns -----------------------------------------------------------------------------
 
 
-def record_pass(state: State, seat: int, events: list[Event], *, forced: bool) -> None:
-    state.consecutive_passes += 1
+def record_pass(state: State, seat: int, events: list[Event], *, forced: bool) -> bool:
+    """A pass (resolving the struggle when every seat has passed in a row).
+    Whether the game ended."""
+    passes = state.consecutive_passes + 1
+    state.consecutive_passes = passes
     event, passed = new_event("passed")
     passed.seat = seat
-    passed.consecutive_passes = state.consecutive_passes
+    passed.consecutive_passes = passes
     passed.forced = forced
     events.append(event)
-    if state.consecutive_passes >= state.num_seats:
-        resolve_struggle(state, events)
+    return passes >= state.num_seats and resolve_struggle(state, events)
 
 
 def advance(state: State, seat: int, events: list[Event]) -> None:
     """Give the turn to the next seat clockwise after ``seat``; seats without
-    cards pass automatically (resolving struggles, perhaps ending the game)."""
+    cards pass automatically (resolving struggles, perhaps ending the game).
+    The game goes on when it is called."""
     num_seats = state.num_seats
     seats = state.seats
     cur = seat
-    while not state.HasField("outcome"):
+    while True:
         cur = (cur + 1) % num_seats
         if seats[cur].hand:
             state.to_move = cur
@@ -235,7 +241,8 @@ def advance(state: State, seat: int, events: list[Event]) -> None:
             pending.Clear()
             pending.decision = TURN
             return
-        record_pass(state, cur, events, forced=True)
+        if record_pass(state, cur, events, forced=True):
+            return  # the game ended
 
 
 class Reading:
