@@ -3,14 +3,17 @@
 The game's flow is its pending decision (``pending.decision``): each value is
 a turn phase of the seat to move (``PHASES`` below), the eight fields of the
 move's ``decision`` oneof are its move kinds. Legality is written once, in
-legality.py: one generator per phase (``legal_keys`` as the lazy
-``LegalMoves``, in key order), and each kind's ``narrow`` is that enumeration
-restricted to the one move asked about (``is_legal`` on its key: one region,
-one exchange, one swap); the checked apply asks each kind's ``member``, the
-same test on the key ``check_move`` (``key_of``, which also refuses every
-undeclared enum value: ``check_move_refuses_enums``) read, so it never lists
-a Garrison's hundreds of executions. ``explain_illegal`` is the sentence for
-an illegal move.
+legality.py: one generator per phase (``keys_to_act``, the enumeration of
+``legal_keys`` for the seat to act, as the lazy ``LegalMoves``, in key order),
+and each kind's ``narrow`` is that enumeration restricted to the one move asked
+about (``is_legal`` on its key: one region, one exchange, one swap); the
+checked apply asks each kind's ``member``, the same test on the key
+``check_move`` read (``checked_key``: the kind and the key of ``key_of``,
+which also refuses every undeclared enum value: ``check_move_refuses_enums``;
+the kit takes the kind from it, ``kind_of_checked``), the pending decision
+being the kind's (``LEGAL_IN_ITS_PHASE``), so it never lists a Garrison's
+hundreds of executions. ``explain_illegal`` is the sentence for an illegal
+move.
 
 The 3-player last-card rule asks a search whose memos belong to the engine
 object (lastcard.py): the definition is built per engine around its

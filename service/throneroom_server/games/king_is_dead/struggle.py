@@ -71,8 +71,11 @@ def read_board(state: State) -> Board:
     ]
 
 
+_CONTROL = attrgetter("control")
+
+
 def read_controls(state: State) -> list[int]:
-    return [r.control for r in state.regions]
+    return list(map(_CONTROL, state.regions))  # each region's, read in C
 
 
 def read_orders(state: State) -> list[int]:
@@ -146,10 +149,11 @@ def resolve_struggle(state: State, events: list[Event]) -> bool:
     card.face_up = False
     region = card.region
     regions = state.regions
+    controls = read_controls(state)  # before: this struggle's region is unresolved
     reg: Any = regions[region - 1]  # enum fields take the plain ints used here
     counts = counts_of(reg)
     control = region_winner(counts)
-    order = 1 + sum(1 for r in regions if r.control)
+    order = 1 + sum(1 for c in controls if c)
     reg.control = control
     reg.resolved_order = order
     reg.scots = reg.welsh = reg.romano_british = reg.loyalists = 0
@@ -172,7 +176,7 @@ def resolve_struggle(state: State, events: list[Event]) -> bool:
     if to:
         target.loyalists += 1
         resolved.banner_region = to
-    saxons = sum(1 for r in regions if r.control == SAXONS)
+    saxons = sum(1 for c in controls if c == SAXONS) + (control == SAXONS)  # after it
     resolved.saxon_tokens = saxons
     events.append(event)
     _, termination = game_end((control,), saxons - (control == SAXONS), order - 1)
