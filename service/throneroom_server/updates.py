@@ -233,6 +233,10 @@ async def stream(
                 loose = outbox.loose(last)
                 if loose:
                     yield None, loose
+                    # Look again: a result decided while that was written has
+                    # nudged the subscription, and the drain below would
+                    # forget the nudge (the result would wait for a heartbeat).
+                    continue
             try:
                 pushed = sub.drain()
             except WatcherTooSlow as exc:

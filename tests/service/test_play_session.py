@@ -137,6 +137,30 @@ async def test_a_rejected_move_is_a_result_the_session_goes_on_and_nothing_chang
     call.cancel()
 
 
+async def test_results_of_moves_sent_at_once_come_before_any_heartbeat(service: Service) -> None:
+    """Moves sent in a burst: each result is sent as soon as it is decided, not
+    at the next heartbeat (a result decided while the stream was writing the
+    one before it once waited for the heartbeat: found by bench/fuzz.py)."""
+    stub = service.stub
+    game_id, players = await new_nim(stub, pile=9)
+    call = stub.Play()
+    request = opening(game_id, players[1].token)
+    request.open.heartbeat_seconds = 30  # far beyond the test's wait for any response
+    await call.write(request)
+    assert (await next_response(call)).update.version == 0
+    burst = 40
+    for n in range(burst):  # seat 1 moves on seat 0's turn: each a rejection
+        await call.write(move(0, 1, f"early-{n}"))
+    keys: list[str] = []
+    while len(keys) < burst:
+        response = await next_response(call)
+        assert response.WhichOneof("kind") is None, "a heartbeat came before every result"
+        keys.extend(r.idempotency_key for r in response.results)
+        assert all(r.error.reason == "NOT_YOUR_TURN" for r in response.results)
+    assert keys == [f"early-{n}" for n in range(burst)]
+    call.cancel()
+
+
 async def test_a_retried_move_is_replayed_never_applied_twice(service: Service) -> None:
     stub = service.stub
     game_id, players = await new_nim(stub, pile=9)
