@@ -41,13 +41,24 @@ def main() -> int:
     parser.add_argument("file")
     parser.add_argument("--check", action="store_true", help="exit 1 unless MCTS beats the field")
     parser.add_argument("--seats", type=int, help="play at this seat count instead of the file's")
+    parser.add_argument(
+        "--results",
+        type=Path,
+        help="keep the results in this file (a rerun resumes from it; default: a temporary file)",
+    )
+    parser.add_argument("--concurrency", type=int, help="matches at a time instead of the file's")
     ns = parser.parse_args()
     config = load_config(ns.file)
     if ns.seats:
         config = dataclasses.replace(config, seats=ns.seats)
+    if ns.concurrency:
+        config = dataclasses.replace(config, concurrency=ns.concurrency)
     start, cpu = time.perf_counter(), time.process_time()
-    with tempfile.TemporaryDirectory() as tmp:
-        records = run_tournament(config, Path(tmp) / "results.jsonl")
+    if ns.results:
+        records = run_tournament(config, ns.results)
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            records = run_tournament(config, Path(tmp) / "results.jsonl")
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     hero = config.hero
     hero_games = hero_wins = field_seats = field_wins = 0
