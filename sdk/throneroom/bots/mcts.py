@@ -23,8 +23,9 @@ that still holds cards: see that module) all worlds are the same, and one
 world gets all the ``iterations``. Leaves are valued with the heuristic bot's
 ``evaluate`` plus the cards in hand, and a node with more than ``WIDE`` moves
 (a Garrison's or an Ambassador's executions, the Crown's swaps, the summons)
-is widened progressively: its moves are tried best first by that ``evaluate``
-after the move, ``2 sqrt(visits)`` of them at a time.
+is widened progressively: ``2 sqrt(visits)`` children, and from its
+``ORDER_AFTER``-th visit its untried moves are tried best first by that
+``evaluate`` after the move.
 
 Simulation needs the engines, i.e. the ``throneroom-server`` distribution
 (the one place the SDK imports the server, lazily; without it ``choose``
