@@ -92,3 +92,23 @@ def test_kill_the_king(mode: int, advanced: bool, seed: int, choice_seed: int) -
     advanced units and leaders too."""
     options = kill_the_king_pb2.KillTheKingOptions(mode=mode, advanced=advanced)  # type: ignore[arg-type]
     assert check_game("kill_the_king", 2, seed, choice_seed, options) > 10
+
+
+@pytest.mark.parametrize(
+    "mode",
+    [
+        kill_the_king_pb2.KILL_THE_KING_MODE_KILL_THE_KING_GIGA,
+        kill_the_king_pb2.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE_GIGA,
+    ],
+    ids=["kill-the-king-giga", "attack-and-defense-giga"],
+)
+@pytest.mark.parametrize("seats", [2, 3, 4])
+@settings(
+    max_examples=1, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(seed=SEEDS, choice_seed=CHOICES)
+def test_kill_the_king_giga(mode: int, seats: int, seed: int, choice_seed: int) -> None:
+    """The Giga modes' real playouts (32-row fields, 2-4 seats in two teams,
+    KK-123) through the notation: positions, every legal move, every view."""
+    options = kill_the_king_pb2.KillTheKingOptions(mode=mode)  # type: ignore[arg-type]
+    assert check_game("kill_the_king", seats, seed, choice_seed, options) > 10

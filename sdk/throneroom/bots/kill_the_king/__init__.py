@@ -131,7 +131,7 @@ class KillTheKingBot:
         if not view.advanced:
             return ()
         side = Side(view.seats[seat].side)
-        owned = {UnitType(u.type) for u in view.units if u.seat == seat}
+        owned = {UnitType(u.type) for u in view.units if u.side == int(side)}  # Giga: the team's
         return tuple(u for u in ADVANCED_FIRST.get(side, ()) if u not in owned)
 
     @staticmethod
@@ -145,15 +145,17 @@ class KillTheKingBot:
     @staticmethod
     def _reinforce(sit: Situation, moves: Sequence[Move], options: list[int]) -> int:
         """Cavalry first (the rules want them first anyway), then Swordsmen, on the
-        edge space nearest the battlefield, facing the attacker's edge."""
+        edge space nearest the battlefield, facing the attacker's edge (Kill the
+        King Giga: of the board half)."""
 
         def score(i: int) -> tuple[int, int, int]:
             r = moves[i].reinforce
             rank = {UnitType.CAVALRY: 0, UnitType.SWORDSMEN: 1, UnitType.SPEARMEN: 2}
+            out = sit.outward(sit.half_of(Coord(r.square.row, r.square.col)))
             return (
                 rank.get(UnitType(r.unit), 3),
-                0 if r.facing == int(Direction.SOUTH) else 1,
-                r.square.row,
+                0 if r.facing == int(out) else 1,
+                r.square.row if out is Direction.SOUTH else -r.square.row,
             )
 
         return min(options, key=score)

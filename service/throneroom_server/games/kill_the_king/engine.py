@@ -321,6 +321,13 @@ MOVES: tuple[MoveKind[State, Move, Event], ...] = (
     _kind("end_phase", turns.end_phase_moves, turns.end_phase, narrow_end_phase),
 )
 
+GIGA_VARIANTS = tuple(
+    Variant(seats, (("mode", int(mode)),))
+    for mode in (Mode.KILL_THE_KING_GIGA, Mode.ATTACK_AND_DEFENSE_GIGA)
+    for seats in (2, 3, 4)
+)
+"""Both Giga modes at 2, 3 and 4 seats (KK-123), for the conformance suite and goldens."""
+
 KILL_THE_KING: GameDefinition[Options, State, Move, Event, View] = GameDefinition(
     messages=GameMessages("kill_the_king", Options, State, Move, Event, View),
     title="Kill the King",
@@ -365,6 +372,7 @@ KILL_THE_KING: GameDefinition[Options, State, Move, Event, View] = GameDefinitio
             Variant(2, (("mode", int(Mode.ATTACK_AND_DEFENSE)),)),
             Variant(2, (("advanced", True),)),
             Variant(2, (("mode", int(Mode.ATTACK_AND_DEFENSE)), ("advanced", True))),
+            *GIGA_VARIANTS,
         ),
         examples=3,
         deep_rate=0.05,
@@ -378,6 +386,7 @@ KILL_THE_KING: GameDefinition[Options, State, Move, Event, View] = GameDefinitio
             Golden(
                 Variant(2, (("mode", int(Mode.ATTACK_AND_DEFENSE)), ("advanced", True))), seed=7
             ),
+            *(Golden(variant, seed=7) for variant in GIGA_VARIANTS),
         ),
     ),
 )
