@@ -288,6 +288,8 @@ def test_the_king_is_killed_by_knocking_down_either_kings_door(
     state = _door_attack(from_square, facing, door, seats)
     assert state.door_destroyed and state.outcome.termination == "door"
     assert list(state.outcome.winners) == [s for s in range(seats) if s % 2 == 0]
+    team = "seat 0" if seats == 2 else "seats 0 and 2"
+    assert state.outcome.summary.startswith(f"the attacker team ({team}) wins: ")
 
 
 def test_the_mode_needs_2_to_4_players() -> None:
