@@ -157,6 +157,10 @@ def test_the_defenders_place_all_their_troops_inside_the_castle(seats: int) -> N
         assert {board.space(*c).board for c in squares} == {0, 1}
     inside = {s.coord for s in board if s.inside} - set(board.doors)
     assert inside <= setup_squares(KTKG, D, UnitType.SWORDSMEN)
+    pigs = {c.row for c in setup_squares(KTKG, D, UnitType.FLAMING_PIGS)}
+    assert pigs == set(range(8, 24)), "Flaming Pigs also on the first row outside (KK-153)"
+    peasants = {c.row for c in setup_squares(KTKG, A, UnitType.PEASANT)}
+    assert peasants == {0, 1, 2, 3, 28, 29, 30, 31}, "row 4 of each board (KK-24)"
 
 
 @pytest.mark.parametrize("seats", SEATS)
