@@ -160,6 +160,11 @@ class _Feed:
         self.subscriptions: set[Subscription] = set()
         self.task: asyncio.Task[None] | None = None
 
+    def seen(self) -> int:
+        """The newest version delivered (the store's read leaves out, unparsed,
+        the versions ``publish`` delivered while it waited)."""
+        return self.after
+
 
 class WatchHub:
     """The feeds of this replica and the stream counters."""
@@ -249,7 +254,7 @@ class WatchHub:
         try:
             while feed.subscriptions:
                 entries = await self.store.wait_entries(
-                    feed.game_id, feed.after, self.limits.read_block_seconds
+                    feed.game_id, feed.after, self.limits.read_block_seconds, seen=feed.seen
                 )
                 for entry in entries:
                     if entry.version <= feed.after:

@@ -204,7 +204,13 @@ class MemoryStore:
         return [storage_pb2.StoredEntry.FromString(b) for b in chunk]
 
     async def wait_entries(
-        self, game_id: str, after_version: int, timeout: float, limit: int = 100
+        self,
+        game_id: str,
+        after_version: int,
+        timeout: float,
+        limit: int = 100,
+        *,
+        seen: Callable[[], int] | None = None,
     ) -> Sequence[storage_pb2.StoredEntry]:
         game = self._get(game_id)
         if game.version <= after_version:
@@ -214,7 +220,10 @@ class MemoryStore:
                     await changed.wait()
             except TimeoutError:
                 return []
-        return await self.read_entries(game_id, after_version, limit)
+        end = after_version + limit
+        if seen is not None:
+            after_version = max(after_version, seen())
+        return await self.read_entries(game_id, after_version, end - after_version)
 
     async def schedule_deadline(self, game_id: str, at_ms: int) -> None:
         noted = self._deadlines.get(game_id)
