@@ -305,7 +305,7 @@ async def stream(
                 if outbox is not None:
                     outbox.known = (loaded, entry.version, entry.state)
                 yield response, outbox.riding(last) if outbox else no_results
-                if _app._outcome(game, entry.state) is not None:
+                if update.snapshot.finished:
                     finished = True
         if outbox is not None:  # shutting down: what is decided is still told
             loose = outbox.loose(last)
