@@ -25,9 +25,12 @@ Each figure is the median over ``--runs`` runs; ratios are Throneroom over
 boardgame.io (moves/s: higher is better; CPU/move: lower is better).
 
 Usage: ``python bench/peer.py [--runs 3] [--sizes 1 8 32] [--min-moves 8000]
-[--stores memory redis] [--workers 1 2] [--no-bgio] [--floor]`` (``make
-bench-peer``). ``--floor`` first measures a bare grpc.aio server (no
-application, raw bytes) under the same shape: what the transport alone costs.
+[--stores memory redis] [--workers 1 2] [--game nim] [--no-bgio] [--floor]``
+(``make bench-peer``). ``--game nim``: the bots play Nim (96 stones, about 48
+moves, rules that cost next to nothing, like the harness's game) instead of
+King Is Dead: what the service itself costs per move. ``--floor`` first
+measures a bare grpc.aio server (no application, raw bytes) under the same
+shape: what the transport alone costs.
 Needs ``node`` and ``npm`` for the boardgame.io side; its dependencies go to
 ``$BGIO_DEPS`` (default /tmp/peer-bgio-deps), never into this repository.
 """
