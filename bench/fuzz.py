@@ -285,9 +285,16 @@ class Fuzzer:
         kind = self.types[name]
         seats = draw(st.integers(kind.min_seats, kind.max_seats))
         if len(self.open_games[name]) < 2:
-            created = self.stub.CreateGame(
-                service_pb2.CreateGameRequest(options=kind.default_options, num_seats=seats)
-            )
+            request = service_pb2.CreateGameRequest(options=kind.default_options, num_seats=seats)
+            try:
+                created = self.stub.CreateGame(request)
+            except grpc.RpcError as error:
+                # The default options may take fewer seats than the type
+                # (Kill the King: 3-4 only in its Giga modes).
+                if error.code() != grpc.StatusCode.INVALID_ARGUMENT:
+                    raise
+                request.num_seats = kind.min_seats
+                created = self.stub.CreateGame(request)
             self.open_games[name].append(LiveGame(created.game_id, kind.name, []))
         return self.open_games[name][index(draw, len(self.open_games[name]))]
 
