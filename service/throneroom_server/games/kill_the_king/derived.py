@@ -1,0 +1,123 @@
+"""Derived data of recent states, owned by one engine object (never the module).
+
+The movement phase is most of a game's decisions, and each asks the same
+question twice: ``legal_moves`` lists the seat's moves, then the checked
+``apply`` asks whether the move chosen is among them. ``Derived`` keeps the
+listing of the last few states asked about, keyed by the state's bytes and the
+seat, so that the membership test is a set lookup instead of a second look at
+the field. Every answer depends on the state alone (the same bytes, the same
+listing), so the engine stays pure: same input, same output, and one object
+may serve any number of games. ``kit.checks.narrowing_problems`` proves the
+``member`` hooks answer exactly membership in the enumeration (the conformance
+suite runs it).
+
+:func:`definition_with` binds a definition to one ``Derived``: the movement
+phase's generator and the ``member`` of its move kinds read it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from throneroom.v1 import kill_the_king_pb2 as pb
+
+from throneroom_server.games.kill_the_king import climbing, movement, turns
+from throneroom_server.games.kill_the_king.keys import END_PHASE, Key, LazyMoves, move_key
+from throneroom_server.games.kit import GameDefinition, MoveKind
+
+State = pb.KillTheKingState
+Move = pb.KillTheKingMove
+Event = pb.KillTheKingEvent
+MOVEMENT = pb.KillTheKingState.PHASE_MOVEMENT
+
+MOVEMENT_KINDS = frozenset({"step", "rotate", "climb", "prepare_climb", "dismount", "end_phase"})
+"""The kinds of the movement phase, whose membership the listing answers."""
+
+
+def movement_keys(state: State, seat: int) -> list[Key]:
+    """The movement phase's moves at once (one look at the field), ascending."""
+    scene = movement.Scene(state)
+    keys = [*movement.movement_keys(scene, seat), *climbing.both_climb_keys(scene, seat)]
+    if next(turns.end_phase_moves(state, seat), None) is not None:
+        keys.append((END_PHASE,))
+    keys.sort()
+    return keys
+
+
+class Derived:
+    """The movement listings of the last states asked about (at most ``limit``),
+    by (state bytes, seat): each the ascending keys and their set."""
+
+    __slots__ = ("_listings", "limit")
+
+    def __init__(self, limit: int = 8) -> None:
+        self._listings: dict[tuple[bytes, int], tuple[list[Key], frozenset[Key]]] = {}
+        self.limit = limit
+
+    def listing(self, state: State, seat: int) -> tuple[list[Key], frozenset[Key]]:
+        """The movement phase's keys for ``seat`` at ``state`` (listed once)."""
+        memo_key = (state.SerializeToString(), seat)
+        found = self._listings.get(memo_key)
+        if found is None:
+            keys = movement_keys(state, seat)
+            found = (keys, frozenset(keys))
+            if len(self._listings) >= self.limit:
+                self._listings.clear()
+            self._listings[memo_key] = found
+        return found
+
+    def movement_moves(self, state: State, seat: int) -> LazyMoves:
+        return LazyMoves(self.listing(state, seat)[0])
+
+    def member(self, state: State, seat: int, move: Move, key: Key) -> Move | None:
+        """The listed move equal to ``move`` in the movement phase, or None."""
+        if key not in self.listing(state, seat)[1]:
+            return None
+        listed = LazyMoves.from_key(key)
+        return listed if listed == move else None
+
+    def __len__(self) -> int:
+        return len(self._listings)
+
+
+def definition_with(definition: GameDefinition[Any, Any, Any, Any, Any], derived: Derived) -> Any:
+    """``definition`` with its movement phase listed through ``derived`` and the
+    movement kinds' membership answered by it (elsewhere, e.g. ``end_phase`` in
+    the attack phase, the kind's own narrowing as before)."""
+    check = definition.check_move
+
+    def check_move(state: State, move: Move) -> Key:
+        """The engine's checks, then the move's key (handed to ``member``)."""
+        if check is not None:
+            check(state, move)
+        return move_key(move)
+
+    def bound(kind: MoveKind[State, Move, Event]) -> MoveKind[State, Move, Event]:
+        if kind.name not in MOVEMENT_KINDS:
+            return kind
+        narrow = kind.narrow
+        generate = kind.generate
+
+        def member(state: State, seat: int, move: Move, key: Key) -> Move | None:
+            if state.phase == MOVEMENT:
+                return derived.member(state, seat, move, key)
+            candidates = narrow(state, seat, move) if narrow is not None else generate(state, seat)  # type: ignore[misc]
+            return next((c for c in candidates if c == move), None)
+
+        return dataclasses.replace(kind, member=member)
+
+    phases = definition.phases
+    table = dataclasses.replace(
+        phases,
+        phases=tuple(
+            dataclasses.replace(p, generate=derived.movement_moves) if p.name == "movement" else p
+            for p in phases.phases
+        ),
+    )
+    return dataclasses.replace(
+        definition,
+        phases=table,
+        moves=tuple(bound(kind) for kind in definition.moves),
+        check_move=check_move,
+    )
