@@ -18,12 +18,19 @@ phase's generator and the ``member`` of its move kinds read it.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 from throneroom.v1 import kill_the_king_pb2 as pb
 
 from throneroom_server.games.kill_the_king import climbing, movement, turns
-from throneroom_server.games.kill_the_king.keys import END_PHASE, Key, LazyMoves, move_key
+from throneroom_server.games.kill_the_king.keys import (
+    END_PHASE,
+    ROTATE,
+    Key,
+    LazyMoves,
+    move_key,
+)
 from throneroom_server.games.kit import GameDefinition, MoveKind
 
 State = pb.KillTheKingState
@@ -31,6 +38,8 @@ Move = pb.KillTheKingMove
 Event = pb.KillTheKingEvent
 MOVEMENT = pb.KillTheKingState.PHASE_MOVEMENT
 
+ENGINES = frozenset({pb.UNIT_TYPE_BATTERING_RAM, pb.UNIT_TYPE_SIEGE_TOWER})
+"""Units that carry a crew (which turns with them)."""
 MOVEMENT_KINDS = frozenset({"step", "rotate", "climb", "prepare_climb", "dismount", "end_phase"})
 """The kinds of the movement phase, whose membership the listing answers."""
 
@@ -45,27 +54,57 @@ def movement_keys(state: State, seat: int) -> list[Key]:
     return keys
 
 
+Listing = tuple[list[Key], frozenset[Key]]
+
+
 class Derived:
     """The movement listings of the last states asked about (at most ``limit``),
-    by (state bytes, seat): each the ascending keys and their set."""
+    by (state bytes, seat): each the ascending keys and their set.
 
-    __slots__ = ("_listings", "limit")
+    A free rotation changes nothing the listing reads but the unit's own facing
+    and ``rotated`` flag (see :func:`after_free_rotation`), so the listing after
+    it is the one before without that unit's rotations: stored at once, it
+    spares the next ``legal_moves`` a look at the field. With ``verify``, every
+    listing taken from the memo is listed again from scratch and compared (the
+    tests play many random games that way)."""
 
-    def __init__(self, limit: int = 8) -> None:
-        self._listings: dict[tuple[bytes, int], tuple[list[Key], frozenset[Key]]] = {}
+    __slots__ = ("_listings", "limit", "verify")
+
+    def __init__(self, limit: int = 8, *, verify: bool = False) -> None:
+        self._listings: dict[tuple[bytes, int], Listing] = {}
         self.limit = limit
+        self.verify = verify
 
-    def listing(self, state: State, seat: int) -> tuple[list[Key], frozenset[Key]]:
+    def listing(self, state: State, seat: int) -> Listing:
         """The movement phase's keys for ``seat`` at ``state`` (listed once)."""
         memo_key = (state.SerializeToString(), seat)
         found = self._listings.get(memo_key)
         if found is None:
             keys = movement_keys(state, seat)
             found = (keys, frozenset(keys))
-            if len(self._listings) >= self.limit:
-                self._listings.clear()
-            self._listings[memo_key] = found
+            self._store(memo_key, found)
+        elif self.verify:
+            fresh = movement_keys(state, seat)
+            assert fresh == found[0], f"memo {found[0]} != listed {fresh}"
         return found
+
+    def _store(self, memo_key: tuple[bytes, int], found: Listing) -> None:
+        if len(self._listings) >= self.limit:
+            self._listings.clear()
+        self._listings[memo_key] = found
+
+    def known(self, state: State, seat: int) -> list[Key] | None:
+        """The memo's keys for ``seat`` at ``state``, if it holds them."""
+        found = self._listings.get((state.SerializeToString(), seat))
+        return found[0] if found is not None else None
+
+    def rotated(self, state: State, seat: int, before: list[Key], uid: int) -> None:
+        """``state`` is a state whose listing for ``seat`` was ``before`` after
+        a free rotation of unit ``uid`` that changed nothing else (checked by
+        :func:`after_free_rotation`): its listing is ``before`` without the
+        unit's rotations."""
+        keys = [k for k in before if k[0] != ROTATE or k[1] != uid]
+        self._store((state.SerializeToString(), seat), (keys, frozenset(keys)))
 
     def movement_moves(self, state: State, seat: int) -> LazyMoves:
         return LazyMoves(self.listing(state, seat)[0])
@@ -79,6 +118,34 @@ class Derived:
 
     def __len__(self) -> int:
         return len(self._listings)
+
+
+Play = Callable[[State, int, Move, list[Event]], None]
+
+
+def after_free_rotation(play: Play, derived: Derived) -> Play:
+    """The rotation's effect; after a free one that changed nothing but the
+    unit's facing and ``rotated`` flag (its one event, the movement phase
+    still on; not an engine, whose crew turns with it, nor a crew), the next
+    listing is derived from the one before (:meth:`Derived.rotated`). No
+    listing reads a unit's facing except a Flaming Pig's (which never turns)
+    and a Siege Tower's (left out); climbing attacks do not depend on facing."""
+
+    def played(state: State, seat: int, move: Move, events: list[Event]) -> None:
+        before = derived.known(state, seat) if state.phase == MOVEMENT else None
+        start = len(events)
+        play(state, seat, move, events)
+        if before is None or len(events) != start + 1 or state.phase != MOVEMENT:
+            return
+        event = events[start]
+        if event.WhichOneof("kind") != "rotated" or event.rotated.cost != 0:
+            return
+        u = state.units[move.rotate.unit]
+        if u.carried_by >= 0 or u.type in ENGINES:
+            return
+        derived.rotated(state, seat, before, u.id)
+
+    return played
 
 
 def definition_with(definition: GameDefinition[Any, Any, Any, Any, Any], derived: Derived) -> Any:
@@ -96,6 +163,7 @@ def definition_with(definition: GameDefinition[Any, Any, Any, Any, Any], derived
     def bound(kind: MoveKind[State, Move, Event]) -> MoveKind[State, Move, Event]:
         if kind.name not in MOVEMENT_KINDS:
             return kind
+        play = after_free_rotation(kind.play, derived) if kind.name == "rotate" else kind.play
         narrow = kind.narrow
         generate = kind.generate
 
@@ -105,7 +173,7 @@ def definition_with(definition: GameDefinition[Any, Any, Any, Any, Any], derived
             candidates = narrow(state, seat, move) if narrow is not None else generate(state, seat)  # type: ignore[misc]
             return next((c for c in candidates if c == move), None)
 
-        return dataclasses.replace(kind, member=member)
+        return dataclasses.replace(kind, member=member, play=play)
 
     phases = definition.phases
     table = dataclasses.replace(

@@ -396,6 +396,6 @@ class KillTheKing(Engine[Options, State, Move, Event, View]):
 
     definition = KILL_THE_KING
 
-    def __init__(self) -> None:
-        self.derived = derived.Derived()
+    def __init__(self, memo: derived.Derived | None = None) -> None:
+        self.derived = memo if memo is not None else derived.Derived()
         self.definition = derived.definition_with(KILL_THE_KING, self.derived)

@@ -481,8 +481,9 @@ def step(state: State, seat: int, move: Move, events: list[Event]) -> None:
         state.active_unit = -1
         return  # it met another Elephant head to head (KK-81)
     st.put(u, target.coord, target.level)
-    for crew in st.crew_of(state, u.id):
-        st.put(crew, target.coord, target.level)
+    if u.type in (RAM, TOWER):  # only engines carry crews
+        for crew in st.crew_of(state, u.id):
+            st.put(crew, target.coord, target.level)
     events.append(
         Event(
             stepped=Event.Stepped(
@@ -548,8 +549,9 @@ def rotate(state: State, seat: int, move: Move, events: list[Event]) -> None:
         u.moved = True
     u.rotated = True
     u.facing = move.rotate.facing
-    for crew in st.crew_of(state, u.id):
-        crew.facing = u.facing
+    if u.type in (RAM, TOWER):  # only engines carry crews
+        for crew in st.crew_of(state, u.id):
+            crew.facing = u.facing
     events.append(Event(rotated=Event.Rotated(unit=u.id, facing=u.facing, cost=cost)))
 
 
