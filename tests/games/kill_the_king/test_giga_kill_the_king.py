@@ -18,6 +18,7 @@ from tests.games.kill_the_king.giga_positions import (
     KTKG,
     A,
     D,
+    E,
     Giga,
     N,
     S,
@@ -26,7 +27,7 @@ from tests.games.kill_the_king.giga_positions import (
     setup_until,
     teams_chosen,
 )
-from tests.games.kill_the_king.positions import END, ENGINE, legal, play
+from tests.games.kill_the_king.positions import END, ENGINE, legal, play, step
 
 State = pb.KillTheKingState
 Move = pb.KillTheKingMove
@@ -300,3 +301,23 @@ def test_the_mode_needs_2_to_4_players() -> None:
     with pytest.raises(InvalidOptionsError, match=r"is for 2 players, not 3 \(the Giga modes"):
         ENGINE.validate_options(one_board, 3)
     assert Mode.KILL_THE_KING_GIGA.value == 3
+
+
+def test_each_gate_of_the_joined_castle_is_taken_apart() -> None:
+    """KK-56, KK-9: an attacker ending its move above the second board's gate
+    controls that gate only; the first stays the defenders'."""
+    g = Giga(KTKG, 4)
+    uid = g.put(UnitType.SWORDSMEN, 2, 22, 4)
+    g.put(UnitType.SWORDSMEN, 0, 3, 3)
+    g.put(UnitType.SWORDSMEN, 1, 12, 3)
+    state = g.turn(A, 2)
+    state, _ = play(state, END)
+    state, _ = play(state, END)
+    assert state.to_move == 2
+    state, _ = play(state, step(uid, E))
+    state, events = play(state, END)
+    assert [(g.square.row, g.controlled_by) for g in state.gates] == [
+        (9, pb.SIDE_DEFENDER),
+        (22, pb.SIDE_ATTACKER),
+    ]
+    assert any(e.HasField("gate_control_changed") for e in events)

@@ -7,9 +7,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from throneroom.games.kill_the_king.data import Mode, UnitType
+from throneroom.games.kill_the_king.board import Coord
+from throneroom.games.kill_the_king.data import Mode, Side, UnitType
 from throneroom.games.kill_the_king.field import rear_depth
 from throneroom.v1 import kill_the_king_pb2 as pb
+from throneroom_server.games.kill_the_king.turns import start_turn
 
 from tests.games.kill_the_king.giga_positions import (
     ADG,
@@ -87,8 +89,6 @@ def test_the_rangers_lock_holds_the_whole_team() -> None:
     for seat in (0, 2):
         state.seats[seat].movement_locked = True
     state.round = 1
-    from throneroom_server.games.kill_the_king.turns import start_turn
-
     start_turn(state, A, [])
     state, _ = play(state, END)
     state, _ = play(state, END)
@@ -148,12 +148,10 @@ def test_a_team_places_until_its_pool_is_empty() -> None:
     ("side", "row", "depth"),
     [(A, 2, 2), (A, 29, 2), (D, 13, 2), (D, 18, 2), (A, 15, 15), (D, 16, 0)],
 )
-def test_rearmost_is_measured_on_each_board_half(side: object, row: int, depth: int) -> None:
+def test_rearmost_is_measured_on_each_board_half(side: Side, row: int, depth: int) -> None:
     """KK-131: on the Kill the King Giga field the attackers' edges are rows 0
     and 31, the defenders' the rows where the boards meet (15 and 16)."""
-    from throneroom.games.kill_the_king.board import Coord
-
-    assert rear_depth(KTKG, side, Coord(row, 3)) == depth  # type: ignore[arg-type]
+    assert rear_depth(KTKG, side, Coord(row, 3)) == depth
 
 
 @pytest.mark.parametrize(("other_row", "dies"), [(28, True), (29, False), (1, False)])
