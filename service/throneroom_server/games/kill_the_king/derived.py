@@ -23,7 +23,7 @@ from typing import Any
 
 from throneroom.v1 import kill_the_king_pb2 as pb
 
-from throneroom_server.games.kill_the_king import climbing, movement, turns
+from throneroom_server.games.kill_the_king import climbing, movement, setup, turns
 from throneroom_server.games.kill_the_king.keys import (
     END_PHASE,
     ROTATE,
@@ -40,8 +40,13 @@ MOVEMENT = pb.KillTheKingState.PHASE_MOVEMENT
 
 ENGINES = frozenset({pb.UNIT_TYPE_BATTERING_RAM, pb.UNIT_TYPE_SIEGE_TOWER})
 """Units that carry a crew (which turns with them)."""
-MOVEMENT_KINDS = frozenset({"step", "rotate", "climb", "prepare_climb", "dismount", "end_phase"})
-"""The kinds of the movement phase, whose membership the listing answers."""
+PLACEMENT = pb.KillTheKingState.PHASE_PLACEMENT
+LISTED_PHASES = frozenset({MOVEMENT, PLACEMENT})
+MEMO_KINDS = frozenset(
+    {"step", "rotate", "climb", "prepare_climb", "dismount", "end_phase", "place"}
+)
+"""The kinds of the movement phase and the placement, whose membership the
+memo's listing answers."""
 
 
 def movement_keys(state: State, seat: int) -> list[Key]:
@@ -55,6 +60,14 @@ def movement_keys(state: State, seat: int) -> list[Key]:
 
 
 Listing = tuple[list[Key], frozenset[Key]]
+
+
+def listed_keys(state: State, seat: int) -> list[Key]:
+    """The keys of the phase's listing from scratch: the movement phase's or
+    the placement's (the two phases listed at once)."""
+    if state.phase == PLACEMENT:
+        return setup.placement_moves(state, seat).keys
+    return movement_keys(state, seat)
 
 
 class Derived:
@@ -80,11 +93,11 @@ class Derived:
         memo_key = (state.SerializeToString(), seat)
         found = self._listings.get(memo_key)
         if found is None:
-            keys = movement_keys(state, seat)
+            keys = listed_keys(state, seat)
             found = (keys, frozenset(keys))
             self._store(memo_key, found)
         elif self.verify:
-            fresh = movement_keys(state, seat)
+            fresh = listed_keys(state, seat)
             assert fresh == found[0], f"memo {found[0]} != listed {fresh}"
         return found
 
@@ -106,11 +119,13 @@ class Derived:
         keys = [k for k in before if k[0] != ROTATE or k[1] != uid]
         self._store((state.SerializeToString(), seat), (keys, frozenset(keys)))
 
-    def movement_moves(self, state: State, seat: int) -> LazyMoves:
+    def moves(self, state: State, seat: int) -> LazyMoves:
+        """The movement phase's or the placement's moves, from the memo."""
         return LazyMoves(self.listing(state, seat)[0])
 
     def member(self, state: State, seat: int, move: Move, key: Key) -> Move | None:
-        """The listed move equal to ``move`` in the movement phase, or None."""
+        """The listed move equal to ``move`` in the movement phase or the
+        placement, or None."""
         if key not in self.listing(state, seat)[1]:
             return None
         listed = LazyMoves.from_key(key)
@@ -161,14 +176,14 @@ def definition_with(definition: GameDefinition[Any, Any, Any, Any, Any], derived
         return move_key(move)
 
     def bound(kind: MoveKind[State, Move, Event]) -> MoveKind[State, Move, Event]:
-        if kind.name not in MOVEMENT_KINDS:
+        if kind.name not in MEMO_KINDS:
             return kind
         play = after_free_rotation(kind.play, derived) if kind.name == "rotate" else kind.play
         narrow = kind.narrow
         generate = kind.generate
 
         def member(state: State, seat: int, move: Move, key: Key) -> Move | None:
-            if state.phase == MOVEMENT:
+            if state.phase in LISTED_PHASES:
                 return derived.member(state, seat, move, key)
             candidates = narrow(state, seat, move) if narrow is not None else generate(state, seat)  # type: ignore[misc]
             return next((c for c in candidates if c == move), None)
@@ -179,7 +194,9 @@ def definition_with(definition: GameDefinition[Any, Any, Any, Any, Any], derived
     table = dataclasses.replace(
         phases,
         phases=tuple(
-            dataclasses.replace(p, generate=derived.movement_moves) if p.name == "movement" else p
+            dataclasses.replace(p, generate=derived.moves)
+            if p.name in ("movement", "placement")
+            else p
             for p in phases.phases
         ),
     )
