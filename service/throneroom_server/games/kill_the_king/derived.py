@@ -23,7 +23,8 @@ from typing import Any
 
 from throneroom.v1 import kill_the_king_pb2 as pb
 
-from throneroom_server.games.kill_the_king import climbing, movement, setup, turns
+from throneroom_server.games.kill_the_king import climbing, combat, movement, setup, turns
+from throneroom_server.games.kill_the_king import state as st
 from throneroom_server.games.kill_the_king.keys import (
     END_PHASE,
     ROTATE,
@@ -41,12 +42,14 @@ MOVEMENT = pb.KillTheKingState.PHASE_MOVEMENT
 ENGINES = frozenset({pb.UNIT_TYPE_BATTERING_RAM, pb.UNIT_TYPE_SIEGE_TOWER})
 """Units that carry a crew (which turns with them)."""
 PLACEMENT = pb.KillTheKingState.PHASE_PLACEMENT
-LISTED_PHASES = frozenset({MOVEMENT, PLACEMENT})
+ATTACK = pb.KillTheKingState.PHASE_ATTACK
+LISTED_PHASES = frozenset({MOVEMENT, PLACEMENT, ATTACK})
+LISTED_PHASE_NAMES = frozenset({"movement", "placement", "attack"})
 MEMO_KINDS = frozenset(
-    {"step", "rotate", "climb", "prepare_climb", "dismount", "end_phase", "place"}
+    {"step", "rotate", "climb", "prepare_climb", "dismount", "end_phase", "place", "attack"}
 )
-"""The kinds of the movement phase and the placement, whose membership the
-memo's listing answers."""
+"""The kinds of the phases listed through the memo (movement, placement,
+attack), whose membership the memo's listing answers."""
 
 
 def movement_keys(state: State, seat: int) -> list[Key]:
@@ -67,6 +70,12 @@ def listed_keys(state: State, seat: int) -> list[Key]:
     the placement's (the two phases listed at once)."""
     if state.phase == PLACEMENT:
         return setup.placement_moves(state, seat).keys
+    if state.phase == ATTACK:
+        keys = [move_key(m) for m in combat.attack_moves(state, st.field(state), seat)]
+        if next(turns.end_phase_moves(state, seat), None) is not None:
+            keys.append((END_PHASE,))
+        keys.sort()
+        return keys
     return movement_keys(state, seat)
 
 
@@ -194,8 +203,8 @@ def definition_with(definition: GameDefinition[Any, Any, Any, Any, Any], derived
     table = dataclasses.replace(
         phases,
         phases=tuple(
-            dataclasses.replace(p, generate=derived.moves)
-            if p.name in ("movement", "placement")
+            dataclasses.replace(p, generate=derived.moves, ordered=True)
+            if p.name in LISTED_PHASE_NAMES
             else p
             for p in phases.phases
         ),
