@@ -149,5 +149,8 @@ def test_the_memo_belongs_to_the_engine() -> None:
         moves = one.legal_moves(state, one.to_act(state)[0])
         state, _ = one.apply(state, one.to_act(state)[0], moves[chooser.randrange(len(moves))])
     seat = one.to_act(state)[0]
+    assert len(two.derived) == 0
     assert list(one.legal_moves(state, seat)) == list(two.legal_moves(state, seat))
-    assert len(one.derived) == 1
+    assert len(two.derived) == 1  # this listing, kept by the engine that made it
+    two.legal_moves(state, seat)
+    assert len(two.derived) == 1  # and read again, not listed again
