@@ -5,14 +5,20 @@ question twice: ``legal_moves`` lists the seat's moves, then the checked
 ``apply`` asks whether the move chosen is among them. ``Derived`` keeps the
 listing of the last few states asked about, keyed by the state's bytes and the
 seat, so that the membership test is a set lookup instead of a second look at
-the field. Every answer depends on the state alone (the same bytes, the same
-listing), so the engine stays pure: same input, same output, and one object
-may serve any number of games. ``kit.checks.narrowing_problems`` proves the
-``member`` hooks answer exactly membership in the enumeration (the conformance
-suite runs it).
+the field; the placement and the attack phase are listed the same way. Every
+answer depends on the state alone (the same bytes, the same listing), so the
+engine stays pure: same input, same output, and one object may serve any
+number of games. ``kit.checks.narrowing_problems`` proves the ``member`` hooks
+answer exactly membership in the enumeration (the conformance suite and
+tests/games/kill_the_king/test_derived.py run it).
 
-:func:`definition_with` binds a definition to one ``Derived``: the movement
-phase's generator and the ``member`` of its move kinds read it.
+After a free rotation the next listing is derived from the one before
+(:func:`after_free_rotation`); with ``verify`` every listing read from the
+memo is listed again from scratch and compared (test_derived.py plays random
+games of every mode that way).
+
+:func:`definition_with` binds a definition to one ``Derived``: the listed
+phases' generators and the ``member`` of their move kinds read it.
 """
 
 from __future__ import annotations
