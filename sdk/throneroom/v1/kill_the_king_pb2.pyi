@@ -1388,7 +1388,8 @@ class KillTheKingEvent(_message.Message):
     @_typing.final
     class UnitPlaced(_message.Message):
         """A placement. Before the reveal the other seats (and spectators) get it
-        with only `seat`: not which counter, where, or how many so far (KK-121).
+        with only `seat`: not which counter, where, or how many so far (KK-121;
+        Giga: the placing seat's teammates get it in full, KK-154).
         """
 
         DESCRIPTOR: _descriptor.Descriptor
@@ -2120,7 +2121,8 @@ Global___KillTheKingEvent: _TypeAlias = KillTheKingEvent  # noqa: Y015
 class KillTheKingView(_message.Message):
     """What one seat (or a spectator) sees. Before the reveal, another seat's
     units all appear in reserve (status RESERVE, no square, level, facing or
-    crew); everything else is public. The RNG never appears.
+    crew; Giga: another team's, in its pool held by its first seat, KK-154);
+    everything else is public. The RNG never appears.
     """
 
     DESCRIPTOR: _descriptor.Descriptor

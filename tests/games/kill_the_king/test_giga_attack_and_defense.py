@@ -109,6 +109,7 @@ def test_the_teams_buy_as_one_then_distribute_on_their_side(seats: int) -> None:
         rows = {m.place.square.row for m in legal(state, seat)}
         assert rows == ({7, 8, 9} if seat % 2 == 0 else {22, 23, 24})
     assert {c.row for c in setup_squares(ADG, A, UnitType.PEASANT)} == {7, 8, 9, 10}
+    assert {c.row for c in setup_squares(ADG, D, UnitType.PEASANT)} == {21, 22, 23, 24}
     pools = {u.seat for u in state.units}
     assert pools == {0, 1}
 

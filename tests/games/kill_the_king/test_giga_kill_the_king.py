@@ -157,6 +157,10 @@ def test_the_defenders_place_all_their_troops_inside_the_castle(seats: int) -> N
         assert {board.space(*c).board for c in squares} == {0, 1}
     inside = {s.coord for s in board if s.inside} - set(board.doors)
     assert inside <= setup_squares(KTKG, D, UnitType.SWORDSMEN)
+    pigs = {c.row for c in setup_squares(KTKG, D, UnitType.FLAMING_PIGS)}
+    assert pigs == set(range(8, 24)), "Flaming Pigs also on the first row outside (KK-153)"
+    peasants = {c.row for c in setup_squares(KTKG, A, UnitType.PEASANT)}
+    assert peasants == {0, 1, 2, 3, 28, 29, 30, 31}, "row 4 of each board (KK-24)"
 
 
 @pytest.mark.parametrize("seats", SEATS)
@@ -288,6 +292,8 @@ def test_the_king_is_killed_by_knocking_down_either_kings_door(
     state = _door_attack(from_square, facing, door, seats)
     assert state.door_destroyed and state.outcome.termination == "door"
     assert list(state.outcome.winners) == [s for s in range(seats) if s % 2 == 0]
+    team = "seat 0" if seats == 2 else "seats 0 and 2"
+    assert state.outcome.summary.startswith(f"the attacker team ({team}) wins: ")
 
 
 def test_the_mode_needs_2_to_4_players() -> None:

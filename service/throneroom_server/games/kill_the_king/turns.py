@@ -334,6 +334,10 @@ _SUMMARIES = {
 def finish(state: State, winner: Side, termination: str, events: list[Event]) -> None:
     seats = [i for i, s in enumerate(state.seats) if s.side == int(winner)]
     summary = f"{winner.name.lower()} wins: {_SUMMARIES[termination]}"
+    if spec_of(state).giga:  # every seat of the winning team wins (KK-157)
+        names = " and ".join(str(seat) for seat in seats)
+        listed = f"seat {names}" if len(seats) == 1 else f"seats {names}"
+        summary = f"the {winner.name.lower()} team ({listed}) wins: {_SUMMARIES[termination]}"
     state.outcome.CopyFrom(Outcome(winners=seats, termination=termination, summary=summary))
     state.phase = S.PHASE_OVER
     state.active_unit = -1
