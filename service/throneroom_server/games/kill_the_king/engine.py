@@ -21,6 +21,7 @@ from throneroom_server.games.kill_the_king import (
     climbing,
     combat,
     combat_deaths,
+    derived,
     movement,
     setup,
     treasury,
@@ -29,7 +30,7 @@ from throneroom_server.games.kill_the_king import (
 )
 from throneroom_server.games.kill_the_king import state as st
 from throneroom_server.games.kill_the_king.invariants import INVARIANTS
-from throneroom_server.games.kill_the_king.keys import END_PHASE, LazyMoves, move_key
+from throneroom_server.games.kill_the_king.keys import LazyMoves, move_key
 from throneroom_server.games.kill_the_king.scope import (
     ALL_BUYABLE,
     LEADERS_IN_PLAY,
@@ -179,13 +180,9 @@ def follow_up(state: State, seat: int, move: Move, events: list[Event]) -> None:
 
 
 def movement_moves(state: State, seat: int) -> LazyMoves:
-    """The movement phase's moves at once (one look at the field), ascending."""
-    scene = movement.Scene(state)
-    keys = [*movement.movement_keys(scene, seat), *climbing.both_climb_keys(scene, seat)]
-    if next(turns.end_phase_moves(state, seat), None) is not None:
-        keys.append((END_PHASE,))
-    keys.sort()
-    return LazyMoves(keys)
+    """The movement phase's moves at once (one look at the field), ascending
+    (an engine lists them through its ``Derived``, see :class:`KillTheKing`)."""
+    return LazyMoves(derived.movement_keys(state, seat))
 
 
 def narrow_end_phase(state: State, seat: int, move: Move) -> list[Move]:
@@ -396,6 +393,12 @@ KILL_THE_KING: GameDefinition[Options, State, Move, Event, View] = GameDefinitio
 
 
 class KillTheKing(Engine[Options, State, Move, Event, View]):
-    """Kill the King's engine: everything derived from KILL_THE_KING."""
+    """Kill the King's engine: everything derived from KILL_THE_KING, its
+    movement listings kept by the object's own ``Derived`` (a memo of recent
+    states: it only saves work, so the engine stays pure)."""
 
     definition = KILL_THE_KING
+
+    def __init__(self, memo: derived.Derived | None = None) -> None:
+        self.derived = memo if memo is not None else derived.Derived()
+        self.definition = derived.definition_with(KILL_THE_KING, self.derived)

@@ -367,6 +367,7 @@ def _place_keys(state: State, seat: int, only: int | None = None) -> Iterator[Ke
     team = [u for u in st.standing(state) if u.side == int(side)]
     mine = [u for u in team if u.seat == seat]
     taken = {st.position(u) for u in team}
+    taken_squares = {p.coord for p in taken}
     rams = {
         st.coord(u): u
         for u in mine
@@ -393,7 +394,7 @@ def _place_keys(state: State, seat: int, only: int | None = None) -> Iterator[Ke
             if engine is not None:
                 yield (PLACE, u.id, c.row, c.col, engine.facing)
                 continue
-            if Position(c, board.level_of(c)) in taken:
+            if c in taken_squares and Position(c, board.level_of(c)) in taken:
                 continue
             for d in _FACINGS:
                 yield (PLACE, u.id, c.row, c.col, d)
