@@ -45,7 +45,6 @@ import os
 import random
 import re
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -63,7 +62,7 @@ sys.path[:0] = [str(ROOT / "sdk"), str(ROOT / "service")]
 
 from throneroom import AsyncClient  # noqa: E402
 from throneroom.v1 import service_pb2  # noqa: E402
-from throneroom_server.devtools import free_port, throwaway_redis, wait_for_port  # noqa: E402
+from throneroom_server.devtools import free_port, server_process, throwaway_redis, wait_for_port  # noqa: E402
 
 PEER = Path(
     os.environ.get("PEER_BGIO")
@@ -327,32 +326,14 @@ class ThroneroomLoad:
 # -- servers --------------------------------------------------------------------------
 
 
-@contextlib.contextmanager
 def throneroom_server(
     redis_url: str | None, workers: int, *, fixtures: bool = False
-) -> Iterator[tuple[str, int]]:
-    port = free_port()
-    args = [sys.executable, "-m", "throneroom_server.main", "--listen", f"127.0.0.1:{port}"]
-    if redis_url:
-        args += ["--redis-url", redis_url]
-    if workers > 1:
-        args += ["--workers", str(workers)]
-    env = dict(os.environ, THRONEROOM_LOG_FORMAT="json")
+) -> contextlib.AbstractContextManager[tuple[str, int]]:
+    """The service in its own process(es): JSON logs, Nim served with ``fixtures``."""
+    env = {"THRONEROOM_LOG_FORMAT": "json"}
     if fixtures:
         env["THRONEROOM_FIXTURE_GAMES"] = "1"  # Nim
-    proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        # Generous: on a loaded machine a worker takes seconds to import.
-        wait_for_port(port, timeout=120, proc=proc)  # type: ignore[arg-type]
-        time.sleep(0.3 if workers > 1 else 0)  # every worker listening
-        yield f"127.0.0.1:{port}", proc.pid
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    return server_process(redis_url, workers=workers, env=env)
 
 
 def bgio_install() -> None:
