@@ -3,6 +3,7 @@
     python bench/compare_trees.py --base /path/to/other/tree           # this tree vs another
     python bench/compare_trees.py --base ../base --rows king_is_dead:3 --runs 5
     python bench/compare_trees.py --base ../base --callgrind --games 40   # instruction counts
+    python bench/compare_trees.py --base ../base --rows kill_the_king:2:mode=2,advanced=1
 
 Each measurement is a fresh process whose ``PYTHONPATH`` is one tree's
 ``service`` and ``sdk`` directories (it prints the file it imported the
@@ -50,9 +51,14 @@ DEFAULT_ROWS = (
 # -- the worker: runs inside one tree ------------------------------------------------------
 
 
-def play_one(game: Any, seats: int, seed: int, chooser: random.Random) -> int:
+def play_one(
+    game: Any, seats: int, seed: int, chooser: random.Random, values: dict[str, int] | None = None
+) -> int:
     """One random game to its outcome (``bench/engine.py``'s loop); its decisions."""
-    state = game.setup(game.default_options(), seats, seed)
+    options = game.default_options()
+    for name, value in (values or {}).items():
+        setattr(options, name, value)
+    state = game.setup(options, seats, seed)
     decisions = 0
     while acting := game.to_act(state):
         seat = acting[chooser.randrange(len(acting))] if len(acting) > 1 else acting[0]
@@ -62,7 +68,19 @@ def play_one(game: Any, seats: int, seed: int, chooser: random.Random) -> int:
     return decisions
 
 
-def worker(name: str, seats: int, seconds: float, games: int) -> dict[str, Any]:
+def parse_row(row: str) -> tuple[str, str, dict[str, int]]:
+    """``game:seats`` or ``game:seats:option=value,...`` -> (game, seats, options)."""
+    name, seats, *rest = row.split(":")
+    values = {}
+    for pair in rest[0].split(",") if rest and rest[0] else []:
+        option, value = pair.split("=")
+        values[option] = int(value)
+    return name, seats, values
+
+
+def worker(
+    name: str, seats: int, seconds: float, games: int, values: dict[str, int] | None = None
+) -> dict[str, Any]:
     """Play ``games`` games (or, with 0, until ``seconds`` of CPU time) from seed 1."""
     # Imported here: the worker's PYTHONPATH picks the tree; the driver imports no tree.
     from throneroom_server.games import registry  # noqa: PLC0415
@@ -75,7 +93,7 @@ def worker(name: str, seats: int, seconds: float, games: int) -> dict[str, Any]:
         while games or seconds > 0:
             if games and played >= games:
                 break
-            decisions += play_one(game, seats, 1 + played, chooser)
+            decisions += play_one(game, seats, 1 + played, chooser, values)
             played += 1
             if not games and time.process_time() - start >= seconds:
                 break
@@ -98,9 +116,9 @@ def tree_env(tree: Path) -> dict[str, str]:
 
 
 def run_worker(tree: Path, row: str, seconds: float, games: int) -> dict[str, Any]:
-    name, seats = row.split(":")
+    name, seats, values = parse_row(row)
     command = [sys.executable, str(Path(__file__).resolve()), "--worker", name, seats]
-    command += ["--seconds", str(seconds), "--games", str(games)]
+    command += ["--seconds", str(seconds), "--games", str(games), "--options", json.dumps(values)]
     out = subprocess.run(
         command, env=tree_env(tree), check=True, capture_output=True, text=True, cwd=tree
     ).stdout
@@ -113,13 +131,13 @@ def run_worker(tree: Path, row: str, seconds: float, games: int) -> dict[str, An
 
 def callgrind_instructions(tree: Path, row: str, games: int) -> int:
     """Instructions of one worker process under callgrind (``games`` games)."""
-    name, seats = row.split(":")
+    name, seats, values = parse_row(row)
     with tempfile.TemporaryDirectory() as scratch:
         out_file = Path(scratch) / "callgrind.out"
         command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}"]
         command += ["--collect-atstart=no", "--toggle-collect=*operator_call*"]
         command += [sys.executable, str(Path(__file__).resolve()), "--worker", name, seats]
-        command += ["--seconds", "0", "--games", str(games)]
+        command += ["--seconds", "0", "--games", str(games), "--options", json.dumps(values)]
         env = tree_env(tree)
         env["PYTHONHASHSEED"] = "0"
         subprocess.run(command, env=env, check=True, capture_output=True, text=True, cwd=tree)
@@ -170,16 +188,23 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", type=Path, help="the other source tree (its service/, sdk/)")
     parser.add_argument("--head", type=Path, default=HERE, help="this tree (default: here)")
-    parser.add_argument("--rows", nargs="+", default=list(DEFAULT_ROWS), help="game:seats")
+    parser.add_argument(
+        "--rows",
+        nargs="+",
+        default=list(DEFAULT_ROWS),
+        help="game:seats or game:seats:option=value,... (e.g. kill_the_king:2:mode=2,advanced=1)",
+    )
     parser.add_argument("--runs", type=int, default=3, help="runs per tree and row")
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per run")
     parser.add_argument("--games", type=int, default=0, help="fixed games per run (callgrind)")
     parser.add_argument("--callgrind", action="store_true", help="count instructions instead")
     parser.add_argument("--worker", nargs=2, metavar=("GAME", "SEATS"), help=argparse.SUPPRESS)
+    parser.add_argument("--options", default="{}", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         name, seats = args.worker
-        print(json.dumps(worker(name, int(seats), args.seconds, args.games)))
+        values = json.loads(args.options)
+        print(json.dumps(worker(name, int(seats), args.seconds, args.games, values)))
         return 0
     if args.base is None:
         parser.error("--base is required")

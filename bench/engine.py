@@ -31,6 +31,7 @@ from throneroom_server.games.registry import AnyGame, build_registry, real_game_
 SEATS_OF_INTEREST: Mapping[str, tuple[int, ...]] = {
     "king_is_dead": (2, 3, 4),
     "kings_life": (4, 6, 8),
+    "kill_the_king": (2,),
     "nim": (2,),
 }
 """Seat counts measured per game; a game not listed is measured at its min and max."""
@@ -40,9 +41,17 @@ OPTIONS_OF_INTEREST: Mapping[str, tuple[tuple[str, tuple[tuple[str, int], ...]],
         ("a&d", (("mode", 2),)),
         ("advanced", (("advanced", 1),)),
         ("a&d advanced", (("mode", 2), ("advanced", 1))),
+        ("giga", (("mode", 3),)),
+        ("a&d giga", (("mode", 4),)),
     ),
 }
 """Option sets measured per game, each with a short label (default: the default options)."""
+SEATS_OF_OPTIONS: Mapping[tuple[str, str], tuple[int, ...]] = {
+    ("kill_the_king", "giga"): (2, 3, 4),
+    ("kill_the_king", "a&d giga"): (2, 3, 4),
+}
+"""Seat counts of an option set when they differ from the game's (Kill the King:
+3 and 4 seats only in the Giga modes, KK-123)."""
 CHESS_PLY_CAP = 300
 
 
@@ -130,7 +139,8 @@ def rows() -> list[Row]:
         info = games[name].info
         wanted = SEATS_OF_INTEREST.get(name, (info.min_seats, info.max_seats))
         for label, values in OPTIONS_OF_INTEREST.get(name, (("", ()),)):
-            out += [(name, n, label, values) for n in sorted(set(wanted))]
+            seats = SEATS_OF_OPTIONS.get((name, label), wanted)
+            out += [(name, n, label, values) for n in sorted(set(seats))]
     return out
 
 

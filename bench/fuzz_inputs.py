@@ -232,6 +232,8 @@ def rest_request(
         "GetHistory": ("GET", f"/v1/games/{gid}/history"),
         "WatchGame": ("GET", f"/v1/games/{gid}/watch"),
         "Ping": ("GET", "/healthz"),
+        "ListGames": ("GET", "/v1/games"),
+        "ExportGame": ("GET", f"/v1/games/{gid}/record"),
     }
     verb, path = routes[method]
     headers: dict[str, bytes] = {}

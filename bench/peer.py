@@ -25,9 +25,12 @@ Each figure is the median over ``--runs`` runs; ratios are Throneroom over
 boardgame.io (moves/s: higher is better; CPU/move: lower is better).
 
 Usage: ``python bench/peer.py [--runs 3] [--sizes 1 8 32] [--min-moves 8000]
-[--stores memory redis] [--workers 1 2] [--no-bgio] [--floor]`` (``make
-bench-peer``). ``--floor`` first measures a bare grpc.aio server (no
-application, raw bytes) under the same shape: what the transport alone costs.
+[--stores memory redis] [--workers 1 2] [--game nim] [--no-bgio] [--floor]``
+(``make bench-peer``). ``--game nim``: the bots play Nim (96 stones, about 48
+moves, rules that cost next to nothing, like the harness's game) instead of
+King Is Dead: what the service itself costs per move. ``--floor`` first
+measures a bare grpc.aio server (no application, raw bytes) under the same
+shape: what the transport alone costs.
 Needs ``node`` and ``npm`` for the boardgame.io side; its dependencies go to
 ``$BGIO_DEPS`` (default /tmp/peer-bgio-deps), never into this repository.
 """
@@ -42,7 +45,6 @@ import os
 import random
 import re
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -60,7 +62,7 @@ sys.path[:0] = [str(ROOT / "sdk"), str(ROOT / "service")]
 
 from throneroom import AsyncClient  # noqa: E402
 from throneroom.v1 import service_pb2  # noqa: E402
-from throneroom_server.devtools import free_port, throwaway_redis, wait_for_port  # noqa: E402
+from throneroom_server.devtools import free_port, server_process, throwaway_redis, wait_for_port  # noqa: E402
 
 PEER = Path(
     os.environ.get("PEER_BGIO")
@@ -72,6 +74,13 @@ PEER = Path(
 )
 BGIO_DEPS = Path(os.environ.get("BGIO_DEPS", "/tmp/peer-bgio-deps"))
 CLK_TCK = os.sysconf("SC_CLK_TCK")
+GAMES: dict[str, dict[str, int] | None] = {
+    "king_is_dead": None,  # its default options
+    "nim": {"pile": 96, "max_take": 3},  # about 48 moves, as boardgame.io's match
+}
+"""The games the Throneroom load can play (``--game``): King Is Dead, a real
+game, or the test game Nim, whose rules cost next to nothing (as the
+harness's game does): what the service itself costs per move."""
 KEYS = ("moves_per_s", "p50_ms", "p99_ms", "server_cpu_ms_per_move", "store_cpu_ms_per_move")
 
 
@@ -157,7 +166,9 @@ class ThroneroomLoad:
         seed: int,
         *,
         play: bool = False,
+        game: str = "king_is_dead",
     ) -> None:
+        self.game = game
         self.address = address
         self.pids = pids
         self.store = store
@@ -206,7 +217,7 @@ class ThroneroomLoad:
         for i in range(m):
             client = clients[2 * i]
             game_id = await client.create_game(
-                "king_is_dead", seats=2, seed=self.rng.getrandbits(32)
+                self.game, seats=2, options=GAMES[self.game], seed=self.rng.getrandbits(32)
             )
             seats = []
             for s in range(2):
@@ -315,28 +326,14 @@ class ThroneroomLoad:
 # -- servers --------------------------------------------------------------------------
 
 
-@contextlib.contextmanager
-def throneroom_server(redis_url: str | None, workers: int) -> Iterator[tuple[str, int]]:
-    port = free_port()
-    args = [sys.executable, "-m", "throneroom_server.main", "--listen", f"127.0.0.1:{port}"]
-    if redis_url:
-        args += ["--redis-url", redis_url]
-    if workers > 1:
-        args += ["--workers", str(workers)]
-    env = dict(os.environ, THRONEROOM_LOG_FORMAT="json")
-    proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        # Generous: on a loaded machine a worker takes seconds to import.
-        wait_for_port(port, timeout=120, proc=proc)  # type: ignore[arg-type]
-        time.sleep(0.3 if workers > 1 else 0)  # every worker listening
-        yield f"127.0.0.1:{port}", proc.pid
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+def throneroom_server(
+    redis_url: str | None, workers: int, *, fixtures: bool = False
+) -> contextlib.AbstractContextManager[tuple[str, int]]:
+    """The service in its own process(es): JSON logs, Nim served with ``fixtures``."""
+    env = {"THRONEROOM_LOG_FORMAT": "json"}
+    if fixtures:
+        env["THRONEROOM_FIXTURE_GAMES"] = "1"  # Nim
+    return server_process(redis_url, workers=workers, env=env)
 
 
 def bgio_install() -> None:
@@ -653,6 +650,13 @@ def main() -> int:
         help="how the Throneroom bots play: Play sessions (one bidirectional stream per seat)"
         " and/or WatchGame + ApplyMove",
     )
+    parser.add_argument(
+        "--game",
+        choices=sorted(GAMES),
+        default="king_is_dead",
+        help="what Throneroom's bots play: King Is Dead, or Nim (96 stones, about 48 moves,"
+        " rules that cost next to nothing, like the boardgame.io harness's game)",
+    )
     parser.add_argument("--no-bgio", action="store_true", help="measure Throneroom alone")
     parser.add_argument("--json", action="store_true", help="also print every run as JSON")
     parser.add_argument(
@@ -678,7 +682,9 @@ def main() -> int:
         for store in ns.stores:
             url = stack.enter_context(throwaway_redis()) if store == "redis" else None
             for workers in ns.workers if url else [1]:
-                address, pid = stack.enter_context(throneroom_server(url, workers))
+                address, pid = stack.enter_context(
+                    throneroom_server(url, workers, fixtures=ns.game == "nim")
+                )
                 client = redis.Redis.from_url(url) if url else None
                 if client is not None:
                     stack.callback(client.close)
@@ -693,12 +699,13 @@ def main() -> int:
                 return bgio_load(bgio[0], bgio[1], m, min_moves)
             address, pids, client = servers[name]
             play = "play" in ns.apis and not name.endswith(" unary")
-            load = ThroneroomLoad(address, pids, client, seed=m, play=play)
+            load = ThroneroomLoad(address, pids, client, seed=m, play=play, game=ns.game)
             return asyncio.run(load.run(m, min_moves))
 
         names = (["boardgame.io"] if bgio else []) + list(servers)
         print(
-            f"# peer benchmark: {', '.join(names)}; M = {ns.sizes}; >= {ns.min_moves} moves "
+            f"# peer benchmark: {', '.join(names)}; Throneroom plays {ns.game}; M = {ns.sizes};"
+            f" >= {ns.min_moves} moves "
             f"per run; {ns.runs} runs, interleaved; {os.cpu_count()} CPUs, "
             f"load average {os.getloadavg()[0]:.1f}",
             flush=True,

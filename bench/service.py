@@ -23,7 +23,6 @@ import asyncio
 import os
 import random
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -36,9 +35,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "sdk"), str(ROOT / "service")]
 
 from throneroom.v1 import game_pb2, nim_pb2, service_pb2, service_pb2_grpc  # noqa: E402
-from throneroom_server.devtools import free_port, throwaway_redis, wait_for_port  # noqa: E402
+from throneroom_server.devtools import SERVER_COMMAND, server_process, throwaway_redis  # noqa: E402
 
-SERVER_CMD = os.environ.get("BENCH_SERVER_CMD", "-m throneroom_server.main").split()
+SERVER_CMD = os.environ.get("BENCH_SERVER_CMD", " ".join(SERVER_COMMAND)).split()
 TOP_LEVEL = {"hmget", "evalsha", "eval"}
 
 
@@ -242,21 +241,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--concurrency", type=int, default=32)
     ns = parser.parse_args()
-    with throwaway_redis() as url:
-        port = free_port()
-        env = dict(os.environ, THRONEROOM_FIXTURE_GAMES="1", THRONEROOM_LOG_FORMAT="json")
-        server = subprocess.Popen(
-            [sys.executable, *SERVER_CMD, "--listen", f"127.0.0.1:{port}", "--redis-url", url],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        try:
-            wait_for_port(port, proc=server)  # type: ignore[arg-type]
-            asyncio.run(run(f"127.0.0.1:{port}", url, ns.seconds, ns.concurrency))
-        finally:
-            server.terminate()
-            server.wait(15)
+    env = {"THRONEROOM_FIXTURE_GAMES": "1", "THRONEROOM_LOG_FORMAT": "json"}
+    with throwaway_redis() as url, server_process(url, env=env, command=SERVER_CMD) as (address, _):
+        asyncio.run(run(address, url, ns.seconds, ns.concurrency))
     return 0
 
 

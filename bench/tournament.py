@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -27,9 +26,9 @@ sys.path[:0] = [str(ROOT / "sdk"), str(ROOT / "service")]
 
 from throneroom import Client  # noqa: E402
 from throneroom.tournament import parse_config, run_tournament  # noqa: E402
-from throneroom_server.devtools import free_port, throwaway_redis, wait_for_port  # noqa: E402
+from throneroom_server.devtools import SERVER_COMMAND, server_process, throwaway_redis  # noqa: E402
 
-SERVER_CMD = os.environ.get("BENCH_SERVER_CMD", "-m throneroom_server.main").split()
+SERVER_CMD = os.environ.get("BENCH_SERVER_CMD", " ".join(SERVER_COMMAND)).split()
 
 
 class CountingStub:
@@ -100,24 +99,10 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=4, help="games per seat order")
     parser.add_argument("--concurrency", type=int, default=4)
     ns = parser.parse_args()
-    with throwaway_redis() as url:
-        port = free_port()
-        env = dict(os.environ, THRONEROOM_LOG_FORMAT="json", THRONEROOM_LOG_LEVEL="warning")
-        server = subprocess.Popen(
-            [sys.executable, *SERVER_CMD, "--listen", f"127.0.0.1:{port}", "--redis-url", url],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        try:
-            wait_for_port(port, proc=server)  # type: ignore[arg-type]
-            print(
-                "server and redis-server in their own processes on this machine (2 cores shared)."
-            )
-            run(f"127.0.0.1:{port}", ns)
-        finally:
-            server.terminate()
-            server.wait(15)
+    env = {"THRONEROOM_LOG_FORMAT": "json", "THRONEROOM_LOG_LEVEL": "warning"}
+    with throwaway_redis() as url, server_process(url, env=env, command=SERVER_CMD) as (address, _):
+        print("server and redis-server in their own processes on this machine (2 cores shared).")
+        run(address, ns)
     return 0
 
 

@@ -3,7 +3,7 @@
 Usage:
   python scripts/bot_eval.py king_is_dead  [--games 200] [--seats 2] [--mordred]
   python scripts/bot_eval.py kings_life    [--games 200] [--seats 5]
-  python scripts/bot_eval.py kill_the_king [--games 100] [--mode 1|2] [--jobs N]
+  python scripts/bot_eval.py kill_the_king [--games 100] [--mode 1|2|3|4] [--seats 2|3|4] [--jobs N]
 
 The heuristic bot takes seat ``game % seats`` in game number ``game`` (so it
 sits in every seat in turn); the other seats are seeded RandomBots. Each bot
@@ -23,6 +23,11 @@ the first ``--games`` games of that side in seed order). The random seat
 chooses its side at random when it wins the roll, so the stream is never
 one-sided for long. Goal: at least 80% for each side in each mode (Kill the
 King: mode 1, Attack and Defense: mode 2), with the 95% Wilson interval.
+The Giga modes (``--mode 3|4``, ``--seats 2|3|4``, default 4) are played by
+teams (KK-123: seat % 2): every seat of the bot's team is a KillTheKingBot,
+every seat of the other team a RandomBot; the bot's team is team 0 in even
+games and team 1 in odd ones (so it sits in every seat in turn), and a game
+is counted for the side its team played. Seats placing at once take turns.
 Games are independent and seeded, so ``--jobs`` processes play them at once
 (default: the CPU count) and the counts never depend on it; the speed printed
 is games per CPU second, summed over the processes.
@@ -73,14 +78,16 @@ def play(game: AnyGame, options: Any, bots: list[Bot], seed: int) -> tuple[list[
 
 
 def play_state(
-    game: AnyGame, options: Any, bots: list[Bot], seed: int
+    game: AnyGame, options: Any, bots: list[Bot], seed: int, *, take_turns: bool = False
 ) -> tuple[list[int], int, Any]:
-    """One game to its end: (winners, decisions, the final state)."""
+    """One game to its end: (winners, decisions, the final state). Several seats
+    to act: the first, or with ``take_turns`` each in turn (Giga teams place
+    their pool together)."""
     name = game.info.name
     state = game.setup(options, len(bots), seed)
     decisions = 0
     while acting := game.to_act(state):
-        seat = acting[0]
+        seat = acting[decisions % len(acting)] if take_turns else acting[0]
         view = wrap(game_pb2.View, name, game.view(state, seat))
         legal = [wrap(game_pb2.Move, name, m) for m in game.legal_moves(state, seat)]
         chosen = bots[seat].choose(name, seat, view, legal)
@@ -91,22 +98,24 @@ def play_state(
     return list(outcome.winners), decisions, state
 
 
-def _kill_the_king_game(args: tuple[int, int]) -> tuple[Side, bool, int, float]:
-    """Game ``number`` of a mode: (the side the bot played, won, decisions, CPU s)."""
-    number, mode = args
+def _kill_the_king_game(args: tuple[int, int, int]) -> tuple[Side, bool, int, float]:
+    """Game ``number`` of a mode: (the side the bot played, won, decisions, CPU s).
+    The bot plays every seat of team ``number % 2`` (one seat on one board)."""
+    number, mode, seats = args
     start = time.process_time()
     game = build_registry()["kill_the_king"]
     options = game.default_options()
     options.mode = mode
     hero = number % 2
     prefer = Side.ATTACKER if number % 2 == 0 else Side.DEFENDER
-    bots: list[Bot] = [RandomBot(seed=number * 100 + s) for s in range(2)]
-    bots[hero] = KillTheKingBot(seed=number, side=prefer)
-    winners, moves, state = play_state(game, options, bots, seed=number)
+    bots: list[Bot] = [RandomBot(seed=number * 100 + s) for s in range(seats)]
+    for seat in range(hero, seats, 2):
+        bots[seat] = KillTheKingBot(seed=number * 100 + seat, side=prefer)
+    winners, moves, state = play_state(game, options, bots, seed=number, take_turns=seats > 2)
     return Side(state.seats[hero].side), hero in winners, moves, time.process_time() - start
 
 
-def kill_the_king(games: int, mode: Mode, jobs: int) -> int:
+def kill_the_king(games: int, mode: Mode, jobs: int, seats: int = 2) -> int:
     """Both sides of one mode, ``games`` counted games each (see the docstring)."""
     wins = {Side.ATTACKER: 0, Side.DEFENDER: 0}
     counted = {Side.ATTACKER: 0, Side.DEFENDER: 0}
@@ -115,7 +124,7 @@ def kill_the_king(games: int, mode: Mode, jobs: int) -> int:
     number = 0
     with multiprocessing.Pool(jobs) as pool:
         while min(counted.values()) < games:
-            batch = [(n, int(mode)) for n in range(number, number + 4 * jobs)]
+            batch = [(n, int(mode), seats) for n in range(number, number + 4 * jobs)]
             number += len(batch)
             for side, won, moves, seconds in pool.imap(_kill_the_king_game, batch):
                 if min(counted.values()) >= games:
@@ -126,8 +135,9 @@ def kill_the_king(games: int, mode: Mode, jobs: int) -> int:
                 if counted[side] < games:
                     counted[side] += 1
                     wins[side] += won
+    teams = f", {seats} seats in two teams" if MODES[mode].giga else ""
     print(
-        f"Kill the King, {MODES[mode].name}: KillTheKingBot vs RandomBot, {played} games "
+        f"Kill the King, {MODES[mode].name}{teams}: KillTheKingBot vs RandomBot, {played} games "
         f"played ({decisions} decisions, {cpu:.1f} s CPU in {jobs} processes, "
         f"{played / cpu:.2f} games per CPU second)"
     )
@@ -156,8 +166,9 @@ def main() -> int:
         "--mode",
         type=int,
         default=int(Mode.KILL_THE_KING),
-        choices=[int(Mode.KILL_THE_KING), int(Mode.ATTACK_AND_DEFENSE)],
-        help="Kill the King's mode: 1 Kill the King, 2 Attack and Defense (default: 1)",
+        choices=[int(m) for m in Mode],
+        help="Kill the King's mode: 1 Kill the King, 2 Attack and Defense, 3 Kill the King "
+        "Giga, 4 Attack and Defense Giga (default: 1)",
     )
     parser.add_argument(
         "--jobs",
@@ -168,7 +179,13 @@ def main() -> int:
     )
     ns = parser.parse_args()
     if ns.game == "kill_the_king":
-        return kill_the_king(ns.games or 100, Mode(ns.mode), ns.jobs)
+        mode = Mode(ns.mode)
+        seats = ns.seats or (4 if MODES[mode].giga else 2)
+        if not MODES[mode].min_seats <= seats <= MODES[mode].max_seats:
+            parser.error(
+                f"{MODES[mode].name} is for {MODES[mode].min_seats}-{MODES[mode].max_seats} seats"
+            )
+        return kill_the_king(ns.games or 100, mode, ns.jobs, seats)
     ns.games = ns.games or 200
     evaluation = EVALUATIONS[ns.game]
     seats = ns.seats or evaluation.seats

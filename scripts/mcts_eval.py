@@ -3,6 +3,7 @@
 Usage:
   python scripts/mcts_eval.py examples/tournaments/mcts_king_is_dead.toml [--check]
   python scripts/mcts_eval.py examples/tournaments/mcts_kings_life.toml --seats 5
+  python scripts/mcts_eval.py FILE --results kid.jsonl --concurrency 1   # resumable, one core
 
 Plays the tournament file (a gauntlet: the MCTS bot in every seat in turn
 against the heuristic bot in all the others) through the embedded server,
@@ -20,7 +21,10 @@ field when BOTH
      fair share (its advantage is not luck at the 2.5% level), and
   2. its win rate is above the field's per-seat win rate.
 ``--check`` exits 1 when it does not. Same file, same seed: same games, same
-figures.
+figures (at any concurrency: the bots are seeded, the clock is generous).
+With ``--results FILE`` the records are kept there and a rerun resumes from
+them (the figures then cover every game in the file; the time, only this
+run's).
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from throneroom.tournament import load_config, run_tournament
+from throneroom.tournament import ResultsFile, load_config, run_tournament
 from throneroom.tournament.standings import wilson_interval
 
 
@@ -41,13 +45,26 @@ def main() -> int:
     parser.add_argument("file")
     parser.add_argument("--check", action="store_true", help="exit 1 unless MCTS beats the field")
     parser.add_argument("--seats", type=int, help="play at this seat count instead of the file's")
+    parser.add_argument(
+        "--results",
+        type=Path,
+        help="keep the results in this file (a rerun resumes from it; default: a temporary file)",
+    )
+    parser.add_argument("--concurrency", type=int, help="matches at a time instead of the file's")
     ns = parser.parse_args()
     config = load_config(ns.file)
     if ns.seats:
         config = dataclasses.replace(config, seats=ns.seats)
+    if ns.concurrency:
+        config = dataclasses.replace(config, concurrency=ns.concurrency)
     start, cpu = time.perf_counter(), time.process_time()
-    with tempfile.TemporaryDirectory() as tmp:
-        records = run_tournament(config, Path(tmp) / "results.jsonl")
+    before = 0
+    if ns.results:
+        before = len(ResultsFile(ns.results, config).records)  # resumed: not timed here
+        records = run_tournament(config, ns.results)
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            records = run_tournament(config, Path(tmp) / "results.jsonl")
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     hero = config.hero
     hero_games = hero_wins = field_seats = field_wins = 0
@@ -62,10 +79,11 @@ def main() -> int:
                 field_wins += won
     failures = sum(len(r.failures) for r in records)
     verdict = judge(hero_wins, hero_games, field_wins, field_seats, config.seats)
+    played = len(records) - before
     print(
         f"{config.name}: {len(records)} games at {config.seats} seats, seed {config.seed}, "
-        f"{elapsed:.0f} s ({elapsed / max(1, len(records)):.1f} s a game; CPU "
-        f"{cpu / max(1, len(records)):.1f} s a game), failures: {failures}"
+        f"{elapsed:.0f} s for {played} ({elapsed / max(1, played):.1f} s a game; CPU "
+        f"{cpu / max(1, played):.1f} s a game), failures: {failures}"
     )
     print(f"  {hero}: {verdict.hero}")
     print(f"  field (per seat): {verdict.field}   fair share: {verdict.fair:.0%}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import uuid
+from collections.abc import Mapping
 
 import grpc
 from google.protobuf.message import Message
@@ -31,11 +32,13 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "NO_RETRY",
     "START_POLL_SECONDS",
+    "STATUS_FILTERS",
     "HandleState",
     "RetryPolicy",
     "VersionGapError",
     "WatchCursor",
     "default_address",
+    "list_games_request",
     "new_idempotency_key",
     "silence_limit",
     "spectator_error",
@@ -45,6 +48,31 @@ __all__ = [
 def default_address() -> str:
     """``$THRONEROOM_SERVER`` or ``127.0.0.1:50051``."""
     return os.environ.get(ADDRESS_ENV) or DEFAULT_ADDRESS
+
+
+#: The lobby's status filters by name (``list_games(status=...)``, ``throneroom lobby``).
+STATUS_FILTERS: Mapping[str, service_pb2.GameStatusFilter.ValueType] = {
+    "any": service_pb2.GAME_STATUS_FILTER_ANY,
+    "open": service_pb2.GAME_STATUS_FILTER_OPEN,
+    "started": service_pb2.GAME_STATUS_FILTER_STARTED,
+    "finished": service_pb2.GAME_STATUS_FILTER_FINISHED,
+}
+
+
+def list_games_request(
+    game_type: str, status: str, page_size: int, page_token: str
+) -> service_pb2.ListGamesRequest:
+    """One page's request of the lobby; ``status`` is a name of :data:`STATUS_FILTERS`."""
+    if status not in STATUS_FILTERS:
+        raise ValueError(f"unknown status {status!r}: one of {', '.join(STATUS_FILTERS)}")
+    if not 0 <= page_size <= 100:
+        raise ValueError(f"page_size {page_size} is outside 0-100 (0: the server's 20)")
+    return service_pb2.ListGamesRequest(
+        game_type=game_type,
+        status=STATUS_FILTERS[status],
+        page_size=page_size,
+        page_token=page_token,
+    )
 
 
 def new_idempotency_key() -> str:

@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import random
 import time
-from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
 from types import EllipsisType, TracebackType
 from typing import Any, TypeVar
 
@@ -31,6 +31,7 @@ from throneroom._common import (
     HandleState,
     VersionGapError,
     WatchCursor,
+    list_games_request,
     new_idempotency_key,
     silence_limit,
 )
@@ -233,6 +234,34 @@ class AsyncClient:
 
     async def ping(self) -> None:
         await self.call(self.stub.Ping, service_pb2.PingRequest(), retry=True)
+
+    def list_games(
+        self,
+        game_type: str = "",
+        *,
+        status: str = "any",
+        limit: int | None = None,
+        page_size: int = 0,
+    ) -> AsyncIterator[service_pb2.GameSummary]:
+        """As :meth:`throneroom.Client.list_games`: an async iterator over the lobby
+        (``async for summary in client.list_games("nim", status="open")``)."""
+        first = list_games_request(game_type, status, page_size, "")
+        return self._list_games(first, limit)
+
+    async def _list_games(
+        self, request: service_pb2.ListGamesRequest, limit: int | None
+    ) -> AsyncIterator[service_pb2.GameSummary]:
+        given = 0
+        while True:
+            response = await self.call(self.stub.ListGames, request, retry=True)
+            for summary in response.games:
+                if limit is not None and given >= limit:
+                    return
+                given += 1
+                yield summary
+            if not response.next_page_token:
+                return
+            request.page_token = response.next_page_token
 
     async def export_game(self, game_id: str) -> service_pb2.GameRecord:
         request = service_pb2.ExportGameRequest(game_id=game_id)

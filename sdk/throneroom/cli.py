@@ -36,7 +36,7 @@ import grpc
 from google.protobuf.message import Message
 
 from throneroom import __version__, records
-from throneroom._common import ADDRESS_ENV, default_address
+from throneroom._common import ADDRESS_ENV, STATUS_FILTERS, default_address
 from throneroom.arena import embedded_client, play_match, random_seed
 from throneroom.bots import RandomBot
 from throneroom.cli_output import (
@@ -138,6 +138,21 @@ def cmd_games(args: argparse.Namespace) -> None:
         print(f"{t.name}  {t.title}  {t.min_seats}-{t.max_seats} seats{extra}")
         for option in t.options:
             print(f"    --option {option.name}={option.default_value}  {option.description}")
+
+
+def cmd_lobby(args: argparse.Namespace) -> None:
+    with _client(args) as client:
+        games = list(client.list_games(args.game or "", status=args.status, limit=args.limit))
+    if args.json:
+        emit_json({"games": [as_dict(g) for g in games]})
+        return
+    for game in games:
+        status = service_pb2.GameStatus.Name(game.status).removeprefix("GAME_STATUS_").lower()
+        free = ",".join(str(seat) for seat in game.open_seats) or "-"
+        print(
+            f"{game.game_id}  {game.game_type}  {status}  "
+            f"{game.seats_taken}/{game.seats} seats (free: {free})  version {game.version}"
+        )
 
 
 def cmd_new(args: argparse.Namespace) -> None:
@@ -476,6 +491,20 @@ def build_parser() -> argparse.ArgumentParser:
         )
 
     command("games", cmd_games, "list the game types the server plays")
+
+    lobby = command("lobby", cmd_lobby, "list the server's games, newest first")
+    lobby.add_argument(
+        "game", metavar="GAME", nargs="?", help="only this game type (default: every type)"
+    )
+    lobby.add_argument(
+        "--status",
+        choices=list(STATUS_FILTERS),
+        default="open",
+        help="open: a seat is free; started: every seat taken; any: all (default: open)",
+    )
+    lobby.add_argument(
+        "--limit", type=int, default=20, metavar="N", help="at most N games (default: 20)"
+    )
 
     new = command("new", cmd_new, "create a game and print its id")
     game_arg(new)

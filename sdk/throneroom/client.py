@@ -18,7 +18,7 @@ import math
 import random
 import threading
 import time
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Callable, Generator, Iterator, Mapping
 from types import EllipsisType, TracebackType
 from typing import Any, TypeVar
 
@@ -31,6 +31,7 @@ from throneroom._common import (
     HandleState,
     VersionGapError,
     WatchCursor,
+    list_games_request,
     new_idempotency_key,
     silence_limit,
 )
@@ -250,6 +251,38 @@ class Client:
     def ping(self) -> None:
         """Round trip to the server (raises :class:`Unavailable` if unreachable)."""
         self.call(self.stub.Ping, service_pb2.PingRequest(), retry=True)
+
+    def list_games(
+        self,
+        game_type: str = "",
+        *,
+        status: str = "any",
+        limit: int | None = None,
+        page_size: int = 0,
+    ) -> Iterator[service_pb2.GameSummary]:
+        """The lobby's games, newest first: every type unless ``game_type``;
+        ``status`` one of ``any``, ``open`` (a seat free), ``started``, ``finished``.
+
+        Pages are read as the iterator is consumed (``page_size`` games per
+        request, 0 = the server's 20, at most 100), at most ``limit`` games.
+        """
+        first = list_games_request(game_type, status, page_size, "")
+        return self._list_games(first, limit)
+
+    def _list_games(
+        self, request: service_pb2.ListGamesRequest, limit: int | None
+    ) -> Iterator[service_pb2.GameSummary]:
+        given = 0
+        while True:
+            response = self.call(self.stub.ListGames, request, retry=True)
+            for summary in response.games:
+                if limit is not None and given >= limit:
+                    return
+                given += 1
+                yield summary
+            if not response.next_page_token:
+                return
+            request.page_token = response.next_page_token
 
     def export_game(self, game_id: str) -> service_pb2.GameRecord:
         """A finished game's full record (:mod:`throneroom.records` saves and

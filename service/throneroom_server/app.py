@@ -99,6 +99,17 @@ class MoveDone:
     replayed: bool
 
 
+@dataclass(frozen=True, slots=True)
+class KnownGame:
+    """A play session's copy of the game (``updates.Outbox.known_at``): the
+    game at the version its stream delivered, and the seat that ``token``
+    proved when the stream opened (seat records never change once claimed)."""
+
+    loaded: LoadedGame
+    token: str
+    viewer: Viewer
+
+
 def request_hash(seat: int, move: game_pb2.Move) -> bytes:
     """What a move's record keeps to recognise a retry of it (its seat and move)."""
     return hashlib.sha256(
@@ -302,7 +313,7 @@ class App:
         idempotency_key: str,
         *,
         caller: Caller = LOCAL,
-        known: LoadedGame | None = None,
+        known: KnownGame | None = None,
     ) -> MoveDone:
         """Apply one move for the token's seat, exactly once per idempotency
         key: the version it made (or, for a retry, made before). ``known``: the
@@ -315,7 +326,7 @@ class App:
                 "MALFORMED_REQUEST",
                 f"idempotency_key must have 1 to {MAX_IDEMPOTENCY_KEY} characters",
             )
-        if known is not None and known.version == expected_version:
+        if known is not None and known.loaded.version == expected_version:
             with contextlib.suppress(AppError):  # decided again below, on the store's copy
                 done = await self._play_known(known, token, move, idempotency_key)
                 if done is not None:
@@ -406,18 +417,24 @@ class App:
         raise AssertionError("unreachable: the last attempt returns or raises")
 
     async def _play_known(
-        self, known: LoadedGame, token: str, move: game_pb2.Move, idempotency_key: str
+        self, session: KnownGame, token: str, move: game_pb2.Move, idempotency_key: str
     ) -> MoveDone | None:
         """A play session's fast path: the move decided on the state its stream
         delivered at ``known.version`` (no load), committed by the same
         compare-and-set, which refuses it unless that version is still the
         current one and the key unused: a stale copy can never be served.
-        None (or an AppError): decide on the store's copy instead, which also
-        tells a retried key and every precise error."""
+        The token was checked when the stream opened (a different one is
+        checked now). None (or an AppError): decide on the store's copy
+        instead, which also tells a retried key and every precise error."""
+        known = session.loaded
         meta = known.meta
         if meta.HasField("time_control") or len(known.seats) < meta.num_seats:
             return None
-        viewer = self._check_token(known, token, required=True)
+        viewer = (
+            session.viewer
+            if token == session.token
+            else self._check_token(known, token, required=True)
+        )
         seat = viewer.seat
         game = self._game_of(known)
         if seat is None or move.WhichOneof("game") != game.name:

@@ -2,18 +2,21 @@
 
 ``throwaway_redis()`` starts a private redis-server on a free port with no
 persistence and stops it afterwards; tests and benchmarks never touch a Redis
-that happens to run on the machine.
+that happens to run on the machine. ``server_process()`` runs a
+throneroom-server process on a free port for the benchmarks.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
 
@@ -42,6 +45,51 @@ def wait_for_port(
             if time.monotonic() > deadline:
                 raise TimeoutError(f"nothing listens on port {port}") from None
             time.sleep(0.05)
+
+
+SERVER_COMMAND = ("-m", "throneroom_server.main")
+"""The interpreter's arguments that start the service (``server_process``)."""
+
+
+@contextmanager
+def server_process(
+    redis_url: str | None = None,
+    *,
+    workers: int = 1,
+    env: Mapping[str, str] | None = None,
+    command: Sequence[str] = SERVER_COMMAND,
+    timeout: float = 120.0,
+) -> Iterator[tuple[str, int]]:
+    """Run ``python <command> --listen 127.0.0.1:<free port>`` (on ``redis_url``,
+    else the memory store; ``workers`` processes sharing the port) with ``env``
+    added to this environment and its output discarded; yield its address and
+    pid once it accepts connections (waiting up to ``timeout`` seconds: a loaded
+    machine takes seconds to import it), and stop it with SIGTERM afterwards
+    (killed if it is still running 20 s later)."""
+    port = free_port()
+    args = [sys.executable, *command, "--listen", f"127.0.0.1:{port}"]
+    if redis_url:
+        args += ["--redis-url", redis_url]
+    if workers > 1:
+        args += ["--workers", str(workers)]
+    proc = subprocess.Popen(
+        args,
+        env={**os.environ, **(env or {})},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_port(port, timeout=timeout, proc=proc)
+        if workers > 1:
+            time.sleep(0.3)  # the other workers listening too
+        yield f"127.0.0.1:{port}", proc.pid
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 @contextmanager

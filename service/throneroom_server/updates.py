@@ -19,14 +19,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 
 from throneroom.v1 import game_pb2, service_pb2, storage_pb2
 
 from throneroom_server import app as _app
 from throneroom_server.access import LOCAL, Caller
-from throneroom_server.app import App, Viewer
+from throneroom_server.app import App, KnownGame, Viewer
 from throneroom_server.describe import Describer, check_language, describer
 from throneroom_server.errors import AppError, ErrorKind, exhausted
 from throneroom_server.store import LoadedGame, StoreError
@@ -58,6 +57,7 @@ class Outbox:
         "in_flight",
         "known",
         "limit",
+        "viewer",
     )
 
     def __init__(self, limit: int) -> None:
@@ -71,17 +71,19 @@ class Outbox:
         """The move being applied now (``applying``)."""
         self.known: tuple[LoadedGame, int, game_pb2.GameState] | None = None
         """The game as loaded, and the newest version and state the stream sent."""
+        self.viewer: tuple[str, Viewer] | None = None
+        """The stream's token and the seat it proved when the stream opened."""
         self._settled = asyncio.Event()
 
-    def known_at(self, version: int) -> LoadedGame | None:
+    def known_at(self, version: int) -> KnownGame | None:
         """The game at ``version`` if that is the newest the stream sent (for
         ``App.play_move``, whose commit verifies it is still the current one)."""
-        if self.known is None or self.known[1] != version:
+        known, viewer = self.known, self.viewer
+        if known is None or viewer is None or known[1] != version:
             return None
-        loaded, _, state = self.known
-        return dataclasses.replace(
-            loaded, version=version, state=state, idempotent_version=None, clock=None
-        )
+        loaded, _, state = known
+        game = LoadedGame(loaded.game_id, loaded.meta, version, state, loaded.seats, None)
+        return KnownGame(game, *viewer)
 
     def applying(self, move: game_pb2.Move) -> None:
         """``move`` is being applied: when the feed brings the version it made
@@ -216,6 +218,7 @@ async def stream(
         raise exhausted("TOO_MANY_STREAMS", str(exc)) from exc
     if outbox is not None:
         outbox.attach(sub)
+        outbox.viewer = (token, viewer)
     last = from_version
     seat = viewer.seat if with_legal_moves else None
     no_results: Results = []
@@ -233,6 +236,10 @@ async def stream(
                 loose = outbox.loose(last)
                 if loose:
                     yield None, loose
+                    # Look again: a result decided while that was written has
+                    # nudged the subscription, and the drain below would
+                    # forget the nudge (the result would wait for a heartbeat).
+                    continue
             try:
                 pushed = sub.drain()
             except WatcherTooSlow as exc:
@@ -302,7 +309,7 @@ async def stream(
                 if outbox is not None:
                     outbox.known = (loaded, entry.version, entry.state)
                 yield response, outbox.riding(last) if outbox else no_results
-                if _app._outcome(game, entry.state) is not None:
+                if update.snapshot.finished:
                     finished = True
         if outbox is not None:  # shutting down: what is decided is still told
             loose = outbox.loose(last)

@@ -22,7 +22,6 @@ Streams are counted per client, per game and per replica; over a limit,
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections import Counter, deque
 from dataclasses import dataclass
 
@@ -70,10 +69,13 @@ class Subscription:
 
     __slots__ = (
         "_closing",
+        "_deadline",
         "_failure",
         "_limit",
         "_pending",
-        "_wake",
+        "_timer",
+        "_waiter",
+        "_woken",
         "client_id",
         "dropped",
         "feed",
@@ -83,7 +85,10 @@ class Subscription:
         self.feed = feed
         self.client_id = client_id
         self._pending: deque[storage_pb2.StoredEntry] = deque()
-        self._wake = asyncio.Event()
+        self._woken = False
+        self._waiter: asyncio.Future[None] | None = None  # the watcher's wait, while it waits
+        self._timer: asyncio.TimerHandle | None = None  # ends a wait at ``_deadline``
+        self._deadline = 0.0
         self._limit = limit
         self._failure: BaseException | None = None
         self._closing: asyncio.Task[None] | None = None  # wakes this watcher on shutdown
@@ -97,15 +102,21 @@ class Subscription:
             self._pending.clear()
         else:
             self._pending.append(entry)
-        self._wake.set()
+        self._wake()
 
     def nudge(self) -> None:
         """Wake the watcher without an entry (a play session's move result)."""
-        self._wake.set()
+        self._wake()
 
     def _fail(self, failure: BaseException) -> None:
         self._failure = failure
-        self._wake.set()
+        self._wake()
+
+    def _wake(self) -> None:
+        self._woken = True
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
 
     @property
     def latest(self) -> int:
@@ -115,7 +126,7 @@ class Subscription:
     @property
     def woken(self) -> bool:
         """Something was pushed (or failed) since the last drain."""
-        return self._wake.is_set()
+        return self._woken
 
     def drain(self) -> list[storage_pb2.StoredEntry]:
         """The entries pushed since the last drain (raises when dropped or failed)."""
@@ -125,30 +136,56 @@ class Subscription:
             raise self._failure
         entries = list(self._pending)
         self._pending.clear()
-        self._wake.clear()
+        self._woken = False
         return entries
 
     async def wait(self, timeout: float, closing: asyncio.Event) -> None:
         """Until something was pushed (or failed), ``closing`` is set or ``timeout`` passes.
 
-        One task per subscription watches ``closing`` (and wakes the watcher
-        when it is set); a wait itself creates no task: it is on the hot path,
-        once per update of every watcher."""
-        if self._wake.is_set() or closing.is_set():
+        A wait is on the hot path (once per update of every watcher), so it
+        makes no task and, mostly, no timer: one task per subscription
+        watches ``closing``, and one timer per subscription ends a wait at its
+        deadline. A wait whose deadline is not before the timer's leaves the
+        timer as it is; when it fires early (an earlier wait's deadline) it
+        sets itself again for the newest deadline."""
+        if self._woken or closing.is_set():
             return
+        loop = asyncio.get_running_loop()
         if self._closing is None:
-            self._closing = asyncio.get_running_loop().create_task(self._wake_on(closing))
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(timeout):
-                await self._wake.wait()
+            self._closing = loop.create_task(self._wake_on(closing))
+        self._deadline = deadline = loop.time() + timeout
+        timer = self._timer
+        if timer is None or timer.when() > deadline:
+            if timer is not None:
+                timer.cancel()
+            self._timer = loop.call_at(deadline, self._expire)
+        self._waiter = waiter = loop.create_future()
+        try:
+            await waiter
+        finally:
+            self._waiter = None
+
+    def _expire(self) -> None:
+        self._timer = None
+        waiter = self._waiter
+        if waiter is None or waiter.done():
+            return  # nobody waits: the next wait sets a timer
+        loop = waiter.get_loop()
+        if loop.time() < self._deadline:
+            self._timer = loop.call_at(self._deadline, self._expire)
+        else:
+            waiter.set_result(None)
 
     async def _wake_on(self, closing: asyncio.Event) -> None:
         await closing.wait()
-        self._wake.set()
+        self._wake()
 
     def _close(self) -> None:
         if self._closing is not None:
             self._closing.cancel()
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
 
 class _Feed:
@@ -159,6 +196,11 @@ class _Feed:
         self.after = after
         self.subscriptions: set[Subscription] = set()
         self.task: asyncio.Task[None] | None = None
+
+    def seen(self) -> int:
+        """The newest version delivered (the store's read leaves out, unparsed,
+        the versions ``publish`` delivered while it waited)."""
+        return self.after
 
 
 class WatchHub:
@@ -249,7 +291,7 @@ class WatchHub:
         try:
             while feed.subscriptions:
                 entries = await self.store.wait_entries(
-                    feed.game_id, feed.after, self.limits.read_block_seconds
+                    feed.game_id, feed.after, self.limits.read_block_seconds, seen=feed.seen
                 )
                 for entry in entries:
                     if entry.version <= feed.after:

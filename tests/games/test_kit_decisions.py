@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from throneroom.v1 import game_pb2, nim_pb2
+from throneroom.v1 import game_pb2, kill_the_king_pb2, nim_pb2
 from throneroom_server.games.core import InvalidMoveError, InvalidOptionsError
 from throneroom_server.games.kit import Engine, EnvelopeGame, MoveKind
 from throneroom_server.games.kit.checks import independence_problems, playout_states
@@ -166,6 +166,19 @@ def test_the_envelope_face_refuses_another_games_messages() -> None:
         game.apply(state, 0, game_pb2.Move())
     with pytest.raises(InvalidMoveError, match="'kings_life' Move"):
         game.apply(state, 0, game_pb2.Move(kings_life={}))
+
+
+def test_an_option_holding_an_undefined_enum_number_is_refused() -> None:
+    """proto3 keeps an enum number it does not know: options carrying one are
+    invalid, named as such (found by bench/fuzz.py: Kill the King's mode 47
+    reached the engine's table and failed as an internal error)."""
+    game = service_games()["kill_the_king"]
+    options = game_pb2.GameOptions()
+    options.kill_the_king.mode = 47
+    with pytest.raises(InvalidOptionsError, match="option mode has no value 47: one of "):
+        game.validate_options(options, 2)
+    options.kill_the_king.mode = kill_the_king_pb2.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE
+    game.validate_options(options, 2)
 
 
 # --- the promise behind the clock ---------------------------------------------------------------

@@ -92,3 +92,24 @@ def test_kill_the_king(mode: int, advanced: bool, seed: int, choice_seed: int) -
     advanced units and leaders too."""
     options = kill_the_king_pb2.KillTheKingOptions(mode=mode, advanced=advanced)  # type: ignore[arg-type]
     assert check_game("kill_the_king", 2, seed, choice_seed, options) > 10
+
+
+@pytest.mark.parametrize(
+    ("mode", "seats"),
+    [
+        (kill_the_king_pb2.KILL_THE_KING_MODE_KILL_THE_KING_GIGA, 3),
+        (kill_the_king_pb2.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE_GIGA, 4),
+    ],
+    ids=["kill-the-king-giga-3p", "attack-and-defense-giga-4p"],
+)
+@settings(
+    max_examples=1, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(seed=SEEDS, choice_seed=CHOICES)
+def test_kill_the_king_giga(mode: int, seats: int, seed: int, choice_seed: int) -> None:
+    """The Giga modes' real playouts (32-row fields, seats in two teams, a
+    one-seat team and two-seat teams, KK-123) through the notation: positions,
+    every legal move, every view (a Giga placement offers thousands of moves a
+    step, so one seat count per mode; the conformance suite plays all)."""
+    options = kill_the_king_pb2.KillTheKingOptions(mode=mode)  # type: ignore[arg-type]
+    assert check_game("kill_the_king", seats, seed, choice_seed, options) > 10

@@ -16,3 +16,4 @@ def test_a_quick_fuzz_finds_no_failure_and_no_change_on_rejection() -> None:
     labels = set(tally.histogram)
     assert {"grpc OK", "grpc INVALID_ARGUMENT", "http 200", "http 400"} <= labels, labels
     assert any(kind.startswith("grpc raw ") for kind in tally.by_kind)
+    assert tally.by_kind["grpc Play"] > 10 and tally.by_kind["grpc ListGames"] > 0

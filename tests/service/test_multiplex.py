@@ -21,6 +21,9 @@ def test_pack_is_resp() -> None:
         pack(("HMGET", "k", b"\x00f", 7))
         == b"*4\r\n$5\r\nHMGET\r\n$1\r\nk\r\n$2\r\n\x00f\r\n$1\r\n7\r\n"
     )
+    assert pack(("SET", "é", b"")) == b"*3\r\n$3\r\nSET\r\n$2\r\n\xc3\xa9\r\n$0\r\n\r\n"
+    with pytest.raises(TypeError):
+        pack(("SET", None))
 
 
 async def test_many_concurrent_commands_get_their_own_replies(clean_redis: str) -> None:

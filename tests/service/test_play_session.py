@@ -11,7 +11,7 @@ from typing import Any
 import grpc
 import pytest
 from throneroom.v1 import game_pb2, nim_pb2, service_pb2
-from throneroom_server.app import App
+from throneroom_server.app import App, KnownGame, Viewer
 from throneroom_server.errors import AppError
 from throneroom_server.games.registry import service_games
 from throneroom_server.store.base import Store
@@ -137,6 +137,30 @@ async def test_a_rejected_move_is_a_result_the_session_goes_on_and_nothing_chang
     call.cancel()
 
 
+async def test_results_of_moves_sent_at_once_come_before_any_heartbeat(service: Service) -> None:
+    """Moves sent in a burst: each result is sent as soon as it is decided, not
+    at the next heartbeat (a result decided while the stream was writing the
+    one before it once waited for the heartbeat: found by bench/fuzz.py)."""
+    stub = service.stub
+    game_id, players = await new_nim(stub, pile=9)
+    call = stub.Play()
+    request = opening(game_id, players[1].token)
+    request.open.heartbeat_seconds = 30  # far beyond the test's wait for any response
+    await call.write(request)
+    assert (await next_response(call)).update.version == 0
+    burst = 40
+    for n in range(burst):  # seat 1 moves on seat 0's turn: each a rejection
+        await call.write(move(0, 1, f"early-{n}"))
+    keys: list[str] = []
+    while len(keys) < burst:
+        response = await next_response(call)
+        assert response.WhichOneof("kind") is None, "a heartbeat came before every result"
+        keys.extend(r.idempotency_key for r in response.results)
+        assert all(r.error.reason == "NOT_YOUR_TURN" for r in response.results)
+    assert keys == [f"early-{n}" for n in range(burst)]
+    call.cancel()
+
+
 async def test_a_retried_move_is_replayed_never_applied_twice(service: Service) -> None:
     stub = service.stub
     game_id, players = await new_nim(stub, pile=9)
@@ -241,7 +265,11 @@ async def test_a_sessions_copy_of_the_game_is_verified_by_the_commit(store: Stor
     game_id, _ = await app.create_game(options, 2, 1)
     _, token0 = await app.join_game(game_id, 0, "a")
     _, token1 = await app.join_game(game_id, 1, "b")
-    at_0 = dataclasses.replace(await store.load(game_id), idempotent_version=None)
+    at_0 = KnownGame(
+        dataclasses.replace(await store.load(game_id), idempotent_version=None),
+        token0,
+        Viewer(0),
+    )
     loads = 0
     load = store.load
 
@@ -263,11 +291,26 @@ async def test_a_sessions_copy_of_the_game_is_verified_by_the_commit(store: Stor
     assert caught.value.reason == "STALE_VERSION"
     assert loads == 1  # the stale copy was refused: decided again on the store's
     # A wrong turn on a current copy: the precise error of the store's copy.
-    at_1 = dataclasses.replace(await store.load(game_id), idempotent_version=None)
+    at_1 = KnownGame(
+        dataclasses.replace(await store.load(game_id), idempotent_version=None),
+        token0,
+        Viewer(0),
+    )
     with pytest.raises(AppError) as caught:
         await app.play_move(game_id, token0, 1, nim_move(1), "z", known=at_1)
     assert caught.value.reason == "NOT_YOUR_TURN"
+    # A token other than the one the copy's seat was proven with is checked
+    # itself: seat 1's move on seat 0's copy is seat 1's.
     done = await app.play_move(game_id, token1, 1, nim_move(3), "w", known=at_1)
     assert done.version == 2
+    at_2 = KnownGame(
+        dataclasses.replace(await store.load(game_id), idempotent_version=None),
+        token1,
+        Viewer(1),
+    )
+    forged = token0[:-1] + ("x" if token0[-1] != "x" else "y")
+    with pytest.raises(AppError) as caught:  # seat 0's turn, but not seat 0's token
+        await app.play_move(game_id, forged, 2, nim_move(1), "v", known=at_2)
+    assert caught.value.reason == "SEAT_TOKEN_INVALID"
     entries = await store.read_entries(game_id, 0, 10)
     assert [(e.version, e.seat) for e in entries] == [(1, 0), (2, 1)]

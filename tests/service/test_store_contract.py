@@ -150,3 +150,25 @@ async def test_wait_entries_returns_existing_at_once(store: Store) -> None:
     await store.create_game("g1", _meta(), _state(21))
     await store.commit("g1", 0, _state(20), _entry(1, 20), "k1")
     assert [e.version for e in await store.wait_entries("g1", 0, timeout=5)] == [1]
+
+
+async def test_wait_entries_leaves_out_what_the_caller_has_seen(store: Store) -> None:
+    # ``seen`` is asked when the read returns: a version that reached the
+    # caller another way while it waited (watch.py's publish) is left out.
+    await store.create_game("g1", _meta(), _state(21))
+    held = [0]
+
+    async def later() -> None:
+        await asyncio.sleep(0.1)
+        held[0] = 1
+        await store.commit("g1", 0, _state(20), _entry(1, 20), "k1")
+
+    task = asyncio.create_task(later())
+    waited = store.wait_entries("g1", 0, timeout=30, seen=lambda: held[0])
+    assert await asyncio.wait_for(waited, 10) == []  # woken by version 1, which it holds
+    await task
+    await store.commit("g1", 1, _state(19), _entry(2, 19), "k2")
+    entries = await store.wait_entries("g1", 0, timeout=5, seen=lambda: 1)
+    assert [(e.version, e.state) for e in entries] == [(2, _state(19))]
+    assert await store.wait_entries("g1", 0, timeout=0.1, seen=lambda: 2) == []
+    assert [e.version for e in await store.wait_entries("g1", 1, timeout=5, seen=lambda: 0)] == [2]

@@ -3,6 +3,7 @@ nothing else, and games through the tournament runner."""
 
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import replace
 from pathlib import Path
@@ -12,8 +13,10 @@ import pytest
 from throneroom import Client
 from throneroom.bots import mcts_kings_life as kings_life_search
 from throneroom.bots.mcts import _GUIDES, MctsBot
+from throneroom.bots.mcts_memory import PlayedCards
 from throneroom.bots.mcts_worlds import WORLD_BUILDERS
 from throneroom.envelopes import wrap
+from throneroom.games.king_is_dead.data import HAND
 from throneroom.tournament import parse_config, run_tournament
 from throneroom.v1 import game_pb2
 from throneroom_server.embedded import EmbeddedServer
@@ -179,3 +182,72 @@ def test_a_horizon_stops_kings_life_rollouts_at_a_later_day() -> None:
     assert calls == [1]  # stopped as Wednesday began
     full = MctsBot(seed=5)._guided_rollout(game, guide, start)
     assert len(full) == 4 and max(full) >= 1 - kings_life_search.MARGIN_WEIGHT  # a finished game
+
+
+def _king_is_dead_sightings(seats: int, seed: int) -> list[tuple[Any, PlayedCards, Any]]:
+    """A seeded random game in which seat 0 observes the view of every one of its
+    decisions, as the bot does: (true state, memory, the view) at each of them."""
+    game = REGISTRY["king_is_dead"]
+    state = game.setup(game.default_options(), seats, seed)
+    memory = PlayedCards()
+    rng = random.Random(seed)
+    seen = []
+    while acting := game.to_act(state):
+        if acting[0] == 0:
+            view = game.view(state, 0)
+            memory.observe(view, 0)
+            seen.append((state, copy.deepcopy(memory), view))
+        moves = game.legal_moves(state, acting[0])
+        state, _ = game.apply(state, acting[0], moves[rng.randrange(len(moves))])
+    return seen
+
+
+def test_with_two_seats_the_memory_of_views_knows_the_other_hand() -> None:
+    """2 seats: the other seat plays at most one card between two of the seat's
+    decisions, so the piles seen on top are the whole pile, and every world
+    drawn is the true state's cards."""
+    game = REGISTRY["king_is_dead"]
+    for state, memory, view in _king_is_dead_sightings(2, 4):
+        assert memory.determined(view, 0)
+        world = game.randomize_hidden(WORLD_BUILDERS["king_is_dead"](view, 0), 0, 9)
+        memory.redraw(world, 0, random.Random(1))
+        assert list(world.seats[1].played) == list(state.seats[1].played)
+        assert sorted(world.seats[1].hand) == sorted(state.seats[1].hand)
+        assert game.view(world, 0) == view
+
+
+def test_with_three_seats_too_every_card_is_seen_and_a_forgotten_one_is_drawn() -> None:
+    """Each other seat plays at most one card between two turns of a seat that
+    still holds cards, so with 3 seats too the memory is whole; with a sighting
+    removed, the redraw keeps the others in place and draws the rest."""
+    game = REGISTRY["king_is_dead"]
+    drawn_places = 0
+    for index, (state, memory, view) in enumerate(_king_is_dead_sightings(3, 5)):
+        assert memory.determined(view, 0)
+        removed = 0
+        for seat in (1, 2):
+            below = [p for p in memory.seen.get(seat, {}) if p < view.seats[seat].played_count - 1]
+            if below:
+                del memory.seen[seat][below[0]]
+                removed += 1
+        assert memory.determined(view, 0) == (removed == 0)
+        drawn_places += removed
+        world = game.randomize_hidden(WORLD_BUILDERS["king_is_dead"](view, 0), 0, index)
+        memory.redraw(world, 0, random.Random(index))
+        assert game.view(world, 0) == view
+        game.check_invariants(world)
+        for seat in (1, 2):
+            truth, drawn = list(state.seats[seat].played), list(world.seats[seat].played)
+            assert sorted(drawn + list(world.seats[seat].hand)) == sorted(HAND)
+            for place, card in memory.seen.get(seat, {}).items():
+                assert truth[place] == card == drawn[place]
+    assert drawn_places > 0
+
+
+def test_the_memory_forgets_a_game_its_views_contradict() -> None:
+    (_, memory, _), *_ = _king_is_dead_sightings(2, 4)[-1:]
+    assert memory.seen
+    game = REGISTRY["king_is_dead"]
+    fresh = game.view(game.setup(game.default_options(), 2, 8), 0)
+    memory.observe(fresh, 0)
+    assert memory.seen == {} and memory.determined(fresh, 0)

@@ -157,6 +157,42 @@ def test_kill_the_king_board_shows_the_field_units_and_dice(tab: Tab, server: Se
     tab.shot("kill_the_king-dice")
 
 
+def in_round_2(game: Game) -> bool:
+    return int(game.snapshot()["view"]["killTheKing"].get("round", 0)) >= 2
+
+
+@pytest.mark.parametrize(
+    ("mode", "seats"), [(Mode.KILL_THE_KING_GIGA, 4), (Mode.ATTACK_AND_DEFENSE_GIGA, 3)]
+)
+def test_kill_the_king_giga_board_is_two_boards_joined(
+    tab: Tab, server: Server, mode: Mode, seats: int
+) -> None:
+    """KK-9, KK-123: the 32-row field of a Giga game (two gates and two King's
+    Doors on the castle side), every counter drawn, each seat with its team."""
+    options = {"mode": f"KILL_THE_KING_MODE_{mode.name}"}
+    game = new_game(server, "kill_the_king", seats, options=options, seed=5)
+    game.play_random(900, seed=3, stop=in_round_2)
+    view = game.view(1)
+    assert int(view.get("round", 0)) >= 2
+    open_as(tab, game, 1)
+    page = tab.page
+    svg = page.locator("#board svg.board")
+    assert (svg.get_attribute("data-rows"), svg.get_attribute("data-cols")) == ("32", "11")
+    assert page.locator("#board .cell").count() == 32 * 11
+    board = field_for(mode)
+    assert page.locator("#board .cell.door").count() == len(board.doors) == 2
+    drawn = units_drawn(view)
+    assert page.locator("#board .unit").count() == len(drawn)
+    ids = page.locator("#board .unit").evaluate_all(
+        "(els) => els.map((e) => Number(e.dataset.unit))"
+    )
+    assert sorted(ids) == sorted(u["id"] for u in drawn)
+    assert max(u["square"].get("row", 0) for u in drawn) >= 16, "units on the second board"
+    panel = page.locator("#board .ktk-panel").text_content() or ""
+    assert "(team 1)" in panel and "(team 0)" in panel
+    tab.shot(f"kill_the_king-giga-{mode.value}")
+
+
 def movement_turn_of_seat_0(game: Game) -> bool:
     snapshot = game.snapshot()
     view = snapshot["view"]["killTheKing"]

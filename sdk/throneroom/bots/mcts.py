@@ -15,6 +15,18 @@ server's order). This is determinized UCT in the sense of Cowling, Powley and
 Whitehouse ("Information Set Monte Carlo Tree Search", 2012): sampling worlds
 from the seat's information set and averaging the searches.
 
+The King Is Dead: the bot remembers the cards it saw on top of the other
+piles in its earlier views (:mod:`throneroom.bots.mcts_memory`, the memory
+the rulebook asks of players); worlds keep those cards in place and draw only
+the rest. When the memory accounts for every played card (always, for a seat
+that still holds cards: see that module) all worlds are the same, and one
+world gets all the ``iterations``. Leaves are valued with the heuristic bot's
+``evaluate`` plus the cards in hand, and a node with more than ``WIDE`` moves
+(a Garrison's or an Ambassador's executions, the Crown's swaps, the summons)
+is widened progressively: ``2 sqrt(visits)`` children, and from its
+``ORDER_AFTER``-th visit its untried moves are tried best first by that
+``evaluate`` after the move.
+
 Simulation needs the engines, i.e. the ``throneroom-server`` distribution
 (the one place the SDK imports the server, lazily; without it ``choose``
 raises :class:`throneroom.arena.ServerNotInstalled`). Seeded, it replays.
@@ -28,6 +40,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from throneroom.bots.mcts_memory import PlayedCards
 from throneroom.bots.mcts_worlds import WORLD_BUILDERS
 from throneroom.envelopes import unwrap
 from throneroom.v1 import game_pb2
@@ -38,7 +51,7 @@ __all__ = ["MctsBot"]
 class _Node:
     """One state of a world's search tree, with the statistics of reaching it."""
 
-    __slots__ = ("actor", "children", "moves", "state", "total", "untried", "visits")
+    __slots__ = ("actor", "children", "moves", "ordered", "state", "total", "untried", "visits")
 
     def __init__(self, game: Any, state: Any, seats: int, rng: random.Random, actor: int = -1):
         self.state = state
@@ -47,6 +60,7 @@ class _Node:
         self.moves: list[Any] = list(game.legal_moves(state, self.actor)) if acting else []
         self.untried = list(range(len(self.moves)))
         rng.shuffle(self.untried)
+        self.ordered = len(self.moves) <= WIDE
         self.children: dict[int, _Node] = {}
         self.visits = 0
         self.total = [0.0] * seats
@@ -76,6 +90,7 @@ class MctsBot:
         self.rollout_epsilon = rollout_epsilon
         self.horizon = horizon
         self._registry: dict[str, Any] | None = None
+        self._played = PlayedCards()
 
     def _game(self, game_type: str) -> Any:
         if self._registry is None:
@@ -103,6 +118,8 @@ class MctsBot:
     ) -> game_pb2.Move:
         if not legal_moves:
             raise ValueError(f"seat {seat} has no legal move to choose from")
+        if game_type == "king_is_dead":
+            self._played.observe(view.king_is_dead, seat)  # every view, forced decisions' too
         if len(legal_moves) == 1:
             return legal_moves[0]
         game = self._game(game_type)
@@ -114,8 +131,11 @@ class MctsBot:
         keys = [game.move_key(unwrap(move)) for move in legal_moves]
         visits = dict.fromkeys(keys, 0)
         rewards = dict.fromkeys(keys, 0.0)
-        per_world = max(len(legal_moves), self.iterations // self.worlds)
-        for _ in range(self.worlds):
+        worlds = self.worlds
+        if game_type == "king_is_dead" and self._played.determined(view.king_is_dead, seat):
+            worlds = 1  # the other hands are known: every world is this one
+        per_world = self.iterations // worlds
+        for _ in range(worlds):
             world = self._world(game, game_type, mine, seat)
             root = _Node(game, world, len(mine_seats(mine)), self._random, actor=seat)
             for _ in range(per_world):
@@ -134,7 +154,10 @@ class MctsBot:
     def _world(self, game: Any, game_type: str, mine: Any, seat: int) -> Any:
         """One determinization: a state built from the seat's view, hidden parts redrawn."""
         placeholder = WORLD_BUILDERS[game_type](mine, seat)
-        return game.randomize_hidden(placeholder, seat, self._random.getrandbits(63))
+        world = game.randomize_hidden(placeholder, seat, self._random.getrandbits(63))
+        if game_type == "king_is_dead":
+            self._played.redraw(world, seat, self._random)
+        return world
 
     # --- Rollout search (games with a guide) ------------------------------------------
 
@@ -194,10 +217,12 @@ class MctsBot:
         seats = len(root.total)
         node = root
         path = [node]
-        while not node.untried and node.children:
+        while node.children and not (node.untried and len(node.children) < _width(node)):
             node = self._select(node)
             path.append(node)
         if node.untried:
+            if not node.ordered and node.visits >= ORDER_AFTER:
+                _order(game, node)
             index = node.untried.pop()
             state, _ = game.apply(node.state, node.actor, node.moves[index])
             child = _Node(game, state, seats, self._random)
@@ -241,6 +266,56 @@ class MctsBot:
             state, _ = game.apply(state, acting[0], moves[rng.randrange(len(moves))])
         outcome = game.outcome(state)
         return list(outcome.winners) if outcome is not None else []
+
+
+WIDE = 12
+"""A node with more moves than this is widened progressively: its moves are
+tried in the order of the game's prior (best first), ``_width`` at a time."""
+
+
+ORDER_AFTER = 4
+"""A wide node's moves are put in the prior's order once it has this many
+visits (before, its first children are untried moves at random): the prior
+costs an ``evaluate`` per move, worth it on the paths the search comes back to."""
+
+
+def _width(node: _Node) -> int:
+    """How many children a node may have after its visits: all for a narrow
+    node, else 2 sqrt(visits) (1 visit: 2; 100: 20; 1200: 69)."""
+    if len(node.moves) <= WIDE:
+        return len(node.moves)
+    return math.ceil(2.0 * math.sqrt(node.visits))
+
+
+def _order(game: Any, node: _Node) -> None:
+    """Order a wide node's untried moves by the game's prior, best last (popped
+    first); the random order breaks ties. Without a prior the order stays random."""
+    node.ordered = True
+    prior = _PRIORS.get(game.info.name)
+    if prior is None:
+        return
+    values = prior(game, node.state, node.actor, node.moves)
+    node.untried.sort(key=lambda index: values[index])
+
+
+def _king_is_dead_prior(game: Any, state: Any, actor: int, moves: Sequence[Any]) -> list[float]:
+    """The heuristic bot's ``evaluate`` from the actor's view after each move,
+    played on its model of the board (the summon after it is not looked at)."""
+    from throneroom.bots.king_is_dead import Model, evaluate  # noqa: PLC0415 - only for this game
+
+    model = Model.of(game.view(state, actor), actor)
+    colour = state.pending.colour
+    values = []
+    for move in moves:
+        after = model.copy()
+        after.apply(move, colour=colour)
+        values.append(evaluate(after))
+    return values
+
+
+_PRIORS: dict[str, Callable[[Any, Any, int, Sequence[Any]], list[float]]] = {
+    "king_is_dead": _king_is_dead_prior
+}
 
 
 def _king_is_dead_value(game: Any, state: Any, seats: int) -> list[float]:

@@ -331,6 +331,7 @@ def format_position(state: KillTheKingState) -> str:
     penalty = ",".join(SIDE_LETTERS.word(s) for s in state.defence_penalty)
     put("penalty", penalty or "-", "-")
     put("lockednow", _yes(state.movement_locked_now), "no")
+    put("turnseat", str(state.turn_seat), "0")
     if len(state.seats) != state.num_seats:
         raise NotationError(f"{len(state.seats)} seat records for {state.num_seats} seats")
     for index, seat in enumerate(state.seats):
@@ -430,6 +431,8 @@ def parse_position(text: str) -> KillTheKingState:
         state.defence_penalty.extend(value.names_in(SIDE_LETTERS))  # type: ignore[arg-type]
     if (value := fields.take("lockednow")) is not None:
         state.movement_locked_now = value.boolean()
+    if (value := fields.take("turnseat")) is not None:
+        state.turn_seat = value.integer()
     _read_seats(fields, state)
     _read_units(fields, state)
     if (value := fields.take("rng")) is not None:

@@ -456,7 +456,10 @@ class KillTheKingUnit(_message.Message):
     id: _builtins.int
     type: Global___UnitType.ValueType
     seat: _builtins.int
-    """The seat that controls it (in Giga, the seat that placed it)."""
+    """The seat that controls it. Giga: a counter bought or chosen is in its
+    team's pool, held by the team's first seat, until a seat of the team
+    places it; that seat controls it from then on (KK-126).
+    """
     side: Global___Side.ValueType
     status: Global___KillTheKingUnit.Status.ValueType
     level: Global___Level.ValueType
@@ -593,7 +596,9 @@ class KillTheKingSeat(_message.Message):
     side: Global___Side.ValueType
     team: _builtins.int
     coins: _builtins.int
-    """Coins left in the current purchase step."""
+    """Coins left in the current purchase step (Giga: the team's coins, the
+    same on every seat of the team, KK-124).
+    """
     extra_coins: _builtins.int
     """Extra coins to spend after the leader choice (the Treasurer), KK-103."""
     placed: _builtins.bool
@@ -730,6 +735,7 @@ class KillTheKingState(_message.Message):
     REINFORCEMENT_HALF_FIELD_NUMBER: _builtins.int
     INITIATIVE_SEAT_FIELD_NUMBER: _builtins.int
     MOVEMENT_LOCKED_NOW_FIELD_NUMBER: _builtins.int
+    TURN_SEAT_FIELD_NUMBER: _builtins.int
     num_seats: _builtins.int
     mode: Global___KillTheKingMode.ValueType
     advanced: _builtins.bool
@@ -761,6 +767,11 @@ class KillTheKingState(_message.Message):
     movement_locked_now: _builtins.bool
     """The side to play cannot move this turn: its Ranger died before the turn
     started (KK-101); taken from its seat's `movement_locked` at turn start.
+    """
+    turn_seat: _builtins.int
+    """The seat whose turn it is: the side's seat (Giga: the seat of the team
+    now moving and attacking with its own counters, KK-127); PHASE_FOLLOW_UP
+    and PHASE_DISBAND give the turn back to it.
     """
     @_builtins.property
     def rng(self) -> _common_pb2.RngState: ...
@@ -811,10 +822,11 @@ class KillTheKingState(_message.Message):
         reinforcement_half: _builtins.int = ...,
         initiative_seat: _builtins.int = ...,
         movement_locked_now: _builtins.bool = ...,
+        turn_seat: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["follow_up", b"follow_up", "outcome", b"outcome", "rng", b"rng"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["active_unit", b"active_unit", "advanced", b"advanced", "defence_penalty", b"defence_penalty", "door_destroyed", b"door_destroyed", "follow_up", b"follow_up", "gates", b"gates", "initiative_seat", b"initiative_seat", "mode", b"mode", "movement_locked_now", b"movement_locked_now", "num_seats", b"num_seats", "outcome", b"outcome", "phase", b"phase", "reinforced_halves", b"reinforced_halves", "reinforcement_cavalry", b"reinforcement_cavalry", "reinforcement_half", b"reinforcement_half", "reinforcement_value", b"reinforcement_value", "resume_phase", b"resume_phase", "rng", b"rng", "round", b"round", "ruins", b"ruins", "seats", b"seats", "to_move", b"to_move", "turn_side", b"turn_side", "units", b"units"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["active_unit", b"active_unit", "advanced", b"advanced", "defence_penalty", b"defence_penalty", "door_destroyed", b"door_destroyed", "follow_up", b"follow_up", "gates", b"gates", "initiative_seat", b"initiative_seat", "mode", b"mode", "movement_locked_now", b"movement_locked_now", "num_seats", b"num_seats", "outcome", b"outcome", "phase", b"phase", "reinforced_halves", b"reinforced_halves", "reinforcement_cavalry", b"reinforcement_cavalry", "reinforcement_half", b"reinforcement_half", "reinforcement_value", b"reinforcement_value", "resume_phase", b"resume_phase", "rng", b"rng", "round", b"round", "ruins", b"ruins", "seats", b"seats", "to_move", b"to_move", "turn_seat", b"turn_seat", "turn_side", b"turn_side", "units", b"units"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1376,7 +1388,8 @@ class KillTheKingEvent(_message.Message):
     @_typing.final
     class UnitPlaced(_message.Message):
         """A placement. Before the reveal the other seats (and spectators) get it
-        with only `seat`: not which counter, where, or how many so far (KK-121).
+        with only `seat`: not which counter, where, or how many so far (KK-121;
+        Giga: the placing seat's teammates get it in full, KK-154).
         """
 
         DESCRIPTOR: _descriptor.Descriptor
@@ -2108,7 +2121,8 @@ Global___KillTheKingEvent: _TypeAlias = KillTheKingEvent  # noqa: Y015
 class KillTheKingView(_message.Message):
     """What one seat (or a spectator) sees. Before the reveal, another seat's
     units all appear in reserve (status RESERVE, no square, level, facing or
-    crew); everything else is public. The RNG never appears.
+    crew; Giga: another team's, in its pool held by its first seat, KK-154);
+    everything else is public. The RNG never appears.
     """
 
     DESCRIPTOR: _descriptor.Descriptor

@@ -15,7 +15,7 @@ key, bump the version -- all or nothing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -192,9 +192,18 @@ class Store(Protocol):
         ...
 
     async def wait_entries(
-        self, game_id: str, after_version: int, timeout: float, limit: int = 100
+        self,
+        game_id: str,
+        after_version: int,
+        timeout: float,
+        limit: int = 100,
+        *,
+        seen: Callable[[], int] | None = None,
     ) -> Sequence[storage_pb2.StoredEntry]:
-        """Like read_entries, but waits up to ``timeout`` seconds for at least one."""
+        """Like read_entries, but waits up to ``timeout`` seconds for at least
+        one. ``seen``: asked when the read returns, the newest version the
+        caller already holds; the entries up to it are left out, unparsed (a
+        replica's feed holds the versions it committed itself, watch.py)."""
         ...
 
     async def schedule_deadline(self, game_id: str, at_ms: int) -> None:

@@ -49,7 +49,8 @@ class _Game:
     seats: dict[int, bytes] = field(default_factory=dict)
     idempotency: dict[str, int] = field(default_factory=dict)
     entries: list[bytes] = field(default_factory=list)
-    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    waiters: list[asyncio.Future[None]] = field(default_factory=list)
+    """The feeds waiting for the next commit (``wait_entries``)."""
     expires_at: float = math.inf
     clock: bytes | None = None
     member: str = ""  # in the lobby (lobby.py)
@@ -192,8 +193,10 @@ class MemoryStore:
             game.clock = clock.SerializeToString()
         game.finished = game.finished or finished
         self._renew(game, finished=finished)
-        game.changed.set()
-        game.changed = asyncio.Event()
+        waiters, game.waiters = game.waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
         return Committed(game.version)
 
     async def read_entries(
@@ -204,17 +207,33 @@ class MemoryStore:
         return [storage_pb2.StoredEntry.FromString(b) for b in chunk]
 
     async def wait_entries(
-        self, game_id: str, after_version: int, timeout: float, limit: int = 100
+        self,
+        game_id: str,
+        after_version: int,
+        timeout: float,
+        limit: int = 100,
+        *,
+        seen: Callable[[], int] | None = None,
     ) -> Sequence[storage_pb2.StoredEntry]:
         game = self._get(game_id)
         if game.version <= after_version:
-            changed = game.changed
+            # One future and one timer per wait (no task, no timeout context).
+            loop = asyncio.get_running_loop()
+            waiter: asyncio.Future[None] = loop.create_future()
+            game.waiters.append(waiter)
+            timer = loop.call_later(timeout, _time_up, waiter)
             try:
-                async with asyncio.timeout(timeout):  # no task per wait (wait_for makes one)
-                    await changed.wait()
+                await waiter
             except TimeoutError:
                 return []
-        return await self.read_entries(game_id, after_version, limit)
+            finally:
+                timer.cancel()
+                if waiter in game.waiters:  # timed out or cancelled: no commit took it
+                    game.waiters.remove(waiter)
+        end = after_version + limit
+        if seen is not None:
+            after_version = max(after_version, seen())
+        return await self.read_entries(game_id, after_version, end - after_version)
 
     async def schedule_deadline(self, game_id: str, at_ms: int) -> None:
         noted = self._deadlines.get(game_id)
@@ -301,3 +320,8 @@ class MemoryStore:
 
     async def close(self) -> None:
         return None
+
+
+def _time_up(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_exception(TimeoutError())

@@ -30,23 +30,11 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 COMMAND_TIMEOUT = 10.0
 
 
-def _encode(arg: Any) -> bytes:
-    if isinstance(arg, bytes):
-        return arg
-    if isinstance(arg, str):
-        return arg.encode()
-    if isinstance(arg, int):
-        return str(arg).encode()
-    raise TypeError(f"cannot send {type(arg).__name__} to Redis")
-
-
 def pack(args: tuple[Any, ...]) -> bytes:
-    """A command in the RESP wire format."""
-    parts = [b"*%d\r\n" % len(args)]
-    for arg in args:
-        data = _encode(arg)
-        parts.append(b"$%d\r\n%s\r\n" % (len(data), data))
-    return b"".join(parts)
+    """A command in the RESP wire format (str, bytes, int and float arguments;
+    hiredis's encoder, in C: a few microseconds per move less than Python's)."""
+    packed: bytes = hiredis.pack_command(args)
+    return packed
 
 
 def _error(reply: hiredis.ReplyError) -> ResponseError:

@@ -53,7 +53,7 @@ cluster store sends every command through the cluster client.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Any
 
@@ -390,28 +390,39 @@ class RedisStore:
         return [storage_pb2.StoredEntry.FromString(fields[b"e"]) for _, fields in rows]
 
     async def wait_entries(
-        self, game_id: str, after_version: int, timeout: float, limit: int = 100
+        self,
+        game_id: str,
+        after_version: int,
+        timeout: float,
+        limit: int = 100,
+        *,
+        seen: Callable[[], int] | None = None,
     ) -> Sequence[storage_pb2.StoredEntry]:
         key = log_key(game_id)
         block_ms = max(1, int(min(timeout, self._max_block_seconds) * 1000))
         try:
             if self._hot is not None:
-                return await self._wait_lean(key, after_version, block_ms, limit)
-            reply = await self._blocking.xread(
-                {key: f"{after_version}-0"}, count=limit, block=block_ms
-            )
+                rows = await self._wait_lean(key, after_version, block_ms, limit)
+            else:
+                reply = await self._blocking.xread(
+                    {key: f"{after_version}-0"}, count=limit, block=block_ms
+                )
+                rows = [(i, fields[b"e"]) for _, found in reply or [] for i, fields in found]
         except _UNREACHABLE as exc:
             raise StoreUnavailable(str(exc)) from exc
         except ResponseError as exc:
             raise _refused(exc) or exc from exc
-        entries: list[storage_pb2.StoredEntry] = []
-        for _stream, rows in reply or []:
-            entries.extend(storage_pb2.StoredEntry.FromString(fields[b"e"]) for _, fields in rows)
-        return entries
+        held = after_version if seen is None else max(after_version, seen())
+        # A row's ID is "<version>-0": the rows the caller holds are not parsed.
+        return [
+            storage_pb2.StoredEntry.FromString(data)
+            for row_id, data in rows
+            if int(row_id.split(b"-", 1)[0]) > held
+        ]
 
     async def _wait_lean(
         self, key: str, after_version: int, block_ms: int, limit: int
-    ) -> list[storage_pb2.StoredEntry]:
+    ) -> list[tuple[bytes, bytes]]:
         """XREAD BLOCK on a connection of its own (``multiplex.py``: one write
         and one future, where redis-py checks a connection out of its pool and
         wraps every read in timeouts). A read that does not end normally
@@ -438,12 +449,12 @@ class RedisStore:
                 self._idle_readers.append(reader)
             else:
                 reader.close()
-        entries: list[storage_pb2.StoredEntry] = []
+        found: list[tuple[bytes, bytes]] = []  # (row ID, the serialized entry)
         for _stream, rows in reply or []:
-            for _id, fields in rows:
+            for row_id, fields in rows:
                 values = dict(zip(fields[::2], fields[1::2], strict=True))
-                entries.append(storage_pb2.StoredEntry.FromString(values[b"e"]))
-        return entries
+                found.append((row_id, values[b"e"]))
+        return found
 
     async def schedule_deadline(self, game_id: str, at_ms: int) -> None:
         try:

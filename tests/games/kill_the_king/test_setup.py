@@ -311,16 +311,14 @@ def test_the_reveal_then_round_one_the_attackers_movement(options: pb.KillTheKin
 # --- options -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "options",
-    [
-        pb.KillTheKingOptions(mode=pb.KILL_THE_KING_MODE_KILL_THE_KING_GIGA),
-        pb.KillTheKingOptions(mode=pb.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE_GIGA),
-    ],
-)
-def test_the_giga_modes_are_refused(options: pb.KillTheKingOptions) -> None:
-    with pytest.raises(InvalidOptionsError):
-        ENGINE.setup(options, 2, 1)
+@pytest.mark.parametrize("options", [KTK, AD])
+@pytest.mark.parametrize("seats", [3, 4])
+def test_the_one_board_modes_are_for_two_players(
+    options: pb.KillTheKingOptions, seats: int
+) -> None:
+    """KK-10, KK-123: only the Giga modes take 3 or 4 seats, with a clear error."""
+    with pytest.raises(InvalidOptionsError, match=f"for 2 players, not {seats}"):
+        ENGINE.setup(options, seats, 1)
 
 
 def test_units_of_the_chart_are_costed_as_the_data_says() -> None:

@@ -41,3 +41,31 @@ def test_the_new_units_sentences() -> None:
     assert describe_event(Event(manned=Event.Manned(crew=3, engine=2))) == (
         "unit 3 mans (or boards) unit 2"
     )
+
+
+def test_giga_games_are_told_sentence_by_sentence() -> None:
+    """KK-127: a team's turn is told seat by seat; every move and event of a
+    whole four-seat Giga game has its sentence."""
+    from tests.games.kill_the_king.giga_positions import KTKG, fresh
+    from tests.games.kill_the_king.positions import ENGINE
+
+    state = fresh(KTKG, 4, seed=5)
+    told: list[str] = []
+    moves_seen = 0
+    while acting := ENGINE.to_act(state):
+        seat = acting[0]
+        assert isinstance(seat, int)
+        moves = list(ENGINE.legal_moves(state, seat))
+        move = moves[moves_seen % len(moves)]
+        assert describe_move(move) not in ("", "an empty move")
+        state, events = ENGINE.apply(state, seat, move)
+        told += [describe_event(e) for e in events]
+        moves_seen += 1
+    assert all(told)
+    turns = [t for t in told if t.startswith("round 1: ")]
+    assert {t.rsplit("seat ", 1)[1] for t in turns} == {
+        "0 to play",
+        "1 to play",
+        "2 to play",
+        "3 to play",
+    }

@@ -34,6 +34,7 @@ from throneroom.games.kill_the_king.data import (
     UNITS,
     Direction,
     Level,
+    Mode,
     Side,
     UnitType,
 )
@@ -53,6 +54,8 @@ ADVANCED_FIRST = {
 usual army one by one): an Elephant to trample the front, a Ballista to shoot
 the wall tops, a tower to reach them; the defender a Ballista on its wall and
 three Peasants for the price of one."""
+GIGA_CAVALRY = 6
+"""Cavalry the attacking team buys first in Attack and Defense Giga."""
 WORTH_ATTACKING = 0.05
 """An attack worth less than this (a miss is likelier than a gain) is not made."""
 
@@ -127,12 +130,19 @@ class KillTheKingBot:
 
     @staticmethod
     def _wanted(view: pb.KillTheKingView, seat: int) -> tuple[UnitType, ...]:
-        """The advanced units still to buy first (KK-132), none without the option."""
-        if not view.advanced:
-            return ()
+        """What to buy first: Attack and Defense Giga's attackers, Cavalry (KK-130:
+        four units must cross 15 rows in six rounds); with the option, the
+        advanced units (KK-132)."""
         side = Side(view.seats[seat].side)
-        owned = {UnitType(u.type) for u in view.units if u.seat == seat}
-        return tuple(u for u in ADVANCED_FIRST.get(side, ()) if u not in owned)
+        team = [u for u in view.units if u.side == int(side)]  # Giga: the team's pool
+        first: tuple[UnitType, ...] = ()
+        if view.mode == int(Mode.ATTACK_AND_DEFENSE_GIGA) and side is Side.ATTACKER:
+            cavalry = sum(1 for u in team if u.type == int(UnitType.CAVALRY))
+            first = (UnitType.CAVALRY,) if cavalry < GIGA_CAVALRY else ()
+        if not view.advanced:
+            return first
+        owned = {UnitType(u.type) for u in team}
+        return first + tuple(u for u in ADVANCED_FIRST.get(side, ()) if u not in owned)
 
     @staticmethod
     def _buy(moves: Sequence[Move], buys: list[int], first: Sequence[UnitType] = ()) -> int:
@@ -145,15 +155,17 @@ class KillTheKingBot:
     @staticmethod
     def _reinforce(sit: Situation, moves: Sequence[Move], options: list[int]) -> int:
         """Cavalry first (the rules want them first anyway), then Swordsmen, on the
-        edge space nearest the battlefield, facing the attacker's edge."""
+        edge space nearest the battlefield, facing the attacker's edge (Kill the
+        King Giga: of the board half)."""
 
         def score(i: int) -> tuple[int, int, int]:
             r = moves[i].reinforce
             rank = {UnitType.CAVALRY: 0, UnitType.SWORDSMEN: 1, UnitType.SPEARMEN: 2}
+            out = sit.outward(sit.half_of(Coord(r.square.row, r.square.col)))
             return (
                 rank.get(UnitType(r.unit), 3),
-                0 if r.facing == int(Direction.SOUTH) else 1,
-                r.square.row,
+                0 if r.facing == int(out) else 1,
+                r.square.row if out is Direction.SOUTH else -r.square.row,
             )
 
         return min(options, key=score)

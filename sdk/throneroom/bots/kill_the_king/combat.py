@@ -136,7 +136,7 @@ def _enemy_on(sit: Situation, unit: Piece, coord: Coord, level: Level) -> Piece 
 
 def door_value(sit: Situation, unit: Piece, coord: Coord) -> float:
     base = UNITS[unit.type].attack.door_value
-    stairs = set(sit.king_stairs())
+    stairs = set(sit.king_stairs(sit.half_of(coord)))
     support = sum(
         1
         for n in sit.board.around(coord)
@@ -183,7 +183,7 @@ def attack_worth(
         manned = unit.type is not UnitType.BATTERING_RAM or sit.crew_of(unit) is not None
         if (
             terrain is Terrain.DOOR
-            and sit.door == ahead
+            and ahead in sit.doors
             and UNITS[unit.type].may_attack_door
             and spec.kind not in (AttackKind.VOLLEY, AttackKind.CROSS, AttackKind.BOLT)
             and manned
@@ -192,7 +192,7 @@ def attack_worth(
         if (
             terrain is Terrain.GATE
             and spec.kind is AttackKind.RAM
-            and not sit.gate_open_to_me
+            and not sit.gate_open_at(ahead)
             and manned
         ):
             p = chance(spec.value_at(1) or 3) * (1.0 - chance(GATE_DEFENCE))
@@ -244,7 +244,8 @@ def attack_worth(
                 )
                 broken = p_wall * (1.0 - chance(defence))
                 gate = board.space(*centre).terrain is Terrain.GATE
-                total += broken * (GATE_WORTH if gate and not sit.gate_open_to_me else WALL_WORTH)
+                closed = gate and not sit.gate_open_at(centre)
+                total += broken * (GATE_WORTH if closed else WALL_WORTH)
                 for standing in _targets_on(sit, centre):
                     gain = worth(sit, standing)
                     friend = standing.side is side

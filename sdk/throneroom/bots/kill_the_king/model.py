@@ -23,6 +23,7 @@ from throneroom.games.kill_the_king.data import (
     MODES,
     UNITS,
     Direction,
+    Join,
     Level,
     Mode,
     ModeSpec,
@@ -103,6 +104,9 @@ class Situation:
         self.ruins = tuple(sorted((r.square.row, r.square.col) for r in view.ruins))
         self.board: Board = field_of(self.mode, self.ruins)
         self.in_play = _in_play(self.mode)
+        self.halves = range(2) if self.spec.join is Join.CASTLE_SIDE else range(1)
+        """Kill the King Giga: the two board halves, each with its gate and door,
+        planned apart (a joined castle has a front on each side, KK-9)."""
         self.positions_at = _positions_at(self.mode, self.ruins)
         side = view.seats[seat].side if seat < len(view.seats) else 0
         self.side = Side(side) if side else Side.ATTACKER
@@ -146,29 +150,59 @@ class Situation:
 
     # -- the castle -------------------------------------------------------------------------
 
+    def half_of(self, coord: Coord) -> int:
+        """The board half of ``coord`` (0 but on the Kill the King Giga field)."""
+        return self.board.space(*coord).board if len(self.halves) > 1 else 0
+
+    def outward(self, half: int) -> Direction:
+        """The direction from the castle to the attackers' edge on a half."""
+        return Direction.NORTH if half else Direction.SOUTH
+
+    def gate_in(self, half: int = 0) -> pb.KillTheKingGate | None:
+        return next(
+            (g for g in self.view.gates if self.half_of(Coord(g.square.row, g.square.col)) == half),
+            None,
+        )
+
     @cached_property
     def gate(self) -> pb.KillTheKingGate | None:
-        return self.view.gates[0] if self.view.gates else None
+        return self.gate_in(0)
 
-    @property
-    def gate_open_to_me(self) -> bool:
-        """Whether my units may use the gate's passage (KK-55)."""
-        gate = self.gate
+    def gate_open(self, half: int = 0) -> bool:
+        """Whether my units may use the passage of the half's gate (KK-55)."""
+        gate = self.gate_in(half)
         if gate is None or gate.destroyed or self.side is Side.DEFENDER:
             return True
         return gate.controlled_by == int(self.side)
 
+    @property
+    def gate_open_to_me(self) -> bool:
+        return self.gate_open(0)
+
+    def gate_open_at(self, coord: Coord) -> bool:
+        return self.gate_open(self.half_of(coord))
+
+    def door_in(self, half: int = 0) -> Coord | None:
+        if self.view.door_destroyed:
+            return None
+        return next((d for d in _doors(self.mode) if self.half_of(d) == half), None)
+
     @cached_property
     def door(self) -> Coord | None:
-        doors = _doors(self.mode)
-        return doors[0] if doors and not self.view.door_destroyed else None
+        return self.door_in(0)
 
-    def king_stairs(self) -> tuple[Coord, ...]:
-        """The stairs before the King's Door (KK-113)."""
-        return _king_stairs(self.mode)
+    @cached_property
+    def doors(self) -> frozenset[Coord]:
+        """Every King's Door still standing (Kill the King Giga: two, KK-129)."""
+        return frozenset() if self.view.door_destroyed else frozenset(_doors(self.mode))
 
-    def gate_coord(self) -> Coord | None:
-        gate = self.gate
+    def king_stairs(self, half: int = 0) -> tuple[Coord, ...]:
+        """The stairs before the half's King's Door (KK-113)."""
+        door = next((d for d in _doors(self.mode) if self.half_of(d) == half), None)
+        return _king_stairs(self.mode, door) if door is not None else ()
+
+    def gate_coord(self, half: int = 0) -> Coord | None:
+        gate = self.gate_in(half)
         if gate is None or gate.destroyed:
             return None
         return Coord(gate.square.row, gate.square.col)
@@ -186,8 +220,13 @@ class Situation:
 
     def _graph(self, piece: Piece) -> Graph:
         spec = UNITS[piece.type]
-        passage = self.gate_open_to_me or piece.side is Side.DEFENDER
-        return _graph(self.mode, self.ruins, spec.may_stand_on_wall, spec.may_climb, passage)
+        passages = frozenset(
+            Coord(g.square.row, g.square.col)
+            for half in self.halves
+            if (g := self.gate_in(half)) is not None
+            and (self.gate_open(half) or piece.side is Side.DEFENDER)
+        )
+        return _graph(self.mode, self.ruins, spec.may_stand_on_wall, spec.may_climb, passages)
 
     def entry_cost(self, piece: Piece, position: Position) -> int:
         other = self.at.get(position)
@@ -291,9 +330,8 @@ def _doors(mode: Mode) -> tuple[Coord, ...]:
 
 
 @lru_cache(maxsize=8)
-def _king_stairs(mode: Mode) -> tuple[Coord, ...]:
-    doors = _doors(mode)
-    return field_for(mode).king_stairs(doors[0]) if doors else ()
+def _king_stairs(mode: Mode, door: Coord) -> tuple[Coord, ...]:
+    return field_for(mode).king_stairs(door)
 
 
 @lru_cache(maxsize=64)
@@ -314,10 +352,15 @@ def _positions_at(
 
 @lru_cache(maxsize=256)
 def _graph(
-    mode: Mode, ruins: tuple[tuple[int, int], ...], walls: bool, climbs: bool, passage: bool
+    mode: Mode,
+    ruins: tuple[tuple[int, int], ...],
+    walls: bool,
+    climbs: bool,
+    passages: frozenset[Coord],
 ) -> Graph:
     """The movement graph of one kind of unit on a field with these ruins (KK-5,
-    KK-42, KK-44, KK-46, KK-55): cached, since a game has only a few."""
+    KK-42, KK-44, KK-46, KK-55), through the gates in ``passages``: cached,
+    since a game has only a few."""
     board = field_of(mode, ruins)
     in_play = _in_play(mode)
 
@@ -327,7 +370,11 @@ def _graph(
         if position.level is Level.WALL and not walls:
             return False
         terrain = board.space(*position.coord).terrain
-        return not (terrain is Terrain.GATE and position.level is Level.GROUND and not passage)
+        return not (
+            terrain is Terrain.GATE
+            and position.level is Level.GROUND
+            and position.coord not in passages
+        )
 
     nodes = tuple(p for p in board.positions() if ok(p))
     index = {p: i for i, p in enumerate(nodes)}

@@ -17,6 +17,11 @@ The defender holds: units stay where they were placed (walls, the gate's
 top, the Door), turn to the threat and strike whatever comes within a turn's
 reach; a climber retakes the gate when the attacker took it; the leader
 never leaves.
+
+Kill the King Giga (KK-9, KK-129): each side of the joined castle has its
+gate and its door; the units on each board half are planned as above
+against that half's gate and door. A team's units are planned together (the
+bot moves only its own seat's: its legal moves name no other).
 """
 
 from __future__ import annotations
@@ -114,22 +119,31 @@ class Planner:
         if sit.spec.victory is Victory.LEADER_AND_BREAKTHROUGH:
             self._assign_breakthrough(mine, enemies)
             return
-        door = sit.door
-        gate = sit.gate_coord()
+        for half in sit.halves:  # Kill the King Giga: each side of the castle apart
+            self._assign_siege(half, [p for p in mine if sit.half_of(p.coord) == half], enemies)
+
+    def _assign_siege(self, half: int, mine: list[Piece], enemies: list[Piece]) -> None:
+        """The attackers on one side of the castle: the Ram to the gate then the
+        door, climbers to the gate's top, the rest to the door."""
+        sit = self.sit
+        goals = self._goals
+        door = sit.door_in(half)
+        gate = sit.gate_coord(half)
+        out = sit.outward(half)
         ram = next((p for p in mine if p.type is UnitType.BATTERING_RAM), None)
         lane: set[Coord] = set()
         door_ring: frozenset[Position] = frozenset()
         ram_goal: frozenset[Position] = frozenset()
         if door is not None:
-            below = door.step(Direction.SOUTH)
-            lane = {below, below.step(Direction.SOUTH)}
+            below = door.step(out)
+            lane = {below, below.step(out)}
             ram_goal = self._positions([below])
-            ring = set(sit.king_stairs()) | set(sit.board.around(door))
+            ring = set(sit.king_stairs(half)) | set(sit.board.around(door))
             door_ring = self._positions(c for c in ring if c not in lane)
-        gate_open = sit.gate_open_to_me
+        gate_open = sit.gate_open(half)
         if ram is not None and sit.crew_of(ram) is not None:
             if not gate_open and gate is not None:
-                goals[ram.id] = self._positions([gate.step(Direction.SOUTH)])
+                goals[ram.id] = self._positions([gate.step(out)])
             else:
                 goals[ram.id] = ram_goal
         climbers = [
@@ -201,14 +215,22 @@ class Planner:
         sit = self.sit
         mine = sit.mine()
         enemies = sit.enemies()
-        goals = self._goals
         for piece in mine:
-            goals[piece.id] = frozenset()
-        gate = sit.gate_coord()
+            self._goals[piece.id] = frozenset()
+        for half in sit.halves:  # Kill the King Giga: each side of the castle apart
+            self._assign_holders(half, [p for p in mine if sit.half_of(p.coord) == half], enemies)
+
+    def _assign_holders(self, half: int, mine: list[Piece], enemies: list[Piece]) -> None:
+        """The defenders of one side of the castle: retake its gate, guard its
+        door, strike the attackers in reach."""
+        sit = self.sit
+        goals = self._goals
+        gate = sit.gate_coord(half)
+        gate_info = sit.gate_in(half)
         gate_lost = (
-            sit.gate is not None
+            gate_info is not None
             and gate is not None
-            and (sit.gate.controlled_by == int(Side.ATTACKER))
+            and (gate_info.controlled_by == int(Side.ATTACKER))
         )
         taken: set[int] = set()
         if gate_lost and gate is not None and Position(gate, Level.WALL) not in sit.at:
@@ -223,8 +245,9 @@ class Planner:
                 goals[best.id] = top
                 taken.add(best.id)
         door_guards = set()
-        if sit.door is not None:
-            door_guards = {p.coord for p in mine} & set(sit.board.around(sit.door))
+        door = sit.door_in(half)
+        if door is not None:
+            door_guards = {p.coord for p in mine} & set(sit.board.around(door))
         for piece in mine:
             spec = UNITS[piece.type]
             if (

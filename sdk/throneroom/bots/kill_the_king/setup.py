@@ -14,6 +14,12 @@ Knight at the King's Door (Attack and Defense: a line of Spearmen and
 Swordsmen, archers behind, the leader at the back). A counter the formation
 has no place for goes to the free square of its zone nearest its side's
 front (archers and engines: nearest the back).
+
+Giga (KK-126): Kill the King Giga's formation is the one-board formation on
+each side of the joined castle (the second board's turned half round); in a
+two-seat team each seat places on its own side (the team's first seat on
+the first board), a one-seat team on both in turn. Attack and Defense Giga's
+are the one-board formations moved to the teams' ends of the joined field.
 """
 
 from __future__ import annotations
@@ -81,7 +87,39 @@ FORMATIONS: dict[tuple[Mode, Side], list[Slot]] = {
     ],
 }
 
+
+def _turned(slots: list[Slot], rows: int, cols: int) -> list[Slot]:
+    """A formation on the other board of a joined field (turned half round)."""
+    return [(u, rows - 1 - r, cols - 1 - c, f.opposite) for u, r, c, f in slots]
+
+
+def _moved(slots: list[Slot], by: int) -> list[Slot]:
+    return [(u, r + by, c, f) for u, r, c, f in slots]
+
+
+for _side in (Side.ATTACKER, Side.DEFENDER):
+    _one = FORMATIONS[(Mode.KILL_THE_KING, _side)]
+    _other = _turned(_one, 32, 11)
+    FORMATIONS[(Mode.KILL_THE_KING_GIGA, _side)] = [
+        slot for pair in zip(_one, _other, strict=True) for slot in pair
+    ]
+FORMATIONS[(Mode.ATTACK_AND_DEFENSE_GIGA, Side.ATTACKER)] = _moved(
+    FORMATIONS[(Mode.ATTACK_AND_DEFENSE, Side.ATTACKER)], 7
+)
+FORMATIONS[(Mode.ATTACK_AND_DEFENSE_GIGA, Side.DEFENDER)] = _moved(
+    FORMATIONS[(Mode.ATTACK_AND_DEFENSE, Side.DEFENDER)], 16
+)
+
 BACK_UNITS = frozenset({UnitType.ARCHER, UnitType.CATAPULT, UnitType.BALLISTA})
+
+
+def own_half(sit: Situation) -> int | None:
+    """Kill the King Giga: the side of the castle this seat places on, when its
+    team has two seats (its place among them); None: both."""
+    if len(sit.halves) < 2:
+        return None
+    team = [i for i, s in enumerate(sit.view.seats) if s.side == int(sit.side)]
+    return team.index(sit.seat) if len(team) == 2 and sit.seat in team else None
 
 
 @dataclass(frozen=True)
@@ -106,7 +144,10 @@ def place(sit: Situation, moves: Sequence[pb.KillTheKingMove]) -> int:
         if piece.side is sit.side:
             placed[(piece.type, piece.coord)] = placed.get((piece.type, piece.coord), 0) + 1
     used: dict[tuple[UnitType, Coord], int] = {}
+    half = own_half(sit)
     for unit, row, col, facing in FORMATIONS.get((sit.mode, sit.side), []):
+        if half is not None and sit.half_of(Coord(row, col)) != half:
+            continue
         key = (unit, Coord(row, col))
         used[key] = used.get(key, 0) + 1
         if used[key] <= placed.get(key, 0):
@@ -118,19 +159,26 @@ def place(sit: Situation, moves: Sequence[pb.KillTheKingMove]) -> int:
 
 
 def _fallback(sit: Situation, offered: dict[Placing, int]) -> int:
-    """The free square nearest the front (archers and engines: the back), facing the enemy."""
-    towards = N if sit.side is Side.ATTACKER else S
-    front = 1 if sit.side is Side.ATTACKER else -1
+    """The free square nearest the front (archers and engines: the back), facing
+    the enemy; Kill the King Giga: on the seat's own side of the castle first."""
+    half = own_half(sit)
 
-    def score(p: Placing) -> tuple[int, int, int]:
+    def towards(coord: Coord) -> Direction:
+        ahead = N if sit.side is Side.ATTACKER else S
+        return ahead.opposite if sit.half_of(coord) else ahead
+
+    def score(p: Placing) -> tuple[int, int, int, int]:
+        front = 1 if towards(p.coord) is N else -1
         depth = p.coord.row * front * (-1 if p.unit in BACK_UNITS else 1)
         stacked = 1 if sit.on_coord.get(p.coord) else 0
-        return (stacked, -depth, abs(p.coord.col - sit.board.cols // 2))
+        elsewhere = 0 if half is None or sit.half_of(p.coord) == half else 1
+        return (elsewhere, stacked, -depth, abs(p.coord.col - sit.board.cols // 2))
 
-    facing_ok = [p for p in offered if p.facing is towards] or list(offered)
+    facing_ok = [p for p in offered if p.facing is towards(p.coord)] or list(offered)
     best = min(facing_ok, key=score)
     return offered[best]
 
 
 def reserve_left(sit: Situation) -> int:
-    return sum(1 for u in sit.view.units if u.seat == sit.seat and u.status == RESERVE)
+    """Counters of the seat's side still to place (Giga: the team's pool)."""
+    return sum(1 for u in sit.view.units if u.side == int(sit.side) and u.status == RESERVE)

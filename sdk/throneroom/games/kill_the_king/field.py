@@ -133,3 +133,19 @@ def home_row(mode: Mode, side: Side) -> int:
     board = field_for(mode)
     rows = [c.row for c in board.in_play(spec.zone_layer)]
     return min(rows) if side is Side.ATTACKER else max(rows)
+
+
+def rear_depth(mode: Mode, side: Side, coord: Coord) -> int:
+    """How far a unit of ``side`` at ``coord`` stands from its side's own edge,
+    for the Ranger's 'rearmost' (KK-102): the distance from the side's home row;
+    on the Kill the King Giga field, from the side's edge of the board half the
+    unit stands on (the attackers' outer edge, the defenders' edge where the
+    boards meet, KK-131)."""
+    spec = MODES[mode]
+    if spec.join is not Join.CASTLE_SIDE:
+        return abs(coord.row - home_row(mode, side))
+    rows = field_for(mode).rows // 2
+    lower = coord.row < rows
+    if side is Side.ATTACKER:
+        return coord.row if lower else 2 * rows - 1 - coord.row
+    return rows - 1 - coord.row if lower else coord.row - rows

@@ -113,7 +113,7 @@ def describe_event(event: Event) -> str:
     if kind == "placement_revealed":
         return f"the armies are revealed ({len(body.units)} counters)"
     if kind == "turn_started":
-        return f"round {body.round}: the {_side(body.side)}'s turn"
+        return f"round {body.round}: the {_side(body.side)}'s turn, seat {body.seat} to play"
     if kind == "phase_started":
         return f"the {_phase(body.phase)} phase starts"
     if kind == "stepped":

@@ -56,6 +56,7 @@ from throneroom.games.kill_the_king.data import (
 )
 from throneroom.v1 import kill_the_king_pb2 as pb
 
+from throneroom_server.games.kill_the_king import state as st
 from throneroom_server.games.kill_the_king.state import State, Unit, coord, crew_of, standing
 from throneroom_server.games.kill_the_king.towers import exposed_crews
 
@@ -150,11 +151,14 @@ class Scene:
             kind = UnitType(u.type)
             if kind in _BONUS_LEADERS and u.carried_by < 0:  # not from inside a tower
                 leaders.setdefault((Side(u.side), kind), []).append(u)
+        # The spaces in play: the mode's (cached) on the state's own field, whose
+        # ruins keep the zones; any other board's own.
+        in_play = st.in_play(state) if board is st.field(state) else board.in_play(mode.zone_layer)
         return cls(
             state,
             board,
             mode,
-            board.in_play(mode.zone_layer),
+            in_play,
             {c: tuple(us) for c, us in squares.items()},
             {key: tuple(us) for key, us in leaders.items()},
         )

@@ -21,6 +21,7 @@ from throneroom_server.games.kill_the_king import (
     climbing,
     combat,
     combat_deaths,
+    derived,
     movement,
     setup,
     treasury,
@@ -29,7 +30,7 @@ from throneroom_server.games.kill_the_king import (
 )
 from throneroom_server.games.kill_the_king import state as st
 from throneroom_server.games.kill_the_king.invariants import INVARIANTS
-from throneroom_server.games.kill_the_king.keys import END_PHASE, LazyMoves, move_key
+from throneroom_server.games.kill_the_king.keys import LazyMoves, move_key
 from throneroom_server.games.kill_the_king.scope import (
     ALL_BUYABLE,
     LEADERS_IN_PLAY,
@@ -71,8 +72,14 @@ def check_options(options: Options, num_seats: int) -> None:
     if spec.mode not in MODES_IN_PLAY:
         raise InvalidOptionsError(f"the mode {spec.name} is not available yet")
     if not spec.min_seats <= num_seats <= spec.max_seats:
+        players = (
+            f"{spec.min_seats}"
+            if spec.min_seats == spec.max_seats
+            else f"{spec.min_seats}-{spec.max_seats}"
+        )
         raise InvalidOptionsError(
-            f"{spec.name} is for {spec.min_seats}-{spec.max_seats} players, not {num_seats}"
+            f"{spec.name} is for {players} players, not {num_seats}"
+            + ("" if spec.giga else " (the Giga modes take 2-4 players in two teams)")
         )
 
 
@@ -85,18 +92,23 @@ def max_decisions(options: Options, num_seats: int) -> int:
     coins, the Treasurer's too, each bringing up to two free extras, two leaders,
     a placement per counter), then per turn for each counter its movement points,
     a rotation, a climb, a dismount, an attack and a follow-up, plus the phase
-    ends, the reinforcements and the removals after a Treasurer's death."""
+    ends, the reinforcements and the removals after a Treasurer's death. Giga:
+    every seat of a side ends its own phases, and each board half may get
+    reinforcements."""
     spec = mode_of(options.mode)
     cheapest = min(UNITS[t].cost for t in ALL_BUYABLE)
     per_purchase = 1 + max(UNITS[t].free_extras for t in ALL_BUYABLE)
     treasurer = LEADERS[UnitType.TREASURER].extra_coins
     coins = spec.attacker_budget + spec.defender_budget + 2 * spec.leaders_per_side * treasurer
     counters = coins // cheapest * per_purchase + spec.free_rams + 2 * spec.leaders_per_side
-    reinforcements = spec.reinforcements_per_board * UNITS[UnitType.CAVALRY].cost // cheapest
+    reinforcements = (
+        spec.boards * spec.reinforcements_per_board * UNITS[UnitType.CAVALRY].cost // cheapest
+    )
     counters += reinforcements
     most_movement = max(UNITS[t].movement for t in (*UNITS_IN_PLAY, *LEADERS_IN_PLAY))
     per_counter = most_movement + 1 + 5 + 1 + 1 + 1 + 1
-    per_turn = counters * per_counter + 3 + reinforcements + counters
+    phase_ends = 3 + 2 * (num_seats - 2) + (spec.boards - 1)
+    per_turn = counters * per_counter + phase_ends + reinforcements + counters
     setup_moves = 1 + counters + 2 * spec.leaders_per_side + counters
     return setup_moves + spec.rounds * 2 * per_turn
 
@@ -168,13 +180,9 @@ def follow_up(state: State, seat: int, move: Move, events: list[Event]) -> None:
 
 
 def movement_moves(state: State, seat: int) -> LazyMoves:
-    """The movement phase's moves at once (one look at the field), ascending."""
-    scene = movement.Scene(state)
-    keys = [*movement.movement_keys(scene, seat), *climbing.both_climb_keys(scene, seat)]
-    if next(turns.end_phase_moves(state, seat), None) is not None:
-        keys.append((END_PHASE,))
-    keys.sort()
-    return LazyMoves(keys)
+    """The movement phase's moves at once (one look at the field), ascending
+    (an engine lists them through its ``Derived``, see :class:`KillTheKing`)."""
+    return LazyMoves(derived.movement_keys(state, seat))
 
 
 def narrow_end_phase(state: State, seat: int, move: Move) -> list[Move]:
@@ -310,20 +318,33 @@ MOVES: tuple[MoveKind[State, Move, Event], ...] = (
     _kind("end_phase", turns.end_phase_moves, turns.end_phase, narrow_end_phase),
 )
 
+GIGA_VARIANTS = tuple(
+    Variant(seats, (("mode", int(mode)),))
+    for mode in (Mode.KILL_THE_KING_GIGA, Mode.ATTACK_AND_DEFENSE_GIGA)
+    for seats in (2, 3, 4)
+)
+"""Both Giga modes at 2, 3 and 4 seats (KK-123), for the conformance suite and goldens."""
+
 KILL_THE_KING: GameDefinition[Options, State, Move, Event, View] = GameDefinition(
     messages=GameMessages("kill_the_king", Options, State, Move, Event, View),
     title="Kill the King",
     description=(
-        "Castle siege for two: buy an army, place it hidden, then attack the King's "
-        "Door (or break through in Attack and Defense) within the round limit."
+        "Castle siege for two (or 2-4 in two teams on two joined boards, Giga): buy an "
+        "army, place it hidden, then attack the King's Door (or break through in Attack "
+        "and Defense) within the round limit."
     ),
     min_seats=2,
-    max_seats=2,
+    max_seats=4,
     hidden_information=True,
     chance=True,
     default_options=Options(mode=pb.KILL_THE_KING_MODE_KILL_THE_KING),
     options=(
-        Option("mode", "KILL_THE_KING (default) or ATTACK_AND_DEFENSE"),
+        Option(
+            "mode",
+            "KILL_THE_KING (default), ATTACK_AND_DEFENSE (2 players); KILL_THE_KING_GIGA "
+            "or ATTACK_AND_DEFENSE_GIGA (two boards joined, 2-4 players in two teams: "
+            "seats 0 and 2 against seats 1 and 3)",
+        ),
         Option(
             "advanced",
             "the units and leader the chart marks Advanced (Peasant, War Elephant, "
@@ -348,6 +369,7 @@ KILL_THE_KING: GameDefinition[Options, State, Move, Event, View] = GameDefinitio
             Variant(2, (("mode", int(Mode.ATTACK_AND_DEFENSE)),)),
             Variant(2, (("advanced", True),)),
             Variant(2, (("mode", int(Mode.ATTACK_AND_DEFENSE)), ("advanced", True))),
+            *GIGA_VARIANTS,
         ),
         examples=3,
         deep_rate=0.05,
@@ -361,12 +383,22 @@ KILL_THE_KING: GameDefinition[Options, State, Move, Event, View] = GameDefinitio
             Golden(
                 Variant(2, (("mode", int(Mode.ATTACK_AND_DEFENSE)), ("advanced", True))), seed=7
             ),
+            # One playthrough per Giga mode (conformance plays all six variants):
+            # two seats a team on the castle's two sides, and uneven teams.
+            Golden(Variant(4, (("mode", int(Mode.KILL_THE_KING_GIGA)),)), seed=7),
+            Golden(Variant(3, (("mode", int(Mode.ATTACK_AND_DEFENSE_GIGA)),)), seed=7),
         ),
     ),
 )
 
 
 class KillTheKing(Engine[Options, State, Move, Event, View]):
-    """Kill the King's engine: everything derived from KILL_THE_KING."""
+    """Kill the King's engine: everything derived from KILL_THE_KING, its
+    movement listings kept by the object's own ``Derived`` (a memo of recent
+    states: it only saves work, so the engine stays pure)."""
 
     definition = KILL_THE_KING
+
+    def __init__(self, memo: derived.Derived | None = None) -> None:
+        self.derived = memo if memo is not None else derived.Derived()
+        self.definition = derived.definition_with(KILL_THE_KING, self.derived)

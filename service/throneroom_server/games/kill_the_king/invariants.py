@@ -76,9 +76,14 @@ def coins_are_units(state: State) -> None:
     free extra came with a bought unit of its type (KK-17)."""
     spec = spec_of(state)
     for seat, s in enumerate(state.seats):
-        if s.side == pb.SIDE_UNSPECIFIED:
-            continue
-        mine = [u for u in state.units if u.seat == seat]
+        if s.side == pb.SIDE_UNSPECIFIED or st.seat_of_side(state, Side(s.side)) != seat:
+            continue  # Giga: the team's coins, on each of its seats, checked once (KK-124)
+        for mate in st.team_seats(state, Side(s.side)):
+            other = state.seats[mate]
+            assert (other.coins, other.extra_coins) == (s.coins, s.extra_coins), (
+                f"seat {mate} holds other coins than its team's first seat {seat}"
+            )
+        mine = [u for u in state.units if u.side == s.side]
         spent = sum(
             UNITS[st.counter_type(u)].cost for u in mine if not u.free and not st.is_leader(u)
         )
@@ -89,7 +94,7 @@ def coins_are_units(state: State) -> None:
         )
         budget = spec.budget(Side(s.side)) + treasurer
         assert s.coins >= 0 and s.coins + s.extra_coins + spent == budget, (
-            f"seat {seat}: {s.coins} coins left, {s.extra_coins} extra and {spent} spent"
+            f"side of seat {seat}: {s.coins} coins left, {s.extra_coins} extra and {spent} spent"
         )
         if state.round > 0:
             continue  # reinforcements are free too (KK-39)

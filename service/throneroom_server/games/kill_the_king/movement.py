@@ -59,6 +59,8 @@ class Scene:
 
     __slots__ = (
         "_controlled",
+        "_left",
+        "_passage",
         "board",
         "crews",
         "in_play",
@@ -73,6 +75,8 @@ class Scene:
         self.board = st.field(state)
         self.in_play = st.in_play(state)
         self.terrain = st.terrain(state)
+        self._left: dict[int, int] = {}
+        self._passage: list[Unit | None] = []
         # Keyed by plain ((row, col), level) tuples: equal to (and hashed as) Positions.
         self.occupied: dict[tuple[tuple[int, int], int], Unit] = {}
         self.crews: dict[int, list[Unit]] = {}
@@ -137,10 +141,21 @@ class Scene:
         return UNITS[_TYPE[u.type]].movement + bonus + u.bonus_movement
 
     def points_left(self, u: Unit) -> int:
-        return self.allowance(u) - u.movement_used
+        """Movement points ``u`` has left (read once per unit and scene)."""
+        left = self._left.get(u.id)
+        if left is None:
+            left = self._left[u.id] = self.allowance(u) - u.movement_used
+        return left
+
+    def passage(self) -> Unit | None:
+        """The active unit while it stands on the gate's passage (KK-57), looked up once."""
+        if not self._passage:
+            self._passage.append(_passage_unit(self.state, self.board))
+        return self._passage[0]
 
 
 RANGER = int(UnitType.RANGER)
+CAVALRY = int(UnitType.CAVALRY)
 STAIRS = int(Level.STAIRS)
 
 
@@ -269,11 +284,15 @@ def _step_keys(scene: Scene, seat: int, only: int | None = None) -> Iterator[Key
     state = scene.state
     if state.movement_locked_now:
         return
-    passage = _passage_unit(state, scene.board)
+    passage = scene.passage()
     units = [passage] if passage is not None else scene.controlled(seat)
+    active = state.active_unit
     for u in units:
-        if (only is not None and u.id != only) or u.immobile or finished(state, u):
+        uid = u.id
+        if (only is not None and uid != only) or u.immobile:
             continue
+        if (u.moved and active != uid) or u.attacked or u.HasField("climb"):
+            continue  # finished()
         left = scene.points_left(u)
         if left < 1:
             continue
@@ -281,7 +300,7 @@ def _step_keys(scene: Scene, seat: int, only: int | None = None) -> Iterator[Key
             yield from _pig_keys(scene, u, left)
             continue
         for d, _, _ in _Mover(scene, u).targets(st.position(u), left):
-            yield (STEP, u.id, int(d))
+            yield (STEP, uid, int(d))
     if passage is None:
         yield from _unman_keys(scene, seat, only)
         yield from _tower_exit_keys(scene, seat, only)
@@ -435,10 +454,10 @@ def step(state: State, seat: int, move: Move, events: list[Event]) -> None:
         state.active_unit = -1
         combat_deaths.explode(state, u, Rng(state.rng), events)  # the end, a wall, the gate
         return
+    left = scene.points_left(u)  # before this step's point is spent
     if u.carried_by >= 0 and state.units[u.carried_by].type == TOWER:
         target = next(p for way, p in _tower_exits(scene, u) if way is d)
     else:
-        left = scene.points_left(u)
         _, target, ram = next(t for t in _Mover(scene, u).targets(origin, left) if t[0] is d)
     if u.carried_by >= 0:
         engine = u.carried_by
@@ -462,8 +481,9 @@ def step(state: State, seat: int, move: Move, events: list[Event]) -> None:
         state.active_unit = -1
         return  # it met another Elephant head to head (KK-81)
     st.put(u, target.coord, target.level)
-    for crew in st.crew_of(state, u.id):
-        st.put(crew, target.coord, target.level)
+    if u.type in (RAM, TOWER):  # only engines carry crews
+        for crew in st.crew_of(state, u.id):
+            st.put(crew, target.coord, target.level)
     events.append(
         Event(
             stepped=Event.Stepped(
@@ -471,7 +491,8 @@ def step(state: State, seat: int, move: Move, events: list[Event]) -> None:
                 from_square=pb.Square(row=origin.coord.row, col=origin.coord.col),
                 to_square=u.square,
                 level=u.level,
-                movement_left=points_left(state, u),
+                # the allowance only changes if the Elephant trampled a Ranger
+                movement_left=points_left(state, u) if u.type == ELEPHANT else left - 1,
             )
         )
     )
@@ -485,20 +506,30 @@ def _rotation_cost(state: State, u: Unit) -> int:
     return 0 if state.movement_locked_now else UNITS[_TYPE[u.type]].rotation_cost
 
 
+_OTHER_FACINGS = tuple(
+    tuple(int(d) for d in Direction if int(d) != facing) for facing in range(max(Direction) + 1)
+)
+"""The facings other than each facing (by its number), in Direction order."""
+
+
 def _rotate_keys(scene: Scene, seat: int, only: int | None = None) -> Iterator[Key]:
     state = scene.state
-    if _passage_unit(state, scene.board) is not None:
+    if scene.passage() is not None:
         return
+    units = scene.controlled(seat)
     exposed = [c for c in towers.exposed_crews(state) if c.seat == seat]
-    for u in sorted([*scene.controlled(seat), *exposed], key=lambda v: v.id):
-        if u.rotated or only not in (None, u.id) or u.type == PIG:
+    if exposed:
+        units = sorted([*units, *exposed], key=lambda v: v.id)
+    locked = state.movement_locked_now
+    for u in units:
+        uid = u.id
+        if u.rotated or only not in (None, uid) or u.type == PIG:
             continue  # Flaming Pigs never turn (KK-86)
-        cost = _rotation_cost(state, u)
+        cost = 0 if locked else UNITS[_TYPE[u.type]].rotation_cost  # _rotation_cost
         if cost and (finished(state, u) or scene.points_left(u) < cost):
             continue
-        for d in Direction:
-            if int(d) != u.facing:
-                yield (ROTATE, u.id, int(d))
+        for facing in _OTHER_FACINGS[u.facing]:
+            yield (ROTATE, uid, facing)
 
 
 def rotate_moves(state: State, seat: int) -> list[Move]:
@@ -518,8 +549,9 @@ def rotate(state: State, seat: int, move: Move, events: list[Event]) -> None:
         u.moved = True
     u.rotated = True
     u.facing = move.rotate.facing
-    for crew in st.crew_of(state, u.id):
-        crew.facing = u.facing
+    if u.type in (RAM, TOWER):  # only engines carry crews
+        for crew in st.crew_of(state, u.id):
+            crew.facing = u.facing
     events.append(Event(rotated=Event.Rotated(unit=u.id, facing=u.facing, cost=cost)))
 
 
@@ -530,10 +562,10 @@ def _dismount_keys(scene: Scene, seat: int, only: int | None = None) -> Iterator
     """A Cavalry flips to Swordsmen at any moment of the movement phase (KK-76),
     but not while a unit stands on the gate's passage: it must step on first
     (KK-57), and a Cavalry there could lose the points it needs to leave."""
-    if _passage_unit(scene.state, scene.board) is not None:
+    if scene.passage() is not None:
         return
     for u in scene.controlled(seat):
-        if u.type == int(UnitType.CAVALRY) and not u.dismounted and only in (None, u.id):
+        if u.type == CAVALRY and not u.dismounted and only in (None, u.id):
             yield (DISMOUNT, u.id)
 
 

@@ -4,8 +4,8 @@ The data (``throneroom.games.kill_the_king.data``) holds every unit, leader
 and mode of the rulebook; the engine offers what it implements, so the
 purchase and leader menus and the options accepted are read from here. The
 units and leaders the chart marks Advanced are offered only when the game's
-``advanced`` option is on (KK-10, KK-16, KK-20, KK-132); the Giga modes come
-in a later issue.
+``advanced`` option is on (KK-10, KK-16, KK-20, KK-132). Every mode is in
+play, the Giga modes for 2-4 seats in two teams (KK-123).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ ALL_BUYABLE: tuple[UnitType, ...] = tuple(
     t for t in UNITS_IN_PLAY if UNITS[t].cost > 0 and t is not UnitType.BATTERING_RAM
 )
 """Everything any game may buy (the advanced option on)."""
-MODES_IN_PLAY: tuple[Mode, ...] = (Mode.KILL_THE_KING, Mode.ATTACK_AND_DEFENSE)
+MODES_IN_PLAY: tuple[Mode, ...] = tuple(MODES)
 
 
 def buy_menu(advanced: bool) -> tuple[UnitType, ...]:

@@ -27,6 +27,7 @@ from throneroom.games.kill_the_king.data import (
     UnitType,
     army_cost,
     army_units,
+    team_of,
 )
 from throneroom.games.kill_the_king.field import setup_squares
 from throneroom.v1 import kill_the_king_pb2 as pb
@@ -55,7 +56,8 @@ Phase = pb.KillTheKingState.Phase
 
 def setup_state(mode: Mode, advanced: bool, num_seats: int, seed: int) -> State:
     """A fresh game: every seat rolled for initiative (ties re-rolled, KK-13); the
-    winner is to choose its side."""
+    winner is to choose its side. Giga: the first seat of each team rolls for
+    its team (KK-123); team of a seat = seat % 2."""
     state = State(
         num_seats=num_seats,
         mode=pb.KillTheKingMode.ValueType(mode),
@@ -64,13 +66,13 @@ def setup_state(mode: Mode, advanced: bool, num_seats: int, seed: int) -> State:
         active_unit=-1,
     )
     seed_rng(state.rng, seed)
-    for _ in range(num_seats):
-        state.seats.add(team=len(state.seats))
+    for seat in range(num_seats):
+        state.seats.add(team=team_of(seat))
     rng = Rng(state.rng)
     scratch: list[Event] = []
     while True:
         values = []
-        for seat in range(num_seats):
+        for seat in range(min(num_seats, 2)):  # one roll per team (KK-123)
             value = roll(rng, scratch, pb.DIE_PURPOSE_INITIATIVE, seat=seat).value
             state.seats[seat].initiative_rolls.append(value)
             values.append(value)
@@ -99,7 +101,7 @@ def setup_events(state: State) -> list[Event]:
     ]
     rounds = len(state.seats[0].initiative_rolls)
     for k in range(rounds):
-        for seat, s in enumerate(state.seats):
+        for seat, s in enumerate(state.seats[:2]):
             events.append(
                 Event(
                     die_rolled=Event.DieRolled(
@@ -123,10 +125,11 @@ def choose_side_moves(state: State, seat: int) -> Iterator[Move]:
 
 
 def choose_side(state: State, seat: int, move: Move, events: list[Event]) -> None:
+    """The winner's side is its team's; the other team plays the other (KK-123)."""
     side = Side(move.choose_side.side)
     spec = spec_of(state)
     for i, s in enumerate(state.seats):
-        mine = side if i == seat else side.other
+        mine = side if team_of(i) == team_of(seat) else side.other
         s.side = pb.Side.ValueType(mine)
         s.coins = spec.budget(mine)
     events.append(Event(side_chosen=Event.SideChosen(seat=seat, side=move.choose_side.side)))
@@ -194,15 +197,19 @@ def suggested_army_moves(state: State, seat: int) -> Iterator[Move]:
 
 def _buy_one(state: State, seat: int, kind: UnitType, events: list[Event]) -> None:
     """One unit bought, and the free extras that come with it (Peasants, Flaming
-    Pigs: two more, as far as the cap allows, KK-17)."""
+    Pigs: two more, as far as the cap allows, KK-17). Giga: paid from the
+    team's coins (every seat of the team holds them) into the team's pool,
+    held by its first seat (KK-124, KK-126)."""
     chart = UNITS[kind]
-    state.seats[seat].coins -= chart.cost
-    u = st.new_unit(state, kind, seat)
-    ids = [u.id]
     side = st.side_of(state, seat)
+    for mate in st.team_seats(state, side):
+        state.seats[mate].coins -= chart.cost
+    holder = st.seat_of_side(state, side)
+    u = st.new_unit(state, kind, holder)
+    ids = [u.id]
     room = spec_of(state).cap(kind) - st.counters(state, side, kind)
     for _ in range(min(chart.free_extras, room)):
-        ids.append(st.new_unit(state, kind, seat, free=True).id)
+        ids.append(st.new_unit(state, kind, holder, free=True).id)
     events.append(
         Event(
             unit_bought=Event.UnitBought(
@@ -228,15 +235,25 @@ def buy_suggested_army(state: State, seat: int, move: Move, events: list[Event])
     _next_purchase(state, seat, events)
 
 
+def next_buyer(state: State, side: Side) -> int:
+    """The seat of ``side``'s team to make its next purchase: the team's seats
+    take its purchases in seat order (KK-124)."""
+    made = sum(1 for u in state.units if u.side == int(side) and not u.free and not st.is_leader(u))
+    return st.next_of_team(state, side, made)
+
+
 def _next_purchase(state: State, seat: int, events: list[Event]) -> None:
-    """Purchases alternate; a seat that can buy nothing is skipped (KK-16). The
+    """Purchases alternate between the sides (Giga: the teams, each buying
+    as one, KK-124); a side that can buy nothing is skipped (KK-16). The
     purchase step is followed by the leader choice; the extra purchase (the
     Treasurer's coins, KK-21) by the placement."""
-    other = 1 - seat
+    side = st.side_of(state, seat)
+    other = next_buyer(state, side.other)
+    again = next_buyer(state, side)
     if can_buy(state, other):
         state.to_move = other
-    elif can_buy(state, seat):
-        state.to_move = seat
+    elif can_buy(state, again):
+        state.to_move = again
     elif state.phase == pb.KillTheKingState.PHASE_EXTRA_PURCHASE:
         _open_placement(state, events)
         return
@@ -251,18 +268,38 @@ def _next_purchase(state: State, seat: int, events: list[Event]) -> None:
 
 
 def leader_moves(state: State, seat: int) -> Iterator[Move]:
+    """The leader menu, less the kinds the seat's side already has: a Kill the
+    King Giga team never has two leaders of the same kind (KK-125)."""
+    side = int(st.side_of(state, seat))
+    have = {u.type for u in state.units if u.side == side and st.is_leader(u)}
     for kind in leader_menu(state.advanced):
-        yield Move(choose_leader=Move.ChooseLeader(leader=pb.UnitType.ValueType(kind)))
+        if int(kind) not in have:
+            yield Move(choose_leader=Move.ChooseLeader(leader=pb.UnitType.ValueType(kind)))
+
+
+def leader_chooser(state: State) -> int | None:
+    """The seat to choose a leader next: the attackers first; a side chooses
+    the mode's number of leaders, its team's seats in seat order (KK-20,
+    KK-125); None when every leader is chosen."""
+    per_side = spec_of(state).leaders_per_side
+    for side in (Side.ATTACKER, Side.DEFENDER):
+        chosen = sum(1 for u in state.units if u.side == int(side) and st.is_leader(u))
+        if chosen < per_side:
+            return st.next_of_team(state, side, chosen)
+    return None
 
 
 def choose_leader(state: State, seat: int, move: Move, events: list[Event]) -> None:
     kind = UnitType(move.choose_leader.leader)
-    u = st.new_unit(state, kind, seat)
-    state.seats[seat].extra_coins += LEADERS[kind].extra_coins
+    side = st.side_of(state, seat)
+    u = st.new_unit(state, kind, st.seat_of_side(state, side))
+    for mate in st.team_seats(state, side):  # the team's coins (KK-124)
+        state.seats[mate].extra_coins += LEADERS[kind].extra_coins
     events.append(Event(leader_chosen=Event.LeaderChosen(seat=seat, leader=u.type, unit_id=u.id)))
-    if st.side_of(state, seat) is Side.ATTACKER:
-        state.to_move = st.seat_of_side(state, Side.DEFENDER)
-        state.turn_side = pb.SIDE_DEFENDER
+    chooser = leader_chooser(state)
+    if chooser is not None:
+        state.to_move = chooser
+        state.turn_side = state.seats[chooser].side
         return
     _open_extra_purchase(state, events)
 
@@ -276,7 +313,7 @@ def _open_extra_purchase(state: State, events: list[Event]) -> None:
         s.extra_coins = 0
     buyers = [
         seat
-        for seat in (st.seat_of_side(state, Side.ATTACKER), st.seat_of_side(state, Side.DEFENDER))
+        for seat in (next_buyer(state, Side.ATTACKER), next_buyer(state, Side.DEFENDER))
         if can_buy(state, seat)
     ]
     if not buyers:
@@ -310,12 +347,14 @@ def _zone(mode: Mode, side: Side, kind: UnitType) -> tuple[Coord, ...]:
 
 
 def _next_of_each_type(state: State, seat: int) -> list[st.Unit]:
-    """The lowest-id reserve counter of each type: counters of one type are alike
-    before they are placed, so placing them in id order loses nothing (KK-22)."""
+    """The lowest-id reserve counter of each type of the seat's side (Giga: of
+    its team's pool, KK-126): counters of one type are alike before they are
+    placed, so placing them in id order loses nothing (KK-22)."""
+    side = state.seats[seat].side
     seen: set[int] = set()
     out = []
     for u in state.units:
-        if u.seat == seat and u.status == st.RESERVE and u.type not in seen:
+        if u.side == side and u.status == st.RESERVE and u.type not in seen:
             seen.add(u.type)
             out.append(u)
     return out
@@ -325,8 +364,10 @@ def _place_keys(state: State, seat: int, only: int | None = None) -> Iterator[Ke
     board = st.field(state)
     side = st.side_of(state, seat)
     mode = Mode(state.mode)
-    mine = [u for u in st.standing(state) if u.seat == seat]
-    taken = {st.position(u) for u in mine}
+    team = [u for u in st.standing(state) if u.side == int(side)]
+    mine = [u for u in team if u.seat == seat]
+    taken = {st.position(u) for u in team}
+    taken_squares = {p.coord for p in taken}
     rams = {
         st.coord(u): u
         for u in mine
@@ -353,7 +394,7 @@ def _place_keys(state: State, seat: int, only: int | None = None) -> Iterator[Ke
             if engine is not None:
                 yield (PLACE, u.id, c.row, c.col, engine.facing)
                 continue
-            if Position(c, board.level_of(c)) in taken:
+            if c in taken_squares and Position(c, board.level_of(c)) in taken:
                 continue
             for d in _FACINGS:
                 yield (PLACE, u.id, c.row, c.col, d)
@@ -390,6 +431,7 @@ def place(state: State, seat: int, move: Move, events: list[Event]) -> None:
         None,
     )
     u.status = st.ON_FIELD
+    u.seat = seat  # Giga: the seat that places a counter controls it (KK-126)
     u.facing = p.facing
     if engine is not None and engine.type == int(UnitType.SIEGE_TOWER):
         towers.board_tower(state, u, engine)
@@ -405,8 +447,9 @@ def place(state: State, seat: int, move: Move, events: list[Event]) -> None:
             towers.settle(state, u, board, st.in_play(state))
     placed = sum(1 for x in state.units if x.seat == seat and x.status == st.ON_FIELD)
     events.append(Event(unit_placed=Event.UnitPlaced(seat=seat, placed=placed, unit=u)))
-    if not any(x.seat == seat and x.status == st.RESERVE for x in state.units):
-        state.seats[seat].placed = True
+    if not any(x.side == u.side and x.status == st.RESERVE for x in state.units):
+        for mate in st.team_seats(state, Side(u.side)):  # the team's pool is placed
+            state.seats[mate].placed = True
     if all(s.placed for s in state.seats):
         _reveal(state, events)
 

@@ -69,11 +69,24 @@ def side_of(state: State, seat: int) -> Side:
 
 
 def seat_of_side(state: State, side: Side) -> int:
-    """The seat playing ``side`` (two players: exactly one)."""
+    """The first seat playing ``side`` (two players: the only one; Giga: the
+    team's first seat, which holds its pool and rolls its structures' dice)."""
     for i, s in enumerate(state.seats):
         if s.side == int(side):
             return i
     raise KeyError(f"no seat plays {side.name}")
+
+
+def team_seats(state: State, side: Side) -> list[int]:
+    """The seats playing ``side``, in seat order (Giga teams, KK-123)."""
+    return [i for i, s in enumerate(state.seats) if s.side == int(side)]
+
+
+def next_of_team(state: State, side: Side, done: int) -> int:
+    """The seat of ``side``'s team taking its next turn at something the team
+    does in seat order, ``done`` of them done so far (KK-124, KK-125)."""
+    seats = team_seats(state, side)
+    return seats[done % len(seats)]
 
 
 def on_field(state: State) -> Iterator[Unit]:

@@ -91,4 +91,4 @@ def disband(state: State, seat: int, move: Move, events: list[Event]) -> None:
         info.disband_value_left = 0
         state.phase = state.resume_phase
         state.resume_phase = S.PHASE_UNSPECIFIED
-        state.to_move = st.seat_of_side(state, Side(state.turn_side))
+        state.to_move = state.turn_seat

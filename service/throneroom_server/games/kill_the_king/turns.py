@@ -1,7 +1,10 @@
 """Rounds and turns (KK-29, KK-33, KK-38..KK-41, KK-102, KK-116..KK-119).
 
 A round is the attacker's turn, then the defender's; a turn is a movement
-phase, then an attack phase, each ended by the side (``end_phase``). Kill the
+phase, then an attack phase, each ended by the side (``end_phase``). Giga: a
+side's turn is the turns of its team's seats in seat order, each moving and
+attacking with the counters it controls (KK-127); the checks of the end of a
+turn run when the team's last seat ends its attacks. Kill the
 King's defender may first get reinforcements at its turn of round 6. The end
 of a turn runs, in order: the Ranger's rearmost check (KK-102), the
 Treasurer's flight (KK-105), the victory
@@ -24,7 +27,7 @@ from throneroom.games.kill_the_king.data import (
     UnitType,
     Victory,
 )
-from throneroom.games.kill_the_king.field import home_row
+from throneroom.games.kill_the_king.field import home_row, rear_depth
 from throneroom.v1 import kill_the_king_pb2 as pb
 
 from throneroom_server.games.core import Outcome
@@ -49,12 +52,14 @@ CAVALRY_SUBSTITUTE_VALUE = 9
 def start_turn(state: State, side: Side, events: list[Event]) -> None:
     """Open ``side``'s turn: a new round with the attacker (KK-29), the per-turn
     flags cleared, the road bonus (KK-62), a Ranger's lock (KK-101), then the
-    reinforcements (KK-38) or the movement phase."""
+    reinforcements (KK-38, KK-128) or the movement phase of the side's (first)
+    seat."""
     if side is Side.ATTACKER:
         state.round += 1
     seat = st.seat_of_side(state, side)
     state.turn_side = pb.Side.ValueType(side)
     state.to_move = seat
+    state.turn_seat = seat
     state.active_unit = -1
     board = st.field(state)
     for u in state.units:
@@ -66,15 +71,33 @@ def start_turn(state: State, side: Side, events: list[Event]) -> None:
             bonus = UNITS[UnitType(u.type)].road_bonus
             if bonus and board.space(u.square.row, u.square.col).road:
                 u.bonus_movement = bonus
-    state.movement_locked_now = state.seats[seat].movement_locked
-    state.seats[seat].movement_locked = False
+    team = st.team_seats(state, side)
+    state.movement_locked_now = any(state.seats[i].movement_locked for i in team)
+    for i in team:
+        state.seats[i].movement_locked = False
     events.append(
         Event(turn_started=Event.TurnStarted(round=state.round, side=state.turn_side, seat=seat))
     )
-    if _reinforcements_due(state, side):
-        _open_reinforcements(state, seat, events)
+    halves = reinforcements_due(state, side)
+    if halves:
+        _open_reinforcements(state, halves[0], events)
     else:
         _open(state, S.PHASE_MOVEMENT, events)
+
+
+def _next_seat_turn(state: State, events: list[Event]) -> bool:
+    """Giga: the team's next seat takes its turn (KK-127); False after the last."""
+    later = [i for i in st.team_seats(state, Side(state.turn_side)) if i > state.turn_seat]
+    if not later:
+        return False
+    seat = later[0]
+    state.turn_seat = state.to_move = seat
+    state.active_unit = -1
+    events.append(
+        Event(turn_started=Event.TurnStarted(round=state.round, side=state.turn_side, seat=seat))
+    )
+    _open(state, S.PHASE_MOVEMENT, events)
+    return True
 
 
 def _open(state: State, phase: pb.KillTheKingState.Phase.ValueType, events: list[Event]) -> None:
@@ -94,17 +117,35 @@ def leader_inside(state: State, side: Side) -> bool:
     )
 
 
-def _reinforcements_due(state: State, side: Side) -> bool:
+def reinforcements_due(state: State, side: Side) -> list[int]:
+    """The board halves that get reinforcements now, at the start of the
+    defender's turn of the mode's round (KK-38): on one board, unless an
+    attacking leader stands inside the walls; Kill the King Giga (KK-128),
+    none when the attackers have all their leaders inside, else each half on
+    which no attacking leader stands inside. Halves already done are left out."""
     spec = spec_of(state)
-    return (
-        side is Side.DEFENDER
-        and spec.reinforcement_round == state.round
-        and 0 not in state.reinforced_halves
-        and not leader_inside(state, Side.ATTACKER)
-    )
+    if side is not Side.DEFENDER or spec.reinforcement_round != state.round:
+        return []
+    board = st.field(state)
+    inside = [
+        board.space(*st.coord(u)).board
+        for u in st.on_field(state)
+        if st.is_leader(u) and u.side == int(Side.ATTACKER) and board.space(*st.coord(u)).inside
+    ]
+    if spec.boards == 1:
+        halves = [] if inside else [0]
+    elif len(inside) >= spec.leaders_per_side:
+        halves = []
+    else:
+        halves = [h for h in range(spec.boards) if h not in inside]
+    return [h for h in halves if h not in state.reinforced_halves]
 
 
-def _open_reinforcements(state: State, seat: int, events: list[Event]) -> None:
+def _open_reinforcements(state: State, half: int, events: list[Event]) -> None:
+    """Reinforcements for one board half, placed by the defending team's seat
+    for that half (Giga: the first seat the first half, KK-128)."""
+    seat = st.next_of_team(state, Side.DEFENDER, half)
+    state.to_move = seat
     spec = spec_of(state)
     room = spec.cap(UnitType.CAVALRY) - st.counters(
         state, Side.DEFENDER, UnitType.CAVALRY, alive_only=True
@@ -112,8 +153,8 @@ def _open_reinforcements(state: State, seat: int, events: list[Event]) -> None:
     cavalry = max(0, min(spec.reinforcements_per_board, room))
     state.reinforcement_cavalry = cavalry
     state.reinforcement_value = (spec.reinforcements_per_board - cavalry) * CAVALRY_SUBSTITUTE_VALUE
-    state.reinforcement_half = 0
-    state.reinforced_halves.append(0)
+    state.reinforcement_half = half
+    state.reinforced_halves.append(half)
     events.append(
         Event(
             reinforcements_due=Event.ReinforcementsDue(
@@ -127,7 +168,9 @@ def _open_reinforcements(state: State, seat: int, events: list[Event]) -> None:
 def _free_edge(state: State) -> list[Coord]:
     board = st.field(state)
     taken = {st.coord(u) for u in st.standing(state)}
-    return [c for c in board.reinforcement_edge() if c not in taken and c in st.in_play(state)]
+    half = state.reinforcement_half if board.boards > 1 else None
+    edge = board.reinforcement_edge(half)
+    return [c for c in edge if c not in taken and c in st.in_play(state)]
 
 
 def _substitutes(state: State) -> list[UnitType]:
@@ -203,27 +246,33 @@ def end_phase(state: State, seat: int, move: Move, events: list[Event]) -> None:
     if phase == S.PHASE_REINFORCEMENT:
         state.reinforcement_cavalry = 0
         state.reinforcement_value = 0
+        halves = reinforcements_due(state, Side.DEFENDER)
+        if halves:
+            _open_reinforcements(state, halves[0], events)
+            return
+        state.to_move = state.turn_seat
         _open(state, S.PHASE_MOVEMENT, events)
     elif phase == S.PHASE_MOVEMENT:
         complete_movement(state, events)
         _open(state, S.PHASE_ATTACK, events)
-    else:
+    elif not _next_seat_turn(state, events):
         end_turn(state, events)
 
 
 def rearmost_ranger_dies(state: State, side: Side) -> st.Unit | None:
     """The side's Ranger if he ends its turn as the rearmost friendly unit: no
-    other friendly unit on the field as far back or further (KK-102)."""
+    other friendly unit on the field as far back or further (KK-102); Giga:
+    every unit of the team counts, each measured on its board half (KK-131)."""
     rangers = [
         u for u in st.on_field(state) if u.type == int(UnitType.RANGER) and u.side == int(side)
     ]
     if not rangers:
         return None
     ranger = rangers[0]
-    edge = home_row(Mode(state.mode), side)
+    mode = Mode(state.mode)
 
     def depth(u: st.Unit) -> int:
-        return abs(u.square.row - edge)
+        return rear_depth(mode, side, st.coord(u))
 
     mine = depth(ranger)
     others = (u for u in st.on_field(state) if u.side == int(side) and u.id != ranger.id)
@@ -285,6 +334,10 @@ _SUMMARIES = {
 def finish(state: State, winner: Side, termination: str, events: list[Event]) -> None:
     seats = [i for i, s in enumerate(state.seats) if s.side == int(winner)]
     summary = f"{winner.name.lower()} wins: {_SUMMARIES[termination]}"
+    if spec_of(state).giga:  # every seat of the winning team wins (KK-157)
+        names = " and ".join(str(seat) for seat in seats)
+        listed = f"seat {names}" if len(seats) == 1 else f"seats {names}"
+        summary = f"the {winner.name.lower()} team ({listed}) wins: {_SUMMARIES[termination]}"
     state.outcome.CopyFrom(Outcome(winners=seats, termination=termination, summary=summary))
     state.phase = S.PHASE_OVER
     state.active_unit = -1

@@ -3,14 +3,17 @@
 Only the hidden placement is secret: before the reveal a seat sees its own
 placed counters, and another seat's counters appear in reserve (no square,
 level or facing); its ``UnitPlaced`` events carry only the seat and how many
-it has placed. Spectators see no placement before the reveal. Everything else
-is public; the RNG never appears.
+it has placed. Giga (KK-122): the secret is the team's, as its seats place
+together behind one barrier; a seat sees its teammates' placements, and an
+enemy counter placed appears in its team's pool (held by the team's first
+seat), so which seat placed it is hidden too. Spectators see no placement
+before the reveal. Everything else is public; the RNG never appears.
 """
 
 from __future__ import annotations
 
 from throneroom.games.kill_the_king.board import Coord
-from throneroom.games.kill_the_king.data import UNITS, Level, Mode, Side, UnitType
+from throneroom.games.kill_the_king.data import UNITS, Level, Mode, Side, UnitType, team_of
 from throneroom.games.kill_the_king.field import setup_squares
 from throneroom.v1 import kill_the_king_pb2 as pb
 
@@ -26,8 +29,11 @@ S = pb.KillTheKingState
 
 
 def hidden_from(state: State, u: st.Unit, viewer: Viewer) -> bool:
-    """Whether ``viewer`` may not see where ``u`` was placed (before the reveal)."""
-    return state.phase == S.PHASE_PLACEMENT and u.seat != viewer
+    """Whether ``viewer`` may not see where ``u`` was placed (before the reveal):
+    a counter placed by a seat of another team (KK-122)."""
+    return state.phase == S.PHASE_PLACEMENT and (
+        viewer is None or team_of(u.seat) != team_of(viewer)
+    )
 
 
 def to_act(state: State) -> list[int]:
@@ -83,6 +89,7 @@ def view(state: State, viewer: Viewer) -> View:
         shown.CopyFrom(u)
         if u.status == st.ON_FIELD and hidden_from(state, u, viewer):
             _hide(shown)
+            shown.seat = team_of(u.seat)  # back in its team's pool (KK-126)
     if state.HasField("outcome"):
         seen.outcome.CopyFrom(state.outcome)
     return seen
@@ -97,17 +104,21 @@ def _hide(u: st.Unit) -> None:
 
 def redact_event(event: Event, viewer: Viewer) -> Event | None:
     """A placement reaches the other seats (and spectators) as "seat n placed a
-    counter": not which, where, or how many so far (KK-121)."""
-    if event.HasField("unit_placed") and event.unit_placed.seat != viewer:
+    counter": not which, where, or how many so far (KK-121); Giga: the seats
+    of the placing seat's team see it in full (KK-122)."""
+    if event.HasField("unit_placed") and (
+        viewer is None or team_of(event.unit_placed.seat) != team_of(viewer)
+    ):
         return Event(unit_placed=Event.UnitPlaced(seat=event.unit_placed.seat))
     return event
 
 
 def randomize_hidden(state: State, viewer: Viewer, seed: int) -> State:
     """A state the viewer cannot tell from this one. During the placement the
-    other seats' counters are hidden: which of them are placed (beyond the next
-    one of each type, which stays in reserve so the seat's choices are the
-    same, KK-22) and where; they are redrawn on free squares of their zones."""
+    other teams' counters are hidden: which of them are placed (beyond the next
+    one of each type, which stays in reserve so the team's choices are the
+    same, KK-22), by which of the team's seats, and where; they are redrawn on
+    free squares of their zones, placed by a seat of their team drawn at random."""
     new = State()
     new.CopyFrom(state)
     seed_rng(new.rng, seed)
@@ -115,13 +126,15 @@ def randomize_hidden(state: State, viewer: Viewer, seed: int) -> State:
         rng = Rng(new.rng)
         board = st.field(new)
         hidden: list[st.Unit] = []
-        for seat, s in enumerate(new.seats):
-            if seat == viewer:
-                continue
+        mine = None if viewer is None else team_of(viewer)
+        for team in sorted({team_of(i) for i in range(len(new.seats))} - {mine}):
+            s = new.seats[team]
+            mates = [i for i in range(len(new.seats)) if team_of(i) == team]
             next_of_type: set[int] = set()
             for u in new.units:
-                if u.seat != seat:
+                if u.side != s.side:
                     continue
+                u.seat = team
                 if u.status == st.RESERVE and u.type not in next_of_type:
                     next_of_type.add(u.type)
                     continue
@@ -129,13 +142,16 @@ def randomize_hidden(state: State, viewer: Viewer, seed: int) -> State:
                     u.status = st.ON_FIELD if rng.below(2) else st.RESERVE
                 if u.status == st.ON_FIELD:
                     hidden.append(u)
+                    u.seat = mates[rng.below(len(mates))] if len(mates) > 1 else team
                 u.carried_by = -1
                 u.stack = 0
                 u.ClearField("square")
                 u.ClearField("level")
                 u.ClearField("facing")
                 u.immobile = False
-        taken = {st.coord(u) for u in st.standing(new) if u.seat == viewer}
+        taken = {
+            st.coord(u) for u in st.standing(new) if viewer is not None and team_of(u.seat) == mine
+        }
         for u in hidden:
             kind = UnitType(u.type)
             zone = sorted(setup_squares(Mode(new.mode), Side(u.side), kind) - taken)

@@ -96,6 +96,9 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
             raise InvalidOptionsError(
                 f"{d.title} is played by {d.min_seats} to {d.max_seats} seats, not {num_seats}"
             )
+        unknown = unknown_enum_value(options)
+        if unknown is not None:
+            raise InvalidOptionsError(unknown)
         for option in d.options:
             value = getattr(options, option.name)
             if option.minimum is not None and value < option.minimum:
@@ -391,3 +394,22 @@ def _generator(
     generate = kind.generate
     assert generate is not None, f"move kind {kind.name!r} has no generator (checked at build)"
     return generate
+
+
+def unknown_enum_value(message: Message, prefix: str = "") -> str | None:
+    """Why ``message`` is not valid options, if a field of it (or of a message
+    in it) holds a number its enum does not define (proto3 keeps those)."""
+    for field, value in message.ListFields():
+        name = f"{prefix}{field.name}"
+        if field.enum_type is not None:
+            defined = field.enum_type.values_by_number
+            for number in value if field.is_repeated else [value]:
+                if number not in defined:
+                    names = ", ".join(v.name for v in field.enum_type.values if v.number)
+                    return f"option {name} has no value {number}: one of {names}"
+        elif field.message_type is not None and not field.message_type.GetOptions().map_entry:
+            for item in value if field.is_repeated else [value]:
+                found = unknown_enum_value(item, f"{name}.")
+                if found is not None:
+                    return found
+    return None

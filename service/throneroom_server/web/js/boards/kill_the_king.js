@@ -150,13 +150,19 @@ function drawPanel(view, data, modeInfo, ctx, x0, height) {
   line(`${modeInfo.name}${view.advanced ? " (advanced)" : ""}`, "left title");
   line(`Round ${view.round} of ${modeInfo.rounds} · ${phase}`);
   if (view.turnSide && view.turnSide !== "SIDE_UNSPECIFIED") line(`Turn: ${enumWords(view.turnSide, "SIDE_")}`);
+  // Giga (KK-123): two teams, seat % 2; a team's coins are on each of its seats.
+  const giga = modeInfo.field.boards > 1;
   view.seats.forEach((seat, n) => {
     const side = seat.side && seat.side !== "SIDE_UNSPECIFIED" ? enumWords(seat.side, "SIDE_") : "side not chosen";
-    const extra = view.phase === "PHASE_PURCHASE" || view.phase === "PHASE_EXTRA_PURCHASE" ? ` · ${seat.coins + seat.extraCoins} coins` : "";
-    line(`${ctx.seatName(n)}: ${side}${extra}${seat.movementLocked ? " · movement locked" : ""}`);
+    const team = giga ? ` (team ${seat.team ?? 0})` : "";
+    const extra = view.phase === "PHASE_PURCHASE" || view.phase === "PHASE_EXTRA_PURCHASE" ? ` · ${(seat.coins ?? 0) + (seat.extraCoins ?? 0)} coins` : "";
+    line(`${ctx.seatName(n)}: ${side}${team}${extra}${seat.movementLocked ? " · movement locked" : ""}`);
   });
-  const gate = view.gates?.[0];
-  if (gate) line(`Gate: ${gate.destroyed ? "destroyed" : `held by the ${enumWords(gate.controlledBy, "SIDE_").toLowerCase()}`} · door ${view.doorDestroyed ? "destroyed" : "standing"}`);
+  (view.gates || []).forEach((gate, n) => {
+    const which = view.gates.length > 1 ? ` ${n + 1}` : "";
+    line(`Gate${which}: ${gate.destroyed ? "destroyed" : `held by the ${enumWords(gate.controlledBy, "SIDE_").toLowerCase()}`}`);
+  });
+  if (view.gates?.length) line(`King's Door${giga ? "s" : ""}: ${view.doorDestroyed ? "destroyed" : "standing"}`);
   const dead = view.units.filter((u) => u.status === "STATUS_DEAD").length;
   line(`Units on the field ${view.units.filter((u) => u.status === "STATUS_ON_FIELD").length} · dead ${dead}`);
   y += 8;
@@ -168,14 +174,15 @@ function drawPanel(view, data, modeInfo, ctx, x0, height) {
       const spec = unitSpec(data, unit.type);
       const x = x0 + (i % 8) * 38;
       const yy = y + Math.floor(i / 8) * 38;
-      const mine = unit.seat === ctx.seat;
+      const mySide = ctx.seat != null ? view.seats[ctx.seat]?.side : undefined;
+      const mine = unit.seat === ctx.seat || (giga && mySide && unit.side === mySide);
       const g = s(
         "g",
         { class: `reserve ${unit.side === "SIDE_ATTACKER" ? "attacker" : "defender"}`, dataset: { key: `reserve:${unit.id}`, unit: unit.id, type: unit.type }, "aria-label": `${spec?.name ?? unit.type} #${unit.id} in reserve` },
         s("rect", { x, y: yy, width: 32, height: 32, rx: 6, fill: SIDE_COLOURS[unit.side] || "#bbb", class: "counter" }),
         s("text", { x: x + 16, y: yy + 21, class: "unit-letter", fill: unit.side === "SIDE_ATTACKER" ? "#fff" : "#111" }, spec && unit.side !== "SIDE_UNSPECIFIED" ? spec.letter : "?"),
       );
-      tip(g, `${spec?.name ?? "hidden unit"} #${unit.id}${mine ? " (yours)" : ""}`);
+      tip(g, `${spec?.name ?? "hidden unit"} #${unit.id}${mine ? (giga ? " (your team's)" : " (yours)") : ""}`);
       panel.append(g);
     });
     y += Math.ceil(Math.min(reserve.length, 40) / 8) * 38 + 16;

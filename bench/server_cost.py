@@ -1,0 +1,101 @@
+"""Instructions per play-session move of a real server, gRPC included (callgrind).
+
+Starts ``throneroom_server.main`` under valgrind's callgrind with
+instrumentation off, plays one warm-up round of ``bench/peer.py``'s load
+(M concurrent 2-seat King Is Dead games on play sessions, seeded random bots),
+switches instrumentation on (``callgrind_control -i on``) for the counted
+rounds only, and prints the server's instructions per move: a figure that,
+unlike CPU time, does not move with the machine's load. Kernel time (socket
+system calls) is not counted.
+
+    python bench/server_cost.py                            # this tree, memory store
+    python bench/server_cost.py --base ../base             # and another tree, side by side
+    python bench/server_cost.py --redis-url redis://127.0.0.1:6379/0 --moves 500
+
+Each tree's server runs with ``PYTHONPATH`` set to its ``service`` and
+``sdk``; the load is this tree's ``bench/peer.py``. Slow: a server under
+callgrind applies a few dozen moves a second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(HERE / "bench"), str(HERE / "sdk"), str(HERE / "service")]
+
+import peer  # noqa: E402
+from throneroom_server.devtools import free_port, wait_for_port  # noqa: E402
+
+
+def measure(tree: Path, redis_url: str | None, matches: int, moves: int) -> dict[str, Any]:
+    port = free_port()
+    env = dict(
+        os.environ,
+        PYTHONPATH=f"{tree / 'service'}{os.pathsep}{tree / 'sdk'}",
+        THRONEROOM_LOG_FORMAT="json",
+    )
+    with tempfile.TemporaryDirectory() as scratch:
+        out_file = Path(scratch) / "callgrind.out"
+        command = ["valgrind", "--tool=callgrind", "--instr-atstart=no"]
+        command += [f"--callgrind-out-file={out_file}", sys.executable, "-m"]
+        command += ["throneroom_server.main", "--listen", f"127.0.0.1:{port}"]
+        if redis_url:
+            command += ["--redis-url", redis_url]
+        proc = subprocess.Popen(
+            command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        try:
+            wait_for_port(port, timeout=900, proc=proc)  # type: ignore[arg-type]
+            address = f"127.0.0.1:{port}"
+            load = peer.ThroneroomLoad(address, [proc.pid], None, seed=matches, play=True)
+            asyncio.run(load.run(matches, 1, warmup_rounds=0))  # warm-up: one round
+            control = ["callgrind_control", "-i"]
+            subprocess.run([*control, "on", str(proc.pid)], check=True, capture_output=True)
+            row = asyncio.run(load.run(matches, moves, warmup_rounds=0))
+            subprocess.run([*control, "off", str(proc.pid)], check=True, capture_output=True)
+        finally:
+            proc.terminate()
+            proc.wait(600)
+        totals = [line for line in out_file.read_text().splitlines() if line.startswith("totals:")]
+        instructions = int(totals[0].split()[1])
+    return {"moves": row["moves"], "per_move": instructions / row["moves"]}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--base", type=Path, help="another source tree, measured beside")
+    parser.add_argument("--redis-url", help="the server on Redis (default: the memory store)")
+    parser.add_argument("--matches", type=int, default=8)
+    parser.add_argument("--moves", type=int, default=500, help="at least this many counted")
+    args = parser.parse_args()
+    trees = {"this tree": HERE} | ({"base": args.base.resolve()} if args.base else {})
+    with ThreadPoolExecutor(len(trees)) as pool:
+        rows = pool.map(
+            lambda tree: measure(tree, args.redis_url, args.matches, args.moves), trees.values()
+        )
+        results = dict(zip(trees, rows, strict=True))
+    store = "Redis" if args.redis_url else "memory store"
+    print(f"# server instructions per move (callgrind), M={args.matches}, {store}")
+    for name, row in results.items():
+        print(f"  {name:<10} {row['per_move']:12,.0f}  ({row['moves']} moves)")
+    if args.base:
+        ratio = results["this tree"]["per_move"] / results["base"]["per_move"]
+        print(f"this tree / base: {ratio:.3f}")
+    print(json.dumps({k: v["per_move"] for k, v in results.items()}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
