@@ -3,6 +3,7 @@ are sorted, unique, and built lazily (rule 7)."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -12,7 +13,11 @@ from throneroom_server.games.core import (
     InvalidMoveError,
     NotYourTurnError,
 )
+from throneroom_server.games.king_is_dead.cards import summon_keys
+from throneroom_server.games.king_is_dead.lastcard import resolving_last_card
+from throneroom_server.games.king_is_dead.legality import summon_keys_of
 from throneroom_server.games.king_is_dead.moves import FIELD_OF_KIND, LegalMoves, move_from_key
+from throneroom_server.games.king_is_dead.struggle import read_board
 
 from .helpers import (
     AQS,
@@ -161,3 +166,22 @@ def test_a_move_built_from_a_key_has_its_decision_set_even_with_default_values()
     for key in keys:
         move = move_from_key(key)
         assert move.WhichOneof("decision") == FIELD_OF_KIND[key[0]], key
+
+
+def test_the_summon_keys_read_in_one_pass_are_the_rules_summon_keys() -> None:
+    """``legality.summon_keys_of`` (the summon's legal moves, read in one pass) is
+    ``cards.summon_keys(read_board(state))`` at every state of random games, and
+    the summon's legal moves are those keys (but for the 3-player last card's,
+    which keep only the winning ones)."""
+    summons = 0
+    for seats in (2, 3, 4):
+        chooser = random.Random(seats)
+        state = GAME.setup(GAME.default_options(), seats, seats)
+        while acting := GAME.to_act(state):
+            assert summon_keys_of(state) == summon_keys(read_board(state))
+            moves = GAME.legal_moves(state, acting[0])
+            if moves[0].WhichOneof("decision") == "summon" and not resolving_last_card(state):
+                summons += 1
+                assert [GAME.move_key(m) for m in moves] == summon_keys(read_board(state))
+            state, _ = GAME.apply(state, acting[0], moves[chooser.randrange(len(moves))])
+    assert summons > 10

@@ -11,6 +11,7 @@ last-card search (``search``) where the last card restricts the choices.
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 
 from throneroom.v1 import king_is_dead_pb2 as pb
 
@@ -25,10 +26,15 @@ from throneroom_server.games.king_is_dead.board import (
     DECIDE_SUMMON,
     FACTIONS,
     LAST_CARD_RULE_SEATS,
+    REGIONS,
+    ROMANO_BRITISH,
+    SCOTS,
     TURN,
+    WELSH,
 )
 from throneroom_server.games.king_is_dead.cards import (
     K_PLAY,
+    K_SUMMON,
     PASS_KEY,
     Key,
     crown_keys,
@@ -74,10 +80,40 @@ def keys_to_act(state: State, seat: Seat, search: LastCardSearch) -> list[Key]:
         cards: list[int] = sorted(set(state.seats[seat].hand))
         if last_card_in_play(state):
             cards = search.playable_cards(state, seat, cards)
-        return [PASS_KEY, *[_PLAY_KEYS[c] for c in cards]]
-    keys = decision_keys(d, pending.colour, Reading(state, seat))
+        keys = [PASS_KEY]
+        keys += map(_PLAY_KEYS.__getitem__, cards)  # in C (no comprehension)
+        return keys
+    if d == DECIDE_SUMMON:  # the commonest: decision_keys' first case, with no Reading
+        keys = summon_keys_of(state)
+    else:
+        keys = decision_keys(d, pending.colour, Reading(state, seat))
     if resolving_last_card(state):
         keys = search.winning_keys(state, seat, keys)
+    return keys
+
+
+_SUMMON_KEYS: tuple[tuple[Key, Key, Key], ...] = tuple(
+    ((K_SUMMON, r, SCOTS), (K_SUMMON, r, WELSH), (K_SUMMON, r, ROMANO_BRITISH)) for r in REGIONS
+)
+"""The keys of summoning a Scots, Welsh, Romano-British follower from each region
+(by region - 1)."""
+_NON_BLACK = attrgetter("scots", "welsh", "romano_british")
+
+
+def summon_keys_of(state: State) -> list[Key]:
+    """``summon_keys(read_board(state))`` (every non-black follower in an unresolved
+    region), read in one pass with the keys built once: the commonest decision."""
+    keys: list[Key] = []
+    for region, (scots, welsh, romano_british) in zip(state.regions, _SUMMON_KEYS, strict=True):
+        if region.control:
+            continue
+        s, w, r = _NON_BLACK(region)
+        if s:
+            keys.append(scots)
+        if w:
+            keys.append(welsh)
+        if r:
+            keys.append(romano_british)
     return keys
 
 

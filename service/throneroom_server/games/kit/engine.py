@@ -17,7 +17,7 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections.abc import Callable, Iterable, Sequence
-from typing import Generic, TypeVar
+from typing import Generic, NoReturn, TypeVar
 
 from google.protobuf import text_format
 from google.protobuf.message import Message
@@ -311,14 +311,15 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         new.CopyFrom(state)
         events: list[EventT] = []
         kind.play(new, seat, listed, events)
-        after = by_key.get(phase_key(new)) or table.current(new)
-        if (after is not phase and after.name not in phase.followers) or (
-            after.over != new.HasField("outcome")
-        ):
-            self._transition_error(phase, after, new)
+        # The phase after the move is one the table allows after ``phase``, and it
+        # ends the game exactly when the outcome is set (one lookup: over_after).
+        if table.over_after[phase.name].get(phase_key(new)) is not new.HasField("outcome"):
+            self._transition_error(phase, by_key.get(phase_key(new)) or table.current(new), new)
         return new, events
 
-    def _transition_error(self, before: Phase[StateT], after: Phase[StateT], state: StateT) -> None:
+    def _transition_error(
+        self, before: Phase[StateT], after: Phase[StateT], state: StateT
+    ) -> NoReturn:
         """Raise the PhaseTransitionError of a move from ``before`` that left ``state``
         in ``after`` (when the table does not allow it)."""
         if after.name != before.name and after.name not in before.follows:
@@ -331,6 +332,7 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
                 f"phase {after.name!r} {'ends' if after.over else 'does not end'} the game, "
                 f"yet the outcome is {'unset' if after.over else 'set'}"
             )
+        raise AssertionError("over_after refused a transition the table allows")
 
     # -- outcome, views, checks -------------------------------------------------------------------
 

@@ -253,6 +253,12 @@ class PhaseTable(Generic[StateT]):
     ``phase_of`` itself (the name). ``phase_by_key.get(phase_key(state))`` is the
     current phase, or None (then ``current`` raises)."""
     phase_by_key: Mapping[Hashable, Phase[StateT]] = field(init=False, repr=False, compare=False)
+    over_after: Mapping[str, Mapping[Hashable, bool]] = field(init=False, repr=False, compare=False)
+    """For each phase's name, the phase key of every phase a move in it may lead
+    to (itself and its ``follows``) with whether that phase ends the game: the
+    checked apply's transition check is
+    ``over_after[before.name].get(phase_key(state)) is state.HasField("outcome")``
+    (one lookup; a key it lacks, None, is a phase not allowed or no phase)."""
 
     def __post_init__(self) -> None:
         by_name: dict[str, Phase[StateT]] = {}
@@ -275,6 +281,17 @@ class PhaseTable(Generic[StateT]):
         object.__setattr__(self, "phase_key", phase_key)
         object.__setattr__(self, "phase_by_key", MappingProxyType(phase_by_key))
         self._check_rows()
+        over_after = {
+            before.name: MappingProxyType(
+                {
+                    key: after.over
+                    for key, after in phase_by_key.items()
+                    if after is before or after.name in before.followers
+                }
+            )
+            for before in self.phases
+        }
+        object.__setattr__(self, "over_after", MappingProxyType(over_after))
         self._check_flow()
 
     def _check_rows(self) -> None:
