@@ -80,9 +80,7 @@ def keys_to_act(state: State, seat: Seat, search: LastCardSearch) -> list[Key]:
         cards: list[int] = sorted(set(state.seats[seat].hand))
         if last_card_in_play(state):
             cards = search.playable_cards(state, seat, cards)
-        keys = [PASS_KEY]
-        keys += map(_PLAY_KEYS.__getitem__, cards)  # in C (no comprehension)
-        return keys
+        return [PASS_KEY, *[_PLAY_KEYS[c] for c in cards]]
     if d == DECIDE_SUMMON:  # the commonest: decision_keys' first case, with no Reading
         keys = summon_keys_of(state)
     else:
