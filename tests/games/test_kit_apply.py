@@ -210,6 +210,57 @@ def test_an_outcome_outside_an_end_phase_is_an_engine_error() -> None:
         game.apply(state, 0, Move(take=2))
 
 
+def test_an_end_phase_without_an_outcome_is_an_engine_error() -> None:
+    table = PhaseTable(
+        phase_of=lambda state: "over" if state.pile < 19 else "take",
+        phases=(
+            turn(
+                "take", seat=lambda s: s.to_move, moves=["take"], ends="18 left", follows=["over"]
+            ),
+            end("over"),
+        ),
+        start=("take",),
+    )
+    game = _nim_with_table(table)
+    state = game.setup(game.default_options(), 2, 1)
+    with pytest.raises(
+        PhaseTransitionError, match="'over' ends the game, yet the outcome is unset"
+    ):
+        game.apply(state, 0, Move(take=3))
+
+
+def test_a_move_into_a_phase_the_table_lacks_is_an_engine_error() -> None:
+    table = PhaseTable(
+        phase_of=lambda state: "lost" if state.pile < 19 else "take",
+        phases=(
+            turn("take", seat=lambda s: s.to_move, moves=["take"], ends="empty", follows=["over"]),
+            end("over"),
+        ),
+        start=("take",),
+    )
+    game = _nim_with_table(table)
+    state = game.setup(game.default_options(), 2, 1)
+    with pytest.raises(PhaseTransitionError, match="'lost', which the table lacks"):
+        game.apply(state, 0, Move(take=3))
+
+
+def test_over_after_lists_each_phase_its_followers_and_whether_they_end() -> None:
+    table = PhaseTable(
+        phase_of=lambda state: "take",
+        phases=(
+            turn(
+                "take", seat=lambda s: s.to_move, moves=["take"], ends="18 left", follows=["late"]
+            ),
+            turn("late", seat=lambda s: s.to_move, moves=["take"], ends="empty", follows=["over"]),
+            end("over"),
+        ),
+        start=("take",),
+    )
+    assert dict(table.over_after["take"]) == {"take": False, "late": False}
+    assert dict(table.over_after["late"]) == {"late": False, "over": True}
+    assert dict(table.over_after["over"]) == {"over": True}
+
+
 def test_setup_must_leave_the_game_in_a_start_phase() -> None:
     table = PhaseTable(
         phase_of=NIM.phases.phase_of,
