@@ -37,7 +37,6 @@ from throneroom_server.games.king_is_dead.rules import (
     banner,
     game_end,
     region_winner,
-    summon_possible,
 )
 
 State = pb.KingIsDeadState
@@ -310,7 +309,9 @@ def start_effect(state: State, seat: int, card: int, events: list[Event]) -> Non
 def start_summon(state: State, seat: int, card: int, events: list[Event]) -> None:
     """After a card's effect: the summon decision, or none when no follower can
     be taken (then the turn ends)."""
-    if summon_possible(map(_NON_BLACK, state.regions)):
+    # summon_possible(map(_NON_BLACK, state.regions)), in C: each region's three
+    # counts as a tuple, any() of it is ``c[0] or c[1] or c[2]``.
+    if any(map(any, map(_NON_BLACK, state.regions))):
         pending: Any = state.pending
         pending.Clear()
         pending.decision = DECIDE_SUMMON
