@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from throneroom_server.games.core import IllegalMoveError
-from throneroom_server.games.king_is_dead.struggle import new_event
+from throneroom_server.games.king_is_dead.board import CARD_FACTION
+from throneroom_server.games.king_is_dead.cards import faction_decision, first_decision
+from throneroom_server.games.king_is_dead.struggle import (
+    Reading,
+    new_event,
+    read_controls,
+    read_supply,
+)
 
 from .helpers import (
     AQS,
@@ -206,3 +215,22 @@ def test_an_event_body_with_one_default_field_set_is_the_event(kind: str) -> Non
         body.seat = 0
     assert event.WhichOneof("kind") == kind
     assert event.SerializeToString() != b""
+
+
+def test_a_faction_card_starts_its_effect_read_without_a_reading() -> None:
+    """``start_effect`` asks ``faction_decision`` directly for a faction card:
+    the same answer as ``first_decision`` with a ``Reading``, at every turn of
+    random games, for each faction card."""
+    turns = 0
+    for seats in (2, 3, 4):
+        chooser = random.Random(seats)
+        state = GAME.setup(GAME.default_options(), seats, seats)
+        while acting := GAME.to_act(state):
+            if decision(state) == D.DECISION_TURN:
+                turns += 1
+                for card in CARD_FACTION:
+                    direct = faction_decision(card, read_controls(state), read_supply(state))
+                    assert direct == first_decision(card, Reading(state, acting[0]))
+            moves = GAME.legal_moves(state, acting[0])
+            state, _ = GAME.apply(state, acting[0], moves[chooser.randrange(len(moves))])
+    assert turns > 30

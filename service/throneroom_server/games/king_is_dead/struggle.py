@@ -17,6 +17,7 @@ from throneroom.v1 import king_is_dead_pb2 as pb
 from throneroom_server.games.king_is_dead.board import (
     AMBASSADOR,
     BANNER,
+    CARD_FACTION,
     DECIDE_SUMMON,
     GARRISON,
     NONE,
@@ -28,6 +29,7 @@ from throneroom_server.games.king_is_dead.board import (
 from throneroom_server.games.king_is_dead.cards import (
     Key,
     RegionCardInfo,
+    faction_decision,
     first_decision,
     mirror_of,
 )
@@ -288,7 +290,10 @@ class Reading:
 def start_effect(state: State, seat: int, card: int, events: list[Event]) -> None:
     """A card has just been played: set up its first decision, or skip the
     effect (nothing at all can be done) and go on to the summon."""
-    first = first_decision(card, Reading(state, seat))
+    if card in CARD_FACTION:  # first_decision's last case (faction cards), with no Reading
+        first = faction_decision(card, read_controls(state), read_supply(state))
+    else:
+        first = first_decision(card, Reading(state, seat))
     if first is None:
         if card in (GARRISON, AMBASSADOR):
             state.ClearField("last_exchange")
