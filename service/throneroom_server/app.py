@@ -22,7 +22,7 @@ from throneroom.v1 import common_pb2, game_pb2, service_pb2, storage_pb2
 
 from throneroom_server import clocks, limits, records, tokens
 from throneroom_server.access import LOCAL, Access, Caller
-from throneroom_server.describe import check_language, describer
+from throneroom_server.describe import Describer, check_language, describer
 from throneroom_server.errors import (
     AppError,
     ErrorKind,
@@ -243,6 +243,19 @@ class App:
         loaded = await self._load(game_id)
         viewer = await self._authenticate(loaded, token, caller, required=False)
         return self._snapshot(loaded, loaded.state, loaded.version, viewer, loaded.clock)
+
+    async def _read_for(
+        self, game_id: str, token: str, caller: Caller, describe_language: str
+    ) -> tuple[LoadedGame, Viewer, ServiceGame, Describer | None]:
+        """The game as ``token``'s seat (or a spectator, without one) may read
+        it, its rules, and the sentences of ``describe_language`` ("" for none):
+        what the history and the watch streams start from."""
+        lang = check_language(describe_language)
+        await self._admit(caller, token=token)
+        loaded = await self._load(game_id)
+        viewer = await self._authenticate(loaded, token, caller, required=False)
+        game = self._game_of(loaded)
+        return loaded, viewer, game, describer(game, lang)
 
     async def legal_moves(
         self, game_id: str, token: str, *, caller: Caller = LOCAL
@@ -662,12 +675,9 @@ class App:
         describe_language: str = "",
         caller: Caller = LOCAL,
     ) -> service_pb2.GetHistoryResponse:
-        lang = check_language(describe_language)
-        await self._admit(caller, token=token)
-        loaded = await self._load(game_id)
-        viewer = await self._authenticate(loaded, token, caller, required=False)
-        game = self._game_of(loaded)
-        words = describer(game, lang)
+        loaded, viewer, game, words = await self._read_for(
+            game_id, token, caller, describe_language
+        )
         size = min(page_size or DEFAULT_PAGE, MAX_PAGE)
         entries = await self._store(self.store.read_entries(game_id, from_version, size))
         response = service_pb2.GetHistoryResponse(current_version=loaded.version)

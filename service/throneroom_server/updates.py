@@ -26,7 +26,7 @@ from throneroom.v1 import game_pb2, service_pb2, storage_pb2
 from throneroom_server import app as _app
 from throneroom_server.access import LOCAL, Caller
 from throneroom_server.app import App, KnownGame, Viewer
-from throneroom_server.describe import Describer, check_language, describer
+from throneroom_server.describe import Describer
 from throneroom_server.errors import AppError, ErrorKind, exhausted
 from throneroom_server.store import LoadedGame, StoreError
 from throneroom_server.watch import Subscription, TooManyStreams, WatcherTooSlow
@@ -202,12 +202,7 @@ async def stream(
     is committed (through any replica), with heartbeats while nothing
     happens; ends once the game is finished and delivered, or on shutdown.
     ``describe_language``: updates carry descriptions (describe.py)."""
-    lang = check_language(describe_language)
-    await app._admit(caller, token=token)
-    loaded = await app._load(game_id)
-    viewer = await app._authenticate(loaded, token, caller, required=False)
-    game = app._game_of(loaded)
-    words = describer(game, lang)
+    loaded, viewer, game, words = await app._read_for(game_id, token, caller, describe_language)
     heartbeat = heartbeat_seconds or app.config.heartbeat_seconds
     heartbeat = min(max(heartbeat, 0.05), app.config.max_heartbeat_seconds)
     hub = app.watch_hub

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any
 
 import structlog
@@ -52,7 +52,7 @@ def serialize(sent: Sent) -> bytes:
 
 async def session(
     app: App, requests: AsyncIterator[Any], caller: Caller, outbox_limit: int = OUTBOX_LIMIT
-) -> AsyncIterator[Sent]:
+) -> AsyncGenerator[Sent, None]:
     """The responses of one play session (raises AppError to end it)."""
     try:
         first = await anext(requests)

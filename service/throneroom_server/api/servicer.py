@@ -9,7 +9,8 @@ failing deserializer would answer UNKNOWN or INTERNAL instead.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+import contextlib
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from functools import wraps
 from typing import Any, TypeVar
@@ -32,6 +33,7 @@ log = structlog.get_logger("throneroom.api")
 
 Req = TypeVar("Req")
 Resp = TypeVar("Resp")
+Item = TypeVar("Item")
 Context = grpc.aio.ServicerContext[Any, Any]
 
 SERVICE = service_pb2.DESCRIPTOR.services_by_name["Throneroom"]
@@ -129,6 +131,21 @@ def _unary(
     return wrapper
 
 
+async def _streamed(items: AsyncGenerator[Item, None], context: Context) -> AsyncIterator[Item]:
+    """A streaming call's ``items``, its errors told as ``_unary`` tells them
+    (``items`` closed at once when the call ends, giving back its stream slot)."""
+    try:
+        async with contextlib.aclosing(items):
+            async for item in items:
+                yield item
+    except AppError as error:
+        await _abort(context, error)
+    except Exception:
+        # A bug, not a client error: log it whole, tell the client little.
+        log.exception("rpc_failed")
+        await context.abort(grpc.StatusCode.INTERNAL, "internal error")
+
+
 def _metadata_value(context: Context, name: str) -> str:
     for key, value in context.invocation_metadata() or ():
         if key == name:
@@ -212,7 +229,7 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
     async def WatchGame(
         self, request: service_pb2.WatchGameRequest, context: Context
     ) -> AsyncIterator[service_pb2.WatchGameResponse]:
-        try:
+        async def responses() -> AsyncGenerator[service_pb2.WatchGameResponse, None]:
             if isinstance(request, Undecodable):
                 raise request.error()
             structlog.contextvars.bind_contextvars(game_id=request.game_id)
@@ -228,26 +245,17 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
                 caller=self._caller(context),
             ):
                 yield item
-        except AppError as error:
-            await _abort(context, error)
-        except Exception:
-            # A bug, not a client error: log it whole, tell the client little.
-            log.exception("rpc_failed")
-            await context.abort(grpc.StatusCode.INTERNAL, "internal error")
+
+        async for response in _streamed(responses(), context):
+            yield response
 
     async def Play(  # type: ignore[override]
         self, request_iterator: AsyncIterator[Any], context: Context
     ) -> AsyncIterator[play.Sent]:
         """A play session (api/play.py); its items are serialized by ``play.serialize``."""
-        try:
-            async for item in play.session(self.app, request_iterator, self._caller(context)):
-                yield item
-        except AppError as error:
-            await _abort(context, error)
-        except Exception:
-            # A bug, not a client error: log it whole, tell the client little.
-            log.exception("rpc_failed")
-            await context.abort(grpc.StatusCode.INTERNAL, "internal error")
+        items = play.session(self.app, request_iterator, self._caller(context))
+        async for item in _streamed(items, context):
+            yield item
 
     @_unary
     async def GetHistory(

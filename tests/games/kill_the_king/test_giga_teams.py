@@ -11,6 +11,8 @@ from throneroom.games.kill_the_king.board import Coord
 from throneroom.games.kill_the_king.data import Mode, Side, UnitType
 from throneroom.games.kill_the_king.field import rear_depth
 from throneroom.v1 import kill_the_king_pb2 as pb
+from throneroom_server.games.kill_the_king.combat_deaths import kill_unit
+from throneroom_server.games.kill_the_king.treasury import open_disband
 from throneroom_server.games.kill_the_king.turns import start_turn
 
 from tests.games.kill_the_king.giga_positions import (
@@ -189,3 +191,34 @@ def test_whole_random_games_end_with_a_team_winning(mode: Mode, seats: int) -> N
         assert decisions <= bound
     winners = list(state.outcome.winners)
     assert winners == [s for s in range(seats) if s % 2 == winners[0] % 2]
+
+
+def test_a_treasurers_death_costs_only_the_seat_that_controls_him() -> None:
+    """KK-104, KK-155: the Treasurer of seat 1 dies: seat 1's Peasants go, and
+    seat 1 removes 12 coins of its own units, one decision each; its teammate
+    (seat 3) keeps its Peasant and every unit, and is never asked."""
+    g = Giga(KTKG, 4)
+    treasurer = g.put(UnitType.TREASURER, 1, 13, 3)
+    own_peasant = g.put(UnitType.PEASANT, 1, 13, 4)
+    own_archer = g.put(UnitType.ARCHER, 1, 13, 5)
+    own_cavalry = g.put(UnitType.CAVALRY, 1, 13, 6)
+    mate_peasant = g.put(UnitType.PEASANT, 3, 18, 4)
+    mate_archer = g.put(UnitType.ARCHER, 3, 18, 5)
+    g.put(UnitType.SWORDSMEN, 0, 12, 3)
+    state = g.state()
+    state.round = 1
+    events: list[Event] = []
+    kill_unit(state, state.units[treasurer], pb.CAUSE_ATTACK, 6, events)
+    open_disband(state, events)
+    dead = pb.KillTheKingUnit.STATUS_DEAD
+    assert state.units[own_peasant].status == dead
+    assert state.units[mate_peasant].status != dead
+    assert state.phase == State.PHASE_DISBAND and state.to_move == 1
+    assert [state.seats[s].disband_value_left for s in range(4)] == [0, 12, 0, 0]
+    removable = [m.disband.unit for m in legal(state, 1)]
+    assert removable == [own_archer, own_cavalry]  # never the teammate's Archer
+    assert mate_archer not in removable and not legal(state, 3)
+    state, _ = play(state, pb.KillTheKingMove(disband=pb.KillTheKingMove.Disband(unit=own_archer)))
+    state, _ = play(state, pb.KillTheKingMove(disband=pb.KillTheKingMove.Disband(unit=own_cavalry)))
+    assert state.phase == State.PHASE_MOVEMENT
+    assert state.units[mate_archer].status != dead and state.units[mate_peasant].status != dead
