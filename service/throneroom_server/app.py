@@ -43,6 +43,7 @@ from throneroom_server.games.kit.service import ServiceGame
 from throneroom_server.limits import Limits
 from throneroom_server.lobby import Lobby
 from throneroom_server.metrics import Metrics
+from throneroom_server.snapshots import Snapshots
 from throneroom_server.store import (
     Committed,
     Duplicate,
@@ -140,6 +141,7 @@ class App:
         self._clock = clock
         self._closing = asyncio.Event()
         self.lobby = Lobby(store, self.games, self._admit, self._store)
+        self.snapshots = Snapshots()
 
     # -- lifecycle --------------------------------------------------------
 
@@ -274,10 +276,12 @@ class App:
         seat: int | None,
     ) -> None:
         """Add ``_moves_of`` to the message's ``legal_moves``, merged from their
-        serialized form (no envelope built and copied per move)."""
+        serialized form (no envelope built and copied per move). The message's
+        snapshot is built: a seat not in its ``to_act`` has none (every game's
+        law, conformance check 4), so it is not asked."""
         if seat is None or len(loaded.seats) < loaded.meta.num_seats:
             return
-        if state.HasField("forfeit"):
+        if seat not in message.snapshot.to_act:  # empty when lost on time (forfeit)
             return
         number = message.DESCRIPTOR.fields_by_name["legal_moves"].number
         message.MergeFromString(self._game_of(loaded).encoded_legal_moves(state, seat, number))
@@ -790,34 +794,12 @@ class App:
         """The snapshot of ``state`` at ``version`` as ``viewer`` sees it, with
         ``clock`` (the clocks at that version) for games with a time control;
         written ``into`` a snapshot inside a message being built (an empty one:
-        no copy of it into its parent), else a new one."""
-        game = self._game_of(loaded)
-        outcome = _outcome(game, state)
+        no copy of it into its parent), else a new one (snapshots.py)."""
         snapshot = service_pb2.GameSnapshot() if into is None else into
-        snapshot.game_id = loaded.game_id
-        snapshot.game_type = game.name
-        snapshot.version = version
-        snapshot.num_seats = loaded.meta.num_seats
-        snapshot.to_act.extend(_to_act(game, state))
-        snapshot.finished = outcome is not None
-        # Moves happen only once every seat is taken.
-        snapshot.started = version > 0 or len(loaded.seats) == loaded.meta.num_seats
-        snapshot.view.CopyFrom(game.view(state, viewer.seat))
-        for seat in range(loaded.meta.num_seats):
-            record = loaded.seats.get(seat)
-            snapshot.seats.add(
-                seat=seat,
-                taken=record is not None,
-                display_name=record.display_name if record else "",
-            )
-        if viewer.seat is not None:
-            snapshot.viewer_seat = viewer.seat
-        if outcome is not None:
-            snapshot.outcome.CopyFrom(outcome)
-        if loaded.meta.HasField("time_control"):
-            control = loaded.meta.time_control
-            snapshot.time_control.CopyFrom(control)
-            snapshot.clocks.extend(clocks.seat_clocks(control, clock, loaded.meta.num_seats))
+        game = self._game_of(loaded)
+        self.snapshots.build(
+            game, loaded, state, version, seat=viewer.seat, clock=clock, into=snapshot
+        )
         return snapshot
 
     @staticmethod

@@ -25,6 +25,7 @@ from throneroom_server.games.kit.checks import (
     narrowing_problems,
     plant_undeclared_enum,
     playout_states,
+    seat_view_problems,
 )
 from throneroom_server.games.kit.messages import enum_checker, undeclared_enum
 from throneroom_server.games.nim import NIM, Nim
@@ -421,3 +422,45 @@ def test_king_is_dead_reads_the_kind_once() -> None:
     """The King Is Dead declares kind_of_checked (its check_move reads the oneof);
     test_definition.py proves it over playouts with narrowing_problems."""
     assert build_registry()["king_is_dead"].definition.kind_of_checked is not None
+
+
+# --- seat_view ------------------------------------------------------------------------
+
+
+def _sharing() -> list[Engine]:  # type: ignore[type-arg]
+    return [
+        g
+        for g in build_registry(include_fixtures=True).values()
+        if isinstance(g, Engine) and g.definition.seat_view is not None
+    ]
+
+
+def test_some_game_shares_its_spectator_view() -> None:
+    assert "king_is_dead" in [g.name for g in _sharing()]
+
+
+@pytest.mark.parametrize("game", _sharing(), ids=lambda g: g.name)
+def test_a_game_sharing_views_keeps_the_promise(game: Any) -> None:
+    checked = 0
+    for variant in game.testing.variants or [None]:
+        seats = variant.seats if variant is not None else game.info.min_seats
+        options = game.default_options()
+        for name, value in variant.options if variant is not None else ():
+            setattr(options, name, value)
+        for state in playout_states(game, options, seats, seats, limit=200):
+            assert seat_view_problems(game, state) == []
+            checked += 1
+    assert checked > 100
+
+
+def test_a_seat_view_that_forgets_the_hand_is_caught() -> None:
+    game = build_registry()["king_is_dead"]
+    assert isinstance(game, Engine)
+
+    def careless(state: Any, seat: int, view: Any) -> None:
+        view.viewer = seat  # and no hand
+
+    game.definition = dataclasses.replace(game.definition, seat_view=careless)  # this object only
+    state = game.setup(game.default_options(), 2, 1)
+    problems = seat_view_problems(game, state)
+    assert len(problems) == 2 and "seat 0" in problems[0], problems

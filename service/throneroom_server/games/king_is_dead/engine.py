@@ -66,7 +66,7 @@ from throneroom_server.games.king_is_dead.moves import (
 )
 from throneroom_server.games.king_is_dead.setup import setup_state, setup_summary
 from throneroom_server.games.king_is_dead.struggle import advance, record_pass
-from throneroom_server.games.king_is_dead.views import build_view, randomize_hidden
+from throneroom_server.games.king_is_dead.views import build_view, randomize_hidden, seat_view
 from throneroom_server.games.kit import (
     Engine,
     GameDefinition,
@@ -321,6 +321,7 @@ def definition(search: LastCardSearch) -> Definition:
         kind_of_checked=kind_of_checked,
         move_key=move_key,
         view=build_view,
+        seat_view=seat_view,
         # redact_event: every event is public (cards are shown when played, courts are open).
         randomize_hidden=randomize_hidden,
         invariants=(check_invariants,),

@@ -22,6 +22,22 @@ _RESEED = 0x9E3779B97F4A7C15
 
 
 def build_view(state: pb.KingIsDeadState, viewer: Viewer) -> pb.KingIsDeadView:
+    view = public_view(state)
+    if viewer is not None:
+        seat_view(state, viewer, view)
+    return view
+
+
+def seat_view(state: pb.KingIsDeadState, seat: int, view: pb.KingIsDeadView) -> None:
+    """Turn the spectator's view of ``state`` into ``seat``'s: its seat and hand
+    (the definition's ``seat_view``: the service shares the rest between viewers)."""
+    check_seat(state.num_seats, seat)
+    view.viewer = seat
+    view.my_hand.extend(state.seats[seat].hand)
+
+
+def public_view(state: pb.KingIsDeadState) -> pb.KingIsDeadView:
+    """What every viewer sees: the view of a spectator."""
     view_class: Any = pb.KingIsDeadView  # enum fields take the plain ints used here
     view: pb.KingIsDeadView = view_class(
         num_seats=state.num_seats,
@@ -37,10 +53,6 @@ def build_view(state: pb.KingIsDeadState, viewer: Viewer) -> pb.KingIsDeadView:
         cards_played=state.cards_played,
         last_card_rule=last_card_in_play(state) or resolving_last_card(state),
     )
-    if viewer is not None:
-        check_seat(state.num_seats, viewer)
-        view.viewer = viewer
-        view.my_hand.extend(state.seats[viewer].hand)
     for i, s in enumerate(state.seats):
         view.seats.add(
             seat=i,

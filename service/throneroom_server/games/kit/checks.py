@@ -275,3 +275,23 @@ def independence_problems(game: AnyKitGame, state: Message, *, sample: int = 4) 
                         f"legal moves of seat {seat}, whose decision stays open"
                     )
     return problems
+
+
+def seat_view_problems(game: AnyKitGame, state: Message) -> list[str]:
+    """Where the game's ``seat_view`` (a promise: it turns the spectator's view
+    into a seat's) does not give ``view(state, seat)`` for some seat of
+    ``state``; empty for a game without one."""
+    seat_view = game.seat_view
+    if seat_view is None:
+        return []
+    problems = []
+    for seat in range(int(getattr(state, "num_seats"))):  # noqa: B009
+        view = game.view(state, None)
+        seat_view(state, seat, view)
+        whole = game.view(state, seat)
+        if view != whole:
+            problems.append(
+                f"seat {seat}: seat_view gives {one_line(view)}, "
+                f"not the seat's view {one_line(whole)}"
+            )
+    return problems

@@ -136,6 +136,12 @@ class GameDefinition(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
     invariants: tuple[Callable[[StateT], None], ...]
     """Each raises AssertionError when a law of the state does not hold."""
     redact_event: Callable[[EventT, Viewer], EventT | None] = _public
+    seat_view: Callable[[StateT, Seat, ViewT], None] | None = None
+    """Optional, for speed: turns a spectator's view of a state (``view(state,
+    None)``) into ``seat``'s (``view(state, seat)``), in place. The service then
+    builds the part every viewer shares once per version. A promise:
+    ``kit.checks.seat_view_problems`` proves it over states
+    (tests/games/test_kit_fast_paths.py runs it for every game that makes it)."""
     check_options: Callable[[OptionsT, int], None] | None = None
     """Further option checks (raise InvalidOptionsError), after the kit's own."""
     check_move: Callable[[StateT, MoveT], object] | None = None

@@ -345,6 +345,11 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
     def redact_event(self, event: EventT, viewer: Viewer) -> EventT | None:
         return self.definition.redact_event(event, viewer)
 
+    @property
+    def seat_view(self) -> Callable[[StateT, Seat, ViewT], None] | None:
+        """The definition's ``seat_view`` (None: a seat's view is built whole)."""
+        return self.definition.seat_view
+
     def check_invariants(self, state: StateT) -> None:
         table = self.definition.phases
         phase = table.current(state)

@@ -61,6 +61,11 @@ class LegacyEngine:
         events = getattr(self.engine, "setup_events", None)
         return list(events(state)) if events is not None else []
 
+    @property
+    def seat_view(self) -> None:
+        """A bare engine's views are built whole for each viewer."""
+        return None
+
     def decision_key(self, state: Message) -> tuple[str, int] | None:
         decisions = type(self).legacy_decisions
         return decisions(state) if decisions is not None else None

@@ -11,7 +11,7 @@ of simultaneous decisions.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Generic, Protocol, TypeVar
 
 from google.protobuf.message import Message
@@ -61,6 +61,12 @@ class KitGame(Game[OptionsT, StateT, MoveT, EventT, ViewT], Protocol):
 
     def decision_key(self, state: StateT) -> tuple[str, int] | None: ...
 
+    @property
+    def seat_view(self) -> Callable[[StateT, Seat, ViewT], None] | None:
+        """Turns a spectator's view into a seat's, in place (None: views are
+        built whole); see ``GameDefinition.seat_view``."""
+        ...
+
 
 class ServiceGame(Protocol):
     """One game as the service uses it, over envelopes only."""
@@ -107,6 +113,23 @@ class ServiceGame(Protocol):
 
     def view(self, state: game_pb2.GameState, viewer: Viewer) -> game_pb2.View: ...
 
+    def view_into(self, state: game_pb2.GameState, viewer: Viewer, into: game_pb2.View) -> None:
+        """``view(state, viewer)`` written into ``into``, an empty envelope inside
+        a message being built (no envelope made and copied into its parent)."""
+        ...
+
+    @property
+    def shares_views(self) -> bool:
+        """Whether a seat's view is the spectator's plus what ``add_seat_view``
+        adds (else each viewer's view is built whole)."""
+        ...
+
+    def add_seat_view(self, state: game_pb2.GameState, seat: Seat, view: game_pb2.View) -> None:
+        """Turn ``view``, the spectator's view of ``state`` (``view(state, None)``),
+        into ``seat``'s, in place (only when ``shares_views``): the part every
+        viewer shares is built once."""
+        ...
+
     def redact_events(
         self, events: Sequence[game_pb2.Event], viewer: Viewer
     ) -> list[game_pb2.Event]: ...
@@ -123,6 +146,7 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         self.game = game
         self.messages = game.messages
         self._encoded: dict[Key, bytes] = {}  # move key: its envelope, length-prefixed
+        self._seat_view = game.seat_view
 
     @property
     def name(self) -> str:
@@ -227,13 +251,32 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
     def view(self, state: game_pb2.GameState, viewer: Viewer) -> game_pb2.View:
         return self.messages.wrap_view(self.game.view(self.messages.unwrap_state(state), viewer))
 
+    def view_into(self, state: game_pb2.GameState, viewer: Viewer, into: game_pb2.View) -> None:
+        view = self.game.view(self.messages.unwrap_state(state), viewer)
+        getattr(into, self.name).CopyFrom(view)
+
+    @property
+    def shares_views(self) -> bool:
+        return self._seat_view is not None
+
+    def add_seat_view(self, state: game_pb2.GameState, seat: Seat, view: game_pb2.View) -> None:
+        seat_view = self._seat_view
+        assert seat_view is not None, "only for a game that shares_views"
+        seat_view(self.messages.unwrap_state(state), seat, self.messages.unwrap_view(view))
+
     def redact_events(
         self, events: Sequence[game_pb2.Event], viewer: Viewer
     ) -> list[game_pb2.Event]:
+        """An event the game shows as it is (``redact_event`` returns the event
+        itself) is handed on in its own envelope, not wrapped again."""
         out = []
+        unwrap, redact = self.messages.unwrap_event, self.game.redact_event
         for event in events:
-            shown = self.game.redact_event(self.messages.unwrap_event(event), viewer)
-            if shown is not None:
+            inner = unwrap(event)
+            shown = redact(inner, viewer)
+            if shown is inner:
+                out.append(event)
+            elif shown is not None:
                 out.append(self.messages.wrap_event(shown))
         return out
 
