@@ -283,7 +283,7 @@ class App:
             return
         if seat not in message.snapshot.to_act:  # empty when lost on time (forfeit)
             return
-        number = message.DESCRIPTOR.fields_by_name["legal_moves"].number
+        number = _LEGAL_MOVES_FIELD[type(message)]
         message.MergeFromString(self._game_of(loaded).encoded_legal_moves(state, seat, number))
 
     def _moves_of(
@@ -810,6 +810,12 @@ class App:
 
 
 _outcome = records.outcome_of
+
+_LEGAL_MOVES_FIELD = {
+    cls: cls.DESCRIPTOR.fields_by_name["legal_moves"].number
+    for cls in (service_pb2.GameUpdate, service_pb2.ApplyMoveResponse)
+}
+"""The field number of ``legal_moves`` in the messages ``_add_moves`` adds to."""
 
 
 def _to_act(game: ServiceGame, state: game_pb2.GameState) -> list[int]:

@@ -13,6 +13,7 @@ from throneroom.v1 import game_pb2, kill_the_king_pb2, nim_pb2
 from throneroom_server.games.core import InvalidMoveError, InvalidOptionsError
 from throneroom_server.games.kit import Engine, EnvelopeGame, MoveKind
 from throneroom_server.games.kit.checks import independence_problems, playout_states
+from throneroom_server.games.kit.decisions import advance_clock
 from throneroom_server.games.kit.service import ServiceGame
 from throneroom_server.games.nim import Nim
 from throneroom_server.games.registry import build_registry, serve, service_games
@@ -159,6 +160,40 @@ def test_a_game_stored_before_the_clock_is_strict() -> None:
     state, _ = game.apply(state, 1, _move(game, 2))
     assert [game.earliest_version(state, seat, 7) for seat in range(3)] == [7, 7, 7]
     assert list(state.clock.opened_at) == [1, 1, 1], "the clock starts from here"
+
+
+@pytest.mark.parametrize("name", ["king_is_dead", "nim"])
+def test_a_game_without_simultaneous_decisions_keeps_the_clock_advance_clock_gives(
+    name: str,
+) -> None:
+    # The envelope face skips to_act and decision_key for such games: the same clock.
+    game = build_registry(include_fixtures=True)[name]
+    assert isinstance(game, Engine) and not game.definition.phases.has_simultaneous
+    envelope = EnvelopeGame(game)
+    state = envelope.setup(envelope.game_type().default_options, 2, 5)
+    stored_before_the_clock = True
+    for inner in playout_states(game, game.default_options(), 2, 5, limit=60):
+        if game.outcome(inner) is not None:
+            break
+        seat = game.to_act(inner)[0]
+        move = game.legal_moves(inner, seat)[0]
+        wrapped = envelope.messages.wrap_state(inner)
+        wrapped.clock.CopyFrom(state.clock)
+        if stored_before_the_clock:  # once: a state stored before the clock existed
+            wrapped.ClearField("clock")
+            stored_before_the_clock = False
+        after, _ = envelope.apply(wrapped, seat, envelope.messages.wrap_move(move))
+        expected = advance_clock(
+            wrapped.clock,
+            num_seats=2,
+            mover=seat,
+            acting_before=game.to_act(inner),
+            acting_after=game.to_act(envelope.messages.unwrap_state(after)),
+            decision_before=None,
+            decision_after=None,
+        )
+        assert after.clock == expected
+        state = after
 
 
 def test_the_envelope_face_refuses_another_games_messages() -> None:

@@ -29,6 +29,7 @@ from throneroom_server.games.core import (
 )
 from throneroom_server.games.kit.decisions import advance_clock, earliest_version, start_clock
 from throneroom_server.games.kit.definition import Testing
+from throneroom_server.games.kit.engine import Engine
 from throneroom_server.games.kit.keyed import KeyedMoves
 from throneroom_server.games.kit.messages import Key
 
@@ -147,6 +148,10 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         self.messages = game.messages
         self._encoded: dict[Key, bytes] = {}  # move key: its envelope, length-prefixed
         self._seat_view = game.seat_view
+        self._no_decisions = (
+            isinstance(game, Engine) and not game.definition.phases.has_simultaneous
+        )
+        """``decision_key`` is None in every state (no phase is simultaneous)."""
 
     @property
     def name(self) -> str:
@@ -233,20 +238,32 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         except WrongGameError as error:
             raise InvalidMoveError(str(error)) from None
         before = self.messages.unwrap_state(state)
-        after, events = self.game.apply(before, seat, inner_move)
-        envelope = self.messages.wrap_state(after)
-        envelope.clock.CopyFrom(
-            advance_clock(
-                state.clock,
-                num_seats=len(state.clock.opened_at) or _seats_hint(before),
-                mover=seat,
-                acting_before=self.game.to_act(before),
-                acting_after=self.game.to_act(after),
-                decision_before=self.game.decision_key(before),
-                decision_after=self.game.decision_key(after),
+        game = self.game
+        after, events = game.apply(before, seat, inner_move)
+        envelope = game_pb2.GameState()
+        getattr(envelope, self.name).CopyFrom(after)
+        num_seats = len(state.clock.opened_at) or _seats_hint(before)
+        if self._no_decisions:
+            # No decision stays open across a move: every seat's opens now
+            # (what advance_clock gives without a decision, asked of nobody).
+            moves = state.clock.moves + 1
+            clock = envelope.clock
+            clock.moves = moves
+            clock.opened_at.extend([moves] * num_seats)
+        else:
+            envelope.clock.CopyFrom(
+                advance_clock(
+                    state.clock,
+                    num_seats=num_seats,
+                    mover=seat,
+                    acting_before=game.to_act(before),
+                    acting_after=game.to_act(after),
+                    decision_before=game.decision_key(before),
+                    decision_after=game.decision_key(after),
+                )
             )
-        )
-        return envelope, [self.messages.wrap_event(e) for e in events]
+        wrap_event = self.messages.wrap_event
+        return envelope, [wrap_event(e) for e in events]
 
     def view(self, state: game_pb2.GameState, viewer: Viewer) -> game_pb2.View:
         return self.messages.wrap_view(self.game.view(self.messages.unwrap_state(state), viewer))
