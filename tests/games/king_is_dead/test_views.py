@@ -93,3 +93,29 @@ def test_summon_then_view_counts() -> None:
     state, _ = act(state, *[GAME.legal_moves(state, 0)[0]], summon(CAL, W))
     view = GAME.view(state, 0)
     assert view.seats[0].court.welsh == 1 and view.regions[CAL - 1].welsh == 0
+
+
+def test_the_spectator_view_copies_the_board_field_by_field() -> None:
+    from throneroom.v1 import king_is_dead_pb2 as pb
+    from throneroom_server.games.king_is_dead.views import public_view
+
+    state = _state()
+    assert isinstance(state, pb.KingIsDeadState)
+    view = public_view(state)
+    assert list(view.regions) == list(state.regions)
+    assert list(view.region_cards) == list(state.region_cards)
+    assert view.supply == state.supply and view.pending == state.pending
+    assert [s.court for s in view.seats] == [s.court for s in state.seats]
+    assert not view.HasField("viewer") and not view.my_hand
+    assert view.to_move == 2
+
+
+def test_a_field_of_a_later_schema_in_the_state_stays_out_of_the_view() -> None:
+    from throneroom.v1 import king_is_dead_pb2 as pb
+    from throneroom_server.games.king_is_dead.views import public_view
+
+    state = _state()
+    assert isinstance(state, pb.KingIsDeadState)
+    later = pb.KingIsDeadState.FromString(state.SerializeToString() + b"\xf8\x07\x2a")  # field 127
+    assert later != state  # it carries the unknown field
+    assert public_view(later).SerializeToString() == public_view(state).SerializeToString()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from google.protobuf.unknown_fields import UnknownFieldSet
 from throneroom.v1 import king_is_dead_pb2 as pb
 from throneroom.v1.common_pb2 import RngState
 
@@ -37,33 +38,37 @@ def seat_view(state: pb.KingIsDeadState, seat: int, view: pb.KingIsDeadView) -> 
 
 
 def public_view(state: pb.KingIsDeadState) -> pb.KingIsDeadView:
-    """What every viewer sees: the view of a spectator."""
+    """What every viewer sees: the view of a spectator. (Built once per version
+    by the service: singular messages copied, the board merged from bytes; a
+    message set through keyword arguments is serialized and parsed again.)"""
     view_class: Any = pb.KingIsDeadView  # enum fields take the plain ints used here
     view: pb.KingIsDeadView = view_class(
         num_seats=state.num_seats,
         mordred=state.mordred,
-        regions=state.regions,
-        region_cards=state.region_cards,
         current_struggle=current_region(state),
-        supply=state.supply,
-        removed=state.removed,
         loyalist_pool=state.loyalist_pool,
         consecutive_passes=state.consecutive_passes,
-        pending=state.pending,
         cards_played=state.cards_played,
         last_card_rule=last_card_in_play(state) or resolving_last_card(state),
     )
+    view.MergeFromString(_board(state))
+    view.supply.CopyFrom(state.supply)
+    view.removed.CopyFrom(state.removed)
+    view.pending.CopyFrom(state.pending)
+    add = view.seats.add
+    num_seats = state.num_seats
     for i, s in enumerate(state.seats):
-        view.seats.add(
+        played = s.played
+        shown = add(
             seat=i,
-            court=s.court,
             cards_left=len(s.hand),
-            played_count=len(s.played),
-            top_card=s.played[-1] if s.played else pb.ACTION_CARD_UNSPECIFIED,
+            played_count=len(played),
+            top_card=played[-1] if played else pb.ACTION_CARD_UNSPECIFIED,
             has_crown_token=s.has_crown_token,
             last_played=s.last_played,
-            team=team_of(i, state.num_seats),
+            team=team_of(i, num_seats),
         )
+        shown.court.CopyFrom(s.court)
     if state.HasField("last_exchange"):
         view.last_exchange.CopyFrom(state.last_exchange)
     if state.HasField("outcome"):
@@ -71,6 +76,37 @@ def public_view(state: pb.KingIsDeadState) -> pb.KingIsDeadView:
     else:
         view.to_move = state.to_move
     return view
+
+
+_BOARD = ("regions", "region_cards")
+"""Fields the state and the view share: the same numbers and messages."""
+_NOT_BOARD = tuple(f.name for f in pb.KingIsDeadState.DESCRIPTOR.fields if f.name not in _BOARD)
+
+
+def _board(state: pb.KingIsDeadState) -> bytes:
+    """The state's regions and region cards serialized alone, which are the
+    view's fields of the same names (one copy, where adding each of the 16
+    messages to the view costs three times as much)."""
+    board: Any = pb.KingIsDeadState()  # cleared by the names listed above
+    board.CopyFrom(state)
+    for name in _NOT_BOARD:
+        board.ClearField(name)
+    if len(UnknownFieldSet(board)):  # stored by a later schema: its new fields stay out
+        board.DiscardUnknownFields()
+    data: bytes = board.SerializeToString()
+    return data
+
+
+def _check_board() -> None:
+    for name in _BOARD:
+        ours = pb.KingIsDeadState.DESCRIPTOR.fields_by_name[name]
+        theirs = pb.KingIsDeadView.DESCRIPTOR.fields_by_name[name]
+        same_message = ours.message_type is theirs.message_type is not None
+        if ours.number != theirs.number or not same_message or not ours.is_repeated:
+            raise TypeError(f"KingIsDeadState.{name} and KingIsDeadView.{name} differ")
+
+
+_check_board()
 
 
 def _set_cards(cards: Any, values: list[int]) -> None:

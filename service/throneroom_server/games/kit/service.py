@@ -12,7 +12,7 @@ of simultaneous decisions.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar, cast
 
 from google.protobuf.message import Message
 from throneroom.games.messages import GameMessages, WrongGameError
@@ -146,7 +146,10 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
     def __init__(self, game: KitGame[OptionsT, StateT, MoveT, EventT, ViewT]) -> None:
         self.game = game
         self.messages = game.messages
-        self._encoded: dict[Key, bytes] = {}  # move key: its envelope, length-prefixed
+        self._name = game.messages.name
+        self._encoded: dict[int, dict[Key, bytes]] = {}
+        """Field number -> move key -> the move as an entry of that field (tag,
+        length, envelope)."""
         self._seat_view = game.seat_view
         self._no_decisions = (
             isinstance(game, Engine) and not game.definition.phases.has_simultaneous
@@ -155,7 +158,15 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
 
     @property
     def name(self) -> str:
-        return self.messages.name
+        return self._name
+
+    def _state(self, envelope: game_pb2.GameState) -> StateT:
+        """``messages.unwrap_state`` in one call (every use of a state goes through it)."""
+        name = self._name
+        if envelope.WhichOneof("game") != name:
+            raise WrongGameError(envelope, name)
+        state: StateT = getattr(envelope, name)
+        return state
 
     @property
     def info(self) -> GameInfo:
@@ -196,17 +207,17 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         return envelope
 
     def setup_events(self, state: game_pb2.GameState) -> list[game_pb2.Event]:
-        inner = self.messages.unwrap_state(state)
+        inner = self._state(state)
         return [self.messages.wrap_event(e) for e in self.game.setup_events(inner)]
 
     def to_act(self, state: game_pb2.GameState) -> list[Seat]:
-        return list(self.game.to_act(self.messages.unwrap_state(state)))
+        return list(self.game.to_act(self._state(state)))
 
     def outcome(self, state: game_pb2.GameState) -> Outcome | None:
-        return self.game.outcome(self.messages.unwrap_state(state))
+        return self.game.outcome(self._state(state))
 
     def legal_moves(self, state: game_pb2.GameState, seat: Seat) -> list[game_pb2.Move]:
-        inner = self.messages.unwrap_state(state)
+        inner = self._state(state)
         return [self.messages.wrap_move(m) for m in self.game.legal_moves(inner, seat)]
 
     def encoded_legal_moves(
@@ -214,21 +225,25 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
     ) -> bytes:
         """Each move of a keyed enumeration (``KeyedMoves``) is serialized
         once per process: a key always stands for the same move (rules data,
-        never game state), and at most ``ENCODED_MOVES_LIMIT`` are kept."""
-        moves = self.game.legal_moves(self.messages.unwrap_state(state), seat)
+        never game state), and at most ``ENCODED_MOVES_LIMIT`` are kept per
+        field number."""
+        moves = self.game.legal_moves(self._state(state), seat)
         tag = _varint(field_number << 3 | 2)  # length-delimited
         if not isinstance(moves, KeyedMoves):
             return b"".join(tag + _framed(self.messages.wrap_move(m)) for m in moves)
-        encoded = self._encoded
-        parts = []
-        for key in moves.keys:
-            framed = encoded.get(key)
-            if framed is None:
-                framed = _framed(self.messages.wrap_move(moves.from_key(key)))
-                if len(encoded) < ENCODED_MOVES_LIMIT:
-                    encoded[key] = framed
-            parts.append(tag + framed)
-        return b"".join(parts)
+        encoded = self._encoded.get(field_number)
+        if encoded is None:
+            encoded = self._encoded[field_number] = {}
+        keys = moves.keys
+        parts = [encoded.get(key) for key in keys]
+        if None in parts:
+            for i, key in enumerate(keys):
+                if parts[i] is None:
+                    framed = tag + _framed(self.messages.wrap_move(moves.from_key(key)))
+                    if len(encoded) < ENCODED_MOVES_LIMIT:
+                        encoded[key] = framed
+                    parts[i] = framed
+        return b"".join(cast(list[bytes], parts))
 
     def apply(
         self, state: game_pb2.GameState, seat: Seat, move: game_pb2.Move
@@ -237,7 +252,7 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
             inner_move = self.messages.unwrap_move(move)
         except WrongGameError as error:
             raise InvalidMoveError(str(error)) from None
-        before = self.messages.unwrap_state(state)
+        before = self._state(state)
         game = self.game
         after, events = game.apply(before, seat, inner_move)
         envelope = game_pb2.GameState()
@@ -266,10 +281,10 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         return envelope, [wrap_event(e) for e in events]
 
     def view(self, state: game_pb2.GameState, viewer: Viewer) -> game_pb2.View:
-        return self.messages.wrap_view(self.game.view(self.messages.unwrap_state(state), viewer))
+        return self.messages.wrap_view(self.game.view(self._state(state), viewer))
 
     def view_into(self, state: game_pb2.GameState, viewer: Viewer, into: game_pb2.View) -> None:
-        view = self.game.view(self.messages.unwrap_state(state), viewer)
+        view = self.game.view(self._state(state), viewer)
         getattr(into, self.name).CopyFrom(view)
 
     @property
@@ -279,7 +294,7 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
     def add_seat_view(self, state: game_pb2.GameState, seat: Seat, view: game_pb2.View) -> None:
         seat_view = self._seat_view
         assert seat_view is not None, "only for a game that shares_views"
-        seat_view(self.messages.unwrap_state(state), seat, self.messages.unwrap_view(view))
+        seat_view(self._state(state), seat, self.messages.unwrap_view(view))
 
     def redact_events(
         self, events: Sequence[game_pb2.Event], viewer: Viewer
@@ -287,9 +302,11 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         """An event the game shows as it is (``redact_event`` returns the event
         itself) is handed on in its own envelope, not wrapped again."""
         out = []
-        unwrap, redact = self.messages.unwrap_event, self.game.redact_event
+        name, redact = self._name, self.game.redact_event
         for event in events:
-            inner = unwrap(event)
+            if event.WhichOneof("game") != name:
+                raise WrongGameError(event, name)
+            inner = getattr(event, name)
             shown = redact(inner, viewer)
             if shown is inner:
                 out.append(event)
@@ -298,7 +315,7 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         return out
 
     def earliest_version(self, state: game_pb2.GameState, seat: Seat, current_version: int) -> int:
-        inner = self.messages.unwrap_state(state)
+        inner = self._state(state)
         return earliest_version(
             state.clock,
             seat=seat,
