@@ -314,3 +314,23 @@ async def test_a_sessions_copy_of_the_game_is_verified_by_the_commit(store: Stor
     assert caught.value.reason == "SEAT_TOKEN_INVALID"
     entries = await store.read_entries(game_id, 0, 10)
     assert [(e.version, e.seat) for e in entries] == [(1, 0), (2, 1)]
+
+
+def test_a_response_is_serialized_as_the_play_response_holding_it() -> None:
+    from throneroom_server.api.play import serialize
+
+    update = service_pb2.WatchGameResponse(update=service_pb2.GameUpdate(version=3, seat=1))
+    results = [
+        service_pb2.PlayMoveResult(idempotency_key="k" * 200, version=3),
+        service_pb2.PlayMoveResult(idempotency_key="b", replayed=True, version=2),
+    ]
+    whole = service_pb2.PlayResponse(update=update.update, results=results)
+    assert serialize((update, results)) == whole.SerializeToString()
+    assert (
+        serialize((None, results[1:]))
+        == service_pb2.PlayResponse(results=results[1:]).SerializeToString()
+    )
+    assert (
+        serialize((update, []))
+        == service_pb2.PlayResponse(update=update.update).SerializeToString()
+    )

@@ -42,12 +42,30 @@ OUTBOX_LIMIT = 64
 
 
 def serialize(sent: Sent) -> bytes:
-    """A PlayResponse's bytes: the watch's message, then the results."""
+    """A PlayResponse's bytes: the watch's message, then the results, each
+    framed as an entry of ``results`` (what the PlayResponse holding them
+    would serialize to, without building it: that copies each result)."""
     response, results = sent
     data = response.SerializeToString() if response is not None else b""
-    if results:
-        data += service_pb2.PlayResponse(results=results).SerializeToString()
+    for result in results:
+        body = result.SerializeToString()
+        data += _RESULTS_TAG + _varint(len(body)) + body
     return data
+
+
+_RESULTS_TAG = bytes(
+    [service_pb2.PlayResponse.DESCRIPTOR.fields_by_name["results"].number << 3 | 2]
+)
+"""The key of a ``results`` entry (length-delimited; one byte: field 3)."""
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while value > 0x7F:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
 
 
 async def session(
