@@ -30,11 +30,14 @@ read by the version's streams within moments of its commit."""
 class Snapshots:
     """Builds snapshots, keeping the part every viewer shares (see the module)."""
 
-    __slots__ = ("_limit", "_shared")
+    __slots__ = ("_limit", "_shared", "_updates")
 
     def __init__(self, limit: int = SHARED_LIMIT) -> None:
         self._limit = limit
         self._shared: dict[tuple[str, int], bytes] = {}
+        """(game id, version) -> the snapshot's shared part, serialized."""
+        self._updates: dict[tuple[str, int], bytes] = {}
+        """(game id, version) -> the update's shared part, serialized."""
 
     def build(
         self,
@@ -50,33 +53,98 @@ class Snapshots:
         """The snapshot of ``state`` (the committed state of ``version``) as
         ``seat`` (None: a spectator) sees it, with ``clock`` (the clocks at that
         version), written into ``into`` (empty)."""
-        meta = loaded.meta
-        if len(loaded.seats) < meta.num_seats:
+        if len(loaded.seats) < loaded.meta.num_seats:
             _shared_part(game, loaded, state, version, clock=clock, snapshot=into)
             game.view_into(state, seat, into.view)
         else:
-            shares = game.shares_views
-            key = (loaded.game_id, version)
-            shared = self._shared.get(key)
-            if shared is None:
-                _shared_part(game, loaded, state, version, clock=clock, snapshot=into)
-                if shares:
-                    game.view_into(state, None, into.view)
-                self._keep(key, into.SerializeToString())
-            else:
-                into.MergeFromString(shared)
-            if not shares:
-                game.view_into(state, seat, into.view)
-            elif seat is not None:
-                game.add_seat_view(state, seat, into.view)
+            self._shared_into(game, loaded, state, version, clock=clock, into=into)
+            _personal_part(game, state, seat, into)
         if seat is not None:
             into.viewer_seat = seat
 
-    def _keep(self, key: tuple[str, int], shared: bytes) -> None:
-        kept = self._shared
+    def _shared_into(
+        self,
+        game: ServiceGame,
+        loaded: LoadedGame,
+        state: game_pb2.GameState,
+        version: int,
+        *,
+        clock: storage_pb2.StoredClock | None,
+        into: service_pb2.GameSnapshot,
+    ) -> None:
+        """The shared part of a snapshot of a game whose seats are all taken."""
+        key = (loaded.game_id, version)
+        shared = self._shared.get(key)
+        if shared is None:
+            _shared_part(game, loaded, state, version, clock=clock, snapshot=into)
+            if game.shares_views:
+                game.view_into(state, None, into.view)
+            self._keep(self._shared, key, into.SerializeToString())
+        else:
+            into.MergeFromString(shared)
+
+    def update(
+        self,
+        game: ServiceGame,
+        loaded: LoadedGame,
+        entry: storage_pb2.StoredEntry,
+        seat: int | None,
+        into: service_pb2.GameUpdate,
+    ) -> None:
+        """The update of a committed ``entry`` as ``seat`` sees it, written into
+        ``into`` (empty): what every viewer shares (the snapshot's shared part
+        and, for a game whose events are public, the events) kept like a
+        snapshot's, then the viewer's own part (legal moves are added after)."""
+        version = entry.version
+        clock = entry.clock if entry.HasField("clock") else None
+        public = game.public_events
+        if len(loaded.seats) < loaded.meta.num_seats:
+            _update_header(entry, into)
+            self.build(
+                game, loaded, entry.state, version, seat=seat, clock=clock, into=into.snapshot
+            )
+            public = False
+        else:
+            key = (loaded.game_id, version)
+            shared = self._updates.get(key)
+            snapshot = into.snapshot
+            if shared is None:
+                _update_header(entry, into)
+                self._shared_into(game, loaded, entry.state, version, clock=clock, into=snapshot)
+                if public:
+                    into.events.extend(entry.events)
+                self._keep(self._updates, key, into.SerializeToString())
+            else:
+                into.MergeFromString(shared)
+            _personal_part(game, entry.state, seat, snapshot)
+            if seat is not None:
+                snapshot.viewer_seat = seat
+        if not public:
+            into.events.extend(game.redact_events(entry.events, seat))
+
+    def _keep(self, kept: dict[tuple[str, int], bytes], key: tuple[str, int], data: bytes) -> None:
         if len(kept) >= self._limit:
             del kept[next(iter(kept))]  # the oldest (a dict keeps insertion order)
-        kept[key] = shared
+        kept[key] = data
+
+
+def _update_header(entry: storage_pb2.StoredEntry, update: service_pb2.GameUpdate) -> None:
+    update.version = entry.version
+    update.seat = entry.seat
+    update.timeout = entry.timeout
+
+
+def _personal_part(
+    game: ServiceGame,
+    state: game_pb2.GameState,
+    seat: int | None,
+    snapshot: service_pb2.GameSnapshot,
+) -> None:
+    """The viewer's part of the view, on a snapshot holding the shared part."""
+    if not game.shares_views:
+        game.view_into(state, seat, snapshot.view)
+    elif seat is not None:
+        game.add_seat_view(state, seat, snapshot.view)
 
 
 def _shared_part(

@@ -285,18 +285,7 @@ async def stream(
                 newest = last == current and sub.latest <= last
                 response = service_pb2.WatchGameResponse()
                 update = response.update  # built in place: nothing copied into its parent
-                update.version = entry.version
-                update.seat = entry.seat
-                update.timeout = entry.timeout
-                app._snapshot(
-                    loaded,
-                    entry.state,
-                    entry.version,
-                    viewer,
-                    _app._clock_of(entry),
-                    into=update.snapshot,
-                )
-                update.events.extend(app._visible_events(game, entry.events, viewer))
+                app.snapshots.update(game, loaded, entry, viewer.seat, update)
                 if newest:
                     app._add_moves(update, loaded, entry.state, seat)
                 if words is not None:

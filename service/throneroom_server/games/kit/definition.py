@@ -238,6 +238,11 @@ class GameDefinition(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         object.__setattr__(self, "info", info)
 
     @property
+    def shows_every_event(self) -> bool:
+        """Every viewer sees every event as it is (``redact_event`` left at its default)."""
+        return self.redact_event is _public
+
+    @property
     def name(self) -> str:
         return self.messages.name
 

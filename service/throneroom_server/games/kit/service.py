@@ -131,6 +131,11 @@ class ServiceGame(Protocol):
         viewer shares is built once."""
         ...
 
+    @property
+    def public_events(self) -> bool:
+        """Whether ``redact_events`` hands every viewer every event as it is."""
+        ...
+
     def redact_events(
         self, events: Sequence[game_pb2.Event], viewer: Viewer
     ) -> list[game_pb2.Event]: ...
@@ -155,6 +160,12 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
             isinstance(game, Engine) and not game.definition.phases.has_simultaneous
         )
         """``decision_key`` is None in every state (no phase is simultaneous)."""
+        self._public_events = (
+            isinstance(game, Engine)
+            and type(game).redact_event is Engine.redact_event
+            and game.definition.shows_every_event
+        )
+        """Every viewer sees every event as it is."""
 
     @property
     def name(self) -> str:
@@ -290,6 +301,10 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
     @property
     def shares_views(self) -> bool:
         return self._seat_view is not None
+
+    @property
+    def public_events(self) -> bool:
+        return self._public_events
 
     def add_seat_view(self, state: game_pb2.GameState, seat: Seat, view: game_pb2.View) -> None:
         seat_view = self._seat_view
