@@ -392,8 +392,9 @@ class App:
             except GameError as exc:  # any other rules error is still a precondition
                 raise precondition(exc.reason, exc.message) from exc
             entry = storage_pb2.StoredEntry(
-                version=loaded.version + 1, seat=seat, move=move, request_sha256=digest
+                version=loaded.version + 1, seat=seat, request_sha256=digest
             )
+            entry.move.CopyFrom(move)  # (as a keyword: serialized and parsed again)
             entry.events.extend(events)
             clock = self._clock_after(game, loaded, seat, new_state, now_ms)
             if clock is not None:
@@ -463,9 +464,8 @@ class App:
         except GameError:
             return None
         digest = request_hash(seat, move)
-        entry = storage_pb2.StoredEntry(
-            version=known.version + 1, seat=seat, move=move, request_sha256=digest
-        )
+        entry = storage_pb2.StoredEntry(version=known.version + 1, seat=seat, request_sha256=digest)
+        entry.move.CopyFrom(move)  # (as a keyword: serialized and parsed again)
         entry.events.extend(events)
         result = await self._store(
             self.store.commit(

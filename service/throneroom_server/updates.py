@@ -282,16 +282,16 @@ async def stream(
                     await outbox.settled(SETTLE_SECONDS)  # this seat's move: its result rides
                 last = entry.version
                 current = max(current, last)
-                newest = last == current and sub.latest <= last
+                state = entry.state
                 response = service_pb2.WatchGameResponse()
                 update = response.update  # built in place: nothing copied into its parent
                 app.snapshots.update(game, loaded, entry, viewer.seat, update)
-                if newest:
-                    app._add_moves(update, loaded, entry.state, seat)
+                if last == current and sub.latest <= last:  # the newest version
+                    app._add_moves(update, loaded, state, seat)
                 if words is not None:
                     words.annotate_entry(update, entry, viewer.seat)
                 if outbox is not None:
-                    outbox.known = (loaded, entry.version, entry.state)
+                    outbox.known = (loaded, last, state)
                 yield response, outbox.riding(last) if outbox else no_results
                 if update.snapshot.finished:
                     finished = True
