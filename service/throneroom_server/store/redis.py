@@ -103,6 +103,7 @@ from throneroom_server.store.lobby import (
     status_of,
 )
 from throneroom_server.store.multiplex import MultiplexedConnection
+from throneroom_server.store.notify import Notifier, Read, Row, channel_name
 
 log = structlog.get_logger("throneroom.store")
 
@@ -143,6 +144,19 @@ def _hot_path(url: str, timeout: float = COMMAND_TIMEOUT) -> MultiplexedConnecti
         username=kwargs.get("username"),
         password=kwargs.get("password"),
         timeout=timeout,
+    )
+
+
+def _notifier(url: str, read: Read) -> Notifier:
+    """The subscriber connection of a plain TCP URL (``notify.py``)."""
+    kwargs = parse_url(url)
+    return Notifier(
+        str(kwargs.get("host", "localhost")),
+        int(kwargs.get("port", 6379)),
+        read,
+        db=int(kwargs.get("db", 0)),
+        username=kwargs.get("username"),
+        password=kwargs.get("password"),
     )
 
 
@@ -213,6 +227,16 @@ def _status(raw: Any) -> tuple[str, int, str]:
     return str(status), int(value), noted.decode() if isinstance(noted, bytes) else str(noted)
 
 
+def _version_of(row_id: bytes) -> int:
+    """A stream row's version: its ID is "<version>-0"."""
+    return int(row_id.split(b"-", 1)[0])
+
+
+def _field_e(fields: list[bytes]) -> bytes:
+    """The serialized entry of a row's fields ([b"e", data])."""
+    return fields[fields.index(b"e") + 1]
+
+
 class RedisStore:
     def __init__(
         self,
@@ -254,12 +278,10 @@ class RedisStore:
         self._reschedule = self._redis.register_script(RESCHEDULE_DEADLINE_LUA)
         self._lobby_note = self._redis.register_script(LOBBY_NOTE_LUA)
         self._hot = None if cluster else _hot_path(url)
-        self._url = url
-        self._max_blocking = max_blocking_connections
-        # Lean connections for blocking reads (plain TCP URLs): one read at a
-        # time each; the idle ones are kept for the next read.
-        self._idle_readers: list[MultiplexedConnection] = []
-        self._readers = 0
+        # Watching on notifications (notify.py) where the multiplexed path
+        # is; a cluster's commits publish nothing and its feeds use XREAD.
+        self._notes = None if self._hot is None else _notifier(url, self._range)
+        self._db = int(parse_url(url).get("db", 0))
 
     async def create_game(
         self, game_id: str, meta: storage_pb2.StoredGameMeta, state: game_pb2.GameState
@@ -360,9 +382,15 @@ class RedisStore:
             str(self.retention.ttl_ms(finished=finished)),
             b"" if clock is None else clock.SerializeToString(),
             "1" if finished else "",
+            "" if self.cluster else channel_name(game_id, self._db),
         ]
-        if self._hot is not None:
-            raw = await self._commit_hot(keys, args)
+        notes = self._notes
+        if notes is not None:
+            notes.committing(game_id)
+            try:
+                raw = await self._commit_hot(keys, args)
+            finally:
+                notes.committed(game_id)
         else:
             raw = await self._call(self._commit, keys=keys, args=args)
         status, value, ended = _status(raw)
@@ -380,6 +408,9 @@ class RedisStore:
         self, game_id: str, after_version: int, limit: int
     ) -> Sequence[storage_pb2.StoredEntry]:
         try:
+            if self._hot is not None:
+                found = await self._range(game_id, after_version, limit)
+                return [storage_pb2.StoredEntry.FromString(data) for _, data in found]
             rows = await self._redis.xrange(
                 log_key(game_id), min=f"({after_version}-0", max="+", count=limit
             )
@@ -388,6 +419,14 @@ class RedisStore:
         except ResponseError as exc:
             raise _refused(exc) or exc from exc
         return [storage_pb2.StoredEntry.FromString(fields[b"e"]) for _, fields in rows]
+
+    async def _range(self, game_id: str, after_version: int, limit: int) -> list[Row]:
+        """XRANGE on the multiplexed connection: (version, serialized entry) rows."""
+        assert self._hot is not None
+        reply = await self._hot.execute(
+            "XRANGE", log_key(game_id), f"({after_version}-0", "+", "COUNT", limit
+        )
+        return [(_version_of(row_id), _field_e(fields)) for row_id, fields in reply]
 
     async def wait_entries(
         self,
@@ -398,16 +437,21 @@ class RedisStore:
         *,
         seen: Callable[[], int] | None = None,
     ) -> Sequence[storage_pb2.StoredEntry]:
+        if self._notes is not None:
+            try:
+                found = await self._notes.wait(game_id, after_version, timeout, limit, seen)
+            except _UNREACHABLE as exc:
+                raise StoreUnavailable(str(exc)) from exc
+            except ResponseError as exc:
+                raise _refused(exc) or exc from exc
+            return [storage_pb2.StoredEntry.FromString(data) for _, data in found]
         key = log_key(game_id)
         block_ms = max(1, int(min(timeout, self._max_block_seconds) * 1000))
         try:
-            if self._hot is not None:
-                rows = await self._wait_lean(key, after_version, block_ms, limit)
-            else:
-                reply = await self._blocking.xread(
-                    {key: f"{after_version}-0"}, count=limit, block=block_ms
-                )
-                rows = [(i, fields[b"e"]) for _, found in reply or [] for i, fields in found]
+            reply = await self._blocking.xread(
+                {key: f"{after_version}-0"}, count=limit, block=block_ms
+            )
+            rows = [(i, fields[b"e"]) for _, found in reply or [] for i, fields in found]
         except _UNREACHABLE as exc:
             raise StoreUnavailable(str(exc)) from exc
         except ResponseError as exc:
@@ -419,42 +463,6 @@ class RedisStore:
             for row_id, data in rows
             if int(row_id.split(b"-", 1)[0]) > held
         ]
-
-    async def _wait_lean(
-        self, key: str, after_version: int, block_ms: int, limit: int
-    ) -> list[tuple[bytes, bytes]]:
-        """XREAD BLOCK on a connection of its own (``multiplex.py``: one write
-        and one future, where redis-py checks a connection out of its pool and
-        wraps every read in timeouts). A read that does not end normally
-        (cancelled, failed) closes its connection: Redis may still be
-        blocking on it."""
-        if self._idle_readers:
-            reader = self._idle_readers.pop()
-        elif self._readers >= self._max_blocking:
-            raise StoreUnavailable(f"more than {self._max_blocking} blocking reads at once")
-        else:
-            fresh = _hot_path(self._url, self._max_block_seconds + BLOCKING_MARGIN)
-            assert fresh is not None
-            reader = fresh
-        self._readers += 1
-        ended = False
-        try:
-            reply = await reader.execute(
-                "XREAD", "COUNT", limit, "BLOCK", block_ms, "STREAMS", key, f"{after_version}-0"
-            )
-            ended = True
-        finally:
-            self._readers -= 1
-            if ended:
-                self._idle_readers.append(reader)
-            else:
-                reader.close()
-        found: list[tuple[bytes, bytes]] = []  # (row ID, the serialized entry)
-        for _stream, rows in reply or []:
-            for row_id, fields in rows:
-                values = dict(zip(fields[::2], fields[1::2], strict=True))
-                found.append((row_id, values[b"e"]))
-        return found
 
     async def schedule_deadline(self, game_id: str, at_ms: int) -> None:
         try:
@@ -639,9 +647,8 @@ class RedisStore:
     async def close(self) -> None:
         if self._hot is not None:
             self._hot.close()
-        for reader in self._idle_readers:
-            reader.close()
-        self._idle_readers.clear()
+        if self._notes is not None:
+            self._notes.close()
         await self._redis.aclose()
         await self._blocking.aclose()
 
