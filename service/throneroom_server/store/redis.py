@@ -385,14 +385,14 @@ class RedisStore:
             "" if self.cluster else channel_name(game_id, self._db),
         ]
         notes = self._notes
-        if notes is not None:
+        if notes is None:
+            raw = await self._call(self._commit, keys=keys, args=args)
+        else:
             notes.committing(game_id)
             try:
-                raw = await self._commit_hot(keys, args)
+                raw = await self._call(self._commit, keys=keys, args=args)
             finally:
                 notes.committed(game_id)
-        else:
-            raw = await self._call(self._commit, keys=keys, args=args)
         status, value, ended = _status(raw)
         if status == "OK":
             if ended:
@@ -652,25 +652,23 @@ class RedisStore:
         await self._redis.aclose()
         await self._blocking.aclose()
 
-    async def _commit_hot(self, keys: list[str], args: list[Any]) -> Any:
-        assert self._hot is not None
-        command = ("EVALSHA", self._commit.sha, len(keys), *keys, *args)
+    async def _call(self, script: Any, *, keys: list[str], args: list[Any]) -> Any:
+        """Run a registered script: EVALSHA on the multiplexed connection where
+        there is one (one write and one future; when not connected, the
+        connecting ``execute``), else through redis-py."""
+        hot = self._hot
         try:
+            if hot is None:
+                return await script(keys=keys, args=args)
+            command = ("EVALSHA", script.sha, len(keys), *keys, *args)
             try:
-                return await self._hot.execute(*command)
+                waiting = hot.submit(command)
+                return await (hot.execute(*command) if waiting is None else waiting)
             except NoScriptError:
                 # Redis restarted or its scripts were flushed. NOSCRIPT is
                 # answered before anything runs: load the script and retry.
-                await self._redis.script_load(COMMIT_LUA)
-                return await self._hot.execute(*command)
-        except _UNREACHABLE as exc:
-            raise StoreUnavailable(str(exc)) from exc
-        except ResponseError as exc:
-            raise _refused(exc) or exc from exc
-
-    async def _call(self, script: Any, *, keys: list[str], args: list[Any]) -> Any:
-        try:
-            return await script(keys=keys, args=args)
+                await self._redis.script_load(script.script)
+                return await hot.execute(*command)
         except _UNREACHABLE as exc:
             raise StoreUnavailable(str(exc)) from exc
         except ResponseError as exc:
