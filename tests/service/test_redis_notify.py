@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator, Sequence
 import pytest
 import redis
 from throneroom.v1 import game_pb2, nim_pb2, storage_pb2
-from throneroom_server.store import Committed
+from throneroom_server.store import Committed, StoreUnavailable
 from throneroom_server.store.notify import Notifier, channel_name
 from throneroom_server.store.redis import COMMIT_LUA, RedisStore, game_key, log_key
 from throneroom_server.watch import WatchHub, WatchLimits
@@ -248,3 +248,14 @@ async def test_a_feed_on_notifications_is_gapless_under_racing_replicas(
     assert seen == [list(range(1, 101))] * 2
     for hub, sub in zip(hubs, subs, strict=True):
         hub.unsubscribe(sub)
+
+
+async def test_a_closed_store_ends_its_waits(clean_redis: str) -> None:
+    store = RedisStore(clean_redis)
+    await store.create_game("g", _meta(), _state(1000))
+    waited = asyncio.create_task(store.wait_entries("g", 0, timeout=30))
+    await asyncio.sleep(0.2)
+    await store.close()
+    with pytest.raises(StoreUnavailable):
+        await asyncio.wait_for(waited, 10)
+    assert _notes(store)._subscriber is None  # not connected again

@@ -204,6 +204,7 @@ class Notifier:
         self._connecting: asyncio.Lock | None = None
         self.epoch = 0  # counts connections: a channel synced on an older one is not
         self._sweeper: asyncio.TimerHandle | None = None
+        self._closed = False
 
     # -- this process's commits ------------------------------------------------
 
@@ -322,6 +323,8 @@ class Notifier:
         """Until the channel's subscription is confirmed on the live connection."""
         subscriber = self._subscriber
         if subscriber is None or subscriber.lost:
+            if self._closed:
+                raise RedisConnectionError("the store is closed")
             subscriber = await self._connect()
         if channel.confirmed is None or channel.epoch != self.epoch:
             channel.confirmed = asyncio.get_running_loop().create_future()
@@ -406,6 +409,7 @@ class Notifier:
             subscriber.connection_lost(None)
 
     def close(self) -> None:
+        self._closed = True
         if self._sweeper is not None:
             self._sweeper.cancel()
             self._sweeper = None
