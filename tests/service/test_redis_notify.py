@@ -12,7 +12,7 @@ import pytest
 import redis
 from throneroom.v1 import game_pb2, nim_pb2, storage_pb2
 from throneroom_server.store import Committed, StoreUnavailable
-from throneroom_server.store.notify import Notifier, channel_name
+from throneroom_server.store.notify import LINGER, Notifier, channel_name
 from throneroom_server.store.redis import COMMIT_LUA, RedisStore, game_key, log_key
 from throneroom_server.watch import WatchHub, WatchLimits
 
@@ -192,16 +192,47 @@ async def test_idle_channels_are_unsubscribed(
     stores: tuple[RedisStore, RedisStore], clean_redis: str
 ) -> None:
     one, two = stores
-    _notes(one).linger = 0.2
+    notes = _notes(one)
     await _commit(two, 1)
     assert _versions(await one.wait_entries("g", 0, timeout=5)) == [1]
     client = redis.Redis.from_url(clean_redis)
     assert client.pubsub_channels() == [channel_name("g", 0).encode()]
-    await asyncio.sleep(0.6)
+    notes._sweep()  # used just now: kept
+    assert client.pubsub_channels() == [channel_name("g", 0).encode()]
+    notes._games["g"].used -= LINGER + 1  # the clock: last used LINGER + 1 s ago
+    notes._sweep()
+    for _ in range(50):
+        if not client.pubsub_channels():
+            break
+        await asyncio.sleep(0.1)
     assert client.pubsub_channels() == []
     # Used again: subscribed again, and read from the version the reader holds.
     await _commit(two, 2)
     assert _versions(await one.wait_entries("g", 1, timeout=5)) == [2]
+    client.close()
+
+
+async def test_a_feed_catches_up_with_silent_commits_at_its_shipped_period(
+    stores: tuple[RedisStore, RedisStore], clean_redis: str
+) -> None:
+    """A hub with the shipped limits (a 10 s wait): a version whose commit
+    published nothing reaches its watchers with the periodic re-read."""
+    one, _ = stores
+    hub = WatchHub(one)
+    assert hub.limits.read_block_seconds == 10.0
+    subscription = hub.subscribe("g", "client", 0)
+    await asyncio.sleep(0.2)
+    client = redis.Redis.from_url(clean_redis)
+    entry = _entry(1)
+    entry.state.CopyFrom(_state(999))
+    args = ["0", _state(999).SerializeToString(), entry.SerializeToString(), "", "0", "", "", ""]
+    client.eval(COMMIT_LUA, 2, game_key("g"), log_key("g"), *args)
+    started = time.monotonic()
+    while not subscription.woken and time.monotonic() - started < 15:
+        await asyncio.sleep(0.1)
+    assert _versions(subscription.drain()) == [1]
+    assert 5 < time.monotonic() - started < 12  # the period, not a notification
+    hub.unsubscribe(subscription)
     client.close()
 
 

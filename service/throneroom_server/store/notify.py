@@ -29,7 +29,7 @@ gap or a wrong entry. What bounds the delay:
   during a rolling upgrade) delays a watcher by at most the wait's timeout
   (the feed's ``read_block_seconds``).
 
-Channels no reader has used for ``LINGER`` seconds (``linger``) are unsubscribed.
+Channels no reader has used for ``LINGER`` seconds are unsubscribed.
 """
 
 from __future__ import annotations
@@ -190,10 +190,8 @@ class Notifier:
         username: str | None = None,
         password: str | None = None,
         timeout: float = COMMAND_TIMEOUT,
-        linger: float = LINGER,
     ) -> None:
         self._host, self._port, self._db = host, port, db
-        self.linger = linger
         self._username, self._password = username, password
         self._timeout = timeout
         self._read = read
@@ -313,7 +311,7 @@ class Notifier:
             name = channel_name(game_id, self._db).encode()
             channel = self._games[game_id] = self.channels[name] = Channel(game_id, name)
             if self._sweeper is None:
-                self._sweeper = asyncio.get_running_loop().call_later(self.linger, self._sweep)
+                self._sweeper = asyncio.get_running_loop().call_later(LINGER, self._sweep)
         channel.users += 1
         return channel
 
@@ -387,9 +385,9 @@ class Notifier:
             return subscriber
 
     def _sweep(self) -> None:
-        """Unsubscribe the channels nobody used for ``linger`` seconds."""
+        """Unsubscribe the channels nobody used for ``LINGER`` seconds."""
         loop = asyncio.get_running_loop()
-        idle_since = loop.time() - self.linger
+        idle_since = loop.time() - LINGER
         subscriber = self._subscriber
         for channel in list(self._games.values()):
             if channel.users or channel.used > idle_since:
@@ -399,7 +397,7 @@ class Notifier:
             live = subscriber is not None and not subscriber.lost
             if live and channel.epoch == self.epoch and subscriber is not None:
                 subscriber.send("UNSUBSCRIBE", channel.name)
-        self._sweeper = loop.call_later(self.linger, self._sweep) if self._games else None
+        self._sweeper = loop.call_later(LINGER, self._sweep) if self._games else None
 
     def _drop(self) -> None:
         subscriber = self._subscriber
