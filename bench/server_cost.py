@@ -6,7 +6,9 @@ instrumentation off, plays one warm-up round of ``bench/peer.py``'s load
 switches instrumentation on (``callgrind_control -i on``) for the counted
 rounds only, and prints the server's instructions per move: a figure that,
 unlike CPU time, does not move with the machine's load. Kernel time (socket
-system calls) is not counted.
+system calls) is not counted, nor the once-a-second background sweeper
+(``THRONEROOM_CLOCK_SWEEP_SECONDS=0`` unless set: a per-second cost that
+callgrind's slowness would spread over a few dozen moves).
 
     python bench/server_cost.py                            # this tree, memory store
     python bench/server_cost.py --base ../base             # and another tree, side by side
@@ -43,6 +45,13 @@ def measure(tree: Path, redis_url: str | None, matches: int, moves: int) -> dict
         os.environ,
         PYTHONPATH=f"{tree / 'service'}{os.pathsep}{tree / 'sdk'}",
         THRONEROOM_LOG_FORMAT="json",
+        # The background sweeper (clocks, the lobby's retention sweep) runs
+        # once a second of wall time, not per move: under callgrind a second
+        # holds a few dozen moves, so on Redis its step (a lobby listing and
+        # up to 100 index notes) was counted as 0.3-1 M instructions per move,
+        # more the busier the machine. Off (the load has no time control);
+        # THRONEROOM_CLOCK_SWEEP_SECONDS=1 in the environment counts it.
+        THRONEROOM_CLOCK_SWEEP_SECONDS=os.environ.get("THRONEROOM_CLOCK_SWEEP_SECONDS", "0"),
     )
     with tempfile.TemporaryDirectory() as scratch:
         out_file = Path(scratch) / "callgrind.out"

@@ -2,10 +2,11 @@
 local watcher, with bounded buffers and stream limits.
 
 A watcher costs the store nothing extra: the first watcher of a game on this
-replica starts the game's *feed*, one task that blocks on the store
-(``wait_entries``: ``XREAD BLOCK`` on Redis) and pushes each new entry to the
-subscriptions of every local watcher; the last one to leave stops it. 1,000
-spectators of one game hold one Redis connection, not 1,000.
+replica starts the game's *feed*, one task that waits on the store
+(``wait_entries``: on Redis, a notification of a version the feed lacks, or
+``XREAD BLOCK`` on a cluster) and pushes each new entry to the subscriptions
+of every local watcher; the last one to leave stops it. 1,000 spectators of
+one game hold one reader, not 1,000.
 
 Each subscription buffers at most ``WatchLimits.buffer_entries`` entries (the
 parsed entries are shared by every subscription, so a buffer holds
@@ -46,9 +47,11 @@ class WatchLimits:
     buffer_entries: int = 256
     """Entries a watcher may fall behind before it is dropped (it resumes)."""
     watched_games: int = 2000
-    """Games with a feed (one blocking store connection each) on this replica."""
+    """Games with a feed on this replica (on a Redis Cluster, one blocking
+    store connection each)."""
     read_block_seconds: float = 10.0
-    """How long one blocking store read waits before it is renewed."""
+    """How long one store wait lasts before it is renewed (on Redis
+    notifications, ending with a read of the stream: the periodic re-read)."""
 
 
 class TooManyStreams(Exception):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import redis
 from throneroom.v1 import game_pb2, nim_pb2, storage_pb2
-from throneroom_server.store import Committed, Store
+from throneroom_server.store import Committed, Store, StoreUnavailable
 from throneroom_server.store.lobby import SCAN_LIMIT, ListedGame, LobbyStatus
 from throneroom_server.store.memory import MemoryStore
 from throneroom_server.store.redis import RedisStore, game_key, lobby_key, log_key
@@ -223,23 +223,28 @@ async def test_redis_a_failed_index_note_never_fails_the_write(clean_redis: str)
     """The game's write is acknowledged whatever becomes of its note; the
     game shows in the lobby from its next status change on."""
     store = RedisStore(clean_redis)
+    down = [False]
+    call = store._call
 
-    async def unreachable(**kwargs: object) -> None:
-        raise redis.ConnectionError("the {lobby} slot's node is down")
+    async def lobby_down(script: object, *, keys: list[str], args: list[object]) -> object:
+        if down[0] and script is store._lobby_note:
+            # What _call makes of redis.ConnectionError on the {lobby} slot's node.
+            raise StoreUnavailable("the {lobby} slot's node is down")
+        return await call(script, keys=keys, args=args)
 
-    real = store._lobby_note
+    store._call = lobby_down  # type: ignore[method-assign]
     try:
-        store._lobby_note = unreachable
+        down[0] = True
         await _create(store, "g1", 1000)
         assert await _ids(store) == []
-        store._lobby_note = real
+        down[0] = False
         await _seat_all(store, "g1")
         assert await _ids(store, status=STARTED) == ["g1"]
-        store._lobby_note = unreachable
+        down[0] = True
         await _finish(store, "g1")  # commits, though the note is lost
         assert (await store.load("g1")).version == 1
         assert await _ids(store, status=STARTED) == []  # the record wins
-        store._lobby_note = real
+        down[0] = False
         assert await store.sweep_lobby(10) == 0  # the sweep moves it on
         assert await _ids(store, status=FINISHED) == ["g1"]
     finally:

@@ -150,6 +150,14 @@ class MultiplexedConnection:
         # comes, is skipped.
         return await protocol.send(pack(args))
 
+    def submit(self, args: tuple[Any, ...]) -> asyncio.Future[Any] | None:
+        """``execute`` without a coroutine of its own: the reply's future, or
+        None when not connected (then ``execute`` connects)."""
+        protocol = self._protocol
+        if protocol is None or protocol.lost is not None:
+            return None
+        return protocol.send(pack(args))
+
     async def _connect(self) -> _Protocol:
         if self._connecting is None:
             self._connecting = asyncio.Lock()

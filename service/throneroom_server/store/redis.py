@@ -8,19 +8,24 @@ on one slot (the Lua scripts touch both):
 * ``{g:<id>}:log``   stream: one entry per version with ID ``<version>-0``
   and field ``e`` = the serialized StoredEntry.
 
-Move path: one HMGET (load) + one EVALSHA (commit) = two round trips, both
-on one multiplexed connection (``multiplex.py``) for speed; everything else
-uses redis-py. Scripts are loaded once and re-loaded on NOSCRIPT.
+Move path: one HMGET (load) + one EVALSHA (commit) = two round trips (a play
+session's move: the EVALSHA only), on one multiplexed connection
+(``multiplex.py``) for speed, as every script is; the rest (streams for
+history, deadlines, the lobby's listings) uses redis-py. Scripts are loaded
+once and re-loaded on NOSCRIPT.
 
-Watching: each watched game has one reader per replica (``watch.py``) that
-blocks on XREAD, so a watcher connected to any replica sees every move
-committed through any other. Blocking reads use connections of their own,
-apart from the command pool, so watchers can never starve creates, joins or
-moves: on plain TCP URLs lean ones (``multiplex.py``, one read at a time
-each, the idle ones kept, at most ``max_blocking_connections``), else
-redis-py's; their timeout is set from the longest blocking time (never the
-library's default, which redis-py 8 lowered to 5 s, shorter than a blocking
-read).
+Watching: each watched game has one reader per replica (``watch.py``), so a
+watcher connected to any replica sees every move committed through any
+other. On plain TCP URLs the reader waits on notifications (``notify.py``):
+``commit.lua`` publishes each new version on the game's channel, one
+subscriber connection per process carries every watched game's channel, and
+the stream is read (XRANGE) only for versions the reader does not hold,
+never for the moves this replica committed and published itself. Elsewhere
+(a cluster, TLS, unix sockets) it blocks on XREAD on redis-py connections of
+their own, apart from the command pool, so watchers can never starve
+creates, joins or moves; their timeout is set from the longest blocking time
+(never the library's default, which redis-py 8 lowered to 5 s, shorter than
+a blocking read).
 
 Every write renews the time to live of the game's keys (``Retention``).
 Redis errors are translated: unreachable or read-only (a replica, a
@@ -47,36 +52,29 @@ and follows MOVED/ASK redirections; every script touches keys of one hash tag
 only (a game's ``{g:<id>}``, the deadline index ``{clocks}``, the lobby ``{lobby}``, one bucket
 ``{rl:..}``), and a script missing on a node (a new or restarted primary) is
 loaded there on NOSCRIPT. The multiplexed hot path talks to one node, so a
-cluster store sends every command through the cluster client.
+cluster store sends every command through the cluster client, and its
+commits publish nothing (its readers block on XREAD).
+
+The lobby's methods and the translation of Redis errors are in
+``redis_lobby.py``.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Any
 
 import redis.asyncio as aioredis
-import structlog
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.connection import parse_url
 from redis.exceptions import (
-    ClusterDownError,
-    MovedError,
     NoScriptError,
-    OutOfMemoryError,
-    ReadOnlyError,
-    RedisClusterException,
     ResponseError,
-    TryAgainError,
 )
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 from throneroom.v1 import game_pb2, storage_pb2
 
 from throneroom_server.store.base import (
-    MAX_SEATS,
     CommitResult,
     Committed,
     Duplicate,
@@ -86,27 +84,33 @@ from throneroom_server.store.base import (
     Retention,
     SeatTaken,
     Stale,
-    StoreFull,
     StoreGameNotFound,
     StoreUnavailable,
     entry_bytes,
 )
-from throneroom_server.store.lobby import (
-    SCAN_LIMIT,
-    GamePage,
-    ListedGame,
-    LobbyStatus,
-    member,
-    member_game_id,
-    member_game_type,
-    page_of,
-    status_of,
-)
+from throneroom_server.store.lobby import LobbyStatus, member
 from throneroom_server.store.multiplex import MultiplexedConnection
+from throneroom_server.store.notify import Notifier, Read, Row, channel_name
+from throneroom_server.store.redis_lobby import (
+    LOBBY_SWEPT_KEY,
+    SEAT_FIELDS,
+    RedisLobby,
+    game_key,
+    lobby_key,
+    lobby_keys,
+)
+from throneroom_server.store.redis_lobby import UNREACHABLE as _UNREACHABLE
+from throneroom_server.store.redis_lobby import refused as _refused
 
-log = structlog.get_logger("throneroom.store")
-
-_SEAT_FIELDS = [f"seat:{n}" for n in range(MAX_SEATS)]
+__all__ = [
+    "LOBBY_SWEPT_KEY",
+    "RedisStore",
+    "bucket_key",
+    "game_key",
+    "lobby_key",
+    "lobby_keys",
+    "log_key",
+]
 
 
 def _lua(name: str) -> str:
@@ -146,8 +150,17 @@ def _hot_path(url: str, timeout: float = COMMAND_TIMEOUT) -> MultiplexedConnecti
     )
 
 
-def game_key(game_id: str) -> str:
-    return f"{{g:{game_id}}}:game"
+def _notifier(url: str, read: Read) -> Notifier:
+    """The subscriber connection of a plain TCP URL (``notify.py``)."""
+    kwargs = parse_url(url)
+    return Notifier(
+        str(kwargs.get("host", "localhost")),
+        int(kwargs.get("port", 6379)),
+        read,
+        db=int(kwargs.get("db", 0)),
+        username=kwargs.get("username"),
+        password=kwargs.get("password"),
+    )
 
 
 def log_key(game_id: str) -> str:
@@ -156,51 +169,6 @@ def log_key(game_id: str) -> str:
 
 def bucket_key(bucket: str) -> str:
     return f"{{rl:{bucket}}}:bucket"
-
-
-LOBBY_SWEPT_KEY = "{lobby}:swept"
-_LOBBY_SETS = ("all", "open", "started", "finished")
-
-
-def lobby_key(game_type: str, status: LobbyStatus | None) -> str:
-    """The index of ``game_type`` ("" = every type) in ``status`` (None = any)."""
-    name = "all" if status is None else status.name.lower()
-    return f"{{lobby}}:type:{game_type}:{name}" if game_type else f"{{lobby}}:{name}"
-
-
-def lobby_keys(game_type: str) -> list[str]:
-    """The KEYS of lobby_note.lua for a game of ``game_type``."""
-    return [f"{{lobby}}:{n}" for n in _LOBBY_SETS] + [
-        f"{{lobby}}:type:{game_type}:{n}" for n in _LOBBY_SETS
-    ]
-
-
-_LISTED_FIELDS = ["meta", "version", "finished", *_SEAT_FIELDS]
-
-
-_UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError, RedisClusterException)
-"""Errors meaning the store cannot be reached (a cluster client that finds no
-node, or whose slots are not all served, raises RedisClusterException)."""
-
-
-def _refused(exc: ResponseError) -> StoreFull | StoreUnavailable | None:
-    """The store error a Redis error reply means, or None for any other error."""
-    text = str(exc)
-    # redis-py names some errors by class (its message drops the code); the
-    # multiplexed connection keeps the code in the text.
-    if isinstance(exc, OutOfMemoryError) or text.startswith("OOM"):
-        return StoreFull("Redis is at its maxmemory and refuses writes")
-    if isinstance(exc, ReadOnlyError) or text.startswith("READONLY"):
-        return StoreUnavailable("Redis is read-only (a replica, or failing over)")
-    if isinstance(exc, (ClusterDownError, TryAgainError)):
-        return StoreUnavailable("the Redis Cluster cannot answer now (failing over or resharding)")
-    if isinstance(exc, MovedError) or text.startswith("MOVED"):
-        return StoreUnavailable(
-            "Redis is a cluster node: the service needs THRONEROOM_REDIS_CLUSTER=1 for it"
-        )
-    if text.startswith(("LOADING", "MASTERDOWN", "BUSY", "TRYAGAIN", "CLUSTERDOWN")):
-        return StoreUnavailable(f"Redis cannot answer now ({text.split(' ', 1)[0]})")
-    return None
 
 
 def _status(raw: Any) -> tuple[str, int, str]:
@@ -213,7 +181,17 @@ def _status(raw: Any) -> tuple[str, int, str]:
     return str(status), int(value), noted.decode() if isinstance(noted, bytes) else str(noted)
 
 
-class RedisStore:
+def _version_of(row_id: bytes) -> int:
+    """A stream row's version: its ID is "<version>-0"."""
+    return int(row_id.split(b"-", 1)[0])
+
+
+def _field_e(fields: list[bytes]) -> bytes:
+    """The serialized entry of a row's fields ([b"e", data])."""
+    return fields[fields.index(b"e") + 1]
+
+
+class RedisStore(RedisLobby):
     def __init__(
         self,
         url: str,
@@ -254,12 +232,10 @@ class RedisStore:
         self._reschedule = self._redis.register_script(RESCHEDULE_DEADLINE_LUA)
         self._lobby_note = self._redis.register_script(LOBBY_NOTE_LUA)
         self._hot = None if cluster else _hot_path(url)
-        self._url = url
-        self._max_blocking = max_blocking_connections
-        # Lean connections for blocking reads (plain TCP URLs): one read at a
-        # time each; the idle ones are kept for the next read.
-        self._idle_readers: list[MultiplexedConnection] = []
-        self._readers = 0
+        # Watching on notifications (notify.py) where the multiplexed path
+        # is; a cluster's commits publish nothing and its feeds use XREAD.
+        self._notes = None if self._hot is None else _notifier(url, self._range)
+        self._db = int(parse_url(url).get("db", 0))
 
     async def create_game(
         self, game_id: str, meta: storage_pb2.StoredGameMeta, state: game_pb2.GameState
@@ -280,7 +256,7 @@ class RedisStore:
         await self._note_lobby(noted, LobbyStatus.OPEN)
 
     async def load(self, game_id: str, *, idempotency_key: str = "") -> LoadedGame:
-        fields = ["meta", "state", "version", f"idem:{idempotency_key}", "clock", *_SEAT_FIELDS]
+        fields = ["meta", "state", "version", f"idem:{idempotency_key}", "clock", *SEAT_FIELDS]
         try:
             if self._hot is not None:
                 values = await self._hot.execute("HMGET", game_key(game_id), *fields)
@@ -360,11 +336,17 @@ class RedisStore:
             str(self.retention.ttl_ms(finished=finished)),
             b"" if clock is None else clock.SerializeToString(),
             "1" if finished else "",
+            "" if self.cluster else channel_name(game_id, self._db),
         ]
-        if self._hot is not None:
-            raw = await self._commit_hot(keys, args)
-        else:
+        notes = self._notes
+        if notes is None:
             raw = await self._call(self._commit, keys=keys, args=args)
+        else:
+            notes.committing(game_id)
+            try:
+                raw = await self._call(self._commit, keys=keys, args=args)
+            finally:
+                notes.committed(game_id)
         status, value, ended = _status(raw)
         if status == "OK":
             if ended:
@@ -380,6 +362,9 @@ class RedisStore:
         self, game_id: str, after_version: int, limit: int
     ) -> Sequence[storage_pb2.StoredEntry]:
         try:
+            if self._hot is not None:
+                found = await self._range(game_id, after_version, limit)
+                return [storage_pb2.StoredEntry.FromString(data) for _, data in found]
             rows = await self._redis.xrange(
                 log_key(game_id), min=f"({after_version}-0", max="+", count=limit
             )
@@ -388,6 +373,14 @@ class RedisStore:
         except ResponseError as exc:
             raise _refused(exc) or exc from exc
         return [storage_pb2.StoredEntry.FromString(fields[b"e"]) for _, fields in rows]
+
+    async def _range(self, game_id: str, after_version: int, limit: int) -> list[Row]:
+        """XRANGE on the multiplexed connection: (version, serialized entry) rows."""
+        assert self._hot is not None
+        reply = await self._hot.execute(
+            "XRANGE", log_key(game_id), f"({after_version}-0", "+", "COUNT", limit
+        )
+        return [(_version_of(row_id), _field_e(fields)) for row_id, fields in reply]
 
     async def wait_entries(
         self,
@@ -398,16 +391,21 @@ class RedisStore:
         *,
         seen: Callable[[], int] | None = None,
     ) -> Sequence[storage_pb2.StoredEntry]:
+        if self._notes is not None:
+            try:
+                found = await self._notes.wait(game_id, after_version, timeout, limit, seen)
+            except _UNREACHABLE as exc:
+                raise StoreUnavailable(str(exc)) from exc
+            except ResponseError as exc:
+                raise _refused(exc) or exc from exc
+            return [storage_pb2.StoredEntry.FromString(data) for _, data in found]
         key = log_key(game_id)
         block_ms = max(1, int(min(timeout, self._max_block_seconds) * 1000))
         try:
-            if self._hot is not None:
-                rows = await self._wait_lean(key, after_version, block_ms, limit)
-            else:
-                reply = await self._blocking.xread(
-                    {key: f"{after_version}-0"}, count=limit, block=block_ms
-                )
-                rows = [(i, fields[b"e"]) for _, found in reply or [] for i, fields in found]
+            reply = await self._blocking.xread(
+                {key: f"{after_version}-0"}, count=limit, block=block_ms
+            )
+            rows = [(i, fields[b"e"]) for _, found in reply or [] for i, fields in found]
         except _UNREACHABLE as exc:
             raise StoreUnavailable(str(exc)) from exc
         except ResponseError as exc:
@@ -419,42 +417,6 @@ class RedisStore:
             for row_id, data in rows
             if int(row_id.split(b"-", 1)[0]) > held
         ]
-
-    async def _wait_lean(
-        self, key: str, after_version: int, block_ms: int, limit: int
-    ) -> list[tuple[bytes, bytes]]:
-        """XREAD BLOCK on a connection of its own (``multiplex.py``: one write
-        and one future, where redis-py checks a connection out of its pool and
-        wraps every read in timeouts). A read that does not end normally
-        (cancelled, failed) closes its connection: Redis may still be
-        blocking on it."""
-        if self._idle_readers:
-            reader = self._idle_readers.pop()
-        elif self._readers >= self._max_blocking:
-            raise StoreUnavailable(f"more than {self._max_blocking} blocking reads at once")
-        else:
-            fresh = _hot_path(self._url, self._max_block_seconds + BLOCKING_MARGIN)
-            assert fresh is not None
-            reader = fresh
-        self._readers += 1
-        ended = False
-        try:
-            reply = await reader.execute(
-                "XREAD", "COUNT", limit, "BLOCK", block_ms, "STREAMS", key, f"{after_version}-0"
-            )
-            ended = True
-        finally:
-            self._readers -= 1
-            if ended:
-                self._idle_readers.append(reader)
-            else:
-                reader.close()
-        found: list[tuple[bytes, bytes]] = []  # (row ID, the serialized entry)
-        for _stream, rows in reply or []:
-            for row_id, fields in rows:
-                values = dict(zip(fields[::2], fields[1::2], strict=True))
-                found.append((row_id, values[b"e"]))
-        return found
 
     async def schedule_deadline(self, game_id: str, at_ms: int) -> None:
         try:
@@ -482,144 +444,6 @@ class RedisStore:
             args=[game_id, seen_ms, "" if next_ms is None else next_ms],
         )
 
-    async def _note_lobby(self, noted: str, status: LobbyStatus | None) -> None:
-        """Put the game of member ``noted`` in the index under ``status``
-        (None: it is gone), right after the game's own write. That write is
-        done and acknowledged whatever happens here: a failed note is logged,
-        not raised (the index catches up at the game's next status change,
-        and listings never trust it over the record)."""
-        try:
-            await self._call(
-                self._lobby_note,
-                keys=lobby_keys(member_game_type(noted)),
-                args=[noted, 0 if status is None else int(status)],
-            )
-        except (StoreUnavailable, StoreFull) as exc:
-            log.warning("lobby_note_failed", member=noted, error=str(exc))
-
-    async def _note_many(self, notes: Sequence[tuple[str, LobbyStatus | None]]) -> None:
-        """``lobby_note.lua`` for each, raising on failure: in one round trip
-        (a pipeline) on one node; on a cluster (whose pipelines do not carry
-        scripts), one call each, all to the ``{lobby}`` slot's node."""
-        if not notes:
-            return
-        calls = [
-            (lobby_keys(member_game_type(noted)), [noted, 0 if status is None else int(status)])
-            for noted, status in notes
-        ]
-        if self.cluster:
-            for keys, args in calls:
-                await self._call(self._lobby_note, keys=keys, args=args)
-            return
-        try:
-            async with self._redis.pipeline(transaction=False) as pipe:
-                for keys, args in calls:
-                    await self._lobby_note(keys=keys, args=args, client=pipe)
-                await pipe.execute()
-        except _UNREACHABLE as exc:
-            raise StoreUnavailable(str(exc)) from exc
-        except ResponseError as exc:
-            raise _refused(exc) or exc from exc
-
-    async def _listed(self, members: list[str]) -> list[ListedGame | None]:
-        """Each member's game as its record says (None: gone): one pipelined
-        round trip (on a cluster, the client sends each game's HMGET to its
-        node, concurrently)."""
-        keys = [game_key(member_game_id(noted)) for noted in members]
-        try:
-            if self.cluster:
-                rows = await asyncio.gather(*(self._redis.hmget(k, _LISTED_FIELDS) for k in keys))
-            else:
-                async with self._redis.pipeline(transaction=False) as pipe:
-                    for key in keys:
-                        pipe.hmget(key, _LISTED_FIELDS)
-                    rows = await pipe.execute()
-        except _UNREACHABLE as exc:
-            raise StoreUnavailable(str(exc)) from exc
-        except ResponseError as exc:
-            raise _refused(exc) or exc from exc
-        out: list[ListedGame | None] = []
-        for noted, (meta_raw, version_raw, finished_raw, *seat_raw) in zip(
-            members, rows, strict=True
-        ):
-            if meta_raw is None or version_raw is None:
-                out.append(None)
-                continue
-            meta = storage_pb2.StoredGameMeta.FromString(meta_raw)
-            taken = frozenset(n for n, raw in enumerate(seat_raw) if raw is not None)
-            out.append(
-                ListedGame(
-                    game_id=member_game_id(noted),
-                    meta=meta,
-                    version=int(version_raw),
-                    seats_taken=taken,
-                    status=status_of(meta.num_seats, taken, finished_raw is not None),
-                )
-            )
-        return out
-
-    async def _index_range(self, key: str, after: str, count: int) -> list[str]:
-        try:
-            rows = await self._redis.zrangebylex(
-                key, f"({after}" if after else "-", "+", start=0, num=count
-            )
-        except _UNREACHABLE as exc:
-            raise StoreUnavailable(str(exc)) from exc
-        except ResponseError as exc:
-            raise _refused(exc) or exc from exc
-        return [row.decode() for row in rows]
-
-    async def list_games(
-        self, game_type: str, status: LobbyStatus | None, limit: int, after: str
-    ) -> GamePage:
-        key = lobby_key(game_type, status)
-        found: list[tuple[str, ListedGame]] = []
-        repairs: list[tuple[str, LobbyStatus | None]] = []
-        scanned, cursor = 0, after
-        while len(found) <= limit:
-            if scanned >= SCAN_LIMIT:
-                break  # the page ends early; the cursor says where to read on
-            want = min(limit + 1 - len(found) + 4, SCAN_LIMIT - scanned)
-            members = await self._index_range(key, cursor, want)
-            for noted, listed in zip(members, await self._listed(members), strict=True):
-                scanned += 1
-                cursor = noted
-                if listed is None:
-                    repairs.append((noted, None))
-                elif status is not None and listed.status != status:
-                    repairs.append((noted, listed.status))  # the index lags: move it on
-                else:
-                    found.append((noted, listed))
-                    if len(found) > limit:
-                        break
-            if len(members) < want:
-                cursor = ""  # the end of the index
-                break
-        try:
-            await self._note_many(repairs)
-        except (StoreUnavailable, StoreFull) as exc:  # the page is right without them
-            log.warning("lobby_repair_failed", entries=len(repairs), error=str(exc))
-        return page_of(found, limit, cursor)
-
-    async def sweep_lobby(self, limit: int) -> int:
-        try:
-            raw = await self._redis.get(LOBBY_SWEPT_KEY)
-        except _UNREACHABLE as exc:
-            raise StoreUnavailable(str(exc)) from exc
-        after = raw.decode() if raw else ""
-        members = await self._index_range(lobby_key("", None), after, limit)
-        listed = await self._listed(members)
-        try:
-            await self._redis.set(LOBBY_SWEPT_KEY, members[-1] if len(members) == limit else "")
-        except _UNREACHABLE as exc:
-            raise StoreUnavailable(str(exc)) from exc
-        except ResponseError as exc:
-            raise _refused(exc) or exc from exc
-        await self._note_many(
-            [(m, None if g is None else g.status) for m, g in zip(members, listed, strict=True)]
-        )
-        return sum(g is None for g in listed)
-
     async def take_tokens(
         self, bucket: str, capacity: float, per_second: float, cost: float = 1.0
     ) -> float:
@@ -639,31 +463,28 @@ class RedisStore:
     async def close(self) -> None:
         if self._hot is not None:
             self._hot.close()
-        for reader in self._idle_readers:
-            reader.close()
-        self._idle_readers.clear()
+        if self._notes is not None:
+            self._notes.close()
         await self._redis.aclose()
         await self._blocking.aclose()
 
-    async def _commit_hot(self, keys: list[str], args: list[Any]) -> Any:
-        assert self._hot is not None
-        command = ("EVALSHA", self._commit.sha, len(keys), *keys, *args)
+    async def _call(self, script: Any, *, keys: list[str], args: list[Any]) -> Any:
+        """Run a registered script: EVALSHA on the multiplexed connection where
+        there is one (one write and one future; when not connected, the
+        connecting ``execute``), else through redis-py."""
+        hot = self._hot
         try:
+            if hot is None:
+                return await script(keys=keys, args=args)
+            command = ("EVALSHA", script.sha, len(keys), *keys, *args)
             try:
-                return await self._hot.execute(*command)
+                waiting = hot.submit(command)
+                return await (hot.execute(*command) if waiting is None else waiting)
             except NoScriptError:
                 # Redis restarted or its scripts were flushed. NOSCRIPT is
                 # answered before anything runs: load the script and retry.
-                await self._redis.script_load(COMMIT_LUA)
-                return await self._hot.execute(*command)
-        except _UNREACHABLE as exc:
-            raise StoreUnavailable(str(exc)) from exc
-        except ResponseError as exc:
-            raise _refused(exc) or exc from exc
-
-    async def _call(self, script: Any, *, keys: list[str], args: list[Any]) -> Any:
-        try:
-            return await script(keys=keys, args=args)
+                await self._redis.script_load(script.script)
+                return await hot.execute(*command)
         except _UNREACHABLE as exc:
             raise StoreUnavailable(str(exc)) from exc
         except ResponseError as exc:

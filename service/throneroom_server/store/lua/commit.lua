@@ -13,6 +13,9 @@
 --          game without a time control
 -- ARGV[7]  "1" when this move finished the game (kept in field "finished",
 --          which the lobby reads), else ""
+-- ARGV[8]  the game's notification channel ("{g:<id>}:v:<db>", notify.py): the
+--          new version is published there once written; "" publishes nothing
+--          (a Redis Cluster, whose replicas watch with XREAD)
 --
 -- Returns {status, version}:
 --   {"OK", new_version}        committed
@@ -55,6 +58,9 @@ redis.call('XADD', KEYS[2], new_version .. '-0', 'e', ARGV[3])
 if ARGV[5] ~= '0' then
   redis.call('PEXPIRE', KEYS[1], ARGV[5])
   redis.call('PEXPIRE', KEYS[2], ARGV[5])
+end
+if ARGV[8] ~= '' then
+  redis.call('PUBLISH', ARGV[8], new_version)
 end
 if ARGV[7] == '1' then
   return {'OK', new_version, redis.call('HGET', KEYS[1], 'lobby') or ''}
