@@ -15,6 +15,11 @@ a run less than wall time would; the trees alternate run by run and the
 table gives every run, the best and the median, and this tree's ratio to the
 base (> 1: faster).
 
+``--digest`` checks that both trees play the same games: a fixed number of
+games (``--games``) from seed 1 per row, hashing every decision's legal-move
+list, the move chosen, the state after it and its events (a differential
+check of a speed change: the digests must be equal).
+
 ``--callgrind`` counts instructions instead (valgrind's callgrind, repeatable
 under load): a fixed number of games (``--games``) from seed 1, per decision.
 Only the games are counted (not the imports): the worker plays them inside
@@ -25,6 +30,7 @@ Only the games are counted (not the imports): the worker plays them inside
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import operator
 import os
@@ -68,6 +74,35 @@ def play_one(
     return decisions
 
 
+def digest_games(
+    game: Any, seats: int, games: int, values: dict[str, int] | None = None
+) -> tuple[str, int]:
+    """``play_one``'s games from seed 1, every decision's legal moves, move,
+    state after and events hashed: (hex digest, decisions)."""
+    chooser = random.Random(1)
+    digest = hashlib.sha256()
+    decisions = 0
+    for played in range(games):
+        options = game.default_options()
+        for name, value in (values or {}).items():
+            setattr(options, name, value)
+        state = game.setup(options, seats, 1 + played)
+        digest.update(state.SerializeToString(deterministic=True))
+        while acting := game.to_act(state):
+            seat = acting[chooser.randrange(len(acting))] if len(acting) > 1 else acting[0]
+            moves = game.legal_moves(state, seat)
+            for m in moves:
+                digest.update(m.SerializeToString(deterministic=True))
+            digest.update(b"|%d|" % len(moves))
+            state, events = game.apply(state, seat, moves[chooser.randrange(len(moves))])
+            digest.update(state.SerializeToString(deterministic=True))
+            for e in events:
+                digest.update(e.SerializeToString(deterministic=True))
+            digest.update(b"|%d|" % len(events))
+            decisions += 1
+    return digest.hexdigest(), decisions
+
+
 def parse_row(row: str) -> tuple[str, str, dict[str, int]]:
     """``game:seats`` or ``game:seats:option=value,...`` -> (game, seats, options)."""
     name, seats, *rest = row.split(":")
@@ -79,7 +114,13 @@ def parse_row(row: str) -> tuple[str, str, dict[str, int]]:
 
 
 def worker(
-    name: str, seats: int, seconds: float, games: int, values: dict[str, int] | None = None
+    name: str,
+    seats: int,
+    seconds: float,
+    games: int,
+    values: dict[str, int] | None = None,
+    *,
+    digest: bool = False,
 ) -> dict[str, Any]:
     """Play ``games`` games (or, with 0, until ``seconds`` of CPU time) from seed 1."""
     # Imported here: the worker's PYTHONPATH picks the tree; the driver imports no tree.
@@ -99,6 +140,14 @@ def worker(
                 break
         return played, decisions
 
+    if digest:
+        hexdigest, decisions = digest_games(game, seats, games, values)
+        return {
+            "games": games,
+            "decisions": decisions,
+            "digest": hexdigest,
+            "module": registry.__file__,
+        }
     start = time.process_time()
     played, decisions = operator.call(play)  # what --callgrind counts
     cpu = time.process_time() - start
@@ -115,10 +164,13 @@ def tree_env(tree: Path) -> dict[str, str]:
     return env
 
 
-def run_worker(tree: Path, row: str, seconds: float, games: int) -> dict[str, Any]:
+def run_worker(
+    tree: Path, row: str, seconds: float, games: int, *, digest: bool = False
+) -> dict[str, Any]:
     name, seats, values = parse_row(row)
     command = [sys.executable, str(Path(__file__).resolve()), "--worker", name, seats]
     command += ["--seconds", str(seconds), "--games", str(games), "--options", json.dumps(values)]
+    command += ["--digest"] if digest else []
     out = subprocess.run(
         command, env=tree_env(tree), check=True, capture_output=True, text=True, cwd=tree
     ).stdout
@@ -184,6 +236,27 @@ def compare_callgrind(base: Path, head: Path, rows: list[str], games: int) -> No
         sys.stdout.flush()
 
 
+def compare_digests(base: Path, head: Path, rows: list[str], games: int) -> int:
+    """Play the same games in both trees; 1 if any row's digests differ."""
+    print(f"digests of {games} games a row from seed 1 (moves, states, events)")
+    differ = 0
+    for row in rows:
+        found = {
+            label: run_worker(tree, row, 0, games, digest=True)
+            for label, tree in (("base", base), ("this", head))
+        }
+        same = found["base"]["digest"] == found["this"]["digest"]
+        same = same and found["base"]["decisions"] == found["this"]["decisions"]
+        differ += not same
+        verdict = "same" if same else "DIFFERENT from " + found["base"]["digest"][:16]
+        print(
+            f"{row:<28} {found['this']['decisions']:>8} decisions "
+            f"{found['this']['digest'][:16]} {verdict}"
+        )
+        sys.stdout.flush()
+    return 1 if differ else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", type=Path, help="the other source tree (its service/, sdk/)")
@@ -198,17 +271,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per run")
     parser.add_argument("--games", type=int, default=0, help="fixed games per run (callgrind)")
     parser.add_argument("--callgrind", action="store_true", help="count instructions instead")
+    parser.add_argument(
+        "--digest", action="store_true", help="check both trees play the same games (a digest)"
+    )
     parser.add_argument("--worker", nargs=2, metavar=("GAME", "SEATS"), help=argparse.SUPPRESS)
     parser.add_argument("--options", default="{}", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         name, seats = args.worker
         values = json.loads(args.options)
-        print(json.dumps(worker(name, int(seats), args.seconds, args.games, values)))
+        found = worker(name, int(seats), args.seconds, args.games, values, digest=args.digest)
+        print(json.dumps(found))
         return 0
     if args.base is None:
         parser.error("--base is required")
     base, head = args.base.resolve(), args.head.resolve()
+    if args.digest:
+        return compare_digests(base, head, args.rows, args.games or 100)
     if args.callgrind:
         compare_callgrind(base, head, args.rows, args.games or 40)
     else:
