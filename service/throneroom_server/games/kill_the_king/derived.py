@@ -29,7 +29,14 @@ from typing import Any
 
 from throneroom.v1 import kill_the_king_pb2 as pb
 
-from throneroom_server.games.kill_the_king import climbing, combat, movement, setup, turns
+from throneroom_server.games.kill_the_king import (
+    climbing,
+    combat,
+    listing,
+    movement,
+    setup,
+    turns,
+)
 from throneroom_server.games.kill_the_king import state as st
 from throneroom_server.games.kill_the_king.keys import (
     END_PHASE,
@@ -59,7 +66,16 @@ attack), whose membership the memo's listing answers."""
 
 
 def movement_keys(state: State, seat: int) -> list[Key]:
-    """The movement phase's moves at once (one look at the field), ascending."""
+    """The movement phase's moves at once (one look at the field), ascending
+    (:func:`.listing.movement_keys`; while a Siege Tower carries a crew,
+    :func:`reference_keys`)."""
+    keys = listing.movement_keys(state, seat)
+    return keys if keys is not None else reference_keys(state, seat)
+
+
+def reference_keys(state: State, seat: int) -> list[Key]:
+    """The movement listing as the rules' modules give it, kind by kind (the
+    reference :mod:`.listing` is tested against)."""
     scene = movement.Scene(state)
     keys = [*movement.movement_keys(scene, seat), *climbing.both_climb_keys(scene, seat)]
     if next(turns.end_phase_moves(state, seat), None) is not None:

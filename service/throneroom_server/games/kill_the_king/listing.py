@@ -1,0 +1,436 @@
+"""The movement phase's listing from plain data: every legal step, rotation,
+dismount, climb and ``end_phase`` at once, the same keys as
+:func:`.movement.movement_keys`, :func:`.climbing.both_climb_keys` and
+``turns.end_phase_moves`` (which stay the rules' reference, and the moves of
+each kind alone), from one pass over the units and per-field tables of ints.
+
+A position is one int, ``(row << 6 | col) << 2 | level`` (a space's int is
+``row << 6 | col``), so the field's steps, the occupants and the gate's
+passage are looked up without building ``Position`` or ``Direction``
+objects. While a Siege Tower carries a crew (advanced play only, and rare) the
+listing is :mod:`.movement`'s own: the tower's exits and its exposed crew are
+read there.
+
+Tested against the reference by tests/games/kill_the_king/test_listing.py
+(random games of every mode) and, through ``Derived(verify=True)``, by
+test_derived.py.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from operator import attrgetter
+from typing import NamedTuple
+
+from throneroom.games.kill_the_king.board import Board, Coord, Position
+from throneroom.games.kill_the_king.data import LEADERS, UNITS, Direction, Mode, Side, UnitType
+from throneroom.v1 import kill_the_king_pb2 as pb
+
+from throneroom_server.games.kill_the_king import combat, pigs
+from throneroom_server.games.kill_the_king import state as st
+from throneroom_server.games.kill_the_king.keys import (
+    CLIMB,
+    DISMOUNT,
+    END_PHASE,
+    PREPARE_CLIMB,
+    ROTATE,
+    STEP,
+    Key,
+)
+
+State = pb.KillTheKingState
+Unit = pb.KillTheKingUnit
+
+GROUND, WALL, STAIRS = int(pb.LEVEL_GROUND), int(pb.LEVEL_WALL), int(pb.LEVEL_STAIRS)
+RAM, TOWER = int(UnitType.BATTERING_RAM), int(UnitType.SIEGE_TOWER)
+ELEPHANT, PIG = int(UnitType.WAR_ELEPHANT), int(UnitType.FLAMING_PIGS)
+RANGER, CAVALRY = int(UnitType.RANGER), int(UnitType.CAVALRY)
+ATTACKER, DEFENDER = int(Side.ATTACKER), int(Side.DEFENDER)
+ON_FIELD = st.ON_FIELD
+ONTO_WALL, PASSAGE = st.ONTO_WALL, st.PASSAGE
+RANGER_BONUS = LEADERS[UnitType.RANGER].movement_bonus
+TOWER_ROOM = UNITS[UnitType.SIEGE_TOWER].capacity
+
+
+class Chart(NamedTuple):
+    """What the listing reads of a unit type's chart."""
+
+    movement: int
+    rotation_cost: int
+    may_wall: bool
+    may_man: bool
+    may_climb: bool
+
+
+CHARTS = {
+    int(t): Chart(c.movement, c.rotation_cost, c.may_stand_on_wall, c.may_man, c.may_climb)
+    for t, c in UNITS.items()
+}
+
+BY_ID = attrgetter("id")
+OTHER_FACINGS = tuple(
+    tuple(int(d) for d in Direction if int(d) != facing) for facing in range(max(Direction) + 1)
+)
+"""The facings other than each facing (by its number), in Direction order."""
+
+Step = tuple[int, int, int]
+"""(direction, position entered, what it enters: st.OPEN, ONTO_WALL or PASSAGE)."""
+
+
+class Tables(NamedTuple):
+    """A field's terrain as ints (see the module's docstring)."""
+
+    steps: dict[int, tuple[Step, ...]]
+    climbs: dict[int, tuple[tuple[int, int], ...]]
+    """Ground space -> (direction, wall space) of each climb, in play only."""
+    walls: frozenset[int]
+    board: Board
+
+
+def position(u: Unit) -> int:
+    square = u.square
+    return (square.row << 6 | square.col) << 2 | u.level
+
+
+@lru_cache(maxsize=128)
+def _tables(mode: Mode, ruins: frozenset[tuple[int, int]]) -> Tables:
+    board = st._field(mode, ruins)  # the same caches as st.terrain's
+    steps, walls = st._terrain(mode, ruins)
+    in_play = st._in_play(mode)
+    climbs = st._climbs(mode, ruins)
+
+    def pos(p: tuple[tuple[int, int], int]) -> int:
+        (row, col), level = p
+        return (row << 6 | col) << 2 | int(level)
+
+    return Tables(
+        steps={pos(p): tuple((int(d), pos(q), k) for d, q, k in out) for p, out in steps.items()},
+        climbs={
+            c.row << 6 | c.col: tuple((int(d), w.row << 6 | w.col) for d, w in out if w in in_play)
+            for c, out in climbs.items()
+        },
+        walls=frozenset(c.row << 6 | c.col for c in walls),
+        board=board,
+    )
+
+
+def tables(state: State) -> Tables:
+    return _tables(st._MODES[state.mode], st._ruins(state))
+
+
+class Field:
+    """The units as the listing reads them, from one pass: who stands where (by
+    position int), the crews by engine, the living Rangers by side."""
+
+    __slots__ = ("active", "crews", "gates", "locked", "occupied", "pigs", "rangers", "state", "t")
+
+    def __init__(self, state: State, t: Tables) -> None:
+        self.state = state
+        self.t = t
+        self.active = state.active_unit
+        self.locked = state.movement_locked_now
+        occupied: dict[int, Unit] = {}
+        crews: dict[int, list[Unit]] = {}
+        rangers: dict[int, int] = {}
+        pigs_on_field: list[Unit] = []
+        for u in state.units:
+            if u.status != ON_FIELD:
+                continue
+            carried = u.carried_by
+            if carried >= 0:
+                found = crews.get(carried)
+                if found is None:
+                    crews[carried] = [u]
+                else:
+                    found.append(u)
+            else:
+                square = u.square
+                occupied[(square.row << 6 | square.col) << 2 | u.level] = u
+            kind = u.type
+            if kind == RANGER:
+                rangers[u.side] = u.id
+            elif kind == PIG:
+                pigs_on_field.append(u)
+        self.occupied = occupied
+        self.pigs = pigs_on_field
+        self.crews = crews
+        self.rangers = rangers
+        self.gates: dict[int, int] | None = None
+
+    def held(self, p: int) -> Unit | None:
+        found = self.occupied.get(p)
+        if found is not None or p & 3 == STAIRS:
+            return found
+        return self.occupied.get(p | 3)
+
+    def gate_open(self, side: int, space: int) -> bool:
+        """Defenders pass the gate; attackers only while they control it (KK-55)."""
+        if side == DEFENDER:
+            return True
+        gates = self.gates
+        if gates is None:
+            gates = self.gates = {}
+            for g in self.state.gates:
+                square = g.square
+                gates.setdefault(square.row << 6 | square.col, g.controlled_by)
+        return gates.get(space) == ATTACKER
+
+    def side_of(self, u: Unit) -> int:
+        """The side moving ``u`` (a Ram's crew's, KK-89)."""
+        if u.type == RAM:
+            crew = self.crews.get(u.id)
+            if crew:
+                return crew[0].side
+        return u.side
+
+    def left(self, u: Unit, chart: Chart) -> int:
+        """Movement points left (``movement.Scene.points_left``)."""
+        if self.locked:
+            return -u.movement_used
+        ranger = self.rangers.get(self.side_of(u))
+        bonus = RANGER_BONUS if ranger is not None and ranger != u.id else 0
+        return chart.movement + bonus + u.bonus_movement - u.movement_used
+
+    def controlled(self, seat: int) -> list[Unit]:
+        out = []
+        crews = self.crews
+        for u in self.occupied.values():
+            kind = u.type
+            if kind in (RAM, TOWER):
+                crew = crews.get(u.id)
+                if crew and crew[0].seat == seat:
+                    out.append(u)
+            elif u.seat == seat:
+                out.append(u)
+        out.sort(key=BY_ID)
+        return out
+
+    def passage(self) -> Unit | None:
+        """``movement._passage_unit``: the active unit on the gate's passage."""
+        if self.active < 0:
+            return None
+        u = self.state.units[self.active]
+        if u.status != ON_FIELD or u.carried_by >= 0 or u.level != GROUND:
+            return None
+        square = u.square
+        return u if (square.row << 6 | square.col) in self.t.walls else None
+
+    def targets(self, u: Unit, chart: Chart, origin: int, left: int) -> list[tuple[int, int, bool]]:
+        """``movement._Mover.targets``: (direction, position, boards) of each legal step."""
+        out: list[tuple[int, int, bool]] = []
+        occupied = self.occupied
+        may_wall = chart.may_wall
+        last = -1
+        tramples = u.type == ELEPHANT and u.carried_by < 0
+        side = -1
+        for d, p, kind in self.t.steps.get(origin, ()):
+            if d == last:
+                continue
+            if kind == ONTO_WALL and not may_wall:
+                continue
+            held = occupied.get(p)
+            if held is None and p & 3 != STAIRS:
+                held = occupied.get(p | 3)
+            boards = False
+            if held is not None:
+                if tramples:
+                    pass
+                elif not self._may_board(u, chart, held):
+                    continue
+                else:
+                    boards = True
+            elif kind == PASSAGE:
+                if side < 0:
+                    side = self.side_of(u)
+                if not (
+                    self.gate_open(side, p >> 2) and self._may_pass(chart, side, origin, p, left)
+                ):
+                    continue
+            last = d
+            out.append((d, p, boards))
+        return out
+
+    def _may_board(self, u: Unit, chart: Chart, held: Unit) -> bool:
+        crew = self.crews.get(held.id)
+        if held.type == RAM:
+            return chart.may_man and u.carried_by < 0 and not crew
+        return (
+            held.type == TOWER
+            and held.side == u.side
+            and chart.may_wall
+            and u.carried_by < 0
+            and len(crew or ()) < TOWER_ROOM
+        )
+
+    def _may_pass(self, chart: Chart, side: int, origin: int, passage: int, left: int) -> bool:
+        if left < 2:
+            return False
+        here = origin >> 2
+        walls = self.t.walls
+        for _, p, kind in self.t.steps.get(passage, ()):
+            if p >> 2 == here or kind == ONTO_WALL:
+                continue
+            if self.held(p) is not None:
+                continue
+            level = p & 3
+            if level == WALL and not chart.may_wall:
+                continue
+            if level == GROUND and p >> 2 in walls and not self.gate_open(side, p >> 2):
+                continue
+            return True
+        return False
+
+
+def _pig_steps(f: Field, pig: Unit, chart: Chart, left: int) -> list[Key]:
+    forward = pig.facing
+    if pigs.blocked_ahead(f.state, pig):
+        return [(STEP, pig.id, forward)]
+    return [
+        (STEP, pig.id, d) for d, _, _ in f.targets(pig, chart, position(pig), left) if d == forward
+    ]
+
+
+def movement_keys(state: State, seat: int) -> list[Key] | None:
+    """The movement phase's moves for ``seat``, ascending (``derived.movement_keys``);
+    None while a Siege Tower carries a crew (the reference lists those)."""
+    f = Field(state, tables(state))
+    units = state.units
+    crews = f.crews
+    if any(units[engine].type == TOWER for engine in crews):
+        return None
+    keys: list[Key] = []
+    passage = f.passage()
+    controlled = f.controlled(seat)
+    if passage is not None:  # it must step on (KK-57): nothing else
+        if not f.locked:
+            _steps(f, passage, keys)
+        if not _on_gate_passage(f) and not _pigs_to_move(f, seat, passage, controlled):
+            keys.append((END_PHASE,))
+        keys.sort()
+        return keys
+    add = keys.append
+    locked = f.locked
+    active = f.active
+    charts = CHARTS
+    table = f.t.climbs
+    occupied = f.occupied
+    for u in controlled:
+        uid = u.id
+        kind = u.type
+        chart = charts[kind]
+        moved = u.moved
+        finished = (moved and active != uid) or u.attacked or u.HasField("climb")
+        left = -1000 if finished or locked else f.left(u, chart)
+        # steps (movement._step_keys)
+        if left >= 1 and not u.immobile:
+            if kind == PIG:
+                keys.extend(_pig_steps(f, u, chart, left))
+            else:
+                for d, _, _ in f.targets(u, chart, position(u), left):
+                    add((STEP, uid, d))
+        # rotations (movement._rotate_keys; exposed crews are a tower's: not here)
+        if kind != PIG and not u.rotated:
+            cost = 0 if locked else chart.rotation_cost
+            if not cost or (not finished and f.left(u, chart) >= cost):
+                for facing in OTHER_FACINGS[u.facing]:
+                    add((ROTATE, uid, facing))
+        # dismounts (movement._dismount_keys)
+        if kind == CAVALRY and not u.dismounted:
+            add((DISMOUNT, uid))
+        # climbs (climbing._climbs, both_climb_keys)
+        if chart.may_climb and not moved and left >= 1 and u.level == GROUND:
+            square = u.square
+            for d, c in table[square.row << 6 | square.col]:
+                held = occupied.get(c << 2 | WALL)
+                if held is None:
+                    add((CLIMB, uid, d))
+                elif held.side != u.side and combat.can_climb_attack(
+                    state, f.t.board, uid, Direction(d)
+                ):
+                    add((CLIMB, uid, d))
+                    add((PREPARE_CLIMB, uid, d))
+    if crews and not locked:
+        _unman(f, seat, controlled, keys)
+    if not _on_gate_passage(f) and not _pigs_to_move(f, seat, passage, controlled):
+        add((END_PHASE,))
+    keys.sort()
+    return keys
+
+
+def _steps(f: Field, u: Unit, keys: list[Key]) -> None:
+    """``u``'s steps (movement._step_keys for one unit)."""
+    uid = u.id
+    if u.immobile or (u.moved and f.active != uid) or u.attacked or u.HasField("climb"):
+        return
+    chart = CHARTS[u.type]
+    left = f.left(u, chart)
+    if left < 1:
+        return
+    if u.type == PIG:
+        keys.extend(_pig_steps(f, u, chart, left))
+        return
+    for d, _, _ in f.targets(u, chart, position(u), left):
+        keys.append((STEP, uid, d))
+
+
+def _unman(f: Field, seat: int, controlled: list[Unit], keys: list[Key]) -> None:
+    """``movement._unman_keys``: a crew steps off its Ram before its side moved (KK-90)."""
+    units = f.state.units
+    crews = [
+        u for engine, c in f.crews.items() if units[engine].type == RAM for u in c if u.seat == seat
+    ]
+    if not crews:
+        return
+    if any(u.moved for u in controlled) or any(
+        u.moved for u in units if u.status == ON_FIELD and u.seat == seat
+    ):
+        return
+    for u in crews:
+        chart = CHARTS[u.type]
+        left = f.left(u, chart)
+        if left < 1:
+            continue
+        for d, p, boards in f.targets(u, chart, position(u), left):
+            if not boards and p & 3 != WALL:
+                keys.append((STEP, u.id, d))
+
+
+def _on_gate_passage(f: Field) -> bool:
+    """``turns._on_gate_passage``: the active unit stands on the gate's passage."""
+    if f.active < 0:
+        return False
+    u = f.state.units[f.active]
+    square = u.square
+    return (
+        u.status == ON_FIELD and u.level == GROUND and (square.row << 6 | square.col) in f.t.walls
+    )
+
+
+def _pigs_to_move(f: Field, seat: int, passage: Unit | None, controlled: list[Unit]) -> bool:
+    """``movement.pigs_to_move``: a Flaming Pig of ``seat`` must still move (KK-86)."""
+    if f.locked or passage is not None:
+        return False
+    if not any(u.seat == seat and not u.moved for u in f.pigs):
+        return False
+    for u in controlled:
+        if u.type != PIG or u.moved:
+            continue
+        chart = CHARTS[PIG]
+        left = f.left(u, chart)
+        if left >= 1 and _pig_steps(f, u, chart, left):
+            return True
+    return False
+
+
+def step_target(state: State, u: Unit, d: int) -> tuple[Position, Unit | None, int]:
+    """Where the listed step of ``u`` in direction ``d`` goes (not out of a
+    tower), the Ram manned or the tower boarded by it (or None), and ``u``'s
+    movement points before it."""
+    f = Field(state, tables(state))
+    chart = CHARTS[u.type]
+    left = f.left(u, chart)
+    for way, p, boards in f.targets(u, chart, position(u), left):
+        if way == d:
+            where = Position(Coord(p >> 8, p >> 2 & 63), st._LEVELS[p & 3])
+            return where, f.held(p) if boards else None, left
+    raise ValueError(f"unit {u.id} has no step towards {d}")
