@@ -24,8 +24,9 @@ phases' generators and the ``member`` of their move kinds read it.
 from __future__ import annotations
 
 import dataclasses
+from bisect import bisect_left
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from throneroom.v1 import kill_the_king_pb2 as pb
 
@@ -84,21 +85,39 @@ def reference_keys(state: State, seat: int) -> list[Key]:
     return keys
 
 
-Listing = tuple[list[Key], frozenset[Key]]
+class Listing(NamedTuple):
+    """A listing kept by the memo: the ascending keys, their set, and for the
+    movement phase the field as plain data when a step may derive the next
+    listing from it (:func:`.listing.after_step`)."""
+
+    keys: list[Key]
+    members: frozenset[Key]
+    plain: listing.Plain | None = None
 
 
 def listed_keys(state: State, seat: int) -> list[Key]:
-    """The keys of the phase's listing from scratch: the movement phase's or
-    the placement's (the two phases listed at once)."""
+    """The keys of the phase's listing from scratch (see :func:`listed`)."""
+    return listed(state, seat).keys
+
+
+def listed(state: State, seat: int) -> Listing:
+    """The phase's listing from scratch: the movement phase's, the placement's
+    or the attack phase's (the phases listed at once)."""
     if state.phase == PLACEMENT:
-        return setup.placement_moves(state, seat).keys
+        keys = setup.placement_moves(state, seat).keys
+        return Listing(keys, frozenset(keys))
     if state.phase == ATTACK:
         keys = [move_key(m) for m in combat.attack_moves(state, st.field(state), seat)]
         if next(turns.end_phase_moves(state, seat), None) is not None:
             keys.append((END_PHASE,))
         keys.sort()
-        return keys
-    return movement_keys(state, seat)
+        return Listing(keys, frozenset(keys))
+    found = listing.plain_listing(state, seat)
+    if found is None:
+        keys = reference_keys(state, seat)
+        return Listing(keys, frozenset(keys))
+    keys, plain = found
+    return Listing(keys, frozenset(keys), plain)
 
 
 class Derived:
@@ -124,12 +143,13 @@ class Derived:
         memo_key = (state.SerializeToString(), seat)
         found = self._listings.get(memo_key)
         if found is None:
-            keys = listed_keys(state, seat)
-            found = (keys, frozenset(keys))
+            found = listed(state, seat)
             self._store(memo_key, found)
         elif self.verify:
-            fresh = listed_keys(state, seat)
-            assert fresh == found[0], f"memo {found[0]} != listed {fresh}"
+            fresh = listed(state, seat)
+            assert fresh.keys == found.keys, f"memo {found.keys} != listed {fresh.keys}"
+            assert fresh.members == found.members, "memo's set != its keys"
+            assert fresh.plain == found.plain, f"memo {found.plain} != {fresh.plain}"
         return found
 
     def _store(self, memo_key: tuple[bytes, int], found: Listing) -> None:
@@ -137,27 +157,50 @@ class Derived:
             self._listings.clear()
         self._listings[memo_key] = found
 
-    def known(self, state: State, seat: int) -> list[Key] | None:
-        """The memo's keys for ``seat`` at ``state``, if it holds them."""
-        found = self._listings.get((state.SerializeToString(), seat))
-        return found[0] if found is not None else None
+    def known(self, state: State, seat: int) -> Listing | None:
+        """The memo's listing for ``seat`` at ``state``, if it holds it."""
+        return self._listings.get((state.SerializeToString(), seat))
 
-    def rotated(self, state: State, seat: int, before: list[Key], uid: int) -> None:
+    def rotated(self, state: State, seat: int, before: Listing, uid: int) -> None:
         """``state`` is a state whose listing for ``seat`` was ``before`` after
         a free rotation of unit ``uid`` that changed nothing else (checked by
         :func:`after_free_rotation`): its listing is ``before`` without the
-        unit's rotations."""
-        keys = [k for k in before if k[0] != ROTATE or k[1] != uid]
-        self._store((state.SerializeToString(), seat), (keys, frozenset(keys)))
+        unit's rotations (a slice of the ascending keys; the set's difference
+        keeps the keys' hashes)."""
+        keys, members, plain = before
+        start = bisect_left(keys, (ROTATE, uid))
+        end = bisect_left(keys, (ROTATE, uid + 1), start)
+        gone = keys[start:end]
+        found = Listing(keys[:start] + keys[end:], members.difference(gone), plain)
+        self._store((state.SerializeToString(), seat), found)
+
+    def stepped(
+        self, state: State, seat: int, before: Listing, *, uid: int, origin: int, active: int
+    ) -> bool:
+        """``state`` is a state whose listing for ``seat`` was ``before`` (with
+        its plain field) after a step of unit ``uid`` from position ``origin``
+        whose only event was the step (checked by :func:`after_plain_step`),
+        ``active`` the unit active before it: its listing is derived
+        (:func:`.listing.after_step`) when it can be. Returns whether it was."""
+        assert before.plain is not None
+        found = listing.after_step(
+            state, seat, before.keys, before.plain, uid=uid, origin=origin, active=active
+        )
+        if found is None:
+            return False
+        keys, gone, added, plain = found
+        members = before.members.difference(gone).union(added)
+        self._store((state.SerializeToString(), seat), Listing(keys, members, plain))
+        return True
 
     def moves(self, state: State, seat: int) -> LazyMoves:
         """The movement phase's or the placement's moves, from the memo."""
-        return LazyMoves(self.listing(state, seat)[0])
+        return LazyMoves(self.listing(state, seat).keys)
 
     def member(self, state: State, seat: int, move: Move, key: Key) -> Move | None:
         """The listed move equal to ``move`` in the movement phase or the
         placement, or None."""
-        if key not in self.listing(state, seat)[1]:
+        if key not in self.listing(state, seat).members:
             return None
         listed = LazyMoves.from_key(key)
         return listed if listed == move else None
@@ -194,6 +237,30 @@ def after_free_rotation(play: Play, derived: Derived) -> Play:
     return played
 
 
+def after_plain_step(play: Play, derived: Derived) -> Play:
+    """The step's effect; after a step whose only event was the step itself
+    (the movement phase still on), the next listing is derived from the one
+    before when that one kept its plain field (:meth:`Derived.stepped`)."""
+
+    def played(state: State, seat: int, move: Move, events: list[Event]) -> None:
+        before = derived.known(state, seat) if state.phase == MOVEMENT else None
+        if before is None or before.plain is None:
+            play(state, seat, move, events)
+            return
+        uid = move.step.unit
+        origin = listing.position(state.units[uid])
+        active = state.active_unit
+        start = len(events)
+        play(state, seat, move, events)
+        if len(events) != start + 1 or state.phase != MOVEMENT:
+            return
+        if events[start].WhichOneof("kind") != "stepped":
+            return
+        derived.stepped(state, seat, before, uid=uid, origin=origin, active=active)
+
+    return played
+
+
 def definition_with(definition: GameDefinition[Any, Any, Any, Any, Any], derived: Derived) -> Any:
     """``definition`` with its movement phase listed through ``derived`` and the
     movement kinds' membership answered by it (elsewhere, e.g. ``end_phase`` in
@@ -209,7 +276,11 @@ def definition_with(definition: GameDefinition[Any, Any, Any, Any, Any], derived
     def bound(kind: MoveKind[State, Move, Event]) -> MoveKind[State, Move, Event]:
         if kind.name not in MEMO_KINDS:
             return kind
-        play = after_free_rotation(kind.play, derived) if kind.name == "rotate" else kind.play
+        play = kind.play
+        if kind.name == "rotate":
+            play = after_free_rotation(play, derived)
+        elif kind.name == "step":
+            play = after_plain_step(play, derived)
         narrow = kind.narrow
         generate = kind.generate
 

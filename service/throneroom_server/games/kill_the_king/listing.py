@@ -85,11 +85,20 @@ class Tables(NamedTuple):
     """Ground space -> (direction, wall space) of each climb, in play only."""
     walls: frozenset[int]
     board: Board
+    by_passage: frozenset[int]
+    """The spaces next to the gate's passage (a step there changes who may pass)."""
+    around: dict[int, tuple[int, ...]]
+    """Space -> the positions on it and the spaces next to it."""
+    around2: dict[int, tuple[int, ...]]
+    """Space -> the positions within two spaces of it."""
 
 
 def position(u: Unit) -> int:
     square = u.square
     return (square.row << 6 | square.col) << 2 | u.level
+
+
+_AROUND = ((1, 0), (0, 1), (-1, 0), (0, -1))
 
 
 @lru_cache(maxsize=128)
@@ -103,6 +112,8 @@ def _tables(mode: Mode, ruins: frozenset[tuple[int, int]]) -> Tables:
         (row, col), level = p
         return (row << 6 | col) << 2 | int(level)
 
+    passages = {q.coord for out in steps.values() for _, q, k in out if k == st.PASSAGE}
+    by_passage = frozenset((c.row + dr) << 6 | (c.col + dc) for c in passages for dr, dc in _AROUND)
     return Tables(
         steps={pos(p): tuple((int(d), pos(q), k) for d, q, k in out) for p, out in steps.items()},
         climbs={
@@ -111,11 +122,44 @@ def _tables(mode: Mode, ruins: frozenset[tuple[int, int]]) -> Tables:
         },
         walls=frozenset(c.row << 6 | c.col for c in walls),
         board=board,
+        by_passage=by_passage,
+        around=_within(steps, 1),
+        around2=_within(steps, 2),
     )
+
+
+def _within(steps: st.StepTable, reach: int) -> dict[int, tuple[int, ...]]:
+    """Space -> the positions of the field within ``reach`` spaces of it."""
+    spaces: dict[int, list[int]] = {}
+    for p in steps:
+        (row, col), level = p
+        spaces.setdefault(row << 6 | col, []).append((row << 6 | col) << 2 | int(level))
+    out = {}
+    for c in spaces:
+        row, col = c >> 6, c & 63
+        out[c] = tuple(
+            q
+            for dr in range(-reach, reach + 1)
+            for dc in range(-reach, reach + 1)
+            if abs(dr) + abs(dc) <= reach and row + dr >= 0 and col + dc >= 0
+            for q in spaces.get((row + dr) << 6 | (col + dc), ())
+        )
+    return out
 
 
 def tables(state: State) -> Tables:
     return _tables(st._MODES[state.mode], st._ruins(state))
+
+
+class Plain(NamedTuple):
+    """The field of a listing as plain data (see :func:`after_step`)."""
+
+    occupied: dict[int, int]
+    """Position -> the id of the unit standing there."""
+    rangers: dict[int, int]
+    """Side -> its living Ranger's id."""
+    crews: dict[int, tuple[int, ...]]
+    """Battering Ram -> the ids of its crew (a Siege Tower's crew is never here)."""
 
 
 class Field:
@@ -156,6 +200,23 @@ class Field:
         self.crews = crews
         self.rangers = rangers
         self.gates: dict[int, int] | None = None
+
+    @classmethod
+    def of_plain(cls, state: State, t: Tables, plain: Plain) -> Field:
+        """The field of ``state`` from plain data known to be its own (no Flaming
+        Pigs, no tower's crew): no pass over the units."""
+        f = cls.__new__(cls)
+        f.state = state
+        f.t = t
+        f.active = state.active_unit
+        f.locked = state.movement_locked_now
+        units = state.units
+        f.occupied = {p: units[i] for p, i in plain.occupied.items()}
+        f.crews = {e: [units[i] for i in ids] for e, ids in plain.crews.items()}
+        f.pigs = []
+        f.rangers = plain.rangers
+        f.gates = None
+        return f
 
     def held(self, p: int) -> Unit | None:
         found = self.occupied.get(p)
@@ -293,11 +354,20 @@ def _pig_steps(f: Field, pig: Unit, chart: Chart, left: int) -> list[Key]:
 def movement_keys(state: State, seat: int) -> list[Key] | None:
     """The movement phase's moves for ``seat``, ascending (``derived.movement_keys``);
     None while a Siege Tower carries a crew (the reference lists those)."""
+    found = plain_listing(state, seat)
+    return found[0] if found is not None else None
+
+
+def plain_listing(state: State, seat: int) -> tuple[list[Key], Plain | None] | None:
+    """:func:`movement_keys`, with the field as plain data when a step can
+    derive the next listing from it (:func:`after_step`): no Flaming Pigs, no
+    unit on the gate's passage."""
     f = Field(state, tables(state))
-    units = state.units
     crews = f.crews
-    if any(units[engine].type == TOWER for engine in crews):
-        return None
+    if crews:
+        units = state.units
+        if any(units[engine].type == TOWER for engine in crews):
+            return None
     keys: list[Key] = []
     passage = f.passage()
     controlled = f.controlled(seat)
@@ -307,54 +377,68 @@ def movement_keys(state: State, seat: int) -> list[Key] | None:
         if not _on_gate_passage(f) and not _pigs_to_move(f, seat, passage, controlled):
             keys.append((END_PHASE,))
         keys.sort()
-        return keys
-    add = keys.append
-    locked = f.locked
-    active = f.active
-    charts = CHARTS
-    table = f.t.climbs
-    occupied = f.occupied
+        return keys, None
     for u in controlled:
-        uid = u.id
-        kind = u.type
-        chart = charts[kind]
-        moved = u.moved
-        finished = (moved and active != uid) or u.attacked or u.HasField("climb")
-        left = -1000 if finished or locked else f.left(u, chart)
-        # steps (movement._step_keys)
-        if left >= 1 and not u.immobile:
-            if kind == PIG:
-                keys.extend(_pig_steps(f, u, chart, left))
-            else:
-                for d, _, _ in f.targets(u, chart, position(u), left):
-                    add((STEP, uid, d))
-        # rotations (movement._rotate_keys; exposed crews are a tower's: not here)
-        if kind != PIG and not u.rotated:
-            cost = 0 if locked else chart.rotation_cost
-            if not cost or (not finished and f.left(u, chart) >= cost):
-                for facing in OTHER_FACINGS[u.facing]:
-                    add((ROTATE, uid, facing))
-        # dismounts (movement._dismount_keys)
-        if kind == CAVALRY and not u.dismounted:
-            add((DISMOUNT, uid))
-        # climbs (climbing._climbs, both_climb_keys)
-        if chart.may_climb and not moved and left >= 1 and u.level == GROUND:
-            square = u.square
-            for d, c in table[square.row << 6 | square.col]:
-                held = occupied.get(c << 2 | WALL)
-                if held is None:
-                    add((CLIMB, uid, d))
-                elif held.side != u.side and combat.can_climb_attack(
-                    state, f.t.board, uid, Direction(d)
-                ):
-                    add((CLIMB, uid, d))
-                    add((PREPARE_CLIMB, uid, d))
-    if crews and not locked:
+        _unit_keys(f, u, keys)
+    if crews and not f.locked:
         _unman(f, seat, controlled, keys)
     if not _on_gate_passage(f) and not _pigs_to_move(f, seat, passage, controlled):
-        add((END_PHASE,))
+        keys.append((END_PHASE,))
     keys.sort()
-    return keys
+    if f.pigs:
+        return keys, None
+    plain = Plain(
+        {p: u.id for p, u in f.occupied.items()},
+        f.rangers,
+        {e: tuple(u.id for u in c) for e, c in crews.items()},
+    )
+    return keys, plain
+
+
+MOVES = frozenset({STEP, CLIMB, PREPARE_CLIMB})
+"""The kinds of keys that depend on where the other units stand."""
+
+
+def _unit_keys(f: Field, u: Unit, keys: list[Key], *, whole: bool = True) -> None:
+    """The steps, rotations, dismount and climbs of one controlled unit (no unit
+    on the gate's passage); not ``whole``: its steps and climbs only."""
+    add = keys.append
+    locked = f.locked
+    uid = u.id
+    kind = u.type
+    chart = CHARTS[kind]
+    moved = u.moved
+    finished = (moved and f.active != uid) or u.attacked or u.HasField("climb")
+    left = -1000 if finished or locked else f.left(u, chart)
+    # steps (movement._step_keys)
+    if left >= 1 and not u.immobile:
+        if kind == PIG:
+            keys.extend(_pig_steps(f, u, chart, left))
+        else:
+            for d, _, _ in f.targets(u, chart, position(u), left):
+                add((STEP, uid, d))
+    # rotations (movement._rotate_keys; exposed crews are a tower's: not here)
+    if whole and kind != PIG and not u.rotated:
+        cost = 0 if locked else chart.rotation_cost
+        if not cost or (not finished and f.left(u, chart) >= cost):
+            for facing in OTHER_FACINGS[u.facing]:
+                add((ROTATE, uid, facing))
+    # dismounts (movement._dismount_keys)
+    if whole and kind == CAVALRY and not u.dismounted:
+        add((DISMOUNT, uid))
+    # climbs (climbing._climbs, both_climb_keys)
+    if chart.may_climb and not moved and left >= 1 and u.level == GROUND:
+        square = u.square
+        occupied = f.occupied
+        for d, c in f.t.climbs[square.row << 6 | square.col]:
+            held = occupied.get(c << 2 | WALL)
+            if held is None:
+                add((CLIMB, uid, d))
+            elif held.side != u.side and combat.can_climb_attack(
+                f.state, f.t.board, uid, Direction(d)
+            ):
+                add((CLIMB, uid, d))
+                add((PREPARE_CLIMB, uid, d))
 
 
 def _steps(f: Field, u: Unit, keys: list[Key]) -> None:
@@ -434,3 +518,73 @@ def step_target(state: State, u: Unit, d: int) -> tuple[Position, Unit | None, i
             where = Position(Coord(p >> 8, p >> 2 & 63), st._LEVELS[p & 3])
             return where, f.held(p) if boards else None, left
     raise ValueError(f"unit {u.id} has no step towards {d}")
+
+
+def after_step(
+    state: State, seat: int, before: list[Key], plain: Plain, *, uid: int, origin: int, active: int
+) -> tuple[list[Key], list[Key], list[Key], Plain] | None:
+    """The listing for ``seat`` after a step of unit ``uid`` from ``origin``
+    whose only event was the step itself, from the listing ``before`` it (of
+    the same seat, with its ``plain`` field) and the unit active before it;
+    None when it cannot be derived (the unit now on the gate's passage).
+
+    A step changes what a listing reads only at its two squares, the mover's
+    own points and position, and which unit is active: so only the mover, the
+    unit active before it (whose move is now complete) and the units next to
+    either square (a step, a climb and the Knight's bonus look no further; two
+    spaces away for a square next to the gate's passage, whose pass looks at
+    the space beyond) are listed again, and no crew
+    steps off its Ram any more (its side has moved); the other units' keys are
+    those of ``before``. Nothing else changes: no gate's control (an event),
+    no crew (an event), no death (an event), no Pig (none).
+    Returns the keys, those of ``before`` gone, those added, the plain field."""
+    u = state.units[uid]
+    target = position(u)
+    occupied = dict(plain.occupied)
+    if occupied.pop(origin, None) != uid or target in occupied:
+        return None
+    occupied[target] = uid
+    after = Plain(occupied, plain.rangers, plain.crews)
+    f = Field.of_plain(state, tables(state), after)
+    if f.passage() is not None or _on_gate_passage(f):
+        return None
+    # listed again whole: the mover, the unit active before it; their steps and
+    # climbs only: the units within reach of the two squares (two spaces next to
+    # the gate's passage, whose pass looks at the space beyond, else one); the
+    # crews' steps off their Rams are gone (the side has moved, KK-90)
+    whole = {uid, active}
+    t = f.t
+    nearby = set()
+    for p in (origin, target):
+        for q in (t.around2 if p >> 2 in t.by_passage else t.around)[p >> 2]:
+            i = occupied.get(q)
+            if i is not None:
+                nearby.add(i)
+    nearby -= whole
+    partial = set(nearby)
+    for ids in plain.crews.values():
+        partial.update(ids)
+    end = before[-1:] if before and len(before[-1]) == 1 else []
+    body = before[: len(before) - len(end)]
+    gone = [k for k in body if k[1] in whole or (k[1] in partial and k[0] in MOVES)]
+    keys = [k for k in body if not (k[1] in whole or (k[1] in partial and k[0] in MOVES))]
+    keys += end
+    units = state.units
+    added: list[Key] = []
+    crews = f.crews
+    for i in sorted(whole | nearby):
+        if i < 0:
+            continue
+        v = units[i]
+        if i == active and (v.status != ON_FIELD or v.carried_by >= 0):
+            continue  # not standing: no keys
+        if v.type in (RAM, TOWER):
+            crew = crews.get(i)
+            if not crew or crew[0].seat != seat:
+                continue
+        elif v.seat != seat:
+            continue
+        _unit_keys(f, v, added, whole=i in whole)
+    keys += added
+    keys.sort()
+    return keys, gone, added, after
