@@ -237,21 +237,32 @@ def after_free_rotation(play: Play, derived: Derived) -> Play:
     return played
 
 
-def after_plain_step(play: Play, derived: Derived) -> Play:
-    """The step's effect; after a step whose only event was the step itself
-    (the movement phase still on), the next listing is derived from the one
-    before when that one kept its plain field (:meth:`Derived.stepped`)."""
+def after_plain_step(play: Play, derived: Derived, then_check: Callable[[Play], Play]) -> Play:
+    """The step's effect (``play``, the definition's: ``then_check`` of
+    ``movement.step``). When the listing before it kept its plain field, the
+    effect reads the field from it (``movement.step``'s ``field``, wrapped by
+    the same ``then_check``), and after a step whose only event was the step
+    itself (the movement phase still on) the next listing is derived from the
+    one before (:meth:`Derived.stepped`)."""
 
     def played(state: State, seat: int, move: Move, events: list[Event]) -> None:
         before = derived.known(state, seat) if state.phase == MOVEMENT else None
         if before is None or before.plain is None:
             play(state, seat, move, events)
             return
+        field = listing.Field.of_plain(state, listing.tables(state), before.plain)
+
+        def step(state: State, seat: int, move: Move, events: list[Event]) -> None:
+            if derived.verify:  # the plain field is the state's own
+                u, d = state.units[move.step.unit], move.step.direction
+                assert listing.step_target(state, u, d, field) == listing.step_target(state, u, d)
+            movement.step(state, seat, move, events, field)
+
         uid = move.step.unit
         origin = listing.position(state.units[uid])
         active = state.active_unit
         start = len(events)
-        play(state, seat, move, events)
+        then_check(step)(state, seat, move, events)
         if len(events) != start + 1 or state.phase != MOVEMENT:
             return
         if events[start].WhichOneof("kind") != "stepped":
@@ -266,6 +277,11 @@ def definition_with(definition: GameDefinition[Any, Any, Any, Any, Any], derived
     movement kinds' membership answered by it (elsewhere, e.g. ``end_phase`` in
     the attack phase, the kind's own narrowing as before)."""
     check = definition.check_move
+    # The checks after every effect (engine.py's, read when an engine is built:
+    # engine.py imports this module).
+    from throneroom_server.games.kill_the_king.engine import (  # noqa: PLC0415
+        _then_check as then_check,
+    )
 
     def check_move(state: State, move: Move) -> Key:
         """The engine's checks, then the move's key (handed to ``member``)."""
@@ -280,7 +296,7 @@ def definition_with(definition: GameDefinition[Any, Any, Any, Any, Any], derived
         if kind.name == "rotate":
             play = after_free_rotation(play, derived)
         elif kind.name == "step":
-            play = after_plain_step(play, derived)
+            play = after_plain_step(play, derived, then_check)
         narrow = kind.narrow
         generate = kind.generate
 

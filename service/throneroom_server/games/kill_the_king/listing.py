@@ -19,7 +19,6 @@ test_derived.py.
 from __future__ import annotations
 
 from functools import lru_cache
-from operator import attrgetter
 from typing import NamedTuple
 
 from throneroom.games.kill_the_king.board import Board, Coord, Position
@@ -67,7 +66,6 @@ CHARTS = {
     for t, c in UNITS.items()
 }
 
-BY_ID = attrgetter("id")
 OTHER_FACINGS = tuple(
     tuple(int(d) for d in Direction if int(d) != facing) for facing in range(max(Direction) + 1)
 )
@@ -166,18 +164,29 @@ class Field:
     """The units as the listing reads them, from one pass: who stands where (by
     position int), the crews by engine, the living Rangers by side."""
 
-    __slots__ = ("active", "crews", "gates", "locked", "occupied", "pigs", "rangers", "state", "t")
+    __slots__ = (
+        "active",
+        "crews",
+        "gates",
+        "locked",
+        "occupied",
+        "pigs",
+        "rangers",
+        "state",
+        "t",
+        "units",
+    )
 
     def __init__(self, state: State, t: Tables) -> None:
         self.state = state
         self.t = t
         self.active = state.active_unit
         self.locked = state.movement_locked_now
-        occupied: dict[int, Unit] = {}
+        occupied: dict[int, int] = {}
         crews: dict[int, list[Unit]] = {}
         rangers: dict[int, int] = {}
         pigs_on_field: list[Unit] = []
-        for u in state.units:
+        for i, u in enumerate(state.units):  # a unit's id is its index (an invariant)
             if u.status != ON_FIELD:
                 continue
             carried = u.carried_by
@@ -189,12 +198,13 @@ class Field:
                     found.append(u)
             else:
                 square = u.square
-                occupied[(square.row << 6 | square.col) << 2 | u.level] = u
+                occupied[(square.row << 6 | square.col) << 2 | u.level] = i
             kind = u.type
             if kind == RANGER:
                 rangers[u.side] = u.id
             elif kind == PIG:
                 pigs_on_field.append(u)
+        self.units = state.units
         self.occupied = occupied
         self.pigs = pigs_on_field
         self.crews = crews
@@ -211,7 +221,8 @@ class Field:
         f.active = state.active_unit
         f.locked = state.movement_locked_now
         units = state.units
-        f.occupied = {p: units[i] for p, i in plain.occupied.items()}
+        f.units = units
+        f.occupied = plain.occupied
         f.crews = {e: [units[i] for i in ids] for e, ids in plain.crews.items()}
         f.pigs = []
         f.rangers = plain.rangers
@@ -220,9 +231,9 @@ class Field:
 
     def held(self, p: int) -> Unit | None:
         found = self.occupied.get(p)
-        if found is not None or p & 3 == STAIRS:
-            return found
-        return self.occupied.get(p | 3)
+        if found is None and p & 3 != STAIRS:
+            found = self.occupied.get(p | 3)
+        return None if found is None else self.units[found]
 
     def gate_open(self, side: int, space: int) -> bool:
         """Defenders pass the gate; attackers only while they control it (KK-55)."""
@@ -255,15 +266,16 @@ class Field:
     def controlled(self, seat: int) -> list[Unit]:
         out = []
         crews = self.crews
-        for u in self.occupied.values():
+        units = self.units
+        for i in sorted(self.occupied.values()):
+            u = units[i]
             kind = u.type
             if kind in (RAM, TOWER):
-                crew = crews.get(u.id)
+                crew = crews.get(i)
                 if crew and crew[0].seat == seat:
                     out.append(u)
             elif u.seat == seat:
                 out.append(u)
-        out.sort(key=BY_ID)
         return out
 
     def passage(self) -> Unit | None:
@@ -296,7 +308,7 @@ class Field:
             if held is not None:
                 if tramples:
                     pass
-                elif not self._may_board(u, chart, held):
+                elif not self._may_board(u, chart, self.units[held]):
                     continue
                 else:
                     boards = True
@@ -388,7 +400,7 @@ def plain_listing(state: State, seat: int) -> tuple[list[Key], Plain | None] | N
     if f.pigs:
         return keys, None
     plain = Plain(
-        {p: u.id for p, u in f.occupied.items()},
+        f.occupied,
         f.rangers,
         {e: tuple(u.id for u in c) for e, c in crews.items()},
     )
@@ -434,7 +446,7 @@ def _unit_keys(f: Field, u: Unit, keys: list[Key], *, whole: bool = True) -> Non
             held = occupied.get(c << 2 | WALL)
             if held is None:
                 add((CLIMB, uid, d))
-            elif held.side != u.side and combat.can_climb_attack(
+            elif f.units[held].side != u.side and combat.can_climb_attack(
                 f.state, f.t.board, uid, Direction(d)
             ):
                 add((CLIMB, uid, d))
@@ -506,11 +518,14 @@ def _pigs_to_move(f: Field, seat: int, passage: Unit | None, controlled: list[Un
     return False
 
 
-def step_target(state: State, u: Unit, d: int) -> tuple[Position, Unit | None, int]:
+def step_target(
+    state: State, u: Unit, d: int, f: Field | None = None
+) -> tuple[Position, Unit | None, int]:
     """Where the listed step of ``u`` in direction ``d`` goes (not out of a
     tower), the Ram manned or the tower boarded by it (or None), and ``u``'s
-    movement points before it."""
-    f = Field(state, tables(state))
+    movement points before it; ``f``: the state's field, if known."""
+    if f is None:
+        f = Field(state, tables(state))
     chart = CHARTS[u.type]
     left = f.left(u, chart)
     for way, p, boards in f.targets(u, chart, position(u), left):

@@ -443,7 +443,11 @@ def take_gate(state: State, u: Unit, events: list[Event]) -> None:
             )
 
 
-def step(state: State, seat: int, move: Move, events: list[Event]) -> None:
+def step(
+    state: State, seat: int, move: Move, events: list[Event], field: listing.Field | None = None
+) -> None:
+    """The step's effect; ``field``: the state's field as the listing read it,
+    if known (else it is read here)."""
     u = state.units[move.step.unit]
     d = Direction(move.step.direction)
     origin = st.position(u)
@@ -458,7 +462,7 @@ def step(state: State, seat: int, move: Move, events: list[Event]) -> None:
         left = scene.points_left(u)  # before this step's point is spent
         target = next(p for way, p in _tower_exits(scene, u) if way is d)
     else:
-        target, ram, left = listing.step_target(state, u, int(d))
+        target, ram, left = listing.step_target(state, u, int(d), field)
     if u.carried_by >= 0:
         engine = u.carried_by
         u.carried_by = -1
