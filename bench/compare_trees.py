@@ -20,7 +20,8 @@ games (``--games``) from seed 1 per row, hashing every decision's legal-move
 list, the move chosen, the state after it and its events (a differential
 check of a speed change: the digests must be equal).
 
-``--callgrind`` counts instructions instead (valgrind's callgrind, repeatable
+``--callgrind`` counts instructions instead (``--phase NAME``: only the
+decisions of that phase, each inside ``operator.call``) (valgrind's callgrind, repeatable
 under load): a fixed number of games (``--games``) from seed 1, per decision.
 Only the games are counted (not the imports): the worker plays them inside
 ``operator.call``, the one C function callgrind is told to collect within
@@ -103,6 +104,34 @@ def digest_games(
     return digest.hexdigest(), decisions
 
 
+def phase_games(
+    game: Any, seats: int, games: int, values: dict[str, int] | None, phase: str
+) -> int:
+    """``play_one``'s games from seed 1 (the same choices), each decision of
+    ``phase`` (its legal moves, the choice, the apply) played inside
+    ``operator.call`` (what --callgrind counts): that phase's decisions."""
+    chooser = random.Random(1)
+    counted = 0
+    for played in range(games):
+        options = game.default_options()
+        for name, value in (values or {}).items():
+            setattr(options, name, value)
+        state = game.setup(options, seats, 1 + played)
+        while acting := game.to_act(state):
+            seat = acting[chooser.randrange(len(acting))] if len(acting) > 1 else acting[0]
+
+            def decide(state: Any = state, seat: int = seat) -> Any:
+                moves = game.legal_moves(state, seat)
+                return game.apply(state, seat, moves[chooser.randrange(len(moves))])[0]
+
+            if game.phase(state).name == phase:
+                state = operator.call(decide)
+                counted += 1
+            else:
+                state = decide()
+    return counted
+
+
 def parse_row(row: str) -> tuple[str, str, dict[str, int]]:
     """``game:seats`` or ``game:seats:option=value,...`` -> (game, seats, options)."""
     name, seats, *rest = row.split(":")
@@ -121,6 +150,7 @@ def worker(
     values: dict[str, int] | None = None,
     *,
     digest: bool = False,
+    phase: str = "",
 ) -> dict[str, Any]:
     """Play ``games`` games (or, with 0, until ``seconds`` of CPU time) from seed 1."""
     # Imported here: the worker's PYTHONPATH picks the tree; the driver imports no tree.
@@ -148,6 +178,9 @@ def worker(
             "digest": hexdigest,
             "module": registry.__file__,
         }
+    if phase:
+        decisions = phase_games(game, seats, games, values, phase)
+        return {"games": games, "decisions": decisions, "module": registry.__file__}
     start = time.process_time()
     played, decisions = operator.call(play)  # what --callgrind counts
     cpu = time.process_time() - start
@@ -165,12 +198,13 @@ def tree_env(tree: Path) -> dict[str, str]:
 
 
 def run_worker(
-    tree: Path, row: str, seconds: float, games: int, *, digest: bool = False
+    tree: Path, row: str, seconds: float, games: int, *, digest: bool = False, phase: str = ""
 ) -> dict[str, Any]:
     name, seats, values = parse_row(row)
     command = [sys.executable, str(Path(__file__).resolve()), "--worker", name, seats]
     command += ["--seconds", str(seconds), "--games", str(games), "--options", json.dumps(values)]
     command += ["--digest"] if digest else []
+    command += ["--phase", phase] if phase else []
     out = subprocess.run(
         command, env=tree_env(tree), check=True, capture_output=True, text=True, cwd=tree
     ).stdout
@@ -181,7 +215,7 @@ def run_worker(
     return result
 
 
-def callgrind_instructions(tree: Path, row: str, games: int) -> int:
+def callgrind_instructions(tree: Path, row: str, games: int, phase: str = "") -> int:
     """Instructions of one worker process under callgrind (``games`` games)."""
     name, seats, values = parse_row(row)
     with tempfile.TemporaryDirectory() as scratch:
@@ -190,6 +224,7 @@ def callgrind_instructions(tree: Path, row: str, games: int) -> int:
         command += ["--collect-atstart=no", "--toggle-collect=*operator_call*"]
         command += [sys.executable, str(Path(__file__).resolve()), "--worker", name, seats]
         command += ["--seconds", "0", "--games", str(games), "--options", json.dumps(values)]
+        command += ["--phase", phase] if phase else []
         env = tree_env(tree)
         env["PYTHONHASHSEED"] = "0"
         subprocess.run(command, env=env, check=True, capture_output=True, text=True, cwd=tree)
@@ -222,13 +257,14 @@ def compare_time(base: Path, head: Path, rows: list[str], runs: int, seconds: fl
         sys.stdout.flush()
 
 
-def compare_callgrind(base: Path, head: Path, rows: list[str], games: int) -> None:
-    print(f"callgrind instructions per decision over {games} games from seed 1 (games only)")
+def compare_callgrind(base: Path, head: Path, rows: list[str], games: int, phase: str = "") -> None:
+    only = f", the {phase} phase's decisions only" if phase else ""
+    print(f"callgrind instructions per decision over {games} games from seed 1 (games only{only})")
     for row in rows:
         per: dict[str, float] = {}
         for label, tree in (("base", base), ("this", head)):
-            decisions = run_worker(tree, row, 0, games)["decisions"]
-            per[label] = callgrind_instructions(tree, row, games) / decisions
+            decisions = run_worker(tree, row, 0, games, phase=phase)["decisions"]
+            per[label] = callgrind_instructions(tree, row, games, phase) / decisions
             print(
                 f"{row:<16} {label:<5} {decisions:>7} decisions {per[label]:>10,.0f} instr/decision"
             )
@@ -274,13 +310,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--digest", action="store_true", help="check both trees play the same games (a digest)"
     )
+    parser.add_argument(
+        "--phase", default="", help="with --callgrind: count only this phase's decisions"
+    )
     parser.add_argument("--worker", nargs=2, metavar=("GAME", "SEATS"), help=argparse.SUPPRESS)
     parser.add_argument("--options", default="{}", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         name, seats = args.worker
         values = json.loads(args.options)
-        found = worker(name, int(seats), args.seconds, args.games, values, digest=args.digest)
+        found = worker(
+            name, int(seats), args.seconds, args.games, values, digest=args.digest, phase=args.phase
+        )
         print(json.dumps(found))
         return 0
     if args.base is None:
@@ -289,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.digest:
         return compare_digests(base, head, args.rows, args.games or 100)
     if args.callgrind:
-        compare_callgrind(base, head, args.rows, args.games or 40)
+        compare_callgrind(base, head, args.rows, args.games or 40, args.phase)
     else:
         compare_time(base, head, args.rows, args.runs, args.seconds)
     return 0

@@ -35,6 +35,7 @@ from throneroom_server.games.kill_the_king import (
     combat,
     listing,
     movement,
+    pigs,
     setup,
     turns,
 )
@@ -52,6 +53,7 @@ State = pb.KillTheKingState
 Move = pb.KillTheKingMove
 Event = pb.KillTheKingEvent
 MOVEMENT = pb.KillTheKingState.PHASE_MOVEMENT
+PIG = pb.UNIT_TYPE_FLAMING_PIGS
 
 ENGINES = frozenset({pb.UNIT_TYPE_BATTERING_RAM, pb.UNIT_TYPE_SIEGE_TOWER})
 """Units that carry a crew (which turns with them)."""
@@ -253,8 +255,9 @@ def after_plain_step(play: Play, derived: Derived, then_check: Callable[[Play], 
         field = listing.Field.of_plain(state, listing.tables(state), before.plain)
 
         def step(state: State, seat: int, move: Move, events: list[Event]) -> None:
-            if derived.verify:  # the plain field is the state's own
-                u, d = state.units[move.step.unit], move.step.direction
+            u, d = state.units[move.step.unit], move.step.direction
+            if derived.verify and not (u.type == PIG and pigs.blocked_ahead(state, u)):
+                # the plain field is the state's own (a blocked Pig explodes instead)
                 assert listing.step_target(state, u, d, field) == listing.step_target(state, u, d)
             movement.step(state, seat, move, events, field)
 

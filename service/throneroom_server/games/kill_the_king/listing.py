@@ -158,6 +158,8 @@ class Plain(NamedTuple):
     """Side -> its living Ranger's id."""
     crews: dict[int, tuple[int, ...]]
     """Battering Ram -> the ids of its crew (a Siege Tower's crew is never here)."""
+    pigs: tuple[int, ...]
+    """The Flaming Pigs on the field."""
 
 
 class Field:
@@ -213,8 +215,8 @@ class Field:
 
     @classmethod
     def of_plain(cls, state: State, t: Tables, plain: Plain) -> Field:
-        """The field of ``state`` from plain data known to be its own (no Flaming
-        Pigs, no tower's crew): no pass over the units."""
+        """The field of ``state`` from plain data known to be its own (no tower's
+        crew): no pass over the units."""
         f = cls.__new__(cls)
         f.state = state
         f.t = t
@@ -224,7 +226,7 @@ class Field:
         f.units = units
         f.occupied = plain.occupied
         f.crews = {e: [units[i] for i in ids] for e, ids in plain.crews.items()}
-        f.pigs = []
+        f.pigs = [units[i] for i in plain.pigs]
         f.rangers = plain.rangers
         f.gates = None
         return f
@@ -372,8 +374,8 @@ def movement_keys(state: State, seat: int) -> list[Key] | None:
 
 def plain_listing(state: State, seat: int) -> tuple[list[Key], Plain | None] | None:
     """:func:`movement_keys`, with the field as plain data when a step can
-    derive the next listing from it (:func:`after_step`): no Flaming Pigs, no
-    unit on the gate's passage."""
+    derive the next listing from it (:func:`after_step`): no unit on the
+    gate's passage."""
     f = Field(state, tables(state))
     crews = f.crews
     if crews:
@@ -386,7 +388,7 @@ def plain_listing(state: State, seat: int) -> tuple[list[Key], Plain | None] | N
     if passage is not None:  # it must step on (KK-57): nothing else
         if not f.locked:
             _steps(f, passage, keys)
-        if not _on_gate_passage(f) and not _pigs_to_move(f, seat, passage, controlled):
+        if not _on_gate_passage(f) and not _pigs_to_move(f, seat, passage):
             keys.append((END_PHASE,))
         keys.sort()
         return keys, None
@@ -394,15 +396,14 @@ def plain_listing(state: State, seat: int) -> tuple[list[Key], Plain | None] | N
         _unit_keys(f, u, keys)
     if crews and not f.locked:
         _unman(f, seat, controlled, keys)
-    if not _on_gate_passage(f) and not _pigs_to_move(f, seat, passage, controlled):
+    if not _on_gate_passage(f) and not _pigs_to_move(f, seat, passage):
         keys.append((END_PHASE,))
     keys.sort()
-    if f.pigs:
-        return keys, None
     plain = Plain(
         f.occupied,
         f.rangers,
         {e: tuple(u.id for u in c) for e, c in crews.items()},
+        tuple(u.id for u in f.pigs),
     )
     return keys, plain
 
@@ -502,16 +503,15 @@ def _on_gate_passage(f: Field) -> bool:
     )
 
 
-def _pigs_to_move(f: Field, seat: int, passage: Unit | None, controlled: list[Unit]) -> bool:
-    """``movement.pigs_to_move``: a Flaming Pig of ``seat`` must still move (KK-86)."""
+def _pigs_to_move(f: Field, seat: int, passage: Unit | None) -> bool:
+    """``movement.pigs_to_move``: a Flaming Pig of ``seat`` (one it controls:
+    standing, its own) must still move (KK-86)."""
     if f.locked or passage is not None:
         return False
-    if not any(u.seat == seat and not u.moved for u in f.pigs):
-        return False
-    for u in controlled:
-        if u.type != PIG or u.moved:
+    chart = CHARTS[PIG]
+    for u in f.pigs:
+        if u.seat != seat or u.moved or u.carried_by >= 0:
             continue
-        chart = CHARTS[PIG]
         left = f.left(u, chart)
         if left >= 1 and _pig_steps(f, u, chart, left):
             return True
@@ -551,7 +551,8 @@ def after_step(
     the space beyond) are listed again, and no crew
     steps off its Ram any more (its side has moved); the other units' keys are
     those of ``before``. Nothing else changes: no gate's control (an event),
-    no crew (an event), no death (an event), no Pig (none).
+    no crew (an event), no death (an event); ``end_phase`` waits for a Flaming
+    Pig that must still move (listed again when there are Pigs).
     Returns the keys, those of ``before`` gone, those added, the plain field."""
     u = state.units[uid]
     target = position(u)
@@ -559,10 +560,10 @@ def after_step(
     if occupied.pop(origin, None) != uid or target in occupied:
         return None
     occupied[target] = uid
-    after = Plain(occupied, plain.rangers, plain.crews)
+    after = Plain(occupied, plain.rangers, plain.crews, plain.pigs)
     f = Field.of_plain(state, tables(state), after)
-    if f.passage() is not None or _on_gate_passage(f):
-        return None
+    if f.active != uid or (target & 3 == GROUND and target >> 2 in f.t.walls):
+        return None  # (the mover is active) now on the gate's passage: it must go on
     # listed again whole: the mover, the unit active before it; their steps and
     # climbs only: the units within reach of the two squares (two spaces next to
     # the gate's passage, whose pass looks at the space beyond, else one); the
@@ -579,11 +580,10 @@ def after_step(
     partial = set(nearby)
     for ids in plain.crews.values():
         partial.update(ids)
-    end = before[-1:] if before and len(before[-1]) == 1 else []
-    body = before[: len(before) - len(end)]
+    had_end = bool(before) and len(before[-1]) == 1
+    body = before[:-1] if had_end else before
     gone = [k for k in body if k[1] in whole or (k[1] in partial and k[0] in MOVES)]
     keys = [k for k in body if not (k[1] in whole or (k[1] in partial and k[0] in MOVES))]
-    keys += end
     units = state.units
     added: list[Key] = []
     crews = f.crews
@@ -600,6 +600,14 @@ def after_step(
         elif v.seat != seat:
             continue
         _unit_keys(f, v, added, whole=i in whole)
+    # end_phase: no unit on the passage; a Flaming Pig may still have to move
+    has_end = not _pigs_to_move(f, seat, None) if f.pigs else had_end
+    if has_end and not had_end:
+        added.append((END_PHASE,))
+    elif had_end and not has_end:
+        gone.append((END_PHASE,))
+    elif has_end:
+        keys.append((END_PHASE,))
     keys += added
     keys.sort()
     return keys, gone, added, after
