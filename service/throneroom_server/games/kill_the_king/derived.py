@@ -13,9 +13,13 @@ answer exactly membership in the enumeration (the conformance suite and
 tests/games/kill_the_king/test_derived.py run it).
 
 After a free rotation the next listing is derived from the one before
-(:func:`after_free_rotation`); with ``verify`` every listing read from the
-memo is listed again from scratch and compared (test_derived.py plays random
-games of every mode that way).
+(:func:`after_free_rotation`), and after a step whose only event is the step
+itself too (:func:`after_plain_step`, :func:`.listing.after_step`: only the
+units within reach of the step's two squares are listed again); the step's
+effect reads the field the listing kept. With ``verify`` every listing read
+from the memo is listed again from scratch and compared, field included, and
+the step's target read from the kept field is compared with a fresh read
+(test_derived.py plays random games of every mode that way).
 
 :func:`definition_with` binds a definition to one ``Derived``: the listed
 phases' generators and the ``member`` of their move kinds read it.
@@ -33,6 +37,7 @@ from throneroom.v1 import kill_the_king_pb2 as pb
 from throneroom_server.games.kill_the_king import (
     climbing,
     combat,
+    grid,
     listing,
     movement,
     pigs,
@@ -124,14 +129,16 @@ def listed(state: State, seat: int) -> Listing:
 
 class Derived:
     """The movement listings of the last states asked about (at most ``limit``),
-    by (state bytes, seat): each the ascending keys and their set.
+    by (state bytes, seat): each the ascending keys, their set and (movement)
+    the field as plain data.
 
     A free rotation changes nothing the listing reads but the unit's own facing
     and ``rotated`` flag (see :func:`after_free_rotation`), so the listing after
     it is the one before without that unit's rotations: stored at once, it
-    spares the next ``legal_moves`` a look at the field. With ``verify``, every
-    listing taken from the memo is listed again from scratch and compared (the
-    tests play many random games that way)."""
+    spares the next ``legal_moves`` a look at the field. A plain step changes
+    what the listing reads only near its two squares (:meth:`stepped`). With
+    ``verify``, every listing taken from the memo is listed again from scratch
+    and compared (the tests play many random games that way)."""
 
     __slots__ = ("_listings", "limit", "verify")
 
@@ -252,7 +259,7 @@ def after_plain_step(play: Play, derived: Derived, then_check: Callable[[Play], 
         if before is None or before.plain is None:
             play(state, seat, move, events)
             return
-        field = listing.Field.of_plain(state, listing.tables(state), before.plain)
+        field = listing.Field.of_plain(state, grid.tables(state), before.plain)
 
         def step(state: State, seat: int, move: Move, events: list[Event]) -> None:
             u, d = state.units[move.step.unit], move.step.direction
@@ -262,7 +269,7 @@ def after_plain_step(play: Play, derived: Derived, then_check: Callable[[Play], 
             movement.step(state, seat, move, events, field)
 
         uid = move.step.unit
-        origin = listing.position(state.units[uid])
+        origin = grid.position(state.units[uid])
         active = state.active_unit
         start = len(events)
         then_check(step)(state, seat, move, events)
