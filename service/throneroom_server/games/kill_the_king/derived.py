@@ -59,6 +59,7 @@ Move = pb.KillTheKingMove
 Event = pb.KillTheKingEvent
 MOVEMENT = pb.KillTheKingState.PHASE_MOVEMENT
 PIG = pb.UNIT_TYPE_FLAMING_PIGS
+TOWER = pb.UNIT_TYPE_SIEGE_TOWER
 
 ENGINES = frozenset({pb.UNIT_TYPE_BATTERING_RAM, pb.UNIT_TYPE_SIEGE_TOWER})
 """Units that carry a crew (which turns with them)."""
@@ -224,12 +225,19 @@ Play = Callable[[State, int, Move, list[Event]], None]
 def after_free_rotation(play: Play, derived: Derived) -> Play:
     """The rotation's effect; after a free one that changed nothing but the
     unit's facing and ``rotated`` flag (its one event, the movement phase
-    still on; not an engine, whose crew turns with it, nor a crew), the next
-    listing is derived from the one before (:meth:`Derived.rotated`). No
-    listing reads a unit's facing except a Flaming Pig's (which never turns)
-    and a Siege Tower's (left out); climbing attacks do not depend on facing."""
+    still on; not a Siege Tower, whose exposed crew turns with it, nor a
+    crew), the next listing is derived from the one before
+    (:meth:`Derived.rotated`). No listing reads a unit's facing except a
+    Flaming Pig's (which never turns) and a tower's crew's (left out): not a
+    Ram's crew's; climbing attacks do not depend on facing. A rotation that
+    cost a point (a Catapult's) is derived as a move (:func:`after_plain_move`)."""
+    moved = after_plain_move(play, derived, "rotated")
 
     def played(state: State, seat: int, move: Move, events: list[Event]) -> None:
+        u = state.units[move.rotate.unit]
+        if u.type != TOWER and u.carried_by < 0 and _rotation_cost(state, u):
+            moved(state, seat, move, events)
+            return
         before = derived.known(state, seat) if state.phase == MOVEMENT else None
         start = len(events)
         play(state, seat, move, events)
@@ -239,9 +247,39 @@ def after_free_rotation(play: Play, derived: Derived) -> Play:
         if event.WhichOneof("kind") != "rotated" or event.rotated.cost != 0:
             return
         u = state.units[move.rotate.unit]
-        if u.carried_by >= 0 or u.type in ENGINES:
+        if u.carried_by >= 0 or u.type == TOWER:
             return
         derived.rotated(state, seat, before, u.id)
+
+    return played
+
+
+def _rotation_cost(state: State, u: pb.KillTheKingUnit) -> int:
+    return 0 if state.movement_locked_now else grid.CHARTS[u.type].rotation_cost
+
+
+def after_plain_move(play: Play, derived: Derived, event_name: str) -> Play:
+    """The effect of a climb, a dismount or a rotation that cost a point;
+    after one whose only event is its own (``event_name``), the movement phase
+    still on, the next listing is derived from the one before as after a step
+    (:meth:`Derived.stepped`) when that one kept its plain field."""
+
+    def played(state: State, seat: int, move: Move, events: list[Event]) -> None:
+        before = derived.known(state, seat) if state.phase == MOVEMENT else None
+        if before is None or before.plain is None:
+            play(state, seat, move, events)
+            return
+        kind = move.WhichOneof("decision")
+        uid = getattr(move, kind).unit if kind is not None else -1
+        origin = grid.position(state.units[uid])
+        active = state.active_unit
+        start = len(events)
+        play(state, seat, move, events)
+        if len(events) != start + 1 or state.phase != MOVEMENT:
+            return
+        if events[start].WhichOneof("kind") != event_name:
+            return
+        derived.stepped(state, seat, before, uid=uid, origin=origin, active=active)
 
     return played
 
@@ -305,6 +343,10 @@ def definition_with(definition: GameDefinition[Any, Any, Any, Any, Any], derived
         play = kind.play
         if kind.name == "rotate":
             play = after_free_rotation(play, derived)
+        elif kind.name == "climb":
+            play = after_plain_move(play, derived, "climbed")
+        elif kind.name == "dismount":
+            play = after_plain_move(play, derived, "flipped")
         elif kind.name == "step":
             play = after_plain_step(play, derived, then_check)
         narrow = kind.narrow

@@ -446,21 +446,23 @@ def step_target(
 def after_step(
     state: State, seat: int, before: list[Key], plain: Plain, *, uid: int, origin: int, active: int
 ) -> tuple[list[Key], list[Key], list[Key], Plain] | None:
-    """The listing for ``seat`` after a step of unit ``uid`` from ``origin``
-    whose only event was the step itself, from the listing ``before`` it (of
-    the same seat, with its ``plain`` field) and the unit active before it;
-    None when it cannot be derived (the unit now on the gate's passage).
+    """The listing for ``seat`` after a move of unit ``uid`` from ``origin``
+    (a step, a climb; a dismount or a rotation: where it stands) whose only
+    event was its own, from the listing ``before`` it (of the same seat, with
+    its ``plain`` field) and the unit active before it; None when it cannot be
+    derived (a unit now on the gate's passage).
 
-    A step changes what a listing reads only at its two squares, the mover's
-    own points and position, and which unit is active: so only the mover, the
-    unit active before it (whose move is now complete) and the units next to
-    either square (a step, a climb and the Knight's bonus look no further; two
-    spaces away for a square next to the gate's passage, whose pass looks at
-    the space beyond) are listed again, and no crew
-    steps off its Ram any more (its side has moved); the other units' keys are
-    those of ``before``. Nothing else changes: no gate's control (an event),
-    no crew (an event), no death (an event); ``end_phase`` waits for a Flaming
-    Pig that must still move (listed again when there are Pigs).
+    Such a move changes what a listing reads only at its two squares, the
+    mover's own chart, points, facing and position, and which unit is active:
+    so only the mover, the units active before and after it, and the steps
+    and climbs of the units next to either square (a step, a climb and the
+    Knight's bonus look no further; two spaces away for a square next to the
+    gate's passage, whose pass looks at the space beyond) are listed again,
+    and once the side has moved no crew steps off its Ram (KK-90); the other
+    units' keys are those of ``before``. Nothing else changes: no gate's
+    control (an event), no crew (an event), no death (an event); ``end_phase``
+    waits for a Flaming Pig that must still move (listed again when there are
+    Pigs).
     Returns the keys, those of ``before`` gone, those added, the plain field."""
     u = state.units[uid]
     target = position(u)
@@ -470,24 +472,25 @@ def after_step(
     occupied[target] = uid
     after = Plain(occupied, plain.rangers, plain.crews, plain.pigs)
     f = Field.of_plain(state, tables(state), after)
-    if f.active != uid or (target & 3 == GROUND and target >> 2 in f.t.walls):
-        return None  # (the mover is active) now on the gate's passage: it must go on
+    if f.passage() is not None or _on_gate_passage(f):
+        return None  # a unit on the gate's passage must go on: it alone is listed
     # listed again whole: the mover, the unit active before it; their steps and
     # climbs only: the units within reach of the two squares (two spaces next to
     # the gate's passage, whose pass looks at the space beyond, else one); the
     # crews' steps off their Rams are gone (the side has moved, KK-90)
-    whole = {uid, active}
+    whole = {uid, active, f.active}
     t = f.t
     nearby = set()
-    for p in (origin, target):
+    for p in (origin, target) if origin != target else ():
         for q in (t.around2 if p >> 2 in t.by_passage else t.around)[p >> 2]:
             i = occupied.get(q)
             if i is not None:
                 nearby.add(i)
     nearby -= whole
     partial = set(nearby)
-    for ids in plain.crews.values():
-        partial.update(ids)
+    if u.moved:  # the side has moved: no crew steps off its Ram (KK-90)
+        for ids in plain.crews.values():
+            partial.update(ids)
     had_end = bool(before) and len(before[-1]) == 1
     body = before[:-1] if had_end else before
     gone = [k for k in body if k[1] in whole or (k[1] in partial and k[0] in MOVES)]
@@ -499,8 +502,8 @@ def after_step(
         if i < 0:
             continue
         v = units[i]
-        if i == active and (v.status != ON_FIELD or v.carried_by >= 0):
-            continue  # not standing: no keys
+        if i != uid and i not in nearby and (v.status != ON_FIELD or v.carried_by >= 0):
+            continue  # an active unit not standing: no keys
         if v.type in (RAM, TOWER):
             crew = crews.get(i)
             if not crew or crew[0].seat != seat:
