@@ -198,9 +198,8 @@ class Derived:
         )
         if found is None:
             return False
-        keys, gone, added, plain = found
-        members = before.members.difference(gone).union(added)
-        self._store((state.SerializeToString(), seat), Listing(keys, members, plain))
+        keys, plain = found
+        self._store((state.SerializeToString(), seat), Listing(keys, frozenset(keys), plain))
         return True
 
     def moves(self, state: State, seat: int) -> LazyMoves:

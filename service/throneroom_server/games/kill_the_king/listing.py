@@ -445,7 +445,7 @@ def step_target(
 
 def after_step(
     state: State, seat: int, before: list[Key], plain: Plain, *, uid: int, origin: int, active: int
-) -> tuple[list[Key], list[Key], list[Key], Plain] | None:
+) -> tuple[list[Key], Plain] | None:
     """The listing for ``seat`` after a move of unit ``uid`` from ``origin``
     (a step, a climb; a dismount or a rotation: where it stands) whose only
     event was its own, from the listing ``before`` it (of the same seat, with
@@ -463,7 +463,7 @@ def after_step(
     control (an event), no crew (an event), no death (an event); ``end_phase``
     waits for a Flaming Pig that must still move (listed again when there are
     Pigs).
-    Returns the keys, those of ``before`` gone, those added, the plain field."""
+    Returns the keys and the plain field."""
     u = state.units[uid]
     target = position(u)
     occupied = dict(plain.occupied)
@@ -493,10 +493,8 @@ def after_step(
             partial.update(ids)
     had_end = bool(before) and len(before[-1]) == 1
     body = before[:-1] if had_end else before
-    gone = [k for k in body if k[1] in whole or (k[1] in partial and k[0] in MOVES)]
     keys = [k for k in body if not (k[1] in whole or (k[1] in partial and k[0] in MOVES))]
     units = state.units
-    added: list[Key] = []
     crews = f.crews
     for i in sorted(whole | nearby):
         if i < 0:
@@ -510,15 +508,10 @@ def after_step(
                 continue
         elif v.seat != seat:
             continue
-        _unit_keys(f, v, added, whole=i in whole)
+        _unit_keys(f, v, keys, whole=i in whole)
     # end_phase: no unit on the passage; a Flaming Pig may still have to move
-    has_end = not _pigs_to_move(f, seat, None) if f.pigs else had_end
-    if has_end and not had_end:
-        added.append((END_PHASE,))
-    elif had_end and not has_end:
-        gone.append((END_PHASE,))
-    elif has_end:
+    has_end = (not _pigs_to_move(f, seat, None)) if f.pigs else had_end
+    if has_end:
         keys.append((END_PHASE,))
-    keys += added
     keys.sort()
-    return keys, gone, added, after
+    return keys, after
