@@ -4,8 +4,9 @@ The movement phase is most of a game's decisions, and each asks the same
 question twice: ``legal_moves`` lists the seat's moves, then the checked
 ``apply`` asks whether the move chosen is among them. ``Derived`` keeps the
 listing of the last few states asked about, keyed by the state's bytes and the
-seat, so that the membership test is a set lookup instead of a second look at
-the field; the placement and the attack phase are listed the same way. Every
+seat, so that the membership test is a binary search of its ascending keys
+instead of a second look at the field; the placement and the attack phase
+are listed the same way. Every
 answer depends on the state alone (the same bytes, the same listing), so the
 engine stays pure: same input, same output, and one object may serve any
 number of games. ``kit.checks.narrowing_problems`` proves the ``member`` hooks
@@ -94,12 +95,11 @@ def reference_keys(state: State, seat: int) -> list[Key]:
 
 
 class Listing(NamedTuple):
-    """A listing kept by the memo: the ascending keys, their set, and for the
-    movement phase the field as plain data when a step may derive the next
+    """A listing kept by the memo: the ascending keys and, for the movement
+    phase, the field as plain data when a step may derive the next
     listing from it (:func:`.listing.after_step`)."""
 
     keys: list[Key]
-    members: frozenset[Key]
     plain: listing.Plain | None = None
 
 
@@ -113,25 +113,25 @@ def listed(state: State, seat: int) -> Listing:
     or the attack phase's (the phases listed at once)."""
     if state.phase == PLACEMENT:
         keys = setup.placement_moves(state, seat).keys
-        return Listing(keys, frozenset(keys))
+        return Listing(keys)
     if state.phase == ATTACK:
         keys = [move_key(m) for m in combat.attack_moves(state, st.field(state), seat)]
         if next(turns.end_phase_moves(state, seat), None) is not None:
             keys.append((END_PHASE,))
         keys.sort()
-        return Listing(keys, frozenset(keys))
+        return Listing(keys)
     found = listing.plain_listing(state, seat)
     if found is None:
         keys = reference_keys(state, seat)
-        return Listing(keys, frozenset(keys))
+        return Listing(keys)
     keys, plain = found
-    return Listing(keys, frozenset(keys), plain)
+    return Listing(keys, plain)
 
 
 class Derived:
     """The movement listings of the last states asked about (at most ``limit``),
-    by (state bytes, seat): each the ascending keys, their set and (movement)
-    the field as plain data.
+    by (state bytes, seat): each the ascending keys and (movement) the field
+    as plain data.
 
     A free rotation changes nothing the listing reads but the unit's own facing
     and ``rotated`` flag (see :func:`after_free_rotation`), so the listing after
@@ -158,7 +158,6 @@ class Derived:
         elif self.verify:
             fresh = listed(state, seat)
             assert fresh.keys == found.keys, f"memo {found.keys} != listed {fresh.keys}"
-            assert fresh.members == found.members, "memo's set != its keys"
             assert fresh.plain == found.plain, f"memo {found.plain} != {fresh.plain}"
         return found
 
@@ -175,13 +174,11 @@ class Derived:
         """``state`` is a state whose listing for ``seat`` was ``before`` after
         a free rotation of unit ``uid`` that changed nothing else (checked by
         :func:`after_free_rotation`): its listing is ``before`` without the
-        unit's rotations (a slice of the ascending keys; the set's difference
-        keeps the keys' hashes)."""
-        keys, members, plain = before
+        unit's rotations (a slice of the ascending keys)."""
+        keys, plain = before
         start = bisect_left(keys, (ROTATE, uid))
         end = bisect_left(keys, (ROTATE, uid + 1), start)
-        gone = keys[start:end]
-        found = Listing(keys[:start] + keys[end:], members.difference(gone), plain)
+        found = Listing(keys[:start] + keys[end:], plain)
         self._store((state.SerializeToString(), seat), found)
 
     def stepped(
@@ -199,7 +196,7 @@ class Derived:
         if found is None:
             return False
         keys, plain = found
-        self._store((state.SerializeToString(), seat), Listing(keys, frozenset(keys), plain))
+        self._store((state.SerializeToString(), seat), Listing(keys, plain))
         return True
 
     def moves(self, state: State, seat: int) -> LazyMoves:
@@ -209,7 +206,9 @@ class Derived:
     def member(self, state: State, seat: int, move: Move, key: Key) -> Move | None:
         """The listed move equal to ``move`` in the movement phase or the
         placement, or None."""
-        if key not in self.listing(state, seat).members:
+        keys = self.listing(state, seat).keys
+        at = bisect_left(keys, key)  # the keys ascend: a search, no set to build
+        if at == len(keys) or keys[at] != key:
             return None
         listed = LazyMoves.from_key(key)
         return listed if listed == move else None
