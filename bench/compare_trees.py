@@ -15,7 +15,13 @@ a run less than wall time would; the trees alternate run by run and the
 table gives every run, the best and the median, and this tree's ratio to the
 base (> 1: faster).
 
-``--callgrind`` counts instructions instead (valgrind's callgrind, repeatable
+``--digest`` checks that both trees play the same games: a fixed number of
+games (``--games``) from seed 1 per row, hashing every decision's legal-move
+list, the move chosen, the state after it and its events (a differential
+check of a speed change: the digests must be equal).
+
+``--callgrind`` counts instructions instead (``--phase NAME``: only the
+decisions of that phase, each inside ``operator.call``) (valgrind's callgrind, repeatable
 under load): a fixed number of games (``--games``) from seed 1, per decision.
 Only the games are counted (not the imports): the worker plays them inside
 ``operator.call``, the one C function callgrind is told to collect within
@@ -25,6 +31,7 @@ Only the games are counted (not the imports): the worker plays them inside
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import operator
 import os
@@ -68,6 +75,63 @@ def play_one(
     return decisions
 
 
+def digest_games(
+    game: Any, seats: int, games: int, values: dict[str, int] | None = None
+) -> tuple[str, int]:
+    """``play_one``'s games from seed 1, every decision's legal moves, move,
+    state after and events hashed: (hex digest, decisions)."""
+    chooser = random.Random(1)
+    digest = hashlib.sha256()
+    decisions = 0
+    for played in range(games):
+        options = game.default_options()
+        for name, value in (values or {}).items():
+            setattr(options, name, value)
+        state = game.setup(options, seats, 1 + played)
+        digest.update(state.SerializeToString(deterministic=True))
+        while acting := game.to_act(state):
+            seat = acting[chooser.randrange(len(acting))] if len(acting) > 1 else acting[0]
+            moves = game.legal_moves(state, seat)
+            for m in moves:
+                digest.update(m.SerializeToString(deterministic=True))
+            digest.update(b"|%d|" % len(moves))
+            state, events = game.apply(state, seat, moves[chooser.randrange(len(moves))])
+            digest.update(state.SerializeToString(deterministic=True))
+            for e in events:
+                digest.update(e.SerializeToString(deterministic=True))
+            digest.update(b"|%d|" % len(events))
+            decisions += 1
+    return digest.hexdigest(), decisions
+
+
+def phase_games(
+    game: Any, seats: int, games: int, values: dict[str, int] | None, phase: str
+) -> int:
+    """``play_one``'s games from seed 1 (the same choices), each decision of
+    ``phase`` (its legal moves, the choice, the apply) played inside
+    ``operator.call`` (what --callgrind counts): that phase's decisions."""
+    chooser = random.Random(1)
+    counted = 0
+    for played in range(games):
+        options = game.default_options()
+        for name, value in (values or {}).items():
+            setattr(options, name, value)
+        state = game.setup(options, seats, 1 + played)
+        while acting := game.to_act(state):
+            seat = acting[chooser.randrange(len(acting))] if len(acting) > 1 else acting[0]
+
+            def decide(state: Any = state, seat: int = seat) -> Any:
+                moves = game.legal_moves(state, seat)
+                return game.apply(state, seat, moves[chooser.randrange(len(moves))])[0]
+
+            if game.phase(state).name == phase:
+                state = operator.call(decide)
+                counted += 1
+            else:
+                state = decide()
+    return counted
+
+
 def parse_row(row: str) -> tuple[str, str, dict[str, int]]:
     """``game:seats`` or ``game:seats:option=value,...`` -> (game, seats, options)."""
     name, seats, *rest = row.split(":")
@@ -79,7 +143,14 @@ def parse_row(row: str) -> tuple[str, str, dict[str, int]]:
 
 
 def worker(
-    name: str, seats: int, seconds: float, games: int, values: dict[str, int] | None = None
+    name: str,
+    seats: int,
+    seconds: float,
+    games: int,
+    values: dict[str, int] | None = None,
+    *,
+    digest: bool = False,
+    phase: str = "",
 ) -> dict[str, Any]:
     """Play ``games`` games (or, with 0, until ``seconds`` of CPU time) from seed 1."""
     # Imported here: the worker's PYTHONPATH picks the tree; the driver imports no tree.
@@ -99,6 +170,17 @@ def worker(
                 break
         return played, decisions
 
+    if digest:
+        hexdigest, decisions = digest_games(game, seats, games, values)
+        return {
+            "games": games,
+            "decisions": decisions,
+            "digest": hexdigest,
+            "module": registry.__file__,
+        }
+    if phase:
+        decisions = phase_games(game, seats, games, values, phase)
+        return {"games": games, "decisions": decisions, "module": registry.__file__}
     start = time.process_time()
     played, decisions = operator.call(play)  # what --callgrind counts
     cpu = time.process_time() - start
@@ -115,10 +197,14 @@ def tree_env(tree: Path) -> dict[str, str]:
     return env
 
 
-def run_worker(tree: Path, row: str, seconds: float, games: int) -> dict[str, Any]:
+def run_worker(
+    tree: Path, row: str, seconds: float, games: int, *, digest: bool = False, phase: str = ""
+) -> dict[str, Any]:
     name, seats, values = parse_row(row)
     command = [sys.executable, str(Path(__file__).resolve()), "--worker", name, seats]
     command += ["--seconds", str(seconds), "--games", str(games), "--options", json.dumps(values)]
+    command += ["--digest"] if digest else []
+    command += ["--phase", phase] if phase else []
     out = subprocess.run(
         command, env=tree_env(tree), check=True, capture_output=True, text=True, cwd=tree
     ).stdout
@@ -129,7 +215,7 @@ def run_worker(tree: Path, row: str, seconds: float, games: int) -> dict[str, An
     return result
 
 
-def callgrind_instructions(tree: Path, row: str, games: int) -> int:
+def callgrind_instructions(tree: Path, row: str, games: int, phase: str = "") -> int:
     """Instructions of one worker process under callgrind (``games`` games)."""
     name, seats, values = parse_row(row)
     with tempfile.TemporaryDirectory() as scratch:
@@ -138,6 +224,7 @@ def callgrind_instructions(tree: Path, row: str, games: int) -> int:
         command += ["--collect-atstart=no", "--toggle-collect=*operator_call*"]
         command += [sys.executable, str(Path(__file__).resolve()), "--worker", name, seats]
         command += ["--seconds", "0", "--games", str(games), "--options", json.dumps(values)]
+        command += ["--phase", phase] if phase else []
         env = tree_env(tree)
         env["PYTHONHASHSEED"] = "0"
         subprocess.run(command, env=env, check=True, capture_output=True, text=True, cwd=tree)
@@ -170,18 +257,40 @@ def compare_time(base: Path, head: Path, rows: list[str], runs: int, seconds: fl
         sys.stdout.flush()
 
 
-def compare_callgrind(base: Path, head: Path, rows: list[str], games: int) -> None:
-    print(f"callgrind instructions per decision over {games} games from seed 1 (games only)")
+def compare_callgrind(base: Path, head: Path, rows: list[str], games: int, phase: str = "") -> None:
+    only = f", the {phase} phase's decisions only" if phase else ""
+    print(f"callgrind instructions per decision over {games} games from seed 1 (games only{only})")
     for row in rows:
         per: dict[str, float] = {}
         for label, tree in (("base", base), ("this", head)):
-            decisions = run_worker(tree, row, 0, games)["decisions"]
-            per[label] = callgrind_instructions(tree, row, games) / decisions
+            decisions = run_worker(tree, row, 0, games, phase=phase)["decisions"]
+            per[label] = callgrind_instructions(tree, row, games, phase) / decisions
             print(
                 f"{row:<16} {label:<5} {decisions:>7} decisions {per[label]:>10,.0f} instr/decision"
             )
         print(f"{row:<16} this/base instructions: {per['this'] / per['base']:.3f}")
         sys.stdout.flush()
+
+
+def compare_digests(base: Path, head: Path, rows: list[str], games: int) -> int:
+    """Play the same games in both trees; 1 if any row's digests differ."""
+    print(f"digests of {games} games a row from seed 1 (moves, states, events)")
+    differ = 0
+    for row in rows:
+        found = {
+            label: run_worker(tree, row, 0, games, digest=True)
+            for label, tree in (("base", base), ("this", head))
+        }
+        same = found["base"]["digest"] == found["this"]["digest"]
+        same = same and found["base"]["decisions"] == found["this"]["decisions"]
+        differ += not same
+        verdict = "same" if same else "DIFFERENT from " + found["base"]["digest"][:16]
+        print(
+            f"{row:<28} {found['this']['decisions']:>8} decisions "
+            f"{found['this']['digest'][:16]} {verdict}"
+        )
+        sys.stdout.flush()
+    return 1 if differ else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -198,19 +307,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per run")
     parser.add_argument("--games", type=int, default=0, help="fixed games per run (callgrind)")
     parser.add_argument("--callgrind", action="store_true", help="count instructions instead")
+    parser.add_argument(
+        "--digest", action="store_true", help="check both trees play the same games (a digest)"
+    )
+    parser.add_argument(
+        "--phase", default="", help="with --callgrind: count only this phase's decisions"
+    )
     parser.add_argument("--worker", nargs=2, metavar=("GAME", "SEATS"), help=argparse.SUPPRESS)
     parser.add_argument("--options", default="{}", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         name, seats = args.worker
         values = json.loads(args.options)
-        print(json.dumps(worker(name, int(seats), args.seconds, args.games, values)))
+        found = worker(
+            name, int(seats), args.seconds, args.games, values, digest=args.digest, phase=args.phase
+        )
+        print(json.dumps(found))
         return 0
     if args.base is None:
         parser.error("--base is required")
     base, head = args.base.resolve(), args.head.resolve()
+    if args.digest:
+        return compare_digests(base, head, args.rows, args.games or 100)
     if args.callgrind:
-        compare_callgrind(base, head, args.rows, args.games or 40)
+        compare_callgrind(base, head, args.rows, args.games or 40, args.phase)
     else:
         compare_time(base, head, args.rows, args.runs, args.seconds)
     return 0

@@ -16,7 +16,6 @@ from throneroom.games.kill_the_king.data import Mode
 from throneroom.v1 import kill_the_king_pb2 as pb
 from throneroom_server.games.kill_the_king import derived
 from throneroom_server.games.kill_the_king.engine import KILL_THE_KING, KillTheKing
-from throneroom_server.games.kill_the_king.keys import Key
 from throneroom_server.games.kit.checks import narrowing_problems
 
 State = pb.KillTheKingState
@@ -42,12 +41,13 @@ def _options(engine: KillTheKing, values: tuple[tuple[str, int], ...]) -> pb.Kil
 class Counting(derived.Derived):
     """A verifying memo that counts its listings taken from the memo and derived."""
 
-    __slots__ = ("derived_rotations", "hits")
+    __slots__ = ("derived_rotations", "derived_steps", "hits")
 
     def __init__(self) -> None:
         super().__init__(verify=True)
         self.hits = 0
         self.derived_rotations = 0
+        self.derived_steps = 0
 
     def listing(self, state: State, seat: int) -> derived.Listing:
         before = len(self._listings)
@@ -55,9 +55,23 @@ class Counting(derived.Derived):
         self.hits += len(self._listings) == before  # nothing stored: a memo hit
         return found
 
-    def rotated(self, state: State, seat: int, before: list[Key], uid: int) -> None:
+    def rotated(self, state: State, seat: int, before: derived.Listing, uid: int) -> None:
         super().rotated(state, seat, before, uid)
         self.derived_rotations += 1
+
+    def stepped(
+        self,
+        state: State,
+        seat: int,
+        before: derived.Listing,
+        *,
+        uid: int,
+        origin: int,
+        active: int,
+    ) -> bool:
+        done = super().stepped(state, seat, before, uid=uid, origin=origin, active=active)
+        self.derived_steps += done
+        return done
 
 
 @pytest.mark.parametrize(("values", "seats"), VARIANTS)
@@ -86,6 +100,7 @@ def test_memo_listings_equal_listings_from_scratch(
     assert decisions > 300
     assert memo.hits > decisions // 2  # the membership test read the memo
     assert memo.derived_rotations > 10  # free rotations took the derived path
+    assert memo.derived_steps > 10  # plain steps took the derived path
 
 
 def test_apply_matches_the_definition_without_memo() -> None:

@@ -4,8 +4,9 @@ The movement phase is most of a game's decisions, and each asks the same
 question twice: ``legal_moves`` lists the seat's moves, then the checked
 ``apply`` asks whether the move chosen is among them. ``Derived`` keeps the
 listing of the last few states asked about, keyed by the state's bytes and the
-seat, so that the membership test is a set lookup instead of a second look at
-the field; the placement and the attack phase are listed the same way. Every
+seat, so that the membership test is a binary search of its ascending keys
+instead of a second look at the field; the placement and the attack phase
+are listed the same way. Every
 answer depends on the state alone (the same bytes, the same listing), so the
 engine stays pure: same input, same output, and one object may serve any
 number of games. ``kit.checks.narrowing_problems`` proves the ``member`` hooks
@@ -13,9 +14,13 @@ answer exactly membership in the enumeration (the conformance suite and
 tests/games/kill_the_king/test_derived.py run it).
 
 After a free rotation the next listing is derived from the one before
-(:func:`after_free_rotation`); with ``verify`` every listing read from the
-memo is listed again from scratch and compared (test_derived.py plays random
-games of every mode that way).
+(:func:`after_free_rotation`), and after a step whose only event is the step
+itself too (:func:`after_plain_step`, :func:`.listing.after_step`: only the
+units within reach of the step's two squares are listed again); the step's
+effect reads the field the listing kept. With ``verify`` every listing read
+from the memo is listed again from scratch and compared, field included, and
+the step's target read from the kept field is compared with a fresh read
+(test_derived.py plays random games of every mode that way).
 
 :func:`definition_with` binds a definition to one ``Derived``: the listed
 phases' generators and the ``member`` of their move kinds read it.
@@ -24,12 +29,22 @@ phases' generators and the ``member`` of their move kinds read it.
 from __future__ import annotations
 
 import dataclasses
+from bisect import bisect_left
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from throneroom.v1 import kill_the_king_pb2 as pb
 
-from throneroom_server.games.kill_the_king import climbing, combat, movement, setup, turns
+from throneroom_server.games.kill_the_king import (
+    climbing,
+    combat,
+    grid,
+    listing,
+    movement,
+    pigs,
+    setup,
+    turns,
+)
 from throneroom_server.games.kill_the_king import state as st
 from throneroom_server.games.kill_the_king.keys import (
     END_PHASE,
@@ -44,6 +59,8 @@ State = pb.KillTheKingState
 Move = pb.KillTheKingMove
 Event = pb.KillTheKingEvent
 MOVEMENT = pb.KillTheKingState.PHASE_MOVEMENT
+PIG = pb.UNIT_TYPE_FLAMING_PIGS
+TOWER = pb.UNIT_TYPE_SIEGE_TOWER
 
 ENGINES = frozenset({pb.UNIT_TYPE_BATTERING_RAM, pb.UNIT_TYPE_SIEGE_TOWER})
 """Units that carry a crew (which turns with them)."""
@@ -59,7 +76,16 @@ attack), whose membership the memo's listing answers."""
 
 
 def movement_keys(state: State, seat: int) -> list[Key]:
-    """The movement phase's moves at once (one look at the field), ascending."""
+    """The movement phase's moves at once (one look at the field), ascending
+    (:func:`.listing.movement_keys`; while a Siege Tower carries a crew,
+    :func:`reference_keys`)."""
+    keys = listing.movement_keys(state, seat)
+    return keys if keys is not None else reference_keys(state, seat)
+
+
+def reference_keys(state: State, seat: int) -> list[Key]:
+    """The movement listing as the rules' modules give it, kind by kind (the
+    reference :mod:`.listing` is tested against)."""
     scene = movement.Scene(state)
     keys = [*movement.movement_keys(scene, seat), *climbing.both_climb_keys(scene, seat)]
     if next(turns.end_phase_moves(state, seat), None) is not None:
@@ -68,33 +94,52 @@ def movement_keys(state: State, seat: int) -> list[Key]:
     return keys
 
 
-Listing = tuple[list[Key], frozenset[Key]]
+class Listing(NamedTuple):
+    """A listing kept by the memo: the ascending keys and, for the movement
+    phase, the field as plain data when a step may derive the next
+    listing from it (:func:`.listing.after_step`)."""
+
+    keys: list[Key]
+    plain: listing.Plain | None = None
 
 
 def listed_keys(state: State, seat: int) -> list[Key]:
-    """The keys of the phase's listing from scratch: the movement phase's or
-    the placement's (the two phases listed at once)."""
+    """The keys of the phase's listing from scratch (see :func:`listed`)."""
+    return listed(state, seat).keys
+
+
+def listed(state: State, seat: int) -> Listing:
+    """The phase's listing from scratch: the movement phase's, the placement's
+    or the attack phase's (the phases listed at once)."""
     if state.phase == PLACEMENT:
-        return setup.placement_moves(state, seat).keys
+        keys = setup.placement_moves(state, seat).keys
+        return Listing(keys)
     if state.phase == ATTACK:
         keys = [move_key(m) for m in combat.attack_moves(state, st.field(state), seat)]
         if next(turns.end_phase_moves(state, seat), None) is not None:
             keys.append((END_PHASE,))
         keys.sort()
-        return keys
-    return movement_keys(state, seat)
+        return Listing(keys)
+    found = listing.plain_listing(state, seat)
+    if found is None:
+        keys = reference_keys(state, seat)
+        return Listing(keys)
+    keys, plain = found
+    return Listing(keys, plain)
 
 
 class Derived:
     """The movement listings of the last states asked about (at most ``limit``),
-    by (state bytes, seat): each the ascending keys and their set.
+    by (state bytes, seat): each the ascending keys and (movement) the field
+    as plain data.
 
     A free rotation changes nothing the listing reads but the unit's own facing
     and ``rotated`` flag (see :func:`after_free_rotation`), so the listing after
     it is the one before without that unit's rotations: stored at once, it
-    spares the next ``legal_moves`` a look at the field. With ``verify``, every
-    listing taken from the memo is listed again from scratch and compared (the
-    tests play many random games that way)."""
+    spares the next ``legal_moves`` a look at the field. A plain step changes
+    what the listing reads only near its two squares (:meth:`stepped`). With
+    ``verify``, every listing taken from the memo is listed again from scratch
+    and compared (the tests play many random games that way)."""
 
     __slots__ = ("_listings", "limit", "verify")
 
@@ -108,12 +153,12 @@ class Derived:
         memo_key = (state.SerializeToString(), seat)
         found = self._listings.get(memo_key)
         if found is None:
-            keys = listed_keys(state, seat)
-            found = (keys, frozenset(keys))
+            found = listed(state, seat)
             self._store(memo_key, found)
         elif self.verify:
-            fresh = listed_keys(state, seat)
-            assert fresh == found[0], f"memo {found[0]} != listed {fresh}"
+            fresh = listed(state, seat)
+            assert fresh.keys == found.keys, f"memo {found.keys} != listed {fresh.keys}"
+            assert fresh.plain == found.plain, f"memo {found.plain} != {fresh.plain}"
         return found
 
     def _store(self, memo_key: tuple[bytes, int], found: Listing) -> None:
@@ -121,27 +166,49 @@ class Derived:
             self._listings.clear()
         self._listings[memo_key] = found
 
-    def known(self, state: State, seat: int) -> list[Key] | None:
-        """The memo's keys for ``seat`` at ``state``, if it holds them."""
-        found = self._listings.get((state.SerializeToString(), seat))
-        return found[0] if found is not None else None
+    def known(self, state: State, seat: int) -> Listing | None:
+        """The memo's listing for ``seat`` at ``state``, if it holds it."""
+        return self._listings.get((state.SerializeToString(), seat))
 
-    def rotated(self, state: State, seat: int, before: list[Key], uid: int) -> None:
+    def rotated(self, state: State, seat: int, before: Listing, uid: int) -> None:
         """``state`` is a state whose listing for ``seat`` was ``before`` after
         a free rotation of unit ``uid`` that changed nothing else (checked by
         :func:`after_free_rotation`): its listing is ``before`` without the
-        unit's rotations."""
-        keys = [k for k in before if k[0] != ROTATE or k[1] != uid]
-        self._store((state.SerializeToString(), seat), (keys, frozenset(keys)))
+        unit's rotations (a slice of the ascending keys)."""
+        keys, plain = before
+        start = bisect_left(keys, (ROTATE, uid))
+        end = bisect_left(keys, (ROTATE, uid + 1), start)
+        found = Listing(keys[:start] + keys[end:], plain)
+        self._store((state.SerializeToString(), seat), found)
+
+    def stepped(
+        self, state: State, seat: int, before: Listing, *, uid: int, origin: int, active: int
+    ) -> bool:
+        """``state`` is a state whose listing for ``seat`` was ``before`` (with
+        its plain field) after a step of unit ``uid`` from position ``origin``
+        whose only event was the step (checked by :func:`after_plain_step`),
+        ``active`` the unit active before it: its listing is derived
+        (:func:`.listing.after_step`) when it can be. Returns whether it was."""
+        assert before.plain is not None
+        found = listing.after_step(
+            state, seat, before.keys, before.plain, uid=uid, origin=origin, active=active
+        )
+        if found is None:
+            return False
+        keys, plain = found
+        self._store((state.SerializeToString(), seat), Listing(keys, plain))
+        return True
 
     def moves(self, state: State, seat: int) -> LazyMoves:
         """The movement phase's or the placement's moves, from the memo."""
-        return LazyMoves(self.listing(state, seat)[0])
+        return LazyMoves(self.listing(state, seat).keys)
 
     def member(self, state: State, seat: int, move: Move, key: Key) -> Move | None:
         """The listed move equal to ``move`` in the movement phase or the
         placement, or None."""
-        if key not in self.listing(state, seat)[1]:
+        keys = self.listing(state, seat).keys
+        at = bisect_left(keys, key)  # the keys ascend: a search, no set to build
+        if at == len(keys) or keys[at] != key:
             return None
         listed = LazyMoves.from_key(key)
         return listed if listed == move else None
@@ -156,12 +223,19 @@ Play = Callable[[State, int, Move, list[Event]], None]
 def after_free_rotation(play: Play, derived: Derived) -> Play:
     """The rotation's effect; after a free one that changed nothing but the
     unit's facing and ``rotated`` flag (its one event, the movement phase
-    still on; not an engine, whose crew turns with it, nor a crew), the next
-    listing is derived from the one before (:meth:`Derived.rotated`). No
-    listing reads a unit's facing except a Flaming Pig's (which never turns)
-    and a Siege Tower's (left out); climbing attacks do not depend on facing."""
+    still on; not a Siege Tower, whose exposed crew turns with it, nor a
+    crew), the next listing is derived from the one before
+    (:meth:`Derived.rotated`). No listing reads a unit's facing except a
+    Flaming Pig's (which never turns) and a tower's crew's (left out): not a
+    Ram's crew's; climbing attacks do not depend on facing. A rotation that
+    cost a point (a Catapult's) is derived as a move (:func:`after_plain_move`)."""
+    moved = after_plain_move(play, derived, "rotated")
 
     def played(state: State, seat: int, move: Move, events: list[Event]) -> None:
+        u = state.units[move.rotate.unit]
+        if u.type != TOWER and u.carried_by < 0 and _rotation_cost(state, u):
+            moved(state, seat, move, events)
+            return
         before = derived.known(state, seat) if state.phase == MOVEMENT else None
         start = len(events)
         play(state, seat, move, events)
@@ -171,9 +245,75 @@ def after_free_rotation(play: Play, derived: Derived) -> Play:
         if event.WhichOneof("kind") != "rotated" or event.rotated.cost != 0:
             return
         u = state.units[move.rotate.unit]
-        if u.carried_by >= 0 or u.type in ENGINES:
+        if u.carried_by >= 0 or u.type == TOWER:
             return
         derived.rotated(state, seat, before, u.id)
+
+    return played
+
+
+def _rotation_cost(state: State, u: pb.KillTheKingUnit) -> int:
+    return 0 if state.movement_locked_now else grid.CHARTS[u.type].rotation_cost
+
+
+def after_plain_move(play: Play, derived: Derived, event_name: str) -> Play:
+    """The effect of a climb, a dismount or a rotation that cost a point;
+    after one whose only event is its own (``event_name``), the movement phase
+    still on, the next listing is derived from the one before as after a step
+    (:meth:`Derived.stepped`) when that one kept its plain field."""
+
+    def played(state: State, seat: int, move: Move, events: list[Event]) -> None:
+        before = derived.known(state, seat) if state.phase == MOVEMENT else None
+        if before is None or before.plain is None:
+            play(state, seat, move, events)
+            return
+        kind = move.WhichOneof("decision")
+        uid = getattr(move, kind).unit if kind is not None else -1
+        origin = grid.position(state.units[uid])
+        active = state.active_unit
+        start = len(events)
+        play(state, seat, move, events)
+        if len(events) != start + 1 or state.phase != MOVEMENT:
+            return
+        if events[start].WhichOneof("kind") != event_name:
+            return
+        derived.stepped(state, seat, before, uid=uid, origin=origin, active=active)
+
+    return played
+
+
+def after_plain_step(play: Play, derived: Derived, then_check: Callable[[Play], Play]) -> Play:
+    """The step's effect (``play``, the definition's: ``then_check`` of
+    ``movement.step``). When the listing before it kept its plain field, the
+    effect reads the field from it (``movement.step``'s ``field``, wrapped by
+    the same ``then_check``), and after a step whose only event was the step
+    itself (the movement phase still on) the next listing is derived from the
+    one before (:meth:`Derived.stepped`)."""
+
+    def played(state: State, seat: int, move: Move, events: list[Event]) -> None:
+        before = derived.known(state, seat) if state.phase == MOVEMENT else None
+        if before is None or before.plain is None:
+            play(state, seat, move, events)
+            return
+        field = listing.Field.of_plain(state, grid.tables(state), before.plain)
+
+        def step(state: State, seat: int, move: Move, events: list[Event]) -> None:
+            u, d = state.units[move.step.unit], move.step.direction
+            if derived.verify and not (u.type == PIG and pigs.blocked_ahead(state, u)):
+                # the plain field is the state's own (a blocked Pig explodes instead)
+                assert listing.step_target(state, u, d, field) == listing.step_target(state, u, d)
+            movement.step(state, seat, move, events, field)
+
+        uid = move.step.unit
+        origin = grid.position(state.units[uid])
+        active = state.active_unit
+        start = len(events)
+        then_check(step)(state, seat, move, events)
+        if len(events) != start + 1 or state.phase != MOVEMENT:
+            return
+        if events[start].WhichOneof("kind") != "stepped":
+            return
+        derived.stepped(state, seat, before, uid=uid, origin=origin, active=active)
 
     return played
 
@@ -183,6 +323,11 @@ def definition_with(definition: GameDefinition[Any, Any, Any, Any, Any], derived
     movement kinds' membership answered by it (elsewhere, e.g. ``end_phase`` in
     the attack phase, the kind's own narrowing as before)."""
     check = definition.check_move
+    # The checks after every effect (engine.py's, read when an engine is built:
+    # engine.py imports this module).
+    from throneroom_server.games.kill_the_king.engine import (  # noqa: PLC0415
+        _then_check as then_check,
+    )
 
     def check_move(state: State, move: Move) -> Key:
         """The engine's checks, then the move's key (handed to ``member``)."""
@@ -193,7 +338,15 @@ def definition_with(definition: GameDefinition[Any, Any, Any, Any, Any], derived
     def bound(kind: MoveKind[State, Move, Event]) -> MoveKind[State, Move, Event]:
         if kind.name not in MEMO_KINDS:
             return kind
-        play = after_free_rotation(kind.play, derived) if kind.name == "rotate" else kind.play
+        play = kind.play
+        if kind.name == "rotate":
+            play = after_free_rotation(play, derived)
+        elif kind.name == "climb":
+            play = after_plain_move(play, derived, "climbed")
+        elif kind.name == "dismount":
+            play = after_plain_move(play, derived, "flipped")
+        elif kind.name == "step":
+            play = after_plain_step(play, derived, then_check)
         narrow = kind.narrow
         generate = kind.generate
 

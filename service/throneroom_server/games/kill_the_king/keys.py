@@ -7,6 +7,8 @@ only when a move is read (``LazyMoves``), as King Is Dead does.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from throneroom.v1 import kill_the_king_pb2 as pb
 
 from throneroom_server.games.kit.keyed import KeyedMoves
@@ -37,6 +39,11 @@ def move_key(move: Move) -> Key:
     kind = move.WhichOneof("decision")
     if kind is None:
         return (0,)
+    if kind in _UNIT_AND:  # the movement phase's kinds, read directly
+        body = getattr(move, kind)
+        return (NUMBER[kind], body.unit, getattr(body, _UNIT_AND[kind]))
+    if kind == "dismount":
+        return (DISMOUNT, move.dismount.unit)
     number = NUMBER[kind]
     body = getattr(move, kind)
     if kind in _SQUARED:
@@ -46,7 +53,39 @@ def move_key(move: Move) -> Key:
     return (number, *(int(getattr(body, f)) for f in _FIELDS[kind]))
 
 
+_UNIT_AND = {"step": "direction", "rotate": "facing", "climb": "direction"}
+_UNIT_AND["prepare_climb"] = "direction"
+"""The kinds of two fields, a unit and a direction or facing (keys read directly)."""
+
+
+def _unit_and(kind: str, second: str) -> Callable[[Key], Move]:
+    def build(key: Key) -> Move:
+        move = Move()
+        body = getattr(move, kind)
+        body.SetInParent()
+        body.unit = key[1]
+        setattr(body, second, key[2])
+        return move
+
+    return build
+
+
+def _dismount(key: Key) -> Move:
+    move = Move()
+    body = move.dismount
+    body.SetInParent()
+    body.unit = key[1]
+    return move
+
+
+_BUILD = {NUMBER[kind]: _unit_and(kind, second) for kind, second in _UNIT_AND.items()}
+_BUILD[DISMOUNT] = _dismount
+
+
 def move_from_key(key: Key) -> Move:
+    build = _BUILD.get(key[0])
+    if build is not None:
+        return build(key)
     number, *values = key
     kind = NAME[number]
     move = Move()

@@ -26,7 +26,7 @@ from throneroom.games.kill_the_king.data import (
 )
 from throneroom.v1 import kill_the_king_pb2 as pb
 
-from throneroom_server.games.kill_the_king import combat_deaths, pigs, towers
+from throneroom_server.games.kill_the_king import combat_deaths, listing, pigs, towers
 from throneroom_server.games.kill_the_king import state as st
 from throneroom_server.games.kill_the_king.keys import (
     DISMOUNT,
@@ -443,8 +443,11 @@ def take_gate(state: State, u: Unit, events: list[Event]) -> None:
             )
 
 
-def step(state: State, seat: int, move: Move, events: list[Event]) -> None:
-    scene = Scene(state)
+def step(
+    state: State, seat: int, move: Move, events: list[Event], field: listing.Field | None = None
+) -> None:
+    """The step's effect; ``field``: the state's field as the listing read it,
+    if known (else it is read here)."""
     u = state.units[move.step.unit]
     d = Direction(move.step.direction)
     origin = st.position(u)
@@ -454,11 +457,12 @@ def step(state: State, seat: int, move: Move, events: list[Event]) -> None:
         state.active_unit = -1
         combat_deaths.explode(state, u, Rng(state.rng), events)  # the end, a wall, the gate
         return
-    left = scene.points_left(u)  # before this step's point is spent
     if u.carried_by >= 0 and state.units[u.carried_by].type == TOWER:
+        scene = Scene(state)
+        left = scene.points_left(u)  # before this step's point is spent
         target = next(p for way, p in _tower_exits(scene, u) if way is d)
     else:
-        _, target, ram = next(t for t in _Mover(scene, u).targets(origin, left) if t[0] is d)
+        target, ram, left = listing.step_target(state, u, int(d), field)
     if u.carried_by >= 0:
         engine = u.carried_by
         u.carried_by = -1

@@ -169,8 +169,14 @@ def _field(mode: Mode, ruins: frozenset[tuple[int, int]]) -> Board:
     return field_for(mode).ruined(ruins)
 
 
+_NO_RUINS: frozenset[tuple[int, int]] = frozenset()
+
+
 def _ruins(state: State) -> frozenset[tuple[int, int]]:
-    return frozenset((r.square.row, r.square.col) for r in state.ruins)
+    ruins = state.ruins
+    if not ruins:
+        return _NO_RUINS  # most states: nothing destroyed yet
+    return frozenset((r.square.row, r.square.col) for r in ruins)
 
 
 def field(state: State) -> Board:
