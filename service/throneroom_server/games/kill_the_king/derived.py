@@ -318,16 +318,17 @@ def after_plain_step(play: Play, derived: Derived, then_check: Callable[[Play], 
     return played
 
 
-def definition_with(definition: GameDefinition[Any, Any, Any, Any, Any], derived: Derived) -> Any:
+def definition_with(
+    definition: GameDefinition[Any, Any, Any, Any, Any],
+    derived: Derived,
+    then_check: Callable[[Play], Play],
+) -> Any:
     """``definition`` with its movement phase listed through ``derived`` and the
     movement kinds' membership answered by it (elsewhere, e.g. ``end_phase`` in
-    the attack phase, the kind's own narrowing as before)."""
+    the attack phase, the kind's own narrowing as before). ``then_check`` wraps
+    an effect with the checks that follow every effect (the engine's): the step
+    kind is rebuilt from ``movement.step`` reading the field the listing kept."""
     check = definition.check_move
-    # The checks after every effect (engine.py's, read when an engine is built:
-    # engine.py imports this module).
-    from throneroom_server.games.kill_the_king.engine import (  # noqa: PLC0415
-        _then_check as then_check,
-    )
 
     def check_move(state: State, move: Move) -> Key:
         """The engine's checks, then the move's key (handed to ``member``)."""

@@ -401,4 +401,4 @@ class KillTheKing(Engine[Options, State, Move, Event, View]):
 
     def __init__(self, memo: derived.Derived | None = None) -> None:
         self.derived = memo if memo is not None else derived.Derived()
-        self.definition = derived.definition_with(KILL_THE_KING, self.derived)
+        self.definition = derived.definition_with(KILL_THE_KING, self.derived, _then_check)
