@@ -141,10 +141,11 @@ class Derived:
     ``verify``, every listing taken from the memo is listed again from scratch
     and compared (the tests play many random games that way)."""
 
-    __slots__ = ("_listings", "limit", "verify")
+    __slots__ = ("_checked", "_listings", "limit", "verify")
 
     def __init__(self, limit: int = 8, *, verify: bool = False) -> None:
         self._listings: dict[tuple[bytes, int], Listing] = {}
+        self._checked: tuple[int, Listing] | None = None
         self.limit = limit
         self.verify = verify
 
@@ -169,6 +170,21 @@ class Derived:
     def known(self, state: State, seat: int) -> Listing | None:
         """The memo's listing for ``seat`` at ``state``, if it holds it."""
         return self._listings.get((state.SerializeToString(), seat))
+
+    def checked(self, state: State, seat: int) -> Listing | None:
+        """The listing for ``seat`` at ``state`` that the membership test of
+        the move being played read, taken once (the checked apply plays a
+        move right after its ``member``, on a copy of the same state:
+        ``kit.engine.Engine.apply``), which spares serializing the state
+        again; without one, the memo's (:meth:`known`). With ``verify``, the
+        listing taken is compared with one made from scratch."""
+        taken, self._checked = self._checked, None
+        if taken is None or taken[0] != seat:
+            return self.known(state, seat)
+        if self.verify:
+            fresh = listed(state, seat)
+            assert fresh.keys == taken[1].keys, f"checked {taken[1].keys} != {fresh.keys}"
+        return taken[1]
 
     def rotated(self, state: State, seat: int, before: Listing, uid: int) -> None:
         """``state`` is a state whose listing for ``seat`` was ``before`` after
@@ -206,7 +222,9 @@ class Derived:
     def member(self, state: State, seat: int, move: Move, key: Key) -> Move | None:
         """The listed move equal to ``move`` in the movement phase or the
         placement, or None."""
-        keys = self.listing(state, seat).keys
+        found = self.listing(state, seat)
+        self._checked = (seat, found)  # for the effect that follows (checked)
+        keys = found.keys
         at = bisect_left(keys, key)  # the keys ascend: a search, no set to build
         if at == len(keys) or keys[at] != key:
             return None
@@ -236,7 +254,7 @@ def after_free_rotation(play: Play, derived: Derived) -> Play:
         if u.type != TOWER and u.carried_by < 0 and _rotation_cost(state, u):
             moved(state, seat, move, events)
             return
-        before = derived.known(state, seat) if state.phase == MOVEMENT else None
+        before = derived.checked(state, seat) if state.phase == MOVEMENT else None
         start = len(events)
         play(state, seat, move, events)
         if before is None or len(events) != start + 1 or state.phase != MOVEMENT:
@@ -263,7 +281,7 @@ def after_plain_move(play: Play, derived: Derived, event_name: str) -> Play:
     (:meth:`Derived.stepped`) when that one kept its plain field."""
 
     def played(state: State, seat: int, move: Move, events: list[Event]) -> None:
-        before = derived.known(state, seat) if state.phase == MOVEMENT else None
+        before = derived.checked(state, seat) if state.phase == MOVEMENT else None
         if before is None or before.plain is None:
             play(state, seat, move, events)
             return
@@ -291,7 +309,7 @@ def after_plain_step(play: Play, derived: Derived, then_check: Callable[[Play], 
     one before (:meth:`Derived.stepped`)."""
 
     def played(state: State, seat: int, move: Move, events: list[Event]) -> None:
-        before = derived.known(state, seat) if state.phase == MOVEMENT else None
+        before = derived.checked(state, seat) if state.phase == MOVEMENT else None
         if before is None or before.plain is None:
             play(state, seat, move, events)
             return
