@@ -72,9 +72,10 @@ def _planted(message: Message, rng: random.Random) -> Message:
 
 
 def _messages() -> Iterator[Message]:
-    """States and legal moves of King's Life and King Is Dead (nested and
-    repeated enums, oneofs, optional fields)."""
-    for game in (build_registry()["kings_life"], build_registry()["king_is_dead"]):
+    """States and legal moves of King's Life, King Is Dead and Kill the King
+    (nested and repeated enums, oneofs, optional fields)."""
+    games = build_registry()
+    for game in (games["kings_life"], games["king_is_dead"], games["kill_the_king"]):
         for state in playout_states(game, game.default_options(), game.info.min_seats, 3):
             yield state
             for seat in game.to_act(state):
