@@ -134,6 +134,9 @@ phase_of: PhaseField[State] = PhaseField("phase", _PHASE_NAMES)
 """The phase of a state: its ``phase`` field's (read by the kit in C)."""
 
 
+OVER = S.PHASE_OVER
+
+
 def to_move(state: State) -> int:
     return state.to_move
 
@@ -145,7 +148,9 @@ def _then_check(play: Play) -> Play:
 
     def played(state: State, seat: int, move: Move, events: list[Event]) -> None:
         play(state, seat, move, events)
-        if state.round > 0 and state.phase != S.PHASE_OVER:
+        # Flaming Pigs are Advanced: without the option none is in the game
+        # (invariants.advanced_units_only_when_advanced), nothing can explode.
+        if state.advanced and state.round > 0 and state.phase != OVER:
             combat_deaths.detonate(state, Rng(state.rng), events)  # on any turn (KK-87)
         if not turns.check_game_over(state, events):
             treasury.open_disband(state, events)

@@ -42,6 +42,9 @@ Move = pb.KillTheKingMove
 Event = pb.KillTheKingEvent
 S = pb.KillTheKingState
 
+ON_FIELD = st.ON_FIELD
+ATTACKER, DEFENDER = int(Side.ATTACKER), int(Side.DEFENDER)
+
 CAVALRY_SUBSTITUTE_VALUE = 9
 """Coins of value for each reinforcement Cavalry the cap does not allow (KK-39)."""
 
@@ -362,11 +365,23 @@ def check_game_over(state: State, events: list[Event]) -> bool:
         return True
     if state.round == 0:
         return False  # setup: nothing is on the field yet
-    present = {u.side for u in state.units if u.status == st.ON_FIELD}
-    if int(Side.ATTACKER) not in present:
+    # Both sides on the field: the scan stops at the first unit of each (the
+    # units of the two sides alternate from the purchases on).
+    attacker = defender = False
+    for u in state.units:
+        if u.status == ON_FIELD:
+            if u.side == ATTACKER:
+                if defender:
+                    return False
+                attacker = True
+            elif u.side == DEFENDER:
+                if attacker:
+                    return False
+                defender = True
+    if not attacker:
         finish(state, Side.DEFENDER, "annihilation", events)
         return True
-    if int(Side.DEFENDER) not in present:
+    if not defender:
         finish(state, Side.ATTACKER, "annihilation", events)
         return True
     return False
