@@ -160,9 +160,10 @@ def _buyable(state: State, seat: int) -> Iterator[UnitType]:
     side = st.side_of(state, seat)
     spec = spec_of(state)
     coins = state.seats[seat].coins
+    counts = st.counts_by_counter(state, side)
     for kind in buy_menu(state.advanced):
         chart = UNITS[kind]
-        if chart.cost <= coins and st.counters(state, side, kind) < spec.cap(kind):
+        if chart.cost <= coins and counts.get(int(kind), 0) < spec.cap(kind):
             yield kind
 
 
@@ -235,10 +236,14 @@ def buy_suggested_army(state: State, seat: int, move: Move, events: list[Event])
     _next_purchase(state, seat, events)
 
 
+_LEADERS = frozenset(int(t) for t in st.LEADER_TYPES)
+
+
 def next_buyer(state: State, side: Side) -> int:
     """The seat of ``side``'s team to make its next purchase: the team's seats
     take its purchases in seat order (KK-124)."""
-    made = sum(1 for u in state.units if u.side == int(side) and not u.free and not st.is_leader(u))
+    mine = int(side)
+    made = sum(1 for u in state.units if u.side == mine and not u.free and u.type not in _LEADERS)
     return st.next_of_team(state, side, made)
 
 
@@ -360,7 +365,7 @@ def _next_of_each_type(state: State, seat: int) -> list[st.Unit]:
     return out
 
 
-def _place_keys(state: State, seat: int, only: int | None = None) -> Iterator[Key]:
+def _place_keys(state: State, seat: int, only: int | None = None) -> list[Key]:
     board = st.field(state)
     side = st.side_of(state, seat)
     mode = Mode(state.mode)
@@ -378,6 +383,7 @@ def _place_keys(state: State, seat: int, only: int | None = None) -> Iterator[Ke
         for u in mine
         if u.type == int(UnitType.SIEGE_TOWER) and towers.has_room(st.crew_of(state, u.id))
     }
+    keys: list[Key] = []
     for u in _next_of_each_type(state, seat):
         if only not in (None, u.id):
             continue
@@ -386,26 +392,51 @@ def _place_keys(state: State, seat: int, only: int | None = None) -> Iterator[Ke
         may_board = UNITS[kind].may_stand_on_wall
         if may_board:  # inside its tower wherever the tower stands (KK-144)
             for c, tower in towers_here.items():
-                yield (PLACE, u.id, c.row, c.col, tower.facing)
-        for c in _zone(mode, side, kind):
+                keys.append((PLACE, u.id, c.row, c.col, tower.facing))
+        # The squares where something stands (or a tower waits) are looked at one
+        # by one; on the others the unit may stand facing any way.
+        special = taken_squares | towers_here.keys() if may_board else taken_squares
+        zone, flat, index = _zone_keys(mode, side, kind, u.id)
+        start = 0
+        for at in sorted(index[c] for c in special if c in index):
+            keys.extend(flat[start:at])
+            start = at + _WAYS
+            c = zone[at // _WAYS]
             if c in towers_here and may_board:
                 continue
             engine = rams.get(c) if may_man else None
             if engine is not None:
-                yield (PLACE, u.id, c.row, c.col, engine.facing)
+                keys.append((PLACE, u.id, c.row, c.col, engine.facing))
                 continue
             if c in taken_squares and Position(c, board.level_of(c)) in taken:
                 continue
-            for d in _FACINGS:
-                yield (PLACE, u.id, c.row, c.col, d)
+            keys.extend(flat[at:start])
+        keys.extend(flat[start:])
+    return keys
 
 
 _FACINGS = tuple(int(d) for d in Direction)
 
 
+_WAYS = len(_FACINGS)
+
+
+@lru_cache(maxsize=1024)
+def _zone_keys(
+    mode: Mode, side: Side, kind: UnitType, uid: int
+) -> tuple[tuple[Coord, ...], tuple[Key, ...], dict[Coord, int]]:
+    """The unit's zone (ascending), its placements there facing each way
+    (ascending: ``_WAYS`` a square), and where each square's start."""
+    zone = _zone(mode, side, kind)
+    flat = tuple((PLACE, uid, c.row, c.col, d) for c in zone for d in _FACINGS)
+    return zone, flat, {c: _WAYS * i for i, c in enumerate(zone)}
+
+
 def placement_moves(state: State, seat: int) -> LazyMoves:
     """Every placement of the seat (KK-22), ascending, built when read."""
-    return LazyMoves(sorted(_place_keys(state, seat)))
+    keys = _place_keys(state, seat)
+    keys.sort()  # ascending already, but for the units boarding towers
+    return LazyMoves(keys)
 
 
 def place_moves(state: State, seat: int) -> list[Move]:
