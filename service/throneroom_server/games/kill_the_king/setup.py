@@ -366,30 +366,46 @@ def _next_of_each_type(state: State, seat: int) -> list[st.Unit]:
 
 
 def _place_keys(state: State, seat: int, only: int | None = None) -> list[Key]:
+    """The seat's placements (KK-22), ascending: by unit (the next counter of
+    each type, by id), square, facing."""
     board = st.field(state)
     side = st.side_of(state, seat)
     mode = Mode(state.mode)
-    team = [u for u in st.standing(state) if u.side == int(side)]
-    mine = [u for u in team if u.seat == seat]
+    # One look at the units: the team's standing ones, each engine's crew, the
+    # next counter of each type in reserve (``_next_of_each_type``).
+    mine = int(side)
+    team: list[st.Unit] = []
+    crews: dict[int, int] = {}
+    reserve: dict[int, st.Unit] = {}
+    for u in state.units:
+        status = u.status
+        if status == st.ON_FIELD:
+            if u.carried_by >= 0:
+                crews[u.carried_by] = crews.get(u.carried_by, 0) + 1
+            elif u.side == mine:
+                team.append(u)
+        elif status == st.RESERVE and u.side == mine and u.type not in reserve:
+            reserve[u.type] = u
     taken = {st.position(u) for u in team}
     taken_squares = {p.coord for p in taken}
+    # the squares whose place at rest (above the gate on its space) is taken
+    full = {c for c in taken_squares if Position(c, board.level_of(c)) in taken}
     rams = {
-        st.coord(u): u
-        for u in mine
-        if u.type == int(UnitType.BATTERING_RAM) and not st.crew_of(state, u.id)
+        st.coord(u): u for u in team if u.seat == seat and u.type == _RAM and not crews.get(u.id)
     }
     towers_here = {
         st.coord(u): u
-        for u in mine
-        if u.type == int(UnitType.SIEGE_TOWER) and towers.has_room(st.crew_of(state, u.id))
+        for u in team
+        if u.seat == seat and u.type == _TOWER and crews.get(u.id, 0) < towers.CAPACITY
     }
     keys: list[Key] = []
-    for u in _next_of_each_type(state, seat):
+    for u in reserve.values():
         if only not in (None, u.id):
             continue
         kind = UnitType(u.type)
         may_man = UNITS[kind].may_man
         may_board = UNITS[kind].may_stand_on_wall
+        first = len(keys)
         if may_board:  # inside its tower wherever the tower stands (KK-144)
             for c, tower in towers_here.items():
                 keys.append((PLACE, u.id, c.row, c.col, tower.facing))
@@ -408,14 +424,17 @@ def _place_keys(state: State, seat: int, only: int | None = None) -> list[Key]:
             if engine is not None:
                 keys.append((PLACE, u.id, c.row, c.col, engine.facing))
                 continue
-            if c in taken_squares and Position(c, board.level_of(c)) in taken:
+            if c in full:
                 continue
             keys.extend(flat[at:start])
         keys.extend(flat[start:])
+        if may_board and towers_here:  # the towers' places among the others
+            keys[first:] = sorted(keys[first:])
     return keys
 
 
 _FACINGS = tuple(int(d) for d in Direction)
+_RAM, _TOWER = int(UnitType.BATTERING_RAM), int(UnitType.SIEGE_TOWER)
 
 
 _WAYS = len(_FACINGS)
@@ -434,9 +453,7 @@ def _zone_keys(
 
 def placement_moves(state: State, seat: int) -> LazyMoves:
     """Every placement of the seat (KK-22), ascending, built when read."""
-    keys = _place_keys(state, seat)
-    keys.sort()  # ascending already, but for the units boarding towers
-    return LazyMoves(keys)
+    return LazyMoves(_place_keys(state, seat))
 
 
 def place_moves(state: State, seat: int) -> list[Move]:

@@ -55,6 +55,7 @@ S = pb.KillTheKingState
 
 ON_FIELD = st.ON_FIELD
 ATTACKER, DEFENDER = int(Side.ATTACKER), int(Side.DEFENDER)
+_RANGER = int(UnitType.RANGER)
 _ROAD_BONUS = {int(t): UNITS[t].road_bonus for t in UNITS}
 
 CAVALRY_SUBSTITUTE_VALUE = 9
@@ -308,12 +309,13 @@ def rearmost_ranger_dies(state: State, side: Side) -> st.Unit | None:
     """The side's Ranger if he ends its turn as the rearmost friendly unit: no
     other friendly unit on the field as far back or further (KK-102); Giga:
     every unit of the team counts, each measured on its board half (KK-131)."""
-    rangers = [
-        u for u in st.on_field(state) if u.type == int(UnitType.RANGER) and u.side == int(side)
-    ]
-    if not rangers:
+    own = int(side)
+    ranger = next(
+        (u for u in state.units if u.type == _RANGER and u.side == own and u.status == ON_FIELD),
+        None,
+    )
+    if ranger is None:
         return None
-    ranger = rangers[0]
     mode = Mode(state.mode)
     home = _home_row(mode, side)
 
