@@ -58,7 +58,7 @@ from throneroom.v1 import kill_the_king_pb2 as pb
 
 from throneroom_server.games.kill_the_king import state as st
 from throneroom_server.games.kill_the_king.state import State, Unit, coord, crew_of
-from throneroom_server.games.kill_the_king.towers import exposed_crews
+from throneroom_server.games.kill_the_king.towers import top_of
 
 Modifier: TypeAlias = pb.AttackModifier.ValueType
 
@@ -150,9 +150,7 @@ class Scene:
         mode = mode_of(state.mode)
         squares: dict[tuple[int, int], list[Unit]] = {}
         leaders: dict[tuple[int, int], list[Unit]] = {}
-        crews = tuple(exposed_crews(state))
-        on_field = st.ON_FIELD
-        units = (*crews, *(u for u in state.units if u.status == on_field and u.carried_by < 0))
+        units = _standing_and_exposed(state)
         for u in units:
             square = u.square
             key = (square.row, square.col)
@@ -191,6 +189,33 @@ class Scene:
     def is_wall(self, square: Coord) -> bool:
         """An intact wall or gate space (rubble is grass, KK-52)."""
         return self.board.space(*square).is_wall
+
+
+def _standing_and_exposed(state: State) -> tuple[Unit, ...]:
+    """``(*towers.exposed_crews(state), *standing(state))`` from one look at
+    the units: the unit on top of each Siege Tower at a wall (by tower id),
+    then the units standing on the field (by id)."""
+    on_field = st.ON_FIELD
+    standing_units: list[Unit] = []
+    carried: list[Unit] = []
+    settled: set[int] = set()
+    for u in state.units:
+        if u.status != on_field:
+            continue
+        if u.carried_by >= 0:
+            carried.append(u)
+            continue
+        standing_units.append(u)
+        if u.type == _TOWER and u.immobile:
+            settled.add(u.id)
+    if not settled:
+        return tuple(standing_units)
+    crews: dict[int, list[Unit]] = {}
+    for u in carried:
+        if u.carried_by in settled:
+            crews.setdefault(u.carried_by, []).append(u)
+    tops = (top_of(crews[tower]) for tower in sorted(crews))
+    return (*(top for top in tops if top is not None), *standing_units)
 
 
 def allegiance(state: State, u: Unit) -> Side:

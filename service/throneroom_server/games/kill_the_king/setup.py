@@ -208,7 +208,7 @@ def _buy_one(state: State, seat: int, kind: UnitType, events: list[Event]) -> No
     holder = st.seat_of_side(state, side)
     u = st.new_unit(state, kind, holder)
     ids = [u.id]
-    room = spec_of(state).cap(kind) - st.counters(state, side, kind)
+    room = spec_of(state).cap(kind) - st.counts_by_counter(state, side).get(int(kind), 0)
     for _ in range(min(chart.free_extras, room)):
         ids.append(st.new_unit(state, kind, holder, free=True).id)
     events.append(
@@ -247,17 +247,49 @@ def next_buyer(state: State, side: Side) -> int:
     return st.next_of_team(state, side, made)
 
 
+def _tally(state: State) -> tuple[dict[int, int], dict[int, dict[int, int]]]:
+    """For each side (as a number), from one look at the units: the purchases
+    made (``next_buyer``) and its counters of each type
+    (``st.counts_by_counter``)."""
+    made = {int(Side.ATTACKER): 0, int(Side.DEFENDER): 0}
+    counts: dict[int, dict[int, int]] = {int(Side.ATTACKER): {}, int(Side.DEFENDER): {}}
+    for u in state.units:
+        side = u.side
+        if not u.free and u.type not in _LEADERS:
+            made[side] = made.get(side, 0) + 1
+        mine = counts.setdefault(side, {})
+        kind = _CAVALRY if u.dismounted else u.type
+        mine[kind] = mine.get(kind, 0) + 1
+    return made, counts
+
+
+def _can_buy(state: State, seat: int, counts: dict[int, dict[int, int]]) -> bool:
+    """``can_buy`` with the counters tallied."""
+    side = state.seats[seat].side
+    spec = spec_of(state)
+    coins = state.seats[seat].coins
+    mine = counts.get(side, {})
+    return any(
+        UNITS[kind].cost <= coins and mine.get(int(kind), 0) < spec.cap(kind)
+        for kind in buy_menu(state.advanced)
+    )
+
+
+_CAVALRY = int(UnitType.CAVALRY)
+
+
 def _next_purchase(state: State, seat: int, events: list[Event]) -> None:
     """Purchases alternate between the sides (Giga: the teams, each buying
     as one, KK-124); a side that can buy nothing is skipped (KK-16). The
     purchase step is followed by the leader choice; the extra purchase (the
     Treasurer's coins, KK-21) by the placement."""
     side = st.side_of(state, seat)
-    other = next_buyer(state, side.other)
-    again = next_buyer(state, side)
-    if can_buy(state, other):
+    made, counts = _tally(state)
+    other = st.next_of_team(state, side.other, made[int(side.other)])  # next_buyer
+    again = st.next_of_team(state, side, made[int(side)])
+    if _can_buy(state, other, counts):
         state.to_move = other
-    elif can_buy(state, again):
+    elif _can_buy(state, again, counts):
         state.to_move = again
     elif state.phase == pb.KillTheKingState.PHASE_EXTRA_PURCHASE:
         _open_placement(state, events)
