@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from throneroom.games.kill_the_king.board import Coord
-from throneroom.games.kill_the_king.data import MODES, Direction, Level, Mode, Side, UnitType
+from throneroom.games.kill_the_king.data import MODES, UNITS, Direction, Level, Mode, Side, UnitType
 from throneroom.games.kill_the_king.field import field_for
 from throneroom.v1 import kill_the_king_pb2 as pb
 from throneroom_server.games.kill_the_king.engine import KillTheKing
@@ -68,8 +68,16 @@ class Field:
         return u.id
 
     def state(self, phase: pb.KillTheKingState.Phase.ValueType = State.PHASE_MOVEMENT) -> State:
-        """The bare state (no turn started): for views and setup-free checks."""
-        state = State(num_seats=2, mode=pb.KillTheKingMode.ValueType(self.mode), phase=phase)
+        """The bare state (no turn started): for views and setup-free checks. A
+        position with an Advanced unit is a game with the ``advanced`` option
+        (the engine's laws: no Advanced unit without it)."""
+        advanced = any(UNITS[UnitType(u.type)].advanced for u in self.counters)
+        state = State(
+            num_seats=2,
+            mode=pb.KillTheKingMode.ValueType(self.mode),
+            phase=phase,
+            advanced=advanced,
+        )
         seed_rng(state.rng, 1)
         state.seats.add(side=pb.SIDE_ATTACKER, team=0)
         state.seats.add(side=pb.SIDE_DEFENDER, team=1)

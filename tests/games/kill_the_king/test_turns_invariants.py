@@ -48,6 +48,7 @@ def test_a_sound_state_keeps_every_law() -> None:
         "four_in_a_tower",
         "stacks_clash",
         "crew_on_stairs_in_a_tower_away_from_walls",
+        "advanced_unit_without_the_option",
     ],
 )
 def test_each_breach_is_caught(breach: str) -> None:
@@ -80,6 +81,8 @@ def test_each_breach_is_caught(breach: str) -> None:
         sw.type = pb.UNIT_TYPE_PEASANT
         sw.free = True
         state.seats[0].coins -= 3
+    elif breach == "advanced_unit_without_the_option":  # e.g. Flaming Pigs (KK-16)
+        sw.type = pb.UNIT_TYPE_FLAMING_PIGS
     elif breach.endswith("tower") or breach in (
         "stacks_clash",
         "crew_on_stairs_in_a_tower_away_from_walls",
@@ -93,7 +96,8 @@ def test_each_breach_is_caught(breach: str) -> None:
 
 def _tower_breach(state: pb.KillTheKingState, breach: str) -> None:
     """A Siege Tower (unit 3) at (3,3) with the attacker's Swordsmen (unit 0)
-    inside; then the breach."""
+    inside (a game with the Advanced units); then the breach."""
+    state.advanced = True
     tower = state.units.add(
         id=3,
         type=pb.UNIT_TYPE_SIEGE_TOWER,

@@ -21,6 +21,8 @@ module rolls the dice and carries out the results.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from throneroom.games.kill_the_king.board import Board, Coord, Position
 from throneroom.games.kill_the_king.data import (
     DOOR_DEFENCE,
@@ -52,6 +54,8 @@ from throneroom_server.games.kill_the_king.combat_strikes import (
 )
 from throneroom_server.games.kill_the_king.combat_units import second_charge, strikes_of
 from throneroom_server.games.kill_the_king.elephants import is_elephant
+from throneroom_server.games.kill_the_king.keys import ATTACK as ATTACK_KIND
+from throneroom_server.games.kill_the_king.keys import Key
 from throneroom_server.games.kill_the_king.state import (
     DEAD,
     State,
@@ -60,16 +64,15 @@ from throneroom_server.games.kill_the_king.state import (
     occupant,
     put,
     seat_of_side,
-    standing,
     unit,
 )
-from throneroom_server.games.kill_the_king.towers import exposed_crews
 from throneroom_server.games.rng import Rng
 
 __all__ = [
     "IllegalAttack",
     "apply_attack",
     "apply_follow_up",
+    "attack_keys",
     "attack_moves",
     "can_climb_attack",
     "climb_attack",
@@ -97,14 +100,34 @@ def attack_moves(state: State, board: Board, seat: int) -> list[Move]:
     unit id then target square. Crews do not attack (KK-91), except the unit on
     top of a Siege Tower at a wall (KK-97); a unit attacks once per turn
     (``attacked``)."""
+    return [_attack_move(strike) for strike in _strikes(state, board, seat)]
+
+
+def attack_keys(state: State, board: Board, seat: int) -> list[Key]:
+    """The keys of :func:`attack_moves` (``keys.move_key``), in its order."""
+    return [
+        (ATTACK_KIND, s.unit, s.target.row, s.target.col, int(s.level or 0))
+        for s in _strikes(state, board, seat)
+    ]
+
+
+def _strikes(state: State, board: Board, seat: int) -> Iterator[Strike]:
     scene = Scene.of(state, board)
-    moves: list[Move] = []
-    for u in sorted((*standing(state), *exposed_crews(state)), key=lambda v: v.id):
+    for u in sorted(scene.units, key=_unit_id):
         if u.seat != seat or u.attacked:
             continue
-        for strike in sorted(strikes_of(scene, u), key=lambda s: (s.target, s.level or 0)):
-            moves.append(_attack_move(strike))
-    return moves
+        strikes = strikes_of(scene, u)
+        if len(strikes) > 1:
+            strikes.sort(key=_by_target)
+        yield from strikes
+
+
+def _unit_id(u: Unit) -> int:
+    return u.id
+
+
+def _by_target(strike: Strike) -> tuple[Coord, int]:
+    return strike.target, strike.level or 0
 
 
 def _attack_move(strike: Strike) -> Move:

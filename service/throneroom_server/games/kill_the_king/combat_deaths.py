@@ -38,6 +38,9 @@ Event = pb.KillTheKingEvent
 Cause: TypeAlias = pb.Cause.ValueType
 
 
+_ENGINES = frozenset({int(UnitType.BATTERING_RAM), int(UnitType.SIEGE_TOWER)})
+
+
 def kill_unit(  # noqa: PLR0917 (the one call shape of every death)
     state: State,
     u: Unit,
@@ -53,7 +56,8 @@ def kill_unit(  # noqa: PLR0917 (the one call shape of every death)
     field is a bug (ValueError)."""
     if u.status != ON_FIELD:
         raise ValueError(f"unit {u.id} is not on the field: it cannot be killed")
-    crew = crew_of(state, u.id)
+    # Only an engine carries a crew (invariants.crews_ride_their_engines).
+    crew = crew_of(state, u.id) if u.type in _ENGINES else []
     u.status = DEAD
     u.carried_by = -1
     u.stack = 0

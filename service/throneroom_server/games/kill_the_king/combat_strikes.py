@@ -57,8 +57,8 @@ from throneroom.games.kill_the_king.data import (
 from throneroom.v1 import kill_the_king_pb2 as pb
 
 from throneroom_server.games.kill_the_king import state as st
-from throneroom_server.games.kill_the_king.state import State, Unit, coord, crew_of, standing
-from throneroom_server.games.kill_the_king.towers import exposed_crews
+from throneroom_server.games.kill_the_king.state import State, Unit, coord, crew_of
+from throneroom_server.games.kill_the_king.towers import top_of
 
 Modifier: TypeAlias = pb.AttackModifier.ValueType
 
@@ -137,20 +137,30 @@ class Scene:
     board: Board
     mode: ModeSpec
     in_play: frozenset[Coord]
-    by_square: dict[Coord, tuple[Unit, ...]]
-    leaders: dict[tuple[Side, UnitType], tuple[Unit, ...]]
-    """The standing Knights and Engineers of each side (their bonuses, KK-106, KK-108)."""
+    by_square: dict[tuple[int, int], tuple[Unit, ...]]
+    leaders: dict[tuple[int, int], tuple[Unit, ...]]
+    """The standing Knights and Engineers of each side, by (side, type) as
+    numbers (their bonuses, KK-106, KK-108)."""
+    units: tuple[Unit, ...] = ()
+    """Every unit of the scene: the exposed crews (by tower id), then the
+    standing units (by id)."""
 
     @classmethod
     def of(cls, state: State, board: Board) -> Scene:
         mode = mode_of(state.mode)
-        squares: dict[Coord, list[Unit]] = {}
-        leaders: dict[tuple[Side, UnitType], list[Unit]] = {}
-        for u in (*exposed_crews(state), *standing(state)):
-            squares.setdefault(coord(u), []).append(u)
-            kind = UnitType(u.type)
-            if kind in _BONUS_LEADERS and u.carried_by < 0:  # not from inside a tower
-                leaders.setdefault((Side(u.side), kind), []).append(u)
+        squares: dict[tuple[int, int], list[Unit]] = {}
+        leaders: dict[tuple[int, int], list[Unit]] = {}
+        units = _standing_and_exposed(state)
+        for u in units:
+            square = u.square
+            key = (square.row, square.col)
+            found = squares.get(key)
+            if found is None:
+                squares[key] = [u]
+            else:
+                found.append(u)
+            if u.type in _BONUS_LEADER_TYPES and u.carried_by < 0:  # not from inside a tower
+                leaders.setdefault((u.side, u.type), []).append(u)
         # The spaces in play: the mode's (cached) on the state's own field, whose
         # ruins keep the zones; any other board's own.
         in_play = st.in_play(state) if board is st.field(state) else board.in_play(mode.zone_layer)
@@ -161,6 +171,7 @@ class Scene:
             in_play,
             {c: tuple(us) for c, us in squares.items()},
             {key: tuple(us) for key, us in leaders.items()},
+            units,
         )
 
     def at(self, square: Coord) -> tuple[Unit, ...]:
@@ -169,7 +180,8 @@ class Scene:
         return self.by_square.get(square, ())
 
     def playable(self, square: Coord) -> bool:
-        return self.board.contains(square) and square in self.in_play
+        # The spaces in play are spaces of the board.
+        return square in self.in_play
 
     def terrain(self, square: Coord) -> Terrain:
         return self.board.space(*square).terrain
@@ -179,18 +191,47 @@ class Scene:
         return self.board.space(*square).is_wall
 
 
+def _standing_and_exposed(state: State) -> tuple[Unit, ...]:
+    """``(*towers.exposed_crews(state), *standing(state))`` from one look at
+    the units: the unit on top of each Siege Tower at a wall (by tower id),
+    then the units standing on the field (by id)."""
+    on_field = st.ON_FIELD
+    standing_units: list[Unit] = []
+    carried: list[Unit] = []
+    settled: set[int] = set()
+    for u in state.units:
+        if u.status != on_field:
+            continue
+        if u.carried_by >= 0:
+            carried.append(u)
+            continue
+        standing_units.append(u)
+        if u.type == _TOWER and u.immobile:
+            settled.add(u.id)
+    if not settled:
+        return tuple(standing_units)
+    crews: dict[int, list[Unit]] = {}
+    for u in carried:
+        if u.carried_by in settled:
+            crews.setdefault(u.carried_by, []).append(u)
+    tops = (top_of(crews[tower]) for tower in sorted(crews))
+    return (*(top for top in tops if top is not None), *standing_units)
+
+
 def allegiance(state: State, u: Unit) -> Side:
     """The side a counter fights for: its own, except that a manned Battering Ram
     is attacked as its crew (KK-92 reading: an enemy crew makes it a target for
     the Ram's own side, and a friendly one for the other)."""
-    if UnitType(u.type) is UnitType.BATTERING_RAM:
+    if u.type == _RAM:
         crew = crew_of(state, u.id)
         if crew:
-            return Side(crew[0].side)
-    return Side(u.side)
+            return _SIDES[crew[0].side]
+    return _SIDES[u.side]
 
 
 def hostile(state: State, attacker: Unit, target: Unit) -> bool:
+    if _RAM not in (attacker.type, target.type):
+        return attacker.side != target.side
     return allegiance(state, attacker) is not allegiance(state, target)
 
 
@@ -204,14 +245,22 @@ def adjacent(a: Coord, b: Coord) -> bool:
 
 
 _BONUS_LEADERS = frozenset({UnitType.KNIGHT, UnitType.ENGINEER})
+_BONUS_LEADER_TYPES = frozenset(int(t) for t in _BONUS_LEADERS)
+_RAM = int(UnitType.BATTERING_RAM)
+_SIDES = {int(s): s for s in Side}
 
 
 def _leader_next_to(scene: Scene, u: Unit, leader: UnitType) -> bool:
     """A living friendly ``leader`` standing orthogonally next to ``u`` (not ``u``)."""
-    here = coord(u)
-    side = allegiance(scene.state, u)
+    found = scene.leaders
+    if not found:
+        return False
+    nearby = found.get((int(allegiance(scene.state, u)), int(leader)))
+    if not nearby:
+        return False
+    row, col = u.square.row, u.square.col
     return any(
-        v.id != u.id and adjacent(here, coord(v)) for v in scene.leaders.get((side, leader), ())
+        v.id != u.id and abs(v.square.row - row) + abs(v.square.col - col) == 1 for v in nearby
     )
 
 
@@ -285,39 +334,54 @@ def door_strike(scene: Scene, u: Unit, door: Coord) -> Strike | None:
 
 
 def _melee_targets(scene: Scene, u: Unit, ahead: Coord) -> Iterator[Unit]:
-    level = Level(u.level)
+    level = u.level
     for t in scene.at(ahead):
-        if hostile(scene.state, u, t) and reaches(level, Level(t.level)):
+        if hostile(scene.state, u, t) and (level == t.level or _STAIRS in (level, t.level)):
             yield t
+
+
+_STAIRS = int(Level.STAIRS)
 
 
 def melee_strikes(
     scene: Scene, u: Unit, *, extra: tuple[tuple[Modifier, int], ...] = (), door: bool = True
 ) -> list[Strike]:
     """The enemy adjacent to ``u``'s front on a level it reaches, or the door (KK-66)."""
-    facing = Direction(u.facing)
-    ahead = coord(u).step(facing)
-    if not scene.playable(ahead):
+    facing = _DIRECTIONS[u.facing]
+    d_row, d_col = facing.delta
+    ahead = Coord(u.square.row + d_row, u.square.col + d_col)
+    if ahead not in scene.in_play:
         return []
-    if scene.terrain(ahead) is Terrain.DOOR:
+    terrain = scene.terrain(ahead)
+    if terrain is Terrain.DOOR:
         strike = door_strike(scene, u, ahead) if door else None
         return [strike] if strike is not None else []
-    base = UNITS[UnitType(u.type)].attack.value_at(1)
+    elephant = u.type == _ELEPHANT
+    there = scene.by_square.get(ahead)
+    if not there and not elephant:
+        return []  # nobody ahead, and only an Elephant attacks the gate itself
+    base = _MELEE_VALUE[u.type]
     if base is None:
         return []
     modifiers = _knight(scene, u) + extra
-    elephant = UnitType(u.type) is UnitType.WAR_ELEPHANT
     if elephant and door and _elephant_at_the_gate(scene, u, ahead):
         roll = Roll(base + _total(modifiers), ahead, save=Save.GATE)
         return [Strike(u.id, ahead, base, modifiers, (roll,))]
     for t in _melee_targets(scene, u, ahead):
         face = _face(t, facing.opposite)
-        if elephant and UnitType(t.type) is UnitType.SIEGE_TOWER:
+        if elephant and t.type == _TOWER:
             roll = Roll(base + _total(modifiers), ahead, t.id, Save.NONE)  # KK-98
         else:
             roll = Roll(base + _total(modifiers), ahead, t.id, Save.UNIT, face)
         return [Strike(u.id, ahead, base, modifiers, (roll,))]
     return []
+
+
+_DIRECTIONS = {int(d): d for d in Direction}
+_ELEPHANT = int(UnitType.WAR_ELEPHANT)
+_TOWER = int(UnitType.SIEGE_TOWER)
+_MELEE_VALUE = {int(t): UNITS[t].attack.value_at(1) for t in UNITS}
+"""Each unit's attack value at distance 1 (None: it has none)."""
 
 
 def _elephant_at_the_gate(scene: Scene, u: Unit, ahead: Coord) -> bool:
@@ -336,32 +400,41 @@ def spear_strikes(scene: Scene, u: Unit) -> list[Strike]:
     a wall no ground units (KK-74). An intact wall, the gate or the door in the
     first space stops the spear unless the Spearmen stand on the wall level
     themselves (KK-72 reading); the door in the first space is a door attack."""
-    facing = Direction(u.facing)
-    here = coord(u)
-    level = Level(u.level)
+    facing = _DIRECTIONS[u.facing]
+    d_row, d_col = facing.delta
+    row, col = u.square.row, u.square.col
+    on_wall = u.level == _WALL
     attack = UNITS[UnitType(u.type)].attack
-    modifiers = _knight(scene, u)
+    modifiers: tuple[tuple[Modifier, int], ...] | None = None
     rolls: list[Roll] = []
-    first = here.step(facing)
-    for distance in attack.distances:
-        square = here.step(facing, distance)
-        if not scene.playable(square):
+    first = Coord(row + d_row, col + d_col)
+    for distance in _DISTANCES[u.type]:
+        square = Coord(row + d_row * distance, col + d_col * distance)
+        if square not in scene.in_play:
             break
-        if scene.terrain(square) is Terrain.DOOR:
+        space = scene.board.space(*square)
+        if space.terrain is Terrain.DOOR:
             if distance == 1:
                 strike = door_strike(scene, u, square)
                 return [strike] if strike is not None else []
             break
-        value = attack.value_at(distance)
-        assert value is not None
-        for t in _melee_targets(scene, u, square):
-            face = _face(t, facing.opposite)
-            rolls.append(Roll(value + _total(modifiers), square, t.id, Save.UNIT, face))
-        if scene.is_wall(square) and level is not Level.WALL:
+        if square in scene.by_square:
+            value = attack.value_at(distance)
+            assert value is not None
+            for t in _melee_targets(scene, u, square):
+                if modifiers is None:
+                    modifiers = _knight(scene, u)
+                face = _face(t, facing.opposite)
+                rolls.append(Roll(value + _total(modifiers), square, t.id, Save.UNIT, face))
+        if space.is_wall and not on_wall:
             break
-    if not rolls:
+    if not rolls or modifiers is None:
         return []
     return [Strike(u.id, first, attack.by_distance[0][1], modifiers, tuple(rolls))]
+
+
+_WALL = int(Level.WALL)
+_DISTANCES = {int(t): UNITS[t].attack.distances for t in UNITS}
 
 
 def volley_strikes(scene: Scene, u: Unit) -> list[Strike]:
@@ -369,14 +442,17 @@ def volley_strikes(scene: Scene, u: Unit) -> list[Strike]:
     or 4, any level; from a wall also the unit on the ground adjacent ahead with
     value 4. Never Catapults or Ballistas. From the ground: -1 at a unit on a
     wall (AT_WALL_TOP), -1 over an intact wall or gate (OVER_WALL). KK-49, KK-69..71."""
-    facing = Direction(u.facing)
-    here = coord(u)
+    facing = _DIRECTIONS[u.facing]
+    d_row, d_col = facing.delta
+    row, col = u.square.row, u.square.col
+    here = Coord(row, col)
     level = Level(u.level)
     attack = UNITS[UnitType(u.type)].attack
-    knight = _knight(scene, u)
+    knight: tuple[tuple[Modifier, int], ...] | None = None
     strikes: list[Strike] = []
-    for distance, square in scene.board.line(here, facing, (1, *attack.distances)):
-        if square not in scene.in_play:
+    for distance in (1, *_DISTANCES[u.type]):
+        square = Coord(row + d_row * distance, col + d_col * distance)
+        if square not in scene.in_play:  # (on the field too)
             continue
         if distance == 1:
             if level is not Level.WALL:
@@ -385,14 +461,16 @@ def volley_strikes(scene: Scene, u: Unit) -> list[Strike]:
         else:
             base = attack.value_at(distance)
         assert base is not None
-        for t in scene.at(square):
+        for t in scene.by_square.get(square, ()):
             target_level = Level(t.level)
             if not hostile(scene.state, u, t):
                 continue
-            if not UNITS[UnitType(t.type)].archers_may_attack:
+            if not _ARCHERS_MAY_ATTACK[t.type]:
                 continue
             if distance == 1 and target_level is not Level.GROUND:
                 continue
+            if knight is None:
+                knight = _knight(scene, u)
             modifiers = knight
             if level is Level.GROUND:
                 if scene.board.walls_between(here, square):
@@ -404,6 +482,9 @@ def volley_strikes(scene: Scene, u: Unit) -> list[Strike]:
             strikes.append(Strike(u.id, square, base, modifiers, (roll,)))
             break
     return strikes
+
+
+_ARCHERS_MAY_ATTACK = {int(t): UNITS[t].archers_may_attack for t in UNITS}
 
 
 def cross_strikes(scene: Scene, u: Unit) -> list[Strike]:
@@ -429,6 +510,8 @@ def cross_strikes(scene: Scene, u: Unit) -> list[Strike]:
     for distance, centre in scene.board.line(here, facing, CATAPULT_CENTRE_DISTANCES):
         if centre not in scene.in_play or scene.terrain(centre) is Terrain.DOOR:
             continue
+        if not scene.is_wall(centre) and not _anyone_in_cross(scene, centre):
+            continue  # no die to roll: no strike
         base = attack.value_at(distance)
         assert base is not None
         shared = knight
@@ -457,6 +540,20 @@ def cross_strikes(scene: Scene, u: Unit) -> list[Strike]:
         if rolls:
             strikes.append(Strike(u.id, centre, base, modifiers, tuple(rolls)))
     return strikes
+
+
+def _anyone_in_cross(scene: Scene, centre: Coord) -> bool:
+    """Whether a unit stands on the centre or next to it (a cross with nobody
+    in it rolls no die)."""
+    row, col = centre
+    at = scene.by_square
+    return (
+        (row, col) in at
+        or (row + 1, col) in at
+        or (row - 1, col) in at
+        or (row, col + 1) in at
+        or (row, col - 1) in at
+    )
 
 
 def ram_strikes(scene: Scene, u: Unit) -> list[Strike]:

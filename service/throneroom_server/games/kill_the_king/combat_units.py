@@ -8,7 +8,7 @@ their own (:mod:`.ballista`).
 
 from __future__ import annotations
 
-from throneroom.games.kill_the_king.data import SECOND_CHARGE_PENALTY, UNITS, AttackKind, UnitType
+from throneroom.games.kill_the_king.data import SECOND_CHARGE_PENALTY, UNITS, AttackKind
 from throneroom.v1 import kill_the_king_pb2 as pb
 
 from throneroom_server.games.kill_the_king.ballista import bolt_strikes
@@ -24,6 +24,8 @@ from throneroom_server.games.kill_the_king.combat_strikes import (
 )
 from throneroom_server.games.kill_the_king.state import Unit
 
+_KINDS = {int(t): UNITS[t].attack.kind for t in UNITS}
+
 
 def strikes_of(scene: Scene, u: Unit) -> list[Strike]:
     """Every legal attack of ``u`` in its side's attack phase (KK-34), by target
@@ -31,7 +33,7 @@ def strikes_of(scene: Scene, u: Unit) -> list[Strike]:
     Flaming Pigs (EXPLOSION) and Siege Towers (NONE) never attack."""
     if u.HasField("climb"):
         return prepared_climb_strikes(scene, u)
-    kind = UNITS[UnitType(u.type)].attack.kind
+    kind = _KINDS[u.type]
     if kind is AttackKind.MELEE:
         strikes = melee_strikes(scene, u)
     elif kind is AttackKind.SPEAR:

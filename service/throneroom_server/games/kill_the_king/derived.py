@@ -115,7 +115,7 @@ def listed(state: State, seat: int) -> Listing:
         keys = setup.placement_moves(state, seat).keys
         return Listing(keys)
     if state.phase == ATTACK:
-        keys = [move_key(m) for m in combat.attack_moves(state, st.field(state), seat)]
+        keys = combat.attack_keys(state, st.field(state), seat)
         if next(turns.end_phase_moves(state, seat), None) is not None:
             keys.append((END_PHASE,))
         keys.sort()

@@ -10,7 +10,7 @@ KK-118).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable
 
 from throneroom.games.kill_the_king.data import LEADERS, UNITS, Mode, UnitType, mode_of
 from throneroom.games.messages import GameMessages
@@ -61,7 +61,7 @@ View = pb.KillTheKingView
 S = pb.KillTheKingState
 
 Play = Callable[[State, int, Move, list[Event]], None]
-Generate = Callable[[State, int], Iterator[Move]]
+Generate = Callable[[State, int], Iterable[Move]]
 
 
 # --- setup and bounds -----------------------------------------------------------------------
@@ -134,6 +134,9 @@ phase_of: PhaseField[State] = PhaseField("phase", _PHASE_NAMES)
 """The phase of a state: its ``phase`` field's (read by the kit in C)."""
 
 
+OVER = S.PHASE_OVER
+
+
 def to_move(state: State) -> int:
     return state.to_move
 
@@ -145,7 +148,9 @@ def _then_check(play: Play) -> Play:
 
     def played(state: State, seat: int, move: Move, events: list[Event]) -> None:
         play(state, seat, move, events)
-        if state.round > 0 and state.phase != S.PHASE_OVER:
+        # Flaming Pigs are Advanced: without the option none is in the game
+        # (invariants.advanced_units_only_when_advanced), nothing can explode.
+        if state.advanced and state.round > 0 and state.phase != OVER:
             combat_deaths.detonate(state, Rng(state.rng), events)  # on any turn (KK-87)
         if not turns.check_game_over(state, events):
             treasury.open_disband(state, events)
@@ -244,6 +249,8 @@ PHASES: PhaseTable[State] = PhaseTable(
             "reinforcement",
             seat=to_move,
             moves=["reinforce", "end_phase"],
+            generate=turns.reinforcement_moves,
+            ordered=True,
             ends="the defender ends it, its Cavalry placed (KK-40)",
             follows=["movement", "disband", "over"],
         ),
@@ -291,8 +298,10 @@ def _kind(
     generate: Generate | Callable[[State, int], list[Move]],
     play: Play,
     narrow: Narrow | None = None,
+    *,
+    ordered: bool = False,
 ) -> MoveKind[State, Move, Event]:
-    return MoveKind(name, generate=generate, play=_then_check(play), narrow=narrow)
+    return MoveKind(name, generate=generate, play=_then_check(play), narrow=narrow, ordered=ordered)
 
 
 MOVES: tuple[MoveKind[State, Move, Event], ...] = (
@@ -301,7 +310,9 @@ MOVES: tuple[MoveKind[State, Move, Event], ...] = (
     _kind("buy_suggested_army", setup.suggested_army_moves, setup.buy_suggested_army),
     _kind("choose_leader", setup.leader_moves, setup.choose_leader),
     _kind("place", setup.place_moves, setup.place, setup.narrow_place),
-    _kind("reinforce", turns.reinforce_moves, turns.reinforce),
+    _kind(
+        "reinforce", turns.reinforce_moves, turns.reinforce, turns.narrow_reinforce, ordered=True
+    ),
     _kind("step", movement.step_moves, movement.step, movement.narrow_step),
     _kind("rotate", movement.rotate_moves, movement.rotate, movement.narrow_rotate),
     _kind("climb", climbing.climb_moves, climbing.climb, climbing.narrow_climb),

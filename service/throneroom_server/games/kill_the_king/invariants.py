@@ -6,7 +6,7 @@ from throneroom.games.kill_the_king.data import LEADERS, UNITS, Level, Side, Uni
 from throneroom.v1 import kill_the_king_pb2 as pb
 
 from throneroom_server.games.kill_the_king import state as st
-from throneroom_server.games.kill_the_king.scope import spec_of
+from throneroom_server.games.kill_the_king.scope import buy_menu, leader_menu, spec_of
 
 State = pb.KillTheKingState
 S = pb.KillTheKingState
@@ -106,6 +106,21 @@ def coins_are_units(state: State) -> None:
             )
 
 
+_STANDARD_KINDS = frozenset(
+    int(t) for t in (*buy_menu(False), *leader_menu(False), UnitType.BATTERING_RAM)
+) | {int(UnitType.SWORDSMEN)}
+
+
+def advanced_units_only_when_advanced(state: State) -> None:
+    """Without the ``advanced`` option no Advanced unit is in the game (KK-16,
+    KK-20, KK-39): no Flaming Pigs, so the engine's after-move detonation
+    (``engine._then_check``) looks for none."""
+    if state.advanced:
+        return
+    for u in state.units:
+        assert u.type in _STANDARD_KINDS, f"unit {u.id} ({u.type}) in a game without Advanced"
+
+
 def over_exactly_with_outcome(state: State) -> None:
     assert (state.phase == S.PHASE_OVER) == state.HasField("outcome"), "over iff outcome"
 
@@ -123,4 +138,5 @@ INVARIANTS = (
     coins_are_units,
     over_exactly_with_outcome,
     placed_before_play,
+    advanced_units_only_when_advanced,
 )

@@ -160,9 +160,10 @@ def _buyable(state: State, seat: int) -> Iterator[UnitType]:
     side = st.side_of(state, seat)
     spec = spec_of(state)
     coins = state.seats[seat].coins
+    counts = st.counts_by_counter(state, side)
     for kind in buy_menu(state.advanced):
         chart = UNITS[kind]
-        if chart.cost <= coins and st.counters(state, side, kind) < spec.cap(kind):
+        if chart.cost <= coins and counts.get(int(kind), 0) < spec.cap(kind):
             yield kind
 
 
@@ -207,7 +208,7 @@ def _buy_one(state: State, seat: int, kind: UnitType, events: list[Event]) -> No
     holder = st.seat_of_side(state, side)
     u = st.new_unit(state, kind, holder)
     ids = [u.id]
-    room = spec_of(state).cap(kind) - st.counters(state, side, kind)
+    room = spec_of(state).cap(kind) - st.counts_by_counter(state, side).get(int(kind), 0)
     for _ in range(min(chart.free_extras, room)):
         ids.append(st.new_unit(state, kind, holder, free=True).id)
     events.append(
@@ -235,11 +236,46 @@ def buy_suggested_army(state: State, seat: int, move: Move, events: list[Event])
     _next_purchase(state, seat, events)
 
 
+_LEADERS = frozenset(int(t) for t in st.LEADER_TYPES)
+
+
 def next_buyer(state: State, side: Side) -> int:
     """The seat of ``side``'s team to make its next purchase: the team's seats
     take its purchases in seat order (KK-124)."""
-    made = sum(1 for u in state.units if u.side == int(side) and not u.free and not st.is_leader(u))
+    mine = int(side)
+    made = sum(1 for u in state.units if u.side == mine and not u.free and u.type not in _LEADERS)
     return st.next_of_team(state, side, made)
+
+
+def _tally(state: State) -> tuple[dict[int, int], dict[int, dict[int, int]]]:
+    """For each side (as a number), from one look at the units: the purchases
+    made (``next_buyer``) and its counters of each type
+    (``st.counts_by_counter``)."""
+    made = {int(Side.ATTACKER): 0, int(Side.DEFENDER): 0}
+    counts: dict[int, dict[int, int]] = {int(Side.ATTACKER): {}, int(Side.DEFENDER): {}}
+    for u in state.units:
+        side = u.side
+        if not u.free and u.type not in _LEADERS:
+            made[side] = made.get(side, 0) + 1
+        mine = counts.setdefault(side, {})
+        kind = _CAVALRY if u.dismounted else u.type
+        mine[kind] = mine.get(kind, 0) + 1
+    return made, counts
+
+
+def _can_buy(state: State, seat: int, counts: dict[int, dict[int, int]]) -> bool:
+    """``can_buy`` with the counters tallied."""
+    side = state.seats[seat].side
+    spec = spec_of(state)
+    coins = state.seats[seat].coins
+    mine = counts.get(side, {})
+    return any(
+        UNITS[kind].cost <= coins and mine.get(int(kind), 0) < spec.cap(kind)
+        for kind in buy_menu(state.advanced)
+    )
+
+
+_CAVALRY = int(UnitType.CAVALRY)
 
 
 def _next_purchase(state: State, seat: int, events: list[Event]) -> None:
@@ -248,11 +284,12 @@ def _next_purchase(state: State, seat: int, events: list[Event]) -> None:
     purchase step is followed by the leader choice; the extra purchase (the
     Treasurer's coins, KK-21) by the placement."""
     side = st.side_of(state, seat)
-    other = next_buyer(state, side.other)
-    again = next_buyer(state, side)
-    if can_buy(state, other):
+    made, counts = _tally(state)
+    other = st.next_of_team(state, side.other, made[int(side.other)])  # next_buyer
+    again = st.next_of_team(state, side, made[int(side)])
+    if _can_buy(state, other, counts):
         state.to_move = other
-    elif can_buy(state, again):
+    elif _can_buy(state, again, counts):
         state.to_move = again
     elif state.phase == pb.KillTheKingState.PHASE_EXTRA_PURCHASE:
         _open_placement(state, events)
@@ -360,52 +397,95 @@ def _next_of_each_type(state: State, seat: int) -> list[st.Unit]:
     return out
 
 
-def _place_keys(state: State, seat: int, only: int | None = None) -> Iterator[Key]:
+def _place_keys(state: State, seat: int, only: int | None = None) -> list[Key]:
+    """The seat's placements (KK-22), ascending: by unit (the next counter of
+    each type, by id), square, facing."""
     board = st.field(state)
     side = st.side_of(state, seat)
     mode = Mode(state.mode)
-    team = [u for u in st.standing(state) if u.side == int(side)]
-    mine = [u for u in team if u.seat == seat]
+    # One look at the units: the team's standing ones, each engine's crew, the
+    # next counter of each type in reserve (``_next_of_each_type``).
+    mine = int(side)
+    team: list[st.Unit] = []
+    crews: dict[int, int] = {}
+    reserve: dict[int, st.Unit] = {}
+    for u in state.units:
+        status = u.status
+        if status == st.ON_FIELD:
+            if u.carried_by >= 0:
+                crews[u.carried_by] = crews.get(u.carried_by, 0) + 1
+            elif u.side == mine:
+                team.append(u)
+        elif status == st.RESERVE and u.side == mine and u.type not in reserve:
+            reserve[u.type] = u
     taken = {st.position(u) for u in team}
     taken_squares = {p.coord for p in taken}
+    # the squares whose place at rest (above the gate on its space) is taken
+    full = {c for c in taken_squares if Position(c, board.level_of(c)) in taken}
     rams = {
-        st.coord(u): u
-        for u in mine
-        if u.type == int(UnitType.BATTERING_RAM) and not st.crew_of(state, u.id)
+        st.coord(u): u for u in team if u.seat == seat and u.type == _RAM and not crews.get(u.id)
     }
     towers_here = {
         st.coord(u): u
-        for u in mine
-        if u.type == int(UnitType.SIEGE_TOWER) and towers.has_room(st.crew_of(state, u.id))
+        for u in team
+        if u.seat == seat and u.type == _TOWER and crews.get(u.id, 0) < towers.CAPACITY
     }
-    for u in _next_of_each_type(state, seat):
+    keys: list[Key] = []
+    for u in reserve.values():
         if only not in (None, u.id):
             continue
         kind = UnitType(u.type)
         may_man = UNITS[kind].may_man
         may_board = UNITS[kind].may_stand_on_wall
+        first = len(keys)
         if may_board:  # inside its tower wherever the tower stands (KK-144)
             for c, tower in towers_here.items():
-                yield (PLACE, u.id, c.row, c.col, tower.facing)
-        for c in _zone(mode, side, kind):
+                keys.append((PLACE, u.id, c.row, c.col, tower.facing))
+        # The squares where something stands (or a tower waits) are looked at one
+        # by one; on the others the unit may stand facing any way.
+        special = taken_squares | towers_here.keys() if may_board else taken_squares
+        zone, flat, index = _zone_keys(mode, side, kind, u.id)
+        start = 0
+        for at in sorted(index[c] for c in special if c in index):
+            keys.extend(flat[start:at])
+            start = at + _WAYS
+            c = zone[at // _WAYS]
             if c in towers_here and may_board:
                 continue
             engine = rams.get(c) if may_man else None
             if engine is not None:
-                yield (PLACE, u.id, c.row, c.col, engine.facing)
+                keys.append((PLACE, u.id, c.row, c.col, engine.facing))
                 continue
-            if c in taken_squares and Position(c, board.level_of(c)) in taken:
+            if c in full:
                 continue
-            for d in _FACINGS:
-                yield (PLACE, u.id, c.row, c.col, d)
+            keys.extend(flat[at:start])
+        keys.extend(flat[start:])
+        if may_board and towers_here:  # the towers' places among the others
+            keys[first:] = sorted(keys[first:])
+    return keys
 
 
 _FACINGS = tuple(int(d) for d in Direction)
+_RAM, _TOWER = int(UnitType.BATTERING_RAM), int(UnitType.SIEGE_TOWER)
+
+
+_WAYS = len(_FACINGS)
+
+
+@lru_cache(maxsize=1024)
+def _zone_keys(
+    mode: Mode, side: Side, kind: UnitType, uid: int
+) -> tuple[tuple[Coord, ...], tuple[Key, ...], dict[Coord, int]]:
+    """The unit's zone (ascending), its placements there facing each way
+    (ascending: ``_WAYS`` a square), and where each square's start."""
+    zone = _zone(mode, side, kind)
+    flat = tuple((PLACE, uid, c.row, c.col, d) for c in zone for d in _FACINGS)
+    return zone, flat, {c: _WAYS * i for i, c in enumerate(zone)}
 
 
 def placement_moves(state: State, seat: int) -> LazyMoves:
     """Every placement of the seat (KK-22), ascending, built when read."""
-    return LazyMoves(sorted(_place_keys(state, seat)))
+    return LazyMoves(_place_keys(state, seat))
 
 
 def place_moves(state: State, seat: int) -> list[Move]:

@@ -250,3 +250,32 @@ def counters(state: State, side: Side, kind: UnitType, *, alive_only: bool = Fal
         for u in state.units
         if u.side == int(side) and counter_type(u) is kind and not (alive_only and u.status == DEAD)
     )
+
+
+@lru_cache(maxsize=128)
+def _reinforcement_edge(
+    mode: Mode, ruins: frozenset[tuple[int, int]], half: int | None
+) -> tuple[Coord, ...]:
+    within = _in_play(mode)
+    return tuple(c for c in _field(mode, ruins).reinforcement_edge(half) if c in within)
+
+
+def reinforcement_edge(state: State, half: int | None) -> tuple[Coord, ...]:
+    """The current field's reinforcement spaces in play (``Board.reinforcement_edge``
+    of one board half if given, KK-40, KK-128), in its order; cached."""
+    return _reinforcement_edge(_MODES[state.mode], _ruins(state), half)
+
+
+_CAVALRY = int(UnitType.CAVALRY)
+
+
+def counts_by_counter(state: State, side: Side, *, alive_only: bool = False) -> dict[int, int]:
+    """:func:`counters` of every kind at once: counter type (as a number) ->
+    the side's counters of it (alive ones only if asked)."""
+    mine = int(side)
+    counts: dict[int, int] = {}
+    for u in state.units:
+        if u.side == mine and not (alive_only and u.status == DEAD):
+            kind = _CAVALRY if u.dismounted else u.type
+            counts[kind] = counts.get(kind, 0) + 1
+    return counts

@@ -28,18 +28,24 @@ def fleeing_treasurer(state: State, side: Side) -> st.Unit | None:
     """The side's Treasurer if he ends its turn without a friendly unit next to
     him (KK-105): on an orthogonally adjacent space at any level, crews counted
     at their engine's space. Inside a Siege Tower he is with the tower."""
-    for u in st.on_field(state):
-        if u.type != int(UnitType.TREASURER) or u.side != int(side):
+    mine = int(side)
+    on_field = st.ON_FIELD
+    for u in state.units:
+        if u.type != _TREASURER or u.side != mine or u.status != on_field:
             continue
         if u.carried_by >= 0:
             return None
         row, col = u.square.row, u.square.col
-        for v in st.on_field(state):
-            near = abs(v.square.row - row) + abs(v.square.col - col) == 1
-            if near and v.side == u.side:
+        for v in state.units:
+            if v.side != mine or v.status != on_field:
+                continue
+            if abs(v.square.row - row) + abs(v.square.col - col) == 1:
                 return None
         return u
     return None
+
+
+_TREASURER = int(UnitType.TREASURER)
 
 
 def treasurer_flees(state: State, side: Side, events: list[Event]) -> None:

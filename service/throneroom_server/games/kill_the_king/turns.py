@@ -16,11 +16,14 @@ once.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
 from throneroom.games.kill_the_king.board import Coord
 from throneroom.games.kill_the_king.data import (
+    MODES,
     UNITS,
     Direction,
+    Join,
     Level,
     Mode,
     Side,
@@ -33,6 +36,14 @@ from throneroom.v1 import kill_the_king_pb2 as pb
 from throneroom_server.games.core import Outcome
 from throneroom_server.games.kill_the_king import combat
 from throneroom_server.games.kill_the_king import state as st
+from throneroom_server.games.kill_the_king.keys import (
+    END_PHASE,
+    REINFORCE,
+    Key,
+    LazyMoves,
+    move_from_key,
+    move_key,
+)
 from throneroom_server.games.kill_the_king.movement import complete_movement, pigs_to_move
 from throneroom_server.games.kill_the_king.scope import buy_menu, spec_of
 from throneroom_server.games.kill_the_king.treasury import treasurer_flees
@@ -41,6 +52,11 @@ State = pb.KillTheKingState
 Move = pb.KillTheKingMove
 Event = pb.KillTheKingEvent
 S = pb.KillTheKingState
+
+ON_FIELD = st.ON_FIELD
+ATTACKER, DEFENDER = int(Side.ATTACKER), int(Side.DEFENDER)
+_RANGER = int(UnitType.RANGER)
+_ROAD_BONUS = {int(t): UNITS[t].road_bonus for t in UNITS}
 
 CAVALRY_SUBSTITUTE_VALUE = 9
 """Coins of value for each reinforcement Cavalry the cap does not allow (KK-39)."""
@@ -62,13 +78,23 @@ def start_turn(state: State, side: Side, events: list[Event]) -> None:
     state.turn_seat = seat
     state.active_unit = -1
     board = st.field(state)
+    mine = int(side)
     for u in state.units:
-        u.movement_used = 0
-        u.moved = u.rotated = u.attacked = False
-        u.ClearField("climb")
-        u.bonus_movement = 0
-        if u.status == st.ON_FIELD and u.side == int(side):
-            bonus = UNITS[UnitType(u.type)].road_bonus
+        # Each flag cleared where it is set (the same message as clearing all).
+        if u.movement_used:
+            u.movement_used = 0
+        if u.moved:
+            u.moved = False
+        if u.rotated:
+            u.rotated = False
+        if u.attacked:
+            u.attacked = False
+        if u.HasField("climb"):
+            u.ClearField("climb")
+        if u.bonus_movement:
+            u.bonus_movement = 0
+        if u.status == ON_FIELD and u.side == mine:
+            bonus = _ROAD_BONUS[u.type]
             if bonus and board.space(u.square.row, u.square.col).road:
                 u.bonus_movement = bonus
     team = st.team_seats(state, side)
@@ -167,35 +193,55 @@ def _open_reinforcements(state: State, half: int, events: list[Event]) -> None:
 
 def _free_edge(state: State) -> list[Coord]:
     board = st.field(state)
-    taken = {st.coord(u) for u in st.standing(state)}
+    taken = {(u.square.row, u.square.col) for u in st.standing(state)}
     half = state.reinforcement_half if board.boards > 1 else None
-    edge = board.reinforcement_edge(half)
-    return [c for c in edge if c not in taken and c in st.in_play(state)]
+    return [c for c in st.reinforcement_edge(state, half) if c not in taken]
 
 
 def _substitutes(state: State) -> list[UnitType]:
     spec = spec_of(state)
+    counts = st.counts_by_counter(state, Side.DEFENDER, alive_only=True)
     return [
         kind
         for kind in buy_menu(state.advanced)
         if UNITS[kind].cost <= state.reinforcement_value
-        and st.counters(state, Side.DEFENDER, kind, alive_only=True) < spec.cap(kind)
+        and counts.get(int(kind), 0) < spec.cap(kind)
     ]
 
 
-def reinforce_moves(state: State, seat: int) -> Iterator[Move]:
-    """Cavalry first, then substitutes within the value left (KK-39, KK-40)."""
+_FACINGS = tuple(int(d) for d in Direction)
+
+
+def _reinforce_keys(state: State, edge: list[Coord]) -> list[Key]:
+    """Cavalry first, then substitutes within the value left (KK-39, KK-40):
+    a counter of each kind on each free space of the edge, facing any way."""
     kinds = [UnitType.CAVALRY] if state.reinforcement_cavalry > 0 else _substitutes(state)
-    for kind in kinds:
-        for c in _free_edge(state):
-            for d in Direction:
-                yield Move(
-                    reinforce=Move.Reinforce(
-                        unit=pb.UnitType.ValueType(kind),
-                        square=pb.Square(row=c.row, col=c.col),
-                        facing=pb.Direction.ValueType(d),
-                    )
-                )
+    return [(REINFORCE, int(k), c.row, c.col, d) for k in kinds for c in edge for d in _FACINGS]
+
+
+def reinforce_moves(state: State, seat: int) -> LazyMoves:
+    """Every ``reinforce`` of the seat, ascending, built when read."""
+    keys = _reinforce_keys(state, _free_edge(state))
+    keys.sort()
+    return LazyMoves(keys)
+
+
+def reinforcement_moves(state: State, seat: int) -> LazyMoves:
+    """The reinforcement phase's moves at once (the edge looked at once):
+    every ``reinforce``, and ``end_phase`` once the Cavalry is placed or the
+    edge is full (KK-40), ascending."""
+    edge = _free_edge(state)
+    keys = _reinforce_keys(state, edge)
+    if state.reinforcement_cavalry == 0 or not edge:  # may_end_reinforcements
+        keys.append((END_PHASE,))
+    keys.sort()
+    return LazyMoves(keys)
+
+
+def narrow_reinforce(state: State, seat: int, move: Move) -> list[Move]:
+    """The listed ``reinforce`` equal to ``move`` (a list of one), if any."""
+    key = move_key(move)
+    return [move_from_key(key)] if key in set(_reinforce_keys(state, _free_edge(state))) else []
 
 
 def reinforce(state: State, seat: int, move: Move, events: list[Event]) -> None:
@@ -263,20 +309,33 @@ def rearmost_ranger_dies(state: State, side: Side) -> st.Unit | None:
     """The side's Ranger if he ends its turn as the rearmost friendly unit: no
     other friendly unit on the field as far back or further (KK-102); Giga:
     every unit of the team counts, each measured on its board half (KK-131)."""
-    rangers = [
-        u for u in st.on_field(state) if u.type == int(UnitType.RANGER) and u.side == int(side)
-    ]
-    if not rangers:
+    own = int(side)
+    ranger = next(
+        (u for u in state.units if u.type == _RANGER and u.side == own and u.status == ON_FIELD),
+        None,
+    )
+    if ranger is None:
         return None
-    ranger = rangers[0]
     mode = Mode(state.mode)
+    home = _home_row(mode, side)
 
     def depth(u: st.Unit) -> int:
+        if home is not None:  # rear_depth off the Kill the King Giga field
+            return abs(u.square.row - home)
         return rear_depth(mode, side, st.coord(u))
 
     mine = depth(ranger)
     others = (u for u in st.on_field(state) if u.side == int(side) and u.id != ranger.id)
     return None if any(depth(u) <= mine for u in others) else ranger
+
+
+@lru_cache(maxsize=16)
+def _home_row(mode: Mode, side: Side) -> int | None:
+    """``field.home_row`` (cached), None on the Kill the King Giga field
+    (measured on each board half, KK-131)."""
+    if MODES[mode].join is Join.CASTLE_SIDE:
+        return None
+    return home_row(mode, side)
 
 
 def end_turn(state: State, events: list[Event]) -> None:
@@ -362,11 +421,23 @@ def check_game_over(state: State, events: list[Event]) -> bool:
         return True
     if state.round == 0:
         return False  # setup: nothing is on the field yet
-    present = {u.side for u in state.units if u.status == st.ON_FIELD}
-    if int(Side.ATTACKER) not in present:
+    # Both sides on the field: the scan stops at the first unit of each (the
+    # units of the two sides alternate from the purchases on).
+    attacker = defender = False
+    for u in state.units:
+        if u.status == ON_FIELD:
+            if u.side == ATTACKER:
+                if defender:
+                    return False
+                attacker = True
+            elif u.side == DEFENDER:
+                if attacker:
+                    return False
+                defender = True
+    if not attacker:
         finish(state, Side.DEFENDER, "annihilation", events)
         return True
-    if int(Side.DEFENDER) not in present:
+    if not defender:
         finish(state, Side.ATTACKER, "annihilation", events)
         return True
     return False
