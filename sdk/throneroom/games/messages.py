@@ -159,6 +159,19 @@ class GameMessages(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         return self._entry(envelope)
 
 
+def varint(value: int) -> bytes:
+    """``value`` (>= 0) as a protobuf base-128 varint: the length prefix of a
+    length-delimited field, or a field's tag (``number << 3 | wire type``),
+    for framing already serialized messages without building their parent
+    (protobuf messages merge when their serializations are concatenated)."""
+    out = bytearray()
+    while value > 0x7F:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
 def game_types_of(envelope_cls: type[Message]) -> list[str]:
     """The game types an envelope class can carry, in field order."""
     return [f.name for f in envelope_cls.DESCRIPTOR.oneofs_by_name[GAME_ONEOF].fields]

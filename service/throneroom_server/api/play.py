@@ -25,6 +25,7 @@ from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any
 
 import structlog
+from throneroom.games.messages import varint
 from throneroom.v1 import service_pb2
 
 from throneroom_server.access import Caller
@@ -49,7 +50,7 @@ def serialize(sent: Sent) -> bytes:
     data = response.SerializeToString() if response is not None else b""
     for result in results:
         body = result.SerializeToString()
-        data += _RESULTS_TAG + _varint(len(body)) + body
+        data += _RESULTS_TAG + varint(len(body)) + body
     return data
 
 
@@ -57,15 +58,6 @@ _RESULTS_TAG = bytes(
     [service_pb2.PlayResponse.DESCRIPTOR.fields_by_name["results"].number << 3 | 2]
 )
 """The key of a ``results`` entry (length-delimited; one byte: field 3)."""
-
-
-def _varint(value: int) -> bytes:
-    out = bytearray()
-    while value > 0x7F:
-        out.append(value & 0x7F | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
 
 
 async def session(

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from throneroom.games.messages import varint
 from throneroom.v1 import game_pb2, storage_pb2
 
 from throneroom_server.store.lobby import GamePage, LobbyStatus
@@ -29,17 +30,6 @@ MAX_SEATS = 8
 _ENTRY_STATE_TAG = bytes([(5 << 3) | 2])  # StoredEntry.state: field 5, length-delimited
 
 
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        low, n = n & 0x7F, n >> 7
-        if n:
-            out.append(low | 0x80)
-        else:
-            out.append(low)
-            return bytes(out)
-
-
 def entry_bytes(entry: storage_pb2.StoredEntry, state_bytes: bytes) -> bytes:
     """The serialized StoredEntry with ``state`` set to the already serialized
     state: protobuf messages concatenate, so the state (the bulk of a move's
@@ -48,7 +38,7 @@ def entry_bytes(entry: storage_pb2.StoredEntry, state_bytes: bytes) -> bytes:
     return (
         entry.SerializeToString(deterministic=True)
         + _ENTRY_STATE_TAG
-        + _varint(len(state_bytes))
+        + varint(len(state_bytes))
         + state_bytes
     )
 

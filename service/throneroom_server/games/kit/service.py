@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Generic, Protocol, TypeVar, cast
 
 from google.protobuf.message import Message
-from throneroom.games.messages import GameMessages, WrongGameError
+from throneroom.games.messages import GameMessages, WrongGameError, varint
 from throneroom.v1 import game_pb2, service_pb2
 
 from throneroom_server.games.core import (
@@ -239,7 +239,7 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         never game state), and at most ``ENCODED_MOVES_LIMIT`` are kept per
         field number."""
         moves = self.game.legal_moves(self._state(state), seat)
-        tag = _varint(field_number << 3 | 2)  # length-delimited
+        tag = varint(field_number << 3 | 2)  # length-delimited
         if not isinstance(moves, KeyedMoves):
             return b"".join(tag + _framed(self.messages.wrap_move(m)) for m in moves)
         encoded = self._encoded.get(field_number)
@@ -345,18 +345,9 @@ ENCODED_MOVES_LIMIT = 100_000
 King Is Dead has a few thousand)."""
 
 
-def _varint(value: int) -> bytes:
-    out = bytearray()
-    while value > 0x7F:
-        out.append(value & 0x7F | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
-
-
 def _framed(move: game_pb2.Move) -> bytes:
     data = move.SerializeToString(deterministic=True)
-    return _varint(len(data)) + data
+    return varint(len(data)) + data
 
 
 def _seats_hint(state: Message) -> int:
