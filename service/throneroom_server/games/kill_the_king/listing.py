@@ -493,7 +493,9 @@ def after_step(
             partial.update(ids)
     had_end = bool(before) and len(before[-1]) == 1
     body = before[:-1] if had_end else before
-    keys = [k for k in body if not (k[1] in whole or (k[1] in partial and k[0] in MOVES))]
+    # (one look at most keys: those of the units not listed again)
+    again = whole | partial
+    keys = [k for k in body if k[1] not in again or (k[1] not in whole and k[0] not in MOVES)]
     units = state.units
     crews = f.crews
     for i in sorted(whole | nearby):

@@ -488,18 +488,18 @@ def step(
     if u.type in (RAM, TOWER):  # only engines carry crews
         for crew in st.crew_of(state, u.id):
             st.put(crew, target.coord, target.level)
-    events.append(
-        Event(
-            stepped=Event.Stepped(
-                unit=u.id,
-                from_square=pb.Square(row=origin.coord.row, col=origin.coord.col),
-                to_square=u.square,
-                level=u.level,
-                # the allowance only changes if the Elephant trampled a Ranger
-                movement_left=points_left(state, u) if u.type == ELEPHANT else left - 1,
-            )
-        )
-    )
+    # Set field by field: a message passed as a keyword argument is copied
+    # through its bytes (serialized and parsed again).
+    event = Event()
+    stepped = event.stepped
+    stepped.unit = u.id
+    from_square = stepped.from_square
+    from_square.row, from_square.col = origin.coord
+    stepped.to_square.CopyFrom(u.square)
+    stepped.level = u.level
+    # the allowance only changes if the Elephant trampled a Ranger
+    stepped.movement_left = points_left(state, u) if u.type == ELEPHANT else left - 1
+    events.append(event)
 
 
 # --- rotation (KK-31) ---------------------------------------------------------------------------
