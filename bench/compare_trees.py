@@ -58,14 +58,19 @@ DEFAULT_ROWS = (
 # -- the worker: runs inside one tree ------------------------------------------------------
 
 
+def new_game(game: Any, seats: int, seed: int, values: dict[str, int] | None) -> Any:
+    """A new game of ``seats`` with the default options but ``values``."""
+    options = game.default_options()
+    for name, value in (values or {}).items():
+        setattr(options, name, value)
+    return game.setup(options, seats, seed)
+
+
 def play_one(
     game: Any, seats: int, seed: int, chooser: random.Random, values: dict[str, int] | None = None
 ) -> int:
     """One random game to its outcome (``bench/engine.py``'s loop); its decisions."""
-    options = game.default_options()
-    for name, value in (values or {}).items():
-        setattr(options, name, value)
-    state = game.setup(options, seats, seed)
+    state = new_game(game, seats, seed, values)
     decisions = 0
     while acting := game.to_act(state):
         seat = acting[chooser.randrange(len(acting))] if len(acting) > 1 else acting[0]
@@ -84,10 +89,7 @@ def digest_games(
     digest = hashlib.sha256()
     decisions = 0
     for played in range(games):
-        options = game.default_options()
-        for name, value in (values or {}).items():
-            setattr(options, name, value)
-        state = game.setup(options, seats, 1 + played)
+        state = new_game(game, seats, 1 + played, values)
         digest.update(state.SerializeToString(deterministic=True))
         while acting := game.to_act(state):
             seat = acting[chooser.randrange(len(acting))] if len(acting) > 1 else acting[0]
@@ -113,10 +115,7 @@ def phase_games(
     chooser = random.Random(1)
     counted = 0
     for played in range(games):
-        options = game.default_options()
-        for name, value in (values or {}).items():
-            setattr(options, name, value)
-        state = game.setup(options, seats, 1 + played)
+        state = new_game(game, seats, 1 + played, values)
         while acting := game.to_act(state):
             seat = acting[chooser.randrange(len(acting))] if len(acting) > 1 else acting[0]
 
@@ -264,6 +263,8 @@ def compare_callgrind(base: Path, head: Path, rows: list[str], games: int, phase
         per: dict[str, float] = {}
         for label, tree in (("base", base), ("this", head)):
             decisions = run_worker(tree, row, 0, games, phase=phase)["decisions"]
+            if not decisions:
+                sys.exit(f"{row}: no decision of the phase {phase!r} in {games} games")
             per[label] = callgrind_instructions(tree, row, games, phase) / decisions
             print(
                 f"{row:<16} {label:<5} {decisions:>7} decisions {per[label]:>10,.0f} instr/decision"
