@@ -13,7 +13,8 @@ transport: grpc.aio's own cost (``bench/peer.py --floor``).
     python bench/session_cost.py --base ../base --runs 3          # two trees, alternating
     python bench/session_cost.py --base ../base --callgrind       # instructions per move
 
-Time is the process's CPU time per move (the bots included: a few percent).
+Time is the process's CPU time per move (the bots included, each reading the
+bytes the transport would send as a client does: a few percent).
 On a shared machine that swings with the load; ``--callgrind`` counts
 instructions instead (valgrind, repeatable under load), of the timed games
 only: they run inside ``operator.call``, the one function callgrind collects
@@ -92,12 +93,12 @@ async def _play(store: Any, matches: int, min_moves: int, seed: int) -> int:
             )
             requests[s].queue.put_nowait(service_pb2.PlayRequest(open=opened).SerializeToString())
             async for sent in play.session(app, requests[s], LOCAL):
-                play.serialize(sent)  # what the transport sends
-                response, results = sent
-                for result in results:
+                # What the transport sends, read as the client reads it.
+                response = service_pb2.PlayResponse.FromString(play.serialize(sent))
+                for result in response.results:
                     if result.HasField("error"):
                         raise RuntimeError(f"a move was rejected: {result.error}")
-                if response is not None and response.HasField("update"):
+                if response.HasField("update"):
                     updates[s] = response.update
                     changed.set()
                     if response.update.snapshot.finished:

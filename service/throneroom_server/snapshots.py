@@ -11,10 +11,20 @@ bytes parsed, with its own seat's part added. The cache only saves work: it
 holds nothing that cannot be rebuilt, and each entry is rebuilt when dropped.
 Before every seat is taken, snapshots are built whole (seats may be claimed
 without a new version).
+
+A stream's update is not even parsed (``framed``): the shared part's bytes are
+followed by the viewer's own part and its legal moves, each a fragment of the
+same GameUpdate, and protobuf parsers merge the fragments of a message (a
+repeated field's entries are appended, a singular one set; the shared part
+leaves empty every field that a viewer's part sets: a game's ``seat_view``
+only adds, ``kit.checks.seat_view_problems``).
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple, TypeVar
+
+from throneroom.games.messages import varint
 from throneroom.v1 import game_pb2, service_pb2, storage_pb2
 
 from throneroom_server import clocks
@@ -27,10 +37,22 @@ SHARED_LIMIT = 1024
 read by the version's streams within moments of its commit."""
 
 
+class SharedUpdate(NamedTuple):
+    """What every viewer's update of a version shares, serialized (a GameUpdate
+    fragment), and what a stream reads of it."""
+
+    data: bytes
+    to_act: tuple[int, ...]
+    finished: bool
+
+
+Kept = TypeVar("Kept", bytes, SharedUpdate)
+
+
 class Snapshots:
     """Builds snapshots, keeping the part every viewer shares (see the module)."""
 
-    __slots__ = ("_limit", "_shared", "_updates")
+    __slots__ = ("_framed", "_limit", "_shared", "_updates")
 
     def __init__(self, limit: int = SHARED_LIMIT) -> None:
         self._limit = limit
@@ -38,6 +60,8 @@ class Snapshots:
         """(game id, version) -> the snapshot's shared part, serialized."""
         self._updates: dict[tuple[str, int], bytes] = {}
         """(game id, version) -> the update's shared part, serialized."""
+        self._framed: dict[tuple[str, int], SharedUpdate] = {}
+        """(game id, version) -> the update's shared part for ``framed``."""
 
     def build(
         self,
@@ -122,10 +146,67 @@ class Snapshots:
         if not public:
             into.events.extend(game.redact_events(entry.events, seat))
 
-    def _keep(self, kept: dict[tuple[str, int], bytes], key: tuple[str, int], data: bytes) -> None:
+    def shared_update(
+        self, game: ServiceGame, loaded: LoadedGame, entry: storage_pb2.StoredEntry
+    ) -> SharedUpdate:
+        """The part of the update of ``entry`` every viewer shares (every seat
+        of ``loaded`` taken): kept like a snapshot's."""
+        key = (loaded.game_id, entry.version)
+        shared = self._framed.get(key)
+        if shared is None:
+            update = service_pb2.GameUpdate()
+            _update_header(entry, update)
+            snapshot = update.snapshot
+            clock = entry.clock if entry.HasField("clock") else None
+            self._shared_into(game, loaded, entry.state, entry.version, clock=clock, into=snapshot)
+            if game.public_events:
+                update.events.extend(entry.events)
+            shared = SharedUpdate(
+                update.SerializeToString(), tuple(snapshot.to_act), snapshot.finished
+            )
+            self._keep(self._framed, key, shared)
+        return shared
+
+    def framed(
+        self,
+        game: ServiceGame,
+        loaded: LoadedGame,
+        entry: storage_pb2.StoredEntry,
+        seat: int | None,
+        *,
+        shared: SharedUpdate,
+        legal_moves: bytes = b"",
+    ) -> bytes:
+        """The WatchGameResponse of ``entry``'s update as ``seat`` sees it,
+        serialized: ``shared`` (``shared_update``), the viewer's own part, then
+        ``legal_moves`` (GameUpdate ``legal_moves`` entries, serialized), as one
+        ``update`` (see the module; every seat of ``loaded`` taken, no
+        descriptions)."""
+        personal = service_pb2.GameUpdate()
+        snapshot = personal.snapshot
+        if not game.shares_views:
+            game.view_into(entry.state, seat, snapshot.view)
+        elif seat is not None:
+            view = snapshot.view
+            getattr(view, game.name).SetInParent()
+            game.add_seat_view(entry.state, seat, view)
+        if seat is not None:
+            snapshot.viewer_seat = seat
+        if not game.public_events:
+            personal.events.extend(game.redact_events(entry.events, seat))
+        body = shared.data + personal.SerializeToString() + legal_moves
+        return _UPDATE_TAG + varint(len(body)) + body
+
+    def _keep(self, kept: dict[tuple[str, int], Kept], key: tuple[str, int], data: Kept) -> None:
         if len(kept) >= self._limit:
             del kept[next(iter(kept))]  # the oldest (a dict keeps insertion order)
         kept[key] = data
+
+
+_UPDATE_TAG = bytes(
+    [service_pb2.WatchGameResponse.DESCRIPTOR.fields_by_name["update"].number << 3 | 2]
+)
+"""The key of a WatchGameResponse's ``update`` (length-delimited; one byte)."""
 
 
 def _update_header(entry: storage_pb2.StoredEntry, update: service_pb2.GameUpdate) -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncGenerator, AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 
 from throneroom.v1 import game_pb2, service_pb2, storage_pb2
 
@@ -36,9 +36,26 @@ SETTLE_SECONDS = 1.0
 (which is already on its way) so that the result rides on it."""
 
 Results = list[service_pb2.PlayMoveResult]
-Sent = tuple[service_pb2.WatchGameResponse | None, Results]
-"""One response of a stream: an update or heartbeat (None: results alone), and
-the move results that ride on it (play sessions only)."""
+Response = service_pb2.WatchGameResponse | bytes
+"""A stream's update or heartbeat: the message, or its serialized form (an
+update as ``Snapshots.framed`` builds it)."""
+Sent = tuple[Response | None, Results]
+"""One response of a stream (None: results alone), and the move results that
+ride on it (play sessions only)."""
+
+_LEGAL_MOVES_NUMBER = service_pb2.GameUpdate.DESCRIPTOR.fields_by_name["legal_moves"].number
+
+
+def serialized(response: Response) -> bytes:
+    """A stream's response as bytes (the WatchGame handler's serializer)."""
+    return response if isinstance(response, bytes) else response.SerializeToString()
+
+
+def parsed(response: Response) -> service_pb2.WatchGameResponse:
+    """A stream's response as a message."""
+    if isinstance(response, bytes):
+        return service_pb2.WatchGameResponse.FromString(response)
+    return response
 
 
 class Outbox:
@@ -151,7 +168,7 @@ class Outbox:
         return riding
 
 
-async def watch(
+def watch(
     app: App,
     game_id: str,
     token: str,
@@ -162,12 +179,47 @@ async def watch(
     include_current: bool = False,
     describe_language: str = "",
     caller: Caller = LOCAL,
-) -> AsyncIterator[service_pb2.WatchGameResponse]:
+) -> AsyncGenerator[service_pb2.WatchGameResponse, None]:
     """WatchGame's use case: every version after ``from_version`` in order,
     then each new one as it is committed (through any replica), with
     heartbeats while nothing happens; ends once the game is finished and
     delivered, or on shutdown. The stream without move results (closing it
     closes the stream at once: its slot is given back)."""
+    items = watch_serialized(
+        app,
+        game_id,
+        token,
+        from_version,
+        heartbeat_seconds,
+        with_legal_moves=with_legal_moves,
+        include_current=include_current,
+        describe_language=describe_language,
+        caller=caller,
+    )
+    return _parsing(items)
+
+
+async def _parsing(
+    items: AsyncGenerator[Response, None],
+) -> AsyncGenerator[service_pb2.WatchGameResponse, None]:
+    async with contextlib.aclosing(items):
+        async for response in items:
+            yield parsed(response)
+
+
+async def watch_serialized(
+    app: App,
+    game_id: str,
+    token: str,
+    from_version: int,
+    heartbeat_seconds: float,
+    *,
+    with_legal_moves: bool = False,
+    include_current: bool = False,
+    describe_language: str = "",
+    caller: Caller = LOCAL,
+) -> AsyncGenerator[Response, None]:
+    """``watch``'s responses, each a message or its bytes (``serialized``)."""
     items = stream(
         app,
         game_id,
@@ -283,18 +335,30 @@ async def stream(
                 last = entry.version
                 current = max(current, last)
                 state = entry.state
-                response = service_pb2.WatchGameResponse()
-                update = response.update  # built in place: nothing copied into its parent
-                app.snapshots.update(game, loaded, entry, viewer.seat, update)
-                if last == current and sub.latest <= last:  # the newest version
-                    app._add_moves(update, loaded, state, seat)
-                if words is not None:
-                    words.annotate_entry(update, entry, viewer.seat)
+                newest = last == current and sub.latest <= last
+                response: Response
+                if words is None and len(loaded.seats) == loaded.meta.num_seats:
+                    # Serialized as it is built (snapshots.framed): nothing parsed.
+                    shared = app.snapshots.shared_update(game, loaded, entry)
+                    moves = b""
+                    if newest and seat is not None and seat in shared.to_act:
+                        moves = game.encoded_legal_moves(state, seat, _LEGAL_MOVES_NUMBER)
+                    response = app.snapshots.framed(
+                        game, loaded, entry, viewer.seat, shared=shared, legal_moves=moves
+                    )
+                    finished = finished or shared.finished
+                else:
+                    response = service_pb2.WatchGameResponse()
+                    update = response.update  # built in place: nothing copied into its parent
+                    app.snapshots.update(game, loaded, entry, viewer.seat, update)
+                    if newest:
+                        app._add_moves(update, loaded, state, seat)
+                    if words is not None:
+                        words.annotate_entry(update, entry, viewer.seat)
+                    finished = finished or update.snapshot.finished
                 if outbox is not None:
                     outbox.known = (loaded, last, state)
                 yield response, outbox.riding(last) if outbox else no_results
-                if update.snapshot.finished:
-                    finished = True
         if outbox is not None:  # shutting down: what is decided is still told
             loose = outbox.loose(last)
             if loose:

@@ -465,3 +465,25 @@ def test_a_seat_view_that_forgets_the_hand_is_caught() -> None:
     state = game.setup(game.default_options(), 2, 1)
     problems = seat_view_problems(game, state)
     assert len(problems) == 2 and "seat 0" in problems[0], problems
+
+
+def test_a_seat_view_that_replaces_instead_of_adding_is_caught() -> None:
+    """Right on the spectator's view, yet not only adding (it rewrites a
+    repeated field the spectator's view holds): the service's bytes, the
+    spectator's followed by the seat's part, would hold that field twice."""
+    game = build_registry()["king_is_dead"]
+    assert isinstance(game, Engine)
+    original = game.definition.seat_view
+    assert original is not None
+
+    def rewriting(state: Any, seat: int, view: Any) -> None:
+        original(state, seat, view)
+        seats = [s.SerializeToString() for s in view.seats]
+        del view.seats[:]
+        for data in seats or [s.SerializeToString() for s in game.view(state, None).seats]:
+            view.seats.add().MergeFromString(data)
+
+    game.definition = dataclasses.replace(game.definition, seat_view=rewriting)  # this object only
+    state = game.setup(game.default_options(), 2, 1)
+    problems = seat_view_problems(game, state)
+    assert len(problems) == 2 and "does not only add" in problems[0], problems

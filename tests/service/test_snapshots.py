@@ -94,3 +94,46 @@ async def test_before_every_seat_is_taken_nothing_is_kept() -> None:
     assert [s.taken for s in before.seats] == [False, False]
     assert [(s.taken, s.display_name) for s in after.seats] == [(True, "Ann"), (False, "")]
     assert not after.started
+
+
+@pytest.mark.parametrize("name", ["nim", "king_is_dead"])
+async def test_a_framed_update_parses_to_the_built_one(name: str) -> None:
+    """A stream's update as bytes (shared part, the viewer's part and its legal
+    moves, concatenated) is, parsed, the update built as a message, for every
+    viewer of every version, with and without legal moves; secrets included
+    only in their seat's bytes."""
+    app, game_id = await _played(name, 12)
+    game = app.games[name]
+    loaded = await app._load(game_id)
+    entries = await app.store.read_entries(game_id, 0, 100)
+    shared = Snapshots()
+    number = service_pb2.GameUpdate.DESCRIPTOR.fields_by_name["legal_moves"].number
+    for entry in entries:
+        common = shared.shared_update(game, loaded, entry)
+        assert common.to_act == tuple(game.to_act(entry.state))
+        assert common.finished == (game.outcome(entry.state) is not None)
+        for seat in (0, 1, None):
+            built = service_pb2.WatchGameResponse()
+            Snapshots().update(game, loaded, entry, seat, built.update)
+            plain = shared.framed(game, loaded, entry, seat, shared=common)
+            assert service_pb2.WatchGameResponse.FromString(plain) == built
+            if seat is None or seat not in common.to_act:
+                continue
+            moves = game.encoded_legal_moves(entry.state, seat, number)
+            assert moves
+            app._add_moves(built.update, loaded, entry.state, seat)
+            assert list(built.update.legal_moves) == game.legal_moves(entry.state, seat)
+            with_moves = shared.framed(game, loaded, entry, seat, shared=common, legal_moves=moves)
+            assert service_pb2.WatchGameResponse.FromString(with_moves) == built
+    # Each seat's secret travels in its own bytes only (nim: my_secret; the
+    # King Is Dead: my_hand).
+    entry = entries[-1]
+    common = shared.shared_update(game, loaded, entry)
+    for seat in (0, 1, None):
+        got = service_pb2.WatchGameResponse.FromString(
+            shared.framed(game, loaded, entry, seat, shared=common)
+        )
+        view = got.update.snapshot.view
+        inner = getattr(view, name)
+        secret = inner.HasField("my_secret") if name == "nim" else bool(inner.my_hand)
+        assert secret == (seat is not None)

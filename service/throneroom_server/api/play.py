@@ -32,7 +32,7 @@ from throneroom_server.access import Caller
 from throneroom_server.api.errors import to_play_error
 from throneroom_server.app import App
 from throneroom_server.errors import AppError, invalid
-from throneroom_server.updates import Outbox, Sent, stream
+from throneroom_server.updates import Outbox, Sent, serialized, stream
 
 __all__ = ["Sent", "serialize", "session"]
 
@@ -47,7 +47,7 @@ def serialize(sent: Sent) -> bytes:
     framed as an entry of ``results`` (what the PlayResponse holding them
     would serialize to, without building it: that copies each result)."""
     response, results = sent
-    data = response.SerializeToString() if response is not None else b""
+    data = serialized(response) if response is not None else b""
     for result in results:
         body = result.SerializeToString()
         data += _RESULTS_TAG + varint(len(body)) + body

@@ -93,7 +93,12 @@ def add_servicer_to_server(servicer: ThroneroomServicer, server: grpc.aio.Server
         handlers[method.name] = make(
             behaviour,
             request_deserializer=decoder(request_class),
-            response_serializer=response_class.SerializeToString,
+            # WatchGame's updates may come serialized already (updates.watch_serialized).
+            response_serializer=(
+                updates.serialized
+                if method.name == "WatchGame"
+                else response_class.SerializeToString
+            ),
         )
     server.add_generic_rpc_handlers(
         (grpc.method_handlers_generic_handler(SERVICE.full_name, handlers),)
@@ -226,14 +231,16 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
             caller=self._caller(context),
         )
 
-    async def WatchGame(
+    async def WatchGame(  # type: ignore[override]
         self, request: service_pb2.WatchGameRequest, context: Context
-    ) -> AsyncIterator[service_pb2.WatchGameResponse]:
-        async def responses() -> AsyncGenerator[service_pb2.WatchGameResponse, None]:
+    ) -> AsyncIterator[updates.Response]:
+        """A watch (updates.py); its items are serialized by ``updates.serialized``."""
+
+        async def responses() -> AsyncGenerator[updates.Response, None]:
             if isinstance(request, Undecodable):
                 raise request.error()
             structlog.contextvars.bind_contextvars(game_id=request.game_id)
-            async for item in updates.watch(
+            async for item in updates.watch_serialized(
                 self.app,
                 request.game_id,
                 request.seat_token,

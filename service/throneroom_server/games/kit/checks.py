@@ -287,11 +287,24 @@ def seat_view_problems(game: AnyKitGame, state: Message) -> list[str]:
     problems = []
     for seat in range(int(getattr(state, "num_seats"))):  # noqa: B009
         view = game.view(state, None)
+        spectator = view.SerializeToString()
         seat_view(state, seat, view)
         whole = game.view(state, seat)
         if view != whole:
             problems.append(
                 f"seat {seat}: seat_view gives {one_line(view)}, "
+                f"not the seat's view {one_line(whole)}"
+            )
+            continue
+        # Only adding: the spectator's bytes followed by what it adds to an
+        # empty view parse to the seat's view.
+        added = type(view)()
+        seat_view(state, seat, added)
+        merged = type(view).FromString(spectator + added.SerializeToString())
+        if merged != whole:
+            problems.append(
+                f"seat {seat}: seat_view does not only add: the spectator's view "
+                f"merged with {one_line(added)} is {one_line(merged)}, "
                 f"not the seat's view {one_line(whole)}"
             )
     return problems

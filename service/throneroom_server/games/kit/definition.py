@@ -138,7 +138,11 @@ class GameDefinition(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
     redact_event: Callable[[EventT, Viewer], EventT | None] = _public
     seat_view: Callable[[StateT, Seat, ViewT], None] | None = None
     """Optional, for speed: turns a spectator's view of a state (``view(state,
-    None)``) into ``seat``'s (``view(state, seat)``), in place. The service then
+    None)``) into ``seat``'s (``view(state, seat)``), in place, only adding:
+    applied to an empty view it gives what the seat sees beyond a spectator,
+    and that merged into the spectator's view (protobuf's merge: scalars set,
+    repeated entries appended) is the seat's, so the service sends a seat the
+    shared part's bytes followed by its own. The service then
     builds the part every viewer shares once per version. A promise:
     ``kit.checks.seat_view_problems`` proves it over states
     (tests/games/test_kit_fast_paths.py runs it for every game that makes it)."""
