@@ -22,6 +22,7 @@ only adds, ``kit.checks.seat_view_problems``).
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import NamedTuple, TypeVar
 
 from throneroom.games.messages import varint
@@ -56,11 +57,13 @@ class Snapshots:
 
     def __init__(self, limit: int = SHARED_LIMIT) -> None:
         self._limit = limit
-        self._shared: dict[tuple[str, int], bytes] = {}
+        # OrderedDicts: the oldest is dropped in O(1) (a dict's first key is
+        # found by scanning past the slots of the keys deleted before it).
+        self._shared: OrderedDict[tuple[str, int], bytes] = OrderedDict()
         """(game id, version) -> the snapshot's shared part, serialized."""
-        self._updates: dict[tuple[str, int], bytes] = {}
+        self._updates: OrderedDict[tuple[str, int], bytes] = OrderedDict()
         """(game id, version) -> the update's shared part, serialized."""
-        self._framed: dict[tuple[str, int], SharedUpdate] = {}
+        self._framed: OrderedDict[tuple[str, int], SharedUpdate] = OrderedDict()
         """(game id, version) -> the update's shared part for ``framed``."""
 
     def build(
@@ -158,7 +161,11 @@ class Snapshots:
             _update_header(entry, update)
             snapshot = update.snapshot
             clock = entry.clock if entry.HasField("clock") else None
-            self._shared_into(game, loaded, entry.state, entry.version, clock=clock, into=snapshot)
+            # Built here, not through the snapshots' cache: this is the
+            # version's one build, and its bytes are kept as the update's.
+            _shared_part(game, loaded, entry.state, entry.version, clock=clock, snapshot=snapshot)
+            if game.shares_views:
+                game.view_into(entry.state, None, snapshot.view)
             if game.public_events:
                 update.events.extend(entry.events)
             shared = SharedUpdate(
@@ -197,9 +204,11 @@ class Snapshots:
         body = shared.data + personal.SerializeToString() + legal_moves
         return _UPDATE_TAG + varint(len(body)) + body
 
-    def _keep(self, kept: dict[tuple[str, int], Kept], key: tuple[str, int], data: Kept) -> None:
+    def _keep(
+        self, kept: OrderedDict[tuple[str, int], Kept], key: tuple[str, int], data: Kept
+    ) -> None:
         if len(kept) >= self._limit:
-            del kept[next(iter(kept))]  # the oldest (a dict keeps insertion order)
+            kept.popitem(last=False)  # the oldest
         kept[key] = data
 
 
