@@ -16,6 +16,7 @@ from throneroom_server.store import (
     Store,
     StoreGameNotFound,
 )
+from throneroom_server.store.memory import MemoryStore
 
 
 def _state(pile: int) -> game_pb2.GameState:
@@ -174,3 +175,22 @@ async def test_wait_entries_leaves_out_what_the_caller_has_seen(store: Store) ->
     assert [(e.version, e.state) for e in entries] == [(2, _state(19))]
     assert await store.wait_entries("g1", 0, timeout=0.1, seen=lambda: 2) == []
     assert [e.version for e in await store.wait_entries("g1", 1, timeout=5, seen=lambda: 0)] == [2]
+
+
+async def test_the_memory_stores_feed_sleeps_through_a_version_it_holds() -> None:
+    """The memory store wakes a waiting feed only for a version it lacks: a
+    commit whose version the feed's ``seen`` already holds (its replica
+    published it) leaves it waiting, and the next commit wakes it."""
+    store = MemoryStore()
+    await store.create_game("g1", _meta(), _state(21))
+    held = [0]
+    waited = asyncio.create_task(store.wait_entries("g1", 0, timeout=30, seen=lambda: held[0]))
+    await asyncio.sleep(0)
+    await store.commit("g1", 0, _state(20), _entry(1, 20), "k1")
+    held[0] = 1  # published by this replica, in the committing task's step
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert not waited.done()
+    await store.commit("g1", 1, _state(19), _entry(2, 19), "k2")
+    entries = await asyncio.wait_for(waited, 5)
+    assert [e.version for e in entries] == [2]

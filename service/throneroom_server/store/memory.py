@@ -49,8 +49,13 @@ class _Game:
     seats: dict[int, bytes] = field(default_factory=dict)
     idempotency: dict[str, int] = field(default_factory=dict)
     entries: list[bytes] = field(default_factory=list)
-    waiters: list[asyncio.Future[None]] = field(default_factory=list)
-    """The feeds waiting for the next commit (``wait_entries``)."""
+    waiters: list[tuple[asyncio.Future[None], Callable[[], int] | None]] = field(
+        default_factory=list
+    )
+    """The feeds waiting for the next commit (``wait_entries``), each with its
+    ``seen``."""
+    waking: bool = False
+    """A commit's ``_wake_behind`` is due."""
     expires_at: float = math.inf
     clock: bytes | None = None
     member: str = ""  # in the lobby (lobby.py)
@@ -193,10 +198,11 @@ class MemoryStore:
             game.clock = clock.SerializeToString()
         game.finished = game.finished or finished
         self._renew(game, finished=finished)
-        waiters, game.waiters = game.waiters, []
-        for waiter in waiters:
-            if not waiter.done():
-                waiter.set_result(None)
+        if game.waiters and not game.waking:
+            # Once the committing task's step is over: by then a replica's
+            # feed holds the version it committed itself (``seen``).
+            game.waking = True
+            asyncio.get_running_loop().call_soon(_wake_behind, game)
         return Committed(game.version)
 
     async def read_entries(
@@ -220,7 +226,7 @@ class MemoryStore:
             # One future and one timer per wait (no task, no timeout context).
             loop = asyncio.get_running_loop()
             waiter: asyncio.Future[None] = loop.create_future()
-            game.waiters.append(waiter)
+            game.waiters.append((waiter, seen))
             timer = loop.call_later(timeout, _time_up, waiter)
             try:
                 await waiter
@@ -228,8 +234,10 @@ class MemoryStore:
                 return []
             finally:
                 timer.cancel()
-                if waiter in game.waiters:  # timed out or cancelled: no commit took it
-                    game.waiters.remove(waiter)
+                for i, (waiting, _) in enumerate(game.waiters):
+                    if waiting is waiter:  # timed out or cancelled: no commit took it
+                        del game.waiters[i]
+                        break
         end = after_version + limit
         if seen is not None:
             after_version = max(after_version, seen())
@@ -320,6 +328,22 @@ class MemoryStore:
 
     async def close(self) -> None:
         return None
+
+
+def _wake_behind(game: _Game) -> None:
+    """Wake the feeds waiting on ``game`` that lack its newest version (a feed
+    whose ``seen`` holds it waits on: waking it would read nothing new)."""
+    game.waking = False
+    version = game.version
+    kept: list[tuple[asyncio.Future[None], Callable[[], int] | None]] = []
+    for waiter, seen in game.waiters:
+        if waiter.done():
+            continue
+        if seen is not None and seen() >= version:
+            kept.append((waiter, seen))
+        else:
+            waiter.set_result(None)
+    game.waiters = kept
 
 
 def _time_up(waiter: asyncio.Future[None]) -> None:
