@@ -21,6 +21,9 @@ The Throneroom load has boardgame.io's shape (see the harness's README):
 The service's CPU is read from /proc (its process and any worker processes,
 user + system) over the timed parts; on Redis, redis-server's own CPU (INFO
 cpu) is printed beside it, since boardgame.io's storage is in its process.
+Each run's row also gives how busy the server's event loop was (its main
+thread's CPU over the timed seconds; with workers, the sum of theirs): a loop
+near 100% is what bounds one process's moves/s.
 Each figure is the median over ``--runs`` runs; ratios are Throneroom over
 boardgame.io (moves/s: higher is better; CPU/move: lower is better).
 
@@ -118,6 +121,18 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / CLK_TCK
 
 
+def main_thread_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds used so far by the main thread of each of
+    ``pids`` (a Throneroom server's event loop: its bottleneck)."""
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            stat = Path(f"/proc/{pid}/task/{pid}/stat").read_text()
+            fields = stat.rsplit(") ", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / CLK_TCK
+
+
 def redis_cpu_seconds(client: redis.Redis | None) -> float:
     if client is None:
         return 0.0
@@ -152,6 +167,7 @@ class Totals:
     server_cpu: float = 0.0
     store_cpu: float = 0.0
     load_cpu: float = 0.0
+    loop_cpu: float = 0.0
     setup: float = 0.0
 
 
@@ -208,6 +224,7 @@ class ThroneroomLoad:
             "server_cpu_ms_per_move": round(1000 * totals.server_cpu / moves, 3),
             "store_cpu_ms_per_move": round(1000 * totals.store_cpu / moves, 3),
             "load_cpu_ms_per_move": round(1000 * totals.load_cpu / moves, 3),
+            "loop_busy": round(totals.loop_cpu / totals.seconds, 3),
             "setup_s": round(totals.setup, 3),
         }
 
@@ -236,7 +253,12 @@ class ThroneroomLoad:
             await asyncio.sleep(0.002)
         totals.setup += time.perf_counter() - t_setup
 
-        cpu0 = (cpu_seconds(self.pids), redis_cpu_seconds(self.store), time.process_time())
+        cpu0 = (
+            cpu_seconds(self.pids),
+            redis_cpu_seconds(self.store),
+            time.process_time(),
+            main_thread_seconds(self.pids),
+        )
         t0 = time.perf_counter()
         await asyncio.gather(
             *(
@@ -248,6 +270,7 @@ class ThroneroomLoad:
         totals.server_cpu += cpu_seconds(self.pids) - cpu0[0]
         totals.store_cpu += redis_cpu_seconds(self.store) - cpu0[1]
         totals.load_cpu += time.process_time() - cpu0[2]
+        totals.loop_cpu += main_thread_seconds(self.pids) - cpu0[3]
         await asyncio.gather(*readers)
 
     async def watch(self, client: AsyncClient, game: Match, s: int) -> None:
@@ -622,7 +645,8 @@ def show(name: str, m: int, row: dict[str, Any]) -> None:
             f" (+ redis {row['store_cpu_ms_per_move']:5.3f})"
             if row.get("store_cpu_ms_per_move")
             else ""
-        ),
+        )
+        + (f"   event loop {row['loop_busy']:.0%} busy" if "loop_busy" in row else ""),
         flush=True,
     )
 
