@@ -14,12 +14,14 @@ from throneroom.v1 import king_is_dead_pb2 as pb
 from throneroom.v1.common_pb2 import RngState
 
 from throneroom_server.games.core import Viewer, check_seat
-from throneroom_server.games.king_is_dead.board import CROWN, HAND, team_of
+from throneroom_server.games.king_is_dead.board import CROWN, HAND, MAX_SEATS, MIN_SEATS, team_of
 from throneroom_server.games.king_is_dead.lastcard import last_card_in_play, resolving_last_card
-from throneroom_server.games.king_is_dead.struggle import current_region
 from throneroom_server.games.rng import Rng, seed_rng
 
 _RESEED = 0x9E3779B97F4A7C15
+
+_TEAMS = {n: tuple(team_of(seat, n) for seat in range(n)) for n in range(MIN_SEATS, MAX_SEATS + 1)}
+"""Each seat's team (``team_of``) by the number of seats."""
 
 
 def build_view(state: pb.KingIsDeadState, viewer: Viewer) -> pb.KingIsDeadView:
@@ -32,7 +34,9 @@ def build_view(state: pb.KingIsDeadState, viewer: Viewer) -> pb.KingIsDeadView:
 def seat_view(state: pb.KingIsDeadState, seat: int, view: pb.KingIsDeadView) -> None:
     """Turn the spectator's view of ``state`` into ``seat``'s: its seat and hand
     (the definition's ``seat_view``: the service shares the rest between viewers)."""
-    check_seat(state.num_seats, seat)
+    num_seats = state.num_seats
+    if not 0 <= seat < num_seats:  # check_seat's test, with no call for a seat of the game
+        check_seat(num_seats, seat)
     view.viewer = seat
     view.my_hand.extend(state.seats[seat].hand)
 
@@ -41,11 +45,17 @@ def public_view(state: pb.KingIsDeadState) -> pb.KingIsDeadView:
     """What every viewer sees: the view of a spectator. (Built once per version
     by the service: singular messages copied, the board merged from bytes; a
     message set through keyword arguments is serialized and parsed again.)"""
+    current = 0  # struggle.current_region: the first face-up card's region, each card read once
+    for card in state.region_cards:
+        if card.face_up:
+            current = card.region
+            break
+    num_seats = state.num_seats
     view_class: Any = pb.KingIsDeadView  # enum fields take the plain ints used here
     view: pb.KingIsDeadView = view_class(
-        num_seats=state.num_seats,
+        num_seats=num_seats,
         mordred=state.mordred,
-        current_struggle=current_region(state),
+        current_struggle=current,
         loyalist_pool=state.loyalist_pool,
         consecutive_passes=state.consecutive_passes,
         cards_played=state.cards_played,
@@ -56,8 +66,11 @@ def public_view(state: pb.KingIsDeadState) -> pb.KingIsDeadView:
     view.removed.CopyFrom(state.removed)
     view.pending.CopyFrom(state.pending)
     add = view.seats.add
-    num_seats = state.num_seats
-    for i, s in enumerate(state.seats):  # set one by one: keyword arguments cost more
+    seats = state.seats
+    teams = _TEAMS.get(num_seats, ())
+    if len(teams) != len(seats):  # not a state of the game: each seat's team_of
+        teams = tuple(team_of(i, num_seats) for i in range(len(seats)))
+    for i, s in enumerate(seats):  # set one by one: keyword arguments cost more
         played = s.played
         shown = add()
         shown.seat = i
@@ -68,7 +81,7 @@ def public_view(state: pb.KingIsDeadState) -> pb.KingIsDeadView:
             shown.top_card = played[-1]  # else ACTION_CARD_UNSPECIFIED
         shown.has_crown_token = s.has_crown_token
         shown.last_played = s.last_played
-        shown.team = team_of(i, num_seats)
+        shown.team = teams[i]
     if state.HasField("last_exchange"):
         view.last_exchange.CopyFrom(state.last_exchange)
     if state.HasField("outcome"):
