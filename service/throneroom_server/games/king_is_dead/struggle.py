@@ -105,8 +105,12 @@ def current_position(state: State) -> int:
 
 
 def current_region(state: State) -> int:
-    pos = current_position(state)
-    return state.region_cards[pos].region if pos >= 0 else 0
+    """The region of the current power struggle (0 when none is left): the
+    first face-up card's (each card read once)."""
+    for card in state.region_cards:
+        if card.face_up:
+            return card.region
+    return 0
 
 
 def forbidden_mirror(state: State, seat: int) -> Key | None:
@@ -145,8 +149,12 @@ def resolve_struggle(state: State, events: list[Event]) -> bool:
     control token, return the followers, place the Mordred banner's Loyalist,
     then check for the end of the game (rules.py decides each step). Whether
     the game ended."""
-    pos = current_position(state)
-    card = state.region_cards[pos]
+    cards = state.region_cards
+    for card in cards:  # the card at current_position, each card read once
+        if card.face_up:
+            break
+    else:
+        card = cards[-1]  # (current_position -1: not reached while a struggle goes on)
     card.face_up = False
     region = card.region
     regions = state.regions

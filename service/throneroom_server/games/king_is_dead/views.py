@@ -16,6 +16,7 @@ from throneroom.v1.common_pb2 import RngState
 from throneroom_server.games.core import Viewer, check_seat
 from throneroom_server.games.king_is_dead.board import CROWN, HAND, MAX_SEATS, MIN_SEATS, team_of
 from throneroom_server.games.king_is_dead.lastcard import last_card_in_play, resolving_last_card
+from throneroom_server.games.king_is_dead.struggle import current_region
 from throneroom_server.games.rng import Rng, seed_rng
 
 _RESEED = 0x9E3779B97F4A7C15
@@ -45,17 +46,12 @@ def public_view(state: pb.KingIsDeadState) -> pb.KingIsDeadView:
     """What every viewer sees: the view of a spectator. (Built once per version
     by the service: singular messages copied, the board merged from bytes; a
     message set through keyword arguments is serialized and parsed again.)"""
-    current = 0  # struggle.current_region: the first face-up card's region, each card read once
-    for card in state.region_cards:
-        if card.face_up:
-            current = card.region
-            break
     num_seats = state.num_seats
     view_class: Any = pb.KingIsDeadView  # enum fields take the plain ints used here
     view: pb.KingIsDeadView = view_class(
         num_seats=num_seats,
         mordred=state.mordred,
-        current_struggle=current,
+        current_struggle=current_region(state),
         loyalist_pool=state.loyalist_pool,
         consecutive_passes=state.consecutive_passes,
         cards_played=state.cards_played,
