@@ -7,6 +7,7 @@ visible, but players may not look at the others". The RNG never leaves.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from google.protobuf.unknown_fields import UnknownFieldSet
@@ -21,7 +22,9 @@ from throneroom_server.games.rng import Rng, seed_rng
 
 _RESEED = 0x9E3779B97F4A7C15
 
-_TEAMS = {n: tuple(team_of(seat, n) for seat in range(n)) for n in range(MIN_SEATS, MAX_SEATS + 1)}
+_TEAMS = MappingProxyType(
+    {n: tuple(team_of(seat, n) for seat in range(n)) for n in range(MIN_SEATS, MAX_SEATS + 1)}
+)
 """Each seat's team (``team_of``) by the number of seats."""
 
 
