@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from throneroom.v1 import king_is_dead_pb2 as pb
-
+from throneroom_server.games.king_is_dead.board import AMBASSADOR, GARRISON
 from throneroom_server.games.king_is_dead.cards import (
     K_AMBASSADOR,
     K_CROWN,
@@ -50,7 +49,7 @@ def play_card(state: State, seat: int, card: int, events: list[Event]) -> None:
     state.cards_played = played_now
     seat_state.last_played = played_now
     state.consecutive_passes = 0
-    if card not in (pb.ACTION_CARD_GARRISON, pb.ACTION_CARD_AMBASSADOR):
+    if card not in (GARRISON, AMBASSADOR):
         # Any card played lifts the undo rule (an exchange card keeps it for its
         # own execution and then replaces it).
         state.ClearField("last_exchange")

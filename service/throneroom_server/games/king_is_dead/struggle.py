@@ -23,6 +23,7 @@ from throneroom_server.games.king_is_dead.board import (
     NONE,
     SAXONS,
     TURN,
+    UNRESOLVED,
     Board,
     Counts,
 )
@@ -162,7 +163,7 @@ def resolve_struggle(state: State, events: list[Event]) -> bool:
     reg: Any = regions[region - 1]  # enum fields take the plain ints used here
     counts = counts_of(reg)
     control = region_winner(counts)
-    order = 1 + sum(1 for c in controls if c)
+    order = 1 + len(controls) - controls.count(UNRESOLVED)  # the regions resolved before, +1
     reg.control = control
     reg.resolved_order = order
     reg.scots = reg.welsh = reg.romano_british = reg.loyalists = 0
@@ -185,7 +186,7 @@ def resolve_struggle(state: State, events: list[Event]) -> bool:
     if to:
         target.loyalists += 1
         resolved.banner_region = to
-    saxons = sum(1 for c in controls if c == SAXONS) + (control == SAXONS)  # after it
+    saxons = controls.count(SAXONS) + (control == SAXONS)  # after it
     resolved.saxon_tokens = saxons
     events.append(event)
     _, termination = game_end((control,), saxons - (control == SAXONS), order - 1)

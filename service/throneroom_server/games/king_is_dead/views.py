@@ -17,6 +17,13 @@ from throneroom.v1.common_pb2 import RngState
 from throneroom_server.games.core import Viewer, check_seat
 from throneroom_server.games.king_is_dead.board import CROWN, HAND, MAX_SEATS, MIN_SEATS, team_of
 from throneroom_server.games.king_is_dead.lastcard import last_card_in_play, resolving_last_card
+from throneroom_server.games.king_is_dead.methods import (
+    clear_field,
+    copy_from,
+    has_field,
+    merge_from_string,
+    serialize,
+)
 from throneroom_server.games.king_is_dead.struggle import current_region
 from throneroom_server.games.rng import Rng, seed_rng
 
@@ -60,10 +67,10 @@ def public_view(state: pb.KingIsDeadState) -> pb.KingIsDeadView:
         cards_played=state.cards_played,
         last_card_rule=last_card_in_play(state) or resolving_last_card(state),
     )
-    view.MergeFromString(_board(state))
-    view.supply.CopyFrom(state.supply)
-    view.removed.CopyFrom(state.removed)
-    view.pending.CopyFrom(state.pending)
+    merge_from_string(view, _board(state))  # (message methods from the class: methods.py)
+    copy_from(view.supply, state.supply)
+    copy_from(view.removed, state.removed)
+    copy_from(view.pending, state.pending)
     add = view.seats.add
     seats = state.seats
     teams = _TEAMS.get(num_seats, ())
@@ -73,7 +80,7 @@ def public_view(state: pb.KingIsDeadState) -> pb.KingIsDeadView:
         played = s.played
         shown = add()
         shown.seat = i
-        shown.court.CopyFrom(s.court)
+        copy_from(shown.court, s.court)
         shown.cards_left = len(s.hand)
         shown.played_count = len(played)
         if played:
@@ -81,10 +88,10 @@ def public_view(state: pb.KingIsDeadState) -> pb.KingIsDeadView:
         shown.has_crown_token = s.has_crown_token
         shown.last_played = s.last_played
         shown.team = teams[i]
-    if state.HasField("last_exchange"):
-        view.last_exchange.CopyFrom(state.last_exchange)
-    if state.HasField("outcome"):
-        view.outcome.CopyFrom(state.outcome)
+    if has_field(state, "last_exchange"):
+        copy_from(view.last_exchange, state.last_exchange)
+    if has_field(state, "outcome"):
+        copy_from(view.outcome, state.outcome)
     else:
         view.to_move = state.to_move
     return view
@@ -100,13 +107,12 @@ def _board(state: pb.KingIsDeadState) -> bytes:
     view's fields of the same names (one copy, where adding each of the 16
     messages to the view costs three times as much)."""
     board: Any = pb.KingIsDeadState()  # cleared by the names listed above
-    board.CopyFrom(state)
+    copy_from(board, state)
     for name in _NOT_BOARD:
-        board.ClearField(name)
+        clear_field(board, name)
     if len(UnknownFieldSet(board)):  # stored by a later schema: its new fields stay out
         board.DiscardUnknownFields()
-    data: bytes = board.SerializeToString()
-    return data
+    return serialize(board)
 
 
 def _check_board() -> None:
