@@ -16,6 +16,7 @@ from throneroom_server.games.king_is_dead.cards import (
     K_SUMMON,
     Key,
 )
+from throneroom_server.games.king_is_dead.methods import clear_field
 from throneroom_server.games.king_is_dead.moves import move_from_key
 from throneroom_server.games.king_is_dead.rules import (
     court_after_summon,
@@ -52,7 +53,7 @@ def play_card(state: State, seat: int, card: int, events: list[Event]) -> None:
     if card not in (GARRISON, AMBASSADOR):
         # Any card played lifts the undo rule (an exchange card keeps it for its
         # own execution and then replaces it).
-        state.ClearField("last_exchange")
+        clear_field(state, "last_exchange")
     event, played = new_event("card_played")
     played.seat = seat
     played.card = card

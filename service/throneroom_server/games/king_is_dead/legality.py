@@ -50,6 +50,7 @@ from throneroom_server.games.king_is_dead.lastcard import (
     last_card_in_play,
     resolving_last_card,
 )
+from throneroom_server.games.king_is_dead.methods import has_field
 from throneroom_server.games.king_is_dead.struggle import (
     COUNT_FIELDS,
     Reading,
@@ -68,7 +69,7 @@ _PLAY_KEYS: tuple[Key, ...] = tuple((K_PLAY, card) for card in range(max(CARDS) 
 def legal_keys(state: State, seat: Seat, search: LastCardSearch) -> list[Key]:
     """Every legal decision of ``seat`` now, as ascending move keys (``search``:
     the engine's 3-player last-card search, with its memos)."""
-    if state.HasField("outcome") or seat != state.to_move:
+    if has_field(state, "outcome") or seat != state.to_move:
         return []
     return keys_to_act(state, seat, search)
 

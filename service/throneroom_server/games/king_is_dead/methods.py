@@ -22,3 +22,6 @@ clear_field: Callable[[Any, str], None] = _ANY.ClearField
 copy_from: Callable[[Any, Any], None] = _ANY.CopyFrom
 merge_from_string: Callable[[Any, bytes], int] = _ANY.MergeFromString
 serialize: Callable[[Any], bytes] = _ANY.SerializeToString
+clear: Callable[[Any], None] = _ANY.Clear
+set_in_parent: Callable[[Any], None] = _ANY.SetInParent
+which_oneof: Callable[[Any, str], str | None] = _ANY.WhichOneof

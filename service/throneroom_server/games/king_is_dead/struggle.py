@@ -35,6 +35,12 @@ from throneroom_server.games.king_is_dead.cards import (
     mirror_of,
 )
 from throneroom_server.games.king_is_dead.endings import decide_ending
+from throneroom_server.games.king_is_dead.methods import (
+    clear,
+    clear_field,
+    has_field,
+    set_in_parent,
+)
 from throneroom_server.games.king_is_dead.moves import move_key
 from throneroom_server.games.king_is_dead.rules import (
     banner,
@@ -85,7 +91,7 @@ def read_orders(state: State) -> list[int]:
 
 
 def read_cards(state: State) -> list[RegionCardInfo]:
-    return [(c.region, c.face_up, c.HasField("crowned_by")) for c in state.region_cards]
+    return [(c.region, c.face_up, has_field(c, "crowned_by")) for c in state.region_cards]
 
 
 def read_supply(state: State) -> tuple[int, int, int]:
@@ -118,7 +124,7 @@ def forbidden_mirror(state: State, seat: int) -> Key | None:
     """The undo rule: the mirror of the most recent card play, when that play
     was another seat's Garrison/Ambassador exchange and no power struggle has
     been resolved since."""
-    if not state.HasField("last_exchange"):
+    if not has_field(state, "last_exchange"):
         return None
     last = state.last_exchange
     if last.seat == seat:
@@ -171,13 +177,13 @@ def resolve_struggle(state: State, events: list[Event]) -> bool:
     supply.scots += counts[0]
     supply.welsh += counts[1]
     supply.romano_british += counts[2]
-    state.ClearField("last_exchange")
+    clear_field(state, "last_exchange")
     state.consecutive_passes = 0
     event, resolved = new_event("struggle_resolved")
     resolved.region = region
     resolved.control = control
     followers = resolved.followers
-    followers.SetInParent()
+    set_in_parent(followers)
     followers.scots, followers.welsh, followers.romano_british, followers.loyalists = counts
     resolved.order = order
     target = regions[BANNER[region] - 1]
@@ -209,7 +215,7 @@ def finish(state: State, termination: str, events: list[Event]) -> None:
     outcome.winners.extend(ending.winners)
     outcome.summary = ending.summary
     outcome.tiebreaks.extend(ending.tiebreaks)
-    state.pending.Clear()
+    clear(state.pending)
     state.pending.decision = NONE
     events.append(
         _E(
@@ -252,7 +258,7 @@ def advance(state: State, seat: int, events: list[Event]) -> None:
         if seats[cur].hand:
             state.to_move = cur
             pending = state.pending
-            pending.Clear()
+            clear(pending)
             pending.decision = TURN
             return
         if record_pass(state, cur, events, forced=True):
@@ -305,7 +311,7 @@ def start_effect(state: State, seat: int, card: int, events: list[Event]) -> Non
         first = first_decision(card, Reading(state, seat))
     if first is None:
         if card in (GARRISON, AMBASSADOR):
-            state.ClearField("last_exchange")
+            clear_field(state, "last_exchange")
         event, skipped = new_event("effect_skipped")
         skipped.seat = seat
         skipped.card = card
@@ -327,7 +333,7 @@ def start_summon(state: State, seat: int, card: int, events: list[Event]) -> Non
     # counts as a tuple, any() of it is ``c[0] or c[1] or c[2]``.
     if any(map(any, map(_NON_BLACK, state.regions))):
         pending: Any = state.pending
-        pending.Clear()
+        clear(pending)
         pending.decision = DECIDE_SUMMON
         pending.card = card
         return
