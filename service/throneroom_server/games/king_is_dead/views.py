@@ -57,16 +57,14 @@ def public_view(state: pb.KingIsDeadState) -> pb.KingIsDeadView:
     by the service: singular messages copied, the board merged from bytes; a
     message set through keyword arguments is serialized and parsed again.)"""
     num_seats = state.num_seats
-    view_class: Any = pb.KingIsDeadView  # enum fields take the plain ints used here
-    view: pb.KingIsDeadView = view_class(
-        num_seats=num_seats,
-        mordred=state.mordred,
-        current_struggle=current_region(state),
-        loyalist_pool=state.loyalist_pool,
-        consecutive_passes=state.consecutive_passes,
-        cards_played=state.cards_played,
-        last_card_rule=last_card_in_play(state) or resolving_last_card(state),
-    )
+    view: Any = pb.KingIsDeadView()  # enum fields take the plain ints used here
+    view.num_seats = num_seats
+    view.mordred = state.mordred
+    view.current_struggle = current_region(state)
+    view.loyalist_pool = state.loyalist_pool
+    view.consecutive_passes = state.consecutive_passes
+    view.cards_played = state.cards_played
+    view.last_card_rule = last_card_in_play(state) or resolving_last_card(state)
     merge_from_string(view, _board(state))  # (message methods from the class: methods.py)
     copy_from(view.supply, state.supply)
     copy_from(view.removed, state.removed)
