@@ -66,9 +66,7 @@ def carry_out(state: State, seat: int, key: Key, events: list[Event]) -> None:
     """Carry out one legal decision of a card's effect or its summon: rules.py
     says what it does, written here into the state with its events."""
     kind = key[0]
-    pending: Any = state.pending  # enum fields take the plain ints used here
-    card = pending.card
-    if kind == K_SUMMON:
+    if kind == K_SUMMON:  # the commonest: the pending decision is not read
         _, region, faction = key
         reg = state.regions[region - 1]
         reg.scots, reg.welsh, reg.romano_british, reg.loyalists = summoned_from(
@@ -84,7 +82,10 @@ def carry_out(state: State, seat: int, key: Key, events: list[Event]) -> None:
         summoned.faction = faction
         events.append(event)
         advance(state, seat, events)
-    elif kind in (K_SETTLE, K_PLACE):
+        return
+    pending: Any = state.pending  # enum fields take the plain ints used here
+    card = pending.card
+    if kind in (K_SETTLE, K_PLACE):
         region = key[1]
         colour = pending.colour
         reg = state.regions[region - 1]
