@@ -55,16 +55,22 @@ def seat_view(state: pb.KingIsDeadState, seat: int, view: pb.KingIsDeadView) -> 
 def public_view(state: pb.KingIsDeadState) -> pb.KingIsDeadView:
     """What every viewer sees: the view of a spectator. (Built once per version
     by the service: singular messages copied, the board merged from bytes; a
-    message set through keyword arguments is serialized and parsed again.)"""
+    message set through keyword arguments is serialized and parsed again. On the
+    fresh view, a field often at its default is written only when it is not: an
+    unset field reads its default, so the view is the same.)"""
     num_seats = state.num_seats
     view: Any = pb.KingIsDeadView()  # enum fields take the plain ints used here
     view.num_seats = num_seats
-    view.mordred = state.mordred
+    if state.mordred:
+        view.mordred = True
     view.current_struggle = current_region(state)
-    view.loyalist_pool = state.loyalist_pool
-    view.consecutive_passes = state.consecutive_passes
+    if pool := state.loyalist_pool:
+        view.loyalist_pool = pool
+    if passes := state.consecutive_passes:
+        view.consecutive_passes = passes
     view.cards_played = state.cards_played
-    view.last_card_rule = last_card_in_play(state) or resolving_last_card(state)
+    if last_card_in_play(state) or resolving_last_card(state):
+        view.last_card_rule = True
     merge_from_string(view, _board(state))  # (message methods from the class: methods.py)
     copy_from(view.supply, state.supply)
     copy_from(view.removed, state.removed)
@@ -77,15 +83,19 @@ def public_view(state: pb.KingIsDeadState) -> pb.KingIsDeadView:
     for i, s in enumerate(seats):  # set one by one: keyword arguments cost more
         played = s.played
         shown = add()
-        shown.seat = i
+        if i:
+            shown.seat = i
         copy_from(shown.court, s.court)
         shown.cards_left = len(s.hand)
         shown.played_count = len(played)
         if played:
             shown.top_card = played[-1]  # else ACTION_CARD_UNSPECIFIED
-        shown.has_crown_token = s.has_crown_token
-        shown.last_played = s.last_played
-        shown.team = teams[i]
+        if s.has_crown_token:
+            shown.has_crown_token = True
+        if last := s.last_played:
+            shown.last_played = last
+        if team := teams[i]:
+            shown.team = team
     if has_field(state, "last_exchange"):
         copy_from(view.last_exchange, state.last_exchange)
     if has_field(state, "outcome"):
