@@ -49,7 +49,9 @@ def seat_view(state: pb.KingIsDeadState, seat: int, view: pb.KingIsDeadView) -> 
     if not 0 <= seat < num_seats:  # check_seat's test, with no call for a seat of the game
         check_seat(num_seats, seat)
     view.viewer = seat
-    view.my_hand.extend(state.seats[seat].hand)
+    hand = state.seats[seat].hand
+    if hand:  # (an empty hand leaves my_hand as the spectator's: empty)
+        view.my_hand.extend(hand)
 
 
 def public_view(state: pb.KingIsDeadState) -> pb.KingIsDeadView:
