@@ -104,7 +104,8 @@ def public_view(state: pb.KingIsDeadState) -> pb.KingIsDeadView:
         copy_from(view.outcome, state.outcome)
     else:
         view.to_move = state.to_move
-    return view
+    built: pb.KingIsDeadView = view
+    return built
 
 
 _BOARD = ("regions", "region_cards")
