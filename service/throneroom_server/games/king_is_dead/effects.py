@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from throneroom.v1 import king_is_dead_pb2 as pb
-
+from throneroom_server.games.king_is_dead.board import AMBASSADOR, GARRISON
 from throneroom_server.games.king_is_dead.cards import (
     K_AMBASSADOR,
     K_CROWN,
@@ -17,6 +16,7 @@ from throneroom_server.games.king_is_dead.cards import (
     K_SUMMON,
     Key,
 )
+from throneroom_server.games.king_is_dead.methods import clear_field
 from throneroom_server.games.king_is_dead.moves import move_from_key
 from throneroom_server.games.king_is_dead.rules import (
     court_after_summon,
@@ -50,10 +50,10 @@ def play_card(state: State, seat: int, card: int, events: list[Event]) -> None:
     state.cards_played = played_now
     seat_state.last_played = played_now
     state.consecutive_passes = 0
-    if card not in (pb.ACTION_CARD_GARRISON, pb.ACTION_CARD_AMBASSADOR):
+    if card not in (GARRISON, AMBASSADOR):
         # Any card played lifts the undo rule (an exchange card keeps it for its
         # own execution and then replaces it).
-        state.ClearField("last_exchange")
+        clear_field(state, "last_exchange")
     event, played = new_event("card_played")
     played.seat = seat
     played.card = card
@@ -66,9 +66,7 @@ def carry_out(state: State, seat: int, key: Key, events: list[Event]) -> None:
     """Carry out one legal decision of a card's effect or its summon: rules.py
     says what it does, written here into the state with its events."""
     kind = key[0]
-    pending: Any = state.pending  # enum fields take the plain ints used here
-    card = pending.card
-    if kind == K_SUMMON:
+    if kind == K_SUMMON:  # the commonest: the pending decision is not read
         _, region, faction = key
         reg = state.regions[region - 1]
         reg.scots, reg.welsh, reg.romano_british, reg.loyalists = summoned_from(
@@ -84,7 +82,10 @@ def carry_out(state: State, seat: int, key: Key, events: list[Event]) -> None:
         summoned.faction = faction
         events.append(event)
         advance(state, seat, events)
-    elif kind in (K_SETTLE, K_PLACE):
+        return
+    pending: Any = state.pending  # enum fields take the plain ints used here
+    card = pending.card
+    if kind in (K_SETTLE, K_PLACE):
         region = key[1]
         colour = pending.colour
         reg = state.regions[region - 1]

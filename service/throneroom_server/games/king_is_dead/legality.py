@@ -33,7 +33,9 @@ from throneroom_server.games.king_is_dead.board import (
     WELSH,
 )
 from throneroom_server.games.king_is_dead.cards import (
+    K_PLACE,
     K_PLAY,
+    K_SETTLE,
     K_SUMMON,
     PASS_KEY,
     Key,
@@ -48,6 +50,7 @@ from throneroom_server.games.king_is_dead.lastcard import (
     last_card_in_play,
     resolving_last_card,
 )
+from throneroom_server.games.king_is_dead.methods import has_field
 from throneroom_server.games.king_is_dead.struggle import (
     COUNT_FIELDS,
     Reading,
@@ -66,7 +69,7 @@ _PLAY_KEYS: tuple[Key, ...] = tuple((K_PLAY, card) for card in range(max(CARDS) 
 def legal_keys(state: State, seat: Seat, search: LastCardSearch) -> list[Key]:
     """Every legal decision of ``seat`` now, as ascending move keys (``search``:
     the engine's 3-player last-card search, with its memos)."""
-    if state.HasField("outcome") or seat != state.to_move:
+    if has_field(state, "outcome") or seat != state.to_move:
         return []
     return keys_to_act(state, seat, search)
 
@@ -83,6 +86,11 @@ def keys_to_act(state: State, seat: Seat, search: LastCardSearch) -> list[Key]:
         return [PASS_KEY, *[_PLAY_KEYS[c] for c in cards]]
     if d == DECIDE_SUMMON:  # the commonest: decision_keys' first case, with no Reading
         keys = summon_keys_of(state)
+    elif d == DECIDE_SETTLE:  # decision_keys' settle_keys, from the controls alone
+        controls = read_controls(state)
+        keys = [k for k, control in zip(_SETTLE_KEYS, controls, strict=True) if not control]
+    elif d == DECIDE_PLACE:  # decision_keys' place case, with no Reading
+        keys = [_PLACE_KEYS[r] for r in place_targets(read_controls(state), pending.colour)]
     else:
         keys = decision_keys(d, pending.colour, Reading(state, seat))
     if resolving_last_card(state):
@@ -96,6 +104,11 @@ _SUMMON_KEYS: tuple[tuple[Key, Key, Key], ...] = tuple(
 """The keys of summoning a Scots, Welsh, Romano-British follower from each region
 (by region - 1)."""
 _NON_BLACK = attrgetter("scots", "welsh", "romano_british")
+_SETTLE_KEYS: tuple[Key, ...] = tuple((K_SETTLE, r) for r in REGIONS)
+"""The key of settling in each region (by region - 1): an unresolved one may be chosen
+(``cards.settle_keys``: read_board's None is a resolved region, its control set)."""
+_PLACE_KEYS: tuple[Key, ...] = tuple((K_PLACE, r) for r in range(max(REGIONS) + 1))
+"""The key of placing in each region, by region."""
 
 
 def summon_keys_of(state: State) -> list[Key]:

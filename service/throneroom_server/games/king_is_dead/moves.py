@@ -31,6 +31,7 @@ from throneroom_server.games.king_is_dead.cards import (
     PASS_KEY,
     Key,
 )
+from throneroom_server.games.king_is_dead.methods import which_oneof
 from throneroom_server.games.kit.keyed import KeyedMoves
 
 Move = pb.KingIsDeadMove
@@ -152,7 +153,7 @@ def checked_key(state: object, move: Move) -> Checked:
     (``kind_of_checked``: the oneof is read once). Read at every move, so each
     value is tested where it is read (no call per field); the errors name the
     field."""
-    name = move.WhichOneof("decision")
+    name = which_oneof(move, "decision")
     if name is None:
         raise InvalidMoveError(
             "the move is empty: set one of pass_turn, play_card, crown, garrison, "

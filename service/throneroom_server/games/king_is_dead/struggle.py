@@ -23,6 +23,7 @@ from throneroom_server.games.king_is_dead.board import (
     NONE,
     SAXONS,
     TURN,
+    UNRESOLVED,
     Board,
     Counts,
 )
@@ -34,6 +35,12 @@ from throneroom_server.games.king_is_dead.cards import (
     mirror_of,
 )
 from throneroom_server.games.king_is_dead.endings import decide_ending
+from throneroom_server.games.king_is_dead.methods import (
+    clear,
+    clear_field,
+    has_field,
+    set_in_parent,
+)
 from throneroom_server.games.king_is_dead.moves import move_key
 from throneroom_server.games.king_is_dead.rules import (
     banner,
@@ -84,7 +91,7 @@ def read_orders(state: State) -> list[int]:
 
 
 def read_cards(state: State) -> list[RegionCardInfo]:
-    return [(c.region, c.face_up, c.HasField("crowned_by")) for c in state.region_cards]
+    return [(c.region, c.face_up, has_field(c, "crowned_by")) for c in state.region_cards]
 
 
 def read_supply(state: State) -> tuple[int, int, int]:
@@ -105,15 +112,19 @@ def current_position(state: State) -> int:
 
 
 def current_region(state: State) -> int:
-    pos = current_position(state)
-    return state.region_cards[pos].region if pos >= 0 else 0
+    """The region of the current power struggle (0 when none is left): the
+    first face-up card's (each card read once)."""
+    for card in state.region_cards:
+        if card.face_up:
+            return card.region
+    return 0
 
 
 def forbidden_mirror(state: State, seat: int) -> Key | None:
     """The undo rule: the mirror of the most recent card play, when that play
     was another seat's Garrison/Ambassador exchange and no power struggle has
     been resolved since."""
-    if not state.HasField("last_exchange"):
+    if not has_field(state, "last_exchange"):
         return None
     last = state.last_exchange
     if last.seat == seat:
@@ -145,8 +156,12 @@ def resolve_struggle(state: State, events: list[Event]) -> bool:
     control token, return the followers, place the Mordred banner's Loyalist,
     then check for the end of the game (rules.py decides each step). Whether
     the game ended."""
-    pos = current_position(state)
-    card = state.region_cards[pos]
+    cards = state.region_cards
+    for card in cards:  # the card at current_position, each card read once
+        if card.face_up:
+            break
+    else:
+        card = cards[-1]  # (current_position -1: not reached while a struggle goes on)
     card.face_up = False
     region = card.region
     regions = state.regions
@@ -154,7 +169,7 @@ def resolve_struggle(state: State, events: list[Event]) -> bool:
     reg: Any = regions[region - 1]  # enum fields take the plain ints used here
     counts = counts_of(reg)
     control = region_winner(counts)
-    order = 1 + sum(1 for c in controls if c)
+    order = 1 + len(controls) - controls.count(UNRESOLVED)  # the regions resolved before, +1
     reg.control = control
     reg.resolved_order = order
     reg.scots = reg.welsh = reg.romano_british = reg.loyalists = 0
@@ -162,13 +177,13 @@ def resolve_struggle(state: State, events: list[Event]) -> bool:
     supply.scots += counts[0]
     supply.welsh += counts[1]
     supply.romano_british += counts[2]
-    state.ClearField("last_exchange")
+    clear_field(state, "last_exchange")
     state.consecutive_passes = 0
     event, resolved = new_event("struggle_resolved")
     resolved.region = region
     resolved.control = control
     followers = resolved.followers
-    followers.SetInParent()
+    set_in_parent(followers)
     followers.scots, followers.welsh, followers.romano_british, followers.loyalists = counts
     resolved.order = order
     target = regions[BANNER[region] - 1]
@@ -177,7 +192,7 @@ def resolve_struggle(state: State, events: list[Event]) -> bool:
     if to:
         target.loyalists += 1
         resolved.banner_region = to
-    saxons = sum(1 for c in controls if c == SAXONS) + (control == SAXONS)  # after it
+    saxons = controls.count(SAXONS) + (control == SAXONS)  # after it
     resolved.saxon_tokens = saxons
     events.append(event)
     _, termination = game_end((control,), saxons - (control == SAXONS), order - 1)
@@ -200,7 +215,7 @@ def finish(state: State, termination: str, events: list[Event]) -> None:
     outcome.winners.extend(ending.winners)
     outcome.summary = ending.summary
     outcome.tiebreaks.extend(ending.tiebreaks)
-    state.pending.Clear()
+    clear(state.pending)
     state.pending.decision = NONE
     events.append(
         _E(
@@ -243,7 +258,7 @@ def advance(state: State, seat: int, events: list[Event]) -> None:
         if seats[cur].hand:
             state.to_move = cur
             pending = state.pending
-            pending.Clear()
+            clear(pending)
             pending.decision = TURN
             return
         if record_pass(state, cur, events, forced=True):
@@ -296,7 +311,7 @@ def start_effect(state: State, seat: int, card: int, events: list[Event]) -> Non
         first = first_decision(card, Reading(state, seat))
     if first is None:
         if card in (GARRISON, AMBASSADOR):
-            state.ClearField("last_exchange")
+            clear_field(state, "last_exchange")
         event, skipped = new_event("effect_skipped")
         skipped.seat = seat
         skipped.card = card
@@ -318,7 +333,7 @@ def start_summon(state: State, seat: int, card: int, events: list[Event]) -> Non
     # counts as a tuple, any() of it is ``c[0] or c[1] or c[2]``.
     if any(map(any, map(_NON_BLACK, state.regions))):
         pending: Any = state.pending
-        pending.Clear()
+        clear(pending)
         pending.decision = DECIDE_SUMMON
         pending.card = card
         return

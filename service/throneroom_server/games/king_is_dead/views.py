@@ -7,6 +7,7 @@ visible, but players may not look at the others". The RNG never leaves.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from google.protobuf.unknown_fields import UnknownFieldSet
@@ -14,12 +15,24 @@ from throneroom.v1 import king_is_dead_pb2 as pb
 from throneroom.v1.common_pb2 import RngState
 
 from throneroom_server.games.core import Viewer, check_seat
-from throneroom_server.games.king_is_dead.board import CROWN, HAND, team_of
+from throneroom_server.games.king_is_dead.board import CROWN, HAND, MAX_SEATS, MIN_SEATS, team_of
 from throneroom_server.games.king_is_dead.lastcard import last_card_in_play, resolving_last_card
+from throneroom_server.games.king_is_dead.methods import (
+    clear_field,
+    copy_from,
+    has_field,
+    merge_from_string,
+    serialize,
+)
 from throneroom_server.games.king_is_dead.struggle import current_region
 from throneroom_server.games.rng import Rng, seed_rng
 
 _RESEED = 0x9E3779B97F4A7C15
+
+_TEAMS = MappingProxyType(
+    {n: tuple(team_of(seat, n) for seat in range(n)) for n in range(MIN_SEATS, MAX_SEATS + 1)}
+)
+"""Each seat's team (``team_of``) by the number of seats."""
 
 
 def build_view(state: pb.KingIsDeadState, viewer: Viewer) -> pb.KingIsDeadView:
@@ -32,50 +45,67 @@ def build_view(state: pb.KingIsDeadState, viewer: Viewer) -> pb.KingIsDeadView:
 def seat_view(state: pb.KingIsDeadState, seat: int, view: pb.KingIsDeadView) -> None:
     """Turn the spectator's view of ``state`` into ``seat``'s: its seat and hand
     (the definition's ``seat_view``: the service shares the rest between viewers)."""
-    check_seat(state.num_seats, seat)
+    num_seats = state.num_seats
+    if not 0 <= seat < num_seats:  # check_seat's test, with no call for a seat of the game
+        check_seat(num_seats, seat)
     view.viewer = seat
-    view.my_hand.extend(state.seats[seat].hand)
+    hand = state.seats[seat].hand
+    if hand:  # (an empty hand leaves my_hand as the spectator's: empty)
+        view.my_hand.extend(hand)
 
 
 def public_view(state: pb.KingIsDeadState) -> pb.KingIsDeadView:
     """What every viewer sees: the view of a spectator. (Built once per version
     by the service: singular messages copied, the board merged from bytes; a
-    message set through keyword arguments is serialized and parsed again.)"""
-    view_class: Any = pb.KingIsDeadView  # enum fields take the plain ints used here
-    view: pb.KingIsDeadView = view_class(
-        num_seats=state.num_seats,
-        mordred=state.mordred,
-        current_struggle=current_region(state),
-        loyalist_pool=state.loyalist_pool,
-        consecutive_passes=state.consecutive_passes,
-        cards_played=state.cards_played,
-        last_card_rule=last_card_in_play(state) or resolving_last_card(state),
-    )
-    view.MergeFromString(_board(state))
-    view.supply.CopyFrom(state.supply)
-    view.removed.CopyFrom(state.removed)
-    view.pending.CopyFrom(state.pending)
-    add = view.seats.add
+    message set through keyword arguments is serialized and parsed again. On the
+    fresh view, a field often at its default is written only when it is not: an
+    unset field reads its default, so the view is the same.)"""
     num_seats = state.num_seats
-    for i, s in enumerate(state.seats):  # set one by one: keyword arguments cost more
+    view: Any = pb.KingIsDeadView()  # enum fields take the plain ints used here
+    view.num_seats = num_seats
+    if state.mordred:
+        view.mordred = True
+    view.current_struggle = current_region(state)
+    if pool := state.loyalist_pool:
+        view.loyalist_pool = pool
+    if passes := state.consecutive_passes:
+        view.consecutive_passes = passes
+    view.cards_played = state.cards_played
+    if last_card_in_play(state) or resolving_last_card(state):
+        view.last_card_rule = True
+    merge_from_string(view, _board(state))  # (message methods from the class: methods.py)
+    copy_from(view.supply, state.supply)
+    copy_from(view.removed, state.removed)
+    copy_from(view.pending, state.pending)
+    add = view.seats.add
+    seats = state.seats
+    teams = _TEAMS.get(num_seats, ())
+    if len(teams) != len(seats):  # not a state of the game: each seat's team_of
+        teams = tuple(team_of(i, num_seats) for i in range(len(seats)))
+    for i, s in enumerate(seats):  # set one by one: keyword arguments cost more
         played = s.played
         shown = add()
-        shown.seat = i
-        shown.court.CopyFrom(s.court)
+        if i:
+            shown.seat = i
+        copy_from(shown.court, s.court)
         shown.cards_left = len(s.hand)
         shown.played_count = len(played)
         if played:
             shown.top_card = played[-1]  # else ACTION_CARD_UNSPECIFIED
-        shown.has_crown_token = s.has_crown_token
-        shown.last_played = s.last_played
-        shown.team = team_of(i, num_seats)
-    if state.HasField("last_exchange"):
-        view.last_exchange.CopyFrom(state.last_exchange)
-    if state.HasField("outcome"):
-        view.outcome.CopyFrom(state.outcome)
+        if s.has_crown_token:
+            shown.has_crown_token = True
+        if last := s.last_played:
+            shown.last_played = last
+        if team := teams[i]:
+            shown.team = team
+    if has_field(state, "last_exchange"):
+        copy_from(view.last_exchange, state.last_exchange)
+    if has_field(state, "outcome"):
+        copy_from(view.outcome, state.outcome)
     else:
         view.to_move = state.to_move
-    return view
+    built: pb.KingIsDeadView = view
+    return built
 
 
 _BOARD = ("regions", "region_cards")
@@ -88,13 +118,12 @@ def _board(state: pb.KingIsDeadState) -> bytes:
     view's fields of the same names (one copy, where adding each of the 16
     messages to the view costs three times as much)."""
     board: Any = pb.KingIsDeadState()  # cleared by the names listed above
-    board.CopyFrom(state)
+    copy_from(board, state)
     for name in _NOT_BOARD:
-        board.ClearField(name)
+        clear_field(board, name)
     if len(UnknownFieldSet(board)):  # stored by a later schema: its new fields stay out
         board.DiscardUnknownFields()
-    data: bytes = board.SerializeToString()
-    return data
+    return serialize(board)
 
 
 def _check_board() -> None:
