@@ -50,6 +50,7 @@ async def test_two_sessions_play_a_whole_game_each_result_riding_on_its_update(
 ) -> None:
     stub = service.stub
     game_id, players = await new_nim(stub, pile=9)
+    opened = [asyncio.Event(), asyncio.Event()]
 
     async def play(seat: int) -> list[service_pb2.PlayResponse]:
         call = stub.Play()
@@ -58,10 +59,13 @@ async def test_two_sessions_play_a_whole_game_each_result_riding_on_its_update(
         while True:
             response = await next_response(call)
             seen.append(response)
+            opened[seat].set()
             update = response.update
             if update.snapshot.finished:
                 break
             if seat in update.snapshot.to_act:
+                # Both sessions open first: each is to see version 0.
+                await opened[1 - seat].wait()
                 best = max(update.legal_moves, key=lambda m: m.nim.take)
                 await call.write(
                     service_pb2.PlayRequest(
