@@ -163,13 +163,22 @@ def varint(value: int) -> bytes:
     """``value`` (>= 0) as a protobuf base-128 varint: the length prefix of a
     length-delimited field, or a field's tag (``number << 3 | wire type``),
     for framing already serialized messages without building their parent
-    (protobuf messages merge when their serializations are concatenated)."""
+    (protobuf messages merge when their serializations are concatenated).
+    One and two bytes (below 16,384: tags, most lengths) without the loop."""
+    if 0 <= value < 0x80:
+        return _ONE_BYTE[value]
+    if value < 0x4000:
+        return bytes((value & 0x7F | 0x80, value >> 7))
     out = bytearray()
     while value > 0x7F:
         out.append(value & 0x7F | 0x80)
         value >>= 7
     out.append(value)
     return bytes(out)
+
+
+_ONE_BYTE = [bytes((value,)) for value in range(0x80)]
+"""The varints of 0 to 127: one byte each."""
 
 
 def game_types_of(envelope_cls: type[Message]) -> list[str]:

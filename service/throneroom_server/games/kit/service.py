@@ -166,6 +166,28 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
             and game.definition.shows_every_event
         )
         """Every viewer sees every event as it is."""
+        self._apply_into: Callable[[StateT, Seat, MoveT, StateT], list[EventT]] | None = (
+            game.apply_into
+            if isinstance(game, Engine)
+            and type(game).apply is Engine.apply
+            and type(game).apply_into is Engine.apply_into
+            else None
+        )
+        """The engine's ``apply_into`` when it and ``apply`` are the kit's own
+        (they play the same moves; an engine that overrides either is asked
+        its ``apply``)."""
+        self._outcome: Callable[[StateT], Outcome | None] = (
+            game.definition.outcome_of
+            if isinstance(game, Engine) and type(game).outcome is Engine.outcome
+            else game.outcome
+        )
+        """The game's ``outcome`` (a kit engine's own: its definition's, one call less)."""
+        self._view: Callable[[StateT, Viewer], ViewT] = (
+            game.definition.view
+            if isinstance(game, Engine) and type(game).view is Engine.view
+            else game.view
+        )
+        """The game's ``view`` (a kit engine's own: its definition's, one call less)."""
 
     @property
     def name(self) -> str:
@@ -222,10 +244,16 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         return [self.messages.wrap_event(e) for e in self.game.setup_events(inner)]
 
     def to_act(self, state: game_pb2.GameState) -> list[Seat]:
-        return list(self.game.to_act(self._state(state)))
+        name = self._name
+        if state.WhichOneof("game") != name:  # self._state, in line
+            raise WrongGameError(state, name)
+        return list(self.game.to_act(getattr(state, name)))
 
     def outcome(self, state: game_pb2.GameState) -> Outcome | None:
-        return self.game.outcome(self._state(state))
+        name = self._name
+        if state.WhichOneof("game") != name:  # self._state, in line
+            raise WrongGameError(state, name)
+        return self._outcome(getattr(state, name))
 
     def legal_moves(self, state: game_pb2.GameState, seat: Seat) -> list[game_pb2.Move]:
         inner = self._state(state)
@@ -238,16 +266,22 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         once per process: a key always stands for the same move (rules data,
         never game state), and at most ``ENCODED_MOVES_LIMIT`` are kept per
         field number."""
-        moves = self.game.legal_moves(self._state(state), seat)
-        tag = varint(field_number << 3 | 2)  # length-delimited
+        name = self._name
+        if state.WhichOneof("game") != name:  # self._state, in line
+            raise WrongGameError(state, name)
+        moves = self.game.legal_moves(getattr(state, name), seat)
         if not isinstance(moves, KeyedMoves):
+            tag = varint(field_number << 3 | 2)  # length-delimited
             return b"".join(tag + _framed(self.messages.wrap_move(m)) for m in moves)
         encoded = self._encoded.get(field_number)
         if encoded is None:
             encoded = self._encoded[field_number] = {}
         keys = moves.keys
-        parts = [encoded.get(key) for key in keys]
-        if None in parts:
+        parts = list(map(encoded.get, keys))
+        try:
+            return b"".join(parts)  # type: ignore[arg-type]  # a TypeError names a None
+        except TypeError:  # a move not encoded yet
+            tag = varint(field_number << 3 | 2)  # length-delimited
             for i, key in enumerate(keys):
                 if parts[i] is None:
                     framed = tag + _framed(self.messages.wrap_move(moves.from_key(key)))
@@ -259,15 +293,26 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
     def apply(
         self, state: game_pb2.GameState, seat: Seat, move: game_pb2.Move
     ) -> tuple[game_pb2.GameState, list[game_pb2.Event]]:
-        try:
-            inner_move = self.messages.unwrap_move(move)
-        except WrongGameError as error:
-            raise InvalidMoveError(str(error)) from None
-        before = self._state(state)
+        """A kit engine's own checked apply plays into the new envelope's entry
+        (``Engine.apply_into``: the state copied once); any other ``apply``
+        (a legacy game, an engine that overrides it) returns its state, which
+        is copied into the envelope."""
+        name = self._name
+        if move.WhichOneof("game") != name:  # messages.unwrap_move, in line
+            raise InvalidMoveError(str(WrongGameError(move, name)))
+        inner_move = getattr(move, name)
+        if state.WhichOneof("game") != name:  # self._state, in line
+            raise WrongGameError(state, name)
+        before: StateT = getattr(state, name)
         game = self.game
-        after, events = game.apply(before, seat, inner_move)
         envelope = game_pb2.GameState()
-        getattr(envelope, self.name).CopyFrom(after)
+        apply_into = self._apply_into
+        if apply_into is not None:
+            after: StateT = getattr(envelope, name)
+            events = apply_into(before, seat, inner_move, after)
+        else:
+            after, events = game.apply(before, seat, inner_move)
+            getattr(envelope, name).CopyFrom(after)
         num_seats = len(state.clock.opened_at) or _seats_hint(before)
         if self._no_decisions:
             # No decision stays open across a move: every seat's opens now
@@ -288,15 +333,26 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
                     decision_after=game.decision_key(after),
                 )
             )
-        wrap_event = self.messages.wrap_event
-        return envelope, [wrap_event(e) for e in events]
+        return envelope, self._wrap_events(events)
+
+    def _wrap_events(self, events: Sequence[EventT]) -> list[game_pb2.Event]:
+        """``messages.wrap_event`` of each, in line."""
+        name, new_event = self._name, game_pb2.Event
+        wrapped = []
+        for event in events:
+            envelope = new_event()
+            getattr(envelope, name).CopyFrom(event)
+            wrapped.append(envelope)
+        return wrapped
 
     def view(self, state: game_pb2.GameState, viewer: Viewer) -> game_pb2.View:
         return self.messages.wrap_view(self.game.view(self._state(state), viewer))
 
     def view_into(self, state: game_pb2.GameState, viewer: Viewer, into: game_pb2.View) -> None:
-        view = self.game.view(self._state(state), viewer)
-        getattr(into, self.name).CopyFrom(view)
+        name = self._name
+        if state.WhichOneof("game") != name:  # self._state, in line
+            raise WrongGameError(state, name)
+        getattr(into, name).CopyFrom(self._view(getattr(state, name), viewer))
 
     @property
     def shares_views(self) -> bool:
@@ -309,7 +365,12 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
     def add_seat_view(self, state: game_pb2.GameState, seat: Seat, view: game_pb2.View) -> None:
         seat_view = self._seat_view
         assert seat_view is not None, "only for a game that shares_views"
-        seat_view(self._state(state), seat, self.messages.unwrap_view(view))
+        name = self._name
+        if state.WhichOneof("game") != name:  # self._state, in line
+            raise WrongGameError(state, name)
+        if view.WhichOneof("game") != name:  # messages.unwrap_view, in line
+            raise WrongGameError(view, name)
+        seat_view(getattr(state, name), seat, getattr(view, name))
 
     def redact_events(
         self, events: Sequence[game_pb2.Event], viewer: Viewer
