@@ -168,46 +168,7 @@ class Outbox:
         return riding
 
 
-def watch(
-    app: App,
-    game_id: str,
-    token: str,
-    from_version: int,
-    heartbeat_seconds: float,
-    *,
-    with_legal_moves: bool = False,
-    include_current: bool = False,
-    describe_language: str = "",
-    caller: Caller = LOCAL,
-) -> AsyncGenerator[service_pb2.WatchGameResponse, None]:
-    """WatchGame's use case: every version after ``from_version`` in order,
-    then each new one as it is committed (through any replica), with
-    heartbeats while nothing happens; ends once the game is finished and
-    delivered, or on shutdown. The stream without move results (closing it
-    closes the stream at once: its slot is given back)."""
-    items = watch_serialized(
-        app,
-        game_id,
-        token,
-        from_version,
-        heartbeat_seconds,
-        with_legal_moves=with_legal_moves,
-        include_current=include_current,
-        describe_language=describe_language,
-        caller=caller,
-    )
-    return _parsing(items)
-
-
-async def _parsing(
-    items: AsyncGenerator[Response, None],
-) -> AsyncGenerator[service_pb2.WatchGameResponse, None]:
-    async with contextlib.aclosing(items):
-        async for response in items:
-            yield parsed(response)
-
-
-async def watch_serialized(
+async def watch(
     app: App,
     game_id: str,
     token: str,
@@ -219,7 +180,12 @@ async def watch_serialized(
     describe_language: str = "",
     caller: Caller = LOCAL,
 ) -> AsyncGenerator[Response, None]:
-    """``watch``'s responses, each a message or its bytes (``serialized``)."""
+    """WatchGame's use case: every version after ``from_version`` in order,
+    then each new one as it is committed (through any replica), with
+    heartbeats while nothing happens; ends once the game is finished and
+    delivered, or on shutdown. The stream without move results (closing it
+    closes the stream at once: its slot is given back). Each response is a
+    message or its bytes (``serialized`` and ``parsed`` make either one)."""
     items = stream(
         app,
         game_id,

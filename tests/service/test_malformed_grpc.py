@@ -192,9 +192,9 @@ async def test_a_bug_in_a_watch_is_a_terse_internal_and_logged_whole(
 ) -> None:
     async def broken(*args: object, **kwargs: object) -> AsyncIterator[object]:
         raise RuntimeError("secret internals")
-        yield  # an async generator, as updates.watch_serialized is
+        yield  # an async generator, as updates.watch is
 
-    monkeypatch.setattr(updates, "watch_serialized", broken)
+    monkeypatch.setattr(updates, "watch", broken)
     with structlog.testing.capture_logs() as logs, pytest.raises(grpc.aio.AioRpcError) as err:
         async for _ in service.stub.WatchGame(service_pb2.WatchGameRequest(game_id="abc")):
             pass

@@ -199,7 +199,7 @@ async def test_streams_per_game_are_limited() -> None:
         updates.watch(app, game_id, "", 0, 0.05, caller=Caller(f"10.0.0.{n}")) for n in range(5)
     ]
     for watch in watches[:4]:
-        assert (await anext(watch)).WhichOneof("kind") == "heartbeat"
+        assert updates.parsed(await anext(watch)).WhichOneof("kind") == "heartbeat"
     with pytest.raises(Exception) as caught:
         await anext(watches[4])
     assert getattr(caught.value, "reason", None) == "TOO_MANY_STREAMS"
@@ -219,7 +219,7 @@ async def test_a_watcher_too_slow_is_dropped_and_resumes_without_a_gap() -> None
     watch = updates.watch(app, game_id, "", 0, 30)
     version = 0
     version = await _app_move(app, game_id, tokens, version)
-    first = await anext(watch)
+    first = updates.parsed(await anext(watch))
     assert first.update.version == 1
     # The watcher does not read while five more moves are made (buffer: 3).
     for _ in range(5):
@@ -233,7 +233,7 @@ async def test_a_watcher_too_slow_is_dropped_and_resumes_without_a_gap() -> None
     assert app.watch_hub.open_streams == 0
     # Resuming from the version it names delivers the rest, once each.
     resumed = updates.watch(app, game_id, "", 1, 30)
-    versions = [(await anext(resumed)).update.version for _ in range(5)]
+    versions = [updates.parsed(await anext(resumed)).update.version for _ in range(5)]
     assert versions == [2, 3, 4, 5, 6]
     await resumed.aclose()
 

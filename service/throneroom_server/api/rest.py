@@ -255,7 +255,8 @@ async def watch_game(request: web.Request) -> web.StreamResponse:
         caller=caller,
     )
     try:
-        async for item in items:
+        async for sent in items:
+            item = updates.parsed(sent)
             kind = item.WhichOneof("kind")
             version = item.update.version if kind == "update" else item.heartbeat.version
             await response.write(sse_frame(str(kind), message_json(item), version))

@@ -93,7 +93,7 @@ def add_servicer_to_server(servicer: ThroneroomServicer, server: grpc.aio.Server
         handlers[method.name] = make(
             behaviour,
             request_deserializer=decoder(request_class),
-            # WatchGame's updates may come serialized already (updates.watch_serialized).
+            # WatchGame's updates may come serialized already (updates.watch).
             response_serializer=(
                 updates.serialized
                 if method.name == "WatchGame"
@@ -240,7 +240,7 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
             if isinstance(request, Undecodable):
                 raise request.error()
             structlog.contextvars.bind_contextvars(game_id=request.game_id)
-            async for item in updates.watch_serialized(
+            async for item in updates.watch(
                 self.app,
                 request.game_id,
                 request.seat_token,
