@@ -13,11 +13,12 @@ from throneroom_server.games.core import (
     InvalidMoveError,
     NotYourTurnError,
 )
-from throneroom_server.games.king_is_dead.cards import summon_keys
+from throneroom_server.games.king_is_dead.board import DECIDE_PLACE, DECIDE_SETTLE
+from throneroom_server.games.king_is_dead.cards import decision_keys, summon_keys
 from throneroom_server.games.king_is_dead.lastcard import resolving_last_card
 from throneroom_server.games.king_is_dead.legality import summon_keys_of
 from throneroom_server.games.king_is_dead.moves import FIELD_OF_KIND, LegalMoves, move_from_key
-from throneroom_server.games.king_is_dead.struggle import read_board
+from throneroom_server.games.king_is_dead.struggle import Reading, read_board
 
 from .helpers import (
     AQS,
@@ -185,3 +186,25 @@ def test_the_summon_keys_read_in_one_pass_are_the_rules_summon_keys() -> None:
                 assert [GAME.move_key(m) for m in moves] == summon_keys(read_board(state))
             state, _ = GAME.apply(state, acting[0], moves[chooser.randrange(len(moves))])
     assert summons > 10
+
+
+def test_the_settle_and_place_keys_read_from_the_controls_are_the_rules_keys() -> None:
+    """The settle and place decisions' legal moves (``legality.keys_to_act``
+    reads them from the region controls alone) are ``cards.decision_keys`` of
+    the decision at every such state of random games (but for the 3-player
+    last card's, which keep only the winning ones)."""
+    seen = {DECIDE_SETTLE: 0, DECIDE_PLACE: 0}
+    for seats in (2, 3, 4):
+        for seed in range(12):
+            chooser = random.Random(seed)
+            state = GAME.setup(GAME.default_options(), seats, seed)
+            while acting := GAME.to_act(state):
+                moves = GAME.legal_moves(state, acting[0])
+                pending = state.pending
+                decision = pending.decision if state.HasField("pending") else None
+                if decision in seen and not resolving_last_card(state):
+                    seen[decision] += 1
+                    rules = decision_keys(decision, pending.colour, Reading(state, acting[0]))
+                    assert [GAME.move_key(m) for m in moves] == rules
+                state, _ = GAME.apply(state, acting[0], moves[chooser.randrange(len(moves))])
+    assert min(seen.values()) > 10, seen
