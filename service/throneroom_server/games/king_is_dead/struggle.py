@@ -103,21 +103,19 @@ def read_courts(state: State) -> list[tuple[int, int, int]]:
     return [(c.scots, c.welsh, c.romano_british) for c in (s.court for s in state.seats)]
 
 
-def current_position(state: State) -> int:
-    """Index in region_cards of the current power struggle (-1 when none is left)."""
-    for i, card in enumerate(state.region_cards):
+def current_card(state: State) -> pb.RegionCard | None:
+    """The region card of the current power struggle: the first face-up one
+    (None when none is left)."""
+    for card in state.region_cards:
         if card.face_up:
-            return i
-    return -1
+            return card
+    return None
 
 
 def current_region(state: State) -> int:
-    """The region of the current power struggle (0 when none is left): the
-    first face-up card's (each card read once)."""
-    for card in state.region_cards:
-        if card.face_up:
-            return card.region
-    return 0
+    """The region of the current power struggle (0 when none is left)."""
+    card = current_card(state)
+    return card.region if card is not None else 0
 
 
 def forbidden_mirror(state: State, seat: int) -> Key | None:
@@ -156,12 +154,8 @@ def resolve_struggle(state: State, events: list[Event]) -> bool:
     control token, return the followers, place the Mordred banner's Loyalist,
     then check for the end of the game (rules.py decides each step). Whether
     the game ended."""
-    cards = state.region_cards
-    for card in cards:  # the card at current_position, each card read once
-        if card.face_up:
-            break
-    else:
-        card = cards[-1]  # (current_position -1: not reached while a struggle goes on)
+    card = current_card(state)
+    assert card is not None, "a struggle is resolved only while one goes on"
     card.face_up = False
     region = card.region
     regions = state.regions

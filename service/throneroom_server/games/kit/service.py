@@ -244,16 +244,10 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         return [self.messages.wrap_event(e) for e in self.game.setup_events(inner)]
 
     def to_act(self, state: game_pb2.GameState) -> list[Seat]:
-        name = self._name
-        if state.WhichOneof("game") != name:  # self._state, in line
-            raise WrongGameError(state, name)
-        return list(self.game.to_act(getattr(state, name)))
+        return list(self.game.to_act(self._state(state)))
 
     def outcome(self, state: game_pb2.GameState) -> Outcome | None:
-        name = self._name
-        if state.WhichOneof("game") != name:  # self._state, in line
-            raise WrongGameError(state, name)
-        return self._outcome(getattr(state, name))
+        return self._outcome(self._state(state))
 
     def legal_moves(self, state: game_pb2.GameState, seat: Seat) -> list[game_pb2.Move]:
         inner = self._state(state)
@@ -266,10 +260,7 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         once per process: a key always stands for the same move (rules data,
         never game state), and at most ``ENCODED_MOVES_LIMIT`` are kept per
         field number."""
-        name = self._name
-        if state.WhichOneof("game") != name:  # self._state, in line
-            raise WrongGameError(state, name)
-        moves = self.game.legal_moves(getattr(state, name), seat)
+        moves = self.game.legal_moves(self._state(state), seat)
         if not isinstance(moves, KeyedMoves):
             tag = varint(field_number << 3 | 2)  # length-delimited
             return b"".join(tag + _framed(self.messages.wrap_move(m)) for m in moves)
@@ -297,13 +288,12 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         (``Engine.apply_into``: the state copied once); any other ``apply``
         (a legacy game, an engine that overrides it) returns its state, which
         is copied into the envelope."""
+        try:
+            inner_move = self.messages.unwrap_move(move)
+        except WrongGameError as error:
+            raise InvalidMoveError(str(error)) from None
         name = self._name
-        if move.WhichOneof("game") != name:  # messages.unwrap_move, in line
-            raise InvalidMoveError(str(WrongGameError(move, name)))
-        inner_move = getattr(move, name)
-        if state.WhichOneof("game") != name:  # self._state, in line
-            raise WrongGameError(state, name)
-        before: StateT = getattr(state, name)
+        before = self._state(state)
         game = self.game
         envelope = game_pb2.GameState()
         apply_into = self._apply_into
@@ -333,26 +323,14 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
                     decision_after=game.decision_key(after),
                 )
             )
-        return envelope, self._wrap_events(events)
-
-    def _wrap_events(self, events: Sequence[EventT]) -> list[game_pb2.Event]:
-        """``messages.wrap_event`` of each, in line."""
-        name, new_event = self._name, game_pb2.Event
-        wrapped = []
-        for event in events:
-            envelope = new_event()
-            getattr(envelope, name).CopyFrom(event)
-            wrapped.append(envelope)
-        return wrapped
+        wrap_event = self.messages.wrap_event
+        return envelope, [wrap_event(e) for e in events]
 
     def view(self, state: game_pb2.GameState, viewer: Viewer) -> game_pb2.View:
         return self.messages.wrap_view(self.game.view(self._state(state), viewer))
 
     def view_into(self, state: game_pb2.GameState, viewer: Viewer, into: game_pb2.View) -> None:
-        name = self._name
-        if state.WhichOneof("game") != name:  # self._state, in line
-            raise WrongGameError(state, name)
-        getattr(into, name).CopyFrom(self._view(getattr(state, name), viewer))
+        getattr(into, self._name).CopyFrom(self._view(self._state(state), viewer))
 
     @property
     def shares_views(self) -> bool:
@@ -365,12 +343,7 @@ class EnvelopeGame(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
     def add_seat_view(self, state: game_pb2.GameState, seat: Seat, view: game_pb2.View) -> None:
         seat_view = self._seat_view
         assert seat_view is not None, "only for a game that shares_views"
-        name = self._name
-        if state.WhichOneof("game") != name:  # self._state, in line
-            raise WrongGameError(state, name)
-        if view.WhichOneof("game") != name:  # messages.unwrap_view, in line
-            raise WrongGameError(view, name)
-        seat_view(getattr(state, name), seat, getattr(view, name))
+        seat_view(self._state(state), seat, self.messages.unwrap_view(view))
 
     def redact_events(
         self, events: Sequence[game_pb2.Event], viewer: Viewer
