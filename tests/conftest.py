@@ -1,11 +1,23 @@
-"""Shared fixtures: a throwaway redis-server on a free port (never a running one)."""
+"""Shared fixtures: a throwaway redis-server on a free port (never a running one).
+
+The service's grpc settings (``throneroom_server.main.GRPC_SETTINGS``) are put
+into the environment here, before any test imports grpc (grpc reads them once,
+at import): servers started in this process run as the shipped process does,
+and server processes started by tests inherit them."""
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Iterator
 
 import pytest
 from throneroom_server.devtools import RedisServerError, throwaway_redis, throwaway_redis_cluster
+from throneroom_server.main import use_grpc_settings
+
+if "grpc" in sys.modules:
+    raise RuntimeError("grpc was imported before tests/conftest.py could set its environment")
+use_grpc_settings(os.environ)
 
 
 @pytest.fixture(scope="session")

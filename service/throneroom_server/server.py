@@ -4,6 +4,7 @@ serve() for the process, with graceful shutdown on SIGTERM/SIGINT."""
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 from collections.abc import Awaitable
 from dataclasses import dataclass
@@ -225,6 +226,7 @@ async def serve(config: Config, *, worker: int | None = None) -> None:
         store=config.store_name,
         worker=worker,
         games=sorted(running.app.games),
+        grpc_experiments=os.environ.get("GRPC_EXPERIMENTS"),  # main.GRPC_SETTINGS
         access=(
             "open: no API keys configured, anyone may create and join games (local use)"
             if running.app.access.open

@@ -82,7 +82,12 @@ LAZY_SERVER_IMPORTS = frozenset(
     }
 )
 
-COMPOSITION = ("throneroom_server.main", "throneroom_server.server", "throneroom_server.embedded")
+COMPOSITION = (
+    "throneroom_server.main",
+    "throneroom_server.process",
+    "throneroom_server.server",
+    "throneroom_server.embedded",
+)
 API = "throneroom_server.api"
 APP = "throneroom_server.app"
 STORE = "throneroom_server.store"
