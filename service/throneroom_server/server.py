@@ -4,6 +4,7 @@ serve() for the process, with graceful shutdown on SIGTERM/SIGINT."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import signal
 from collections.abc import Awaitable
@@ -217,6 +218,10 @@ async def serve(config: Config, *, worker: int | None = None) -> None:
     store = make_store(config)
     await store.ping()
     running = await create_server(config, store, reuse_port=worker is not None)
+    # What start-up built (modules, message descriptors, the games' data) lives
+    # as long as the process: frozen, the cyclic collector's full passes leave
+    # it out (each such pass over it stopped the loop for 25-40 ms under load).
+    gc.freeze()
     host = config.listen.rsplit(":", 1)[0]
     http_host = (config.http_listen or "").rsplit(":", 1)[0]
     log.info(
@@ -227,6 +232,7 @@ async def serve(config: Config, *, worker: int | None = None) -> None:
         worker=worker,
         games=sorted(running.app.games),
         grpc_experiments=os.environ.get("GRPC_EXPERIMENTS"),  # main.GRPC_SETTINGS
+        gc_frozen=gc.get_freeze_count(),
         access=(
             "open: no API keys configured, anyone may create and join games (local use)"
             if running.app.access.open

@@ -6,6 +6,7 @@ grpcio, checked again when grpcio changes.)"""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -71,12 +72,13 @@ def test_the_installed_grpc_knows_every_experiment_named() -> None:
     assert "Unknown experiment: no_such_experiment" in _grpc_start_log("no_such_experiment")
 
 
-def _accepting_sources(environment: dict[str, str]) -> set[str]:
-    """The grpc source files that logged while the real server process (started
-    as ``throneroom-server`` is, with ``environment``) accepted one call."""
+def _served_once(environment: dict[str, str]) -> str:
+    """What the real server process (started as ``throneroom-server`` is, with
+    ``environment`` and JSON logs, grpc tracing its TCP layer) wrote to stderr
+    while it started, answered one call and stopped."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in GRPC_SETTINGS}
-    env.update(environment, GRPC_TRACE="tcp", GRPC_VERBOSITY="debug")
+    env.update(environment, GRPC_TRACE="tcp", GRPC_VERBOSITY="debug", THRONEROOM_LOG_FORMAT="json")
     with tempfile.TemporaryFile("w+") as log:
         proc = subprocess.Popen(
             [sys.executable, "-m", "throneroom_server.main", "--listen", f"127.0.0.1:{port}"],
@@ -95,8 +97,23 @@ def _accepting_sources(environment: dict[str, str]) -> set[str]:
             proc.terminate()
             proc.wait(timeout=30)
         log.seek(0)
-        text = log.read()
+        return log.read()
+
+
+def _accepting_sources(environment: dict[str, str]) -> set[str]:
+    """The grpc source files that logged while the server accepted one call."""
+    text = _served_once(environment)
     return {Path(word.split(":")[0]).name for word in text.split() if ".cc:" in word}
+
+
+def test_the_start_up_line_names_the_settings_and_the_frozen_heap() -> None:
+    """The process logs grpc's experiments as it runs with them, and froze
+    what start-up built (``gc.freeze``: the collector's full passes skip it)."""
+    lines = [line for line in _served_once({}).splitlines() if line.startswith("{")]
+    listening = [entry for entry in map(json.loads, lines) if entry["event"] == "listening"]
+    assert len(listening) == 1
+    assert listening[0]["grpc_experiments"] == GRPC_SETTINGS["GRPC_EXPERIMENTS"]
+    assert listening[0]["gc_frozen"] > 10_000  # modules, descriptors, the games' data
 
 
 def test_the_shipped_server_accepts_with_iomgrs_tcp_server() -> None:
