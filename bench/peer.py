@@ -32,8 +32,9 @@ Usage: ``python bench/peer.py [--runs 3] [--sizes 1 8 32] [--min-moves 8000]
 (``make bench-peer``). ``--game nim``: the bots play Nim (96 stones, about 48
 moves, rules that cost next to nothing, like the harness's game) instead of
 King Is Dead: what the service itself costs per move. ``--floor`` first
-measures a bare grpc.aio server (no application, raw bytes) under the same
-shape: what the transport alone costs.
+measures a bare grpc.aio server (no application, raw bytes, the grpc settings
+``throneroom-server`` runs with) under the same shape: what the transport
+alone costs.
 Needs ``node`` and ``npm`` for the boardgame.io side; its dependencies go to
 ``$BGIO_DEPS`` (default /tmp/peer-bgio-deps), never into this repository.
 """
@@ -66,6 +67,7 @@ sys.path[:0] = [str(ROOT / "sdk"), str(ROOT / "service")]
 from throneroom import AsyncClient  # noqa: E402
 from throneroom.v1 import service_pb2  # noqa: E402
 from throneroom_server.devtools import free_port, server_process, throwaway_redis, wait_for_port  # noqa: E402
+from throneroom_server.main import use_grpc_settings  # noqa: E402
 
 PEER = Path(
     os.environ.get("PEER_BGIO")
@@ -592,7 +594,11 @@ async def ping_load(address: str, pids: list[int], method: str, m: int, calls: i
 
 @contextlib.contextmanager
 def bare(port: int) -> Iterator[int]:
-    proc = subprocess.Popen([sys.executable, __file__, "--bare-server", str(port)])
+    """The bare server in its own process, with the grpc settings
+    ``throneroom-server`` runs with (throneroom_server.main.GRPC_SETTINGS)."""
+    env = dict(os.environ)
+    use_grpc_settings(env)
+    proc = subprocess.Popen([sys.executable, __file__, "--bare-server", str(port)], env=env)
     try:
         wait_for_port(port, proc=proc)  # type: ignore[arg-type]
         yield proc.pid
