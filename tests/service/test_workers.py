@@ -12,11 +12,14 @@ from pathlib import Path
 import grpc
 from throneroom.v1 import game_pb2, nim_pb2, service_pb2, service_pb2_grpc
 from throneroom_server.devtools import free_port, wait_for_port
+from throneroom_server.main import GRPC_SETTINGS
 from throneroom_server.process import WORKER_ENV
 
 
 def _server(*args: str) -> subprocess.Popen[str]:
-    env = {k: v for k, v in os.environ.items() if k != WORKER_ENV}
+    """The process as started by hand: no worker number, no grpc settings
+    (``throneroom-server`` sets them for itself and its workers)."""
+    env = {k: v for k, v in os.environ.items() if k != WORKER_ENV and k not in GRPC_SETTINGS}
     env.update(THRONEROOM_FIXTURE_GAMES="1", THRONEROOM_LOG_FORMAT="json")
     return subprocess.Popen(
         [sys.executable, "-m", "throneroom_server.main", *args],
@@ -56,7 +59,12 @@ async def test_workers_share_the_ports_and_the_store(clean_redis: str) -> None:
     try:
         wait_for_port(port, timeout=90, proc=proc)  # type: ignore[arg-type]  # a busy machine
         wait_for_port(http_port, timeout=90, proc=proc)  # type: ignore[arg-type]
-        assert len(_children(proc.pid)) == 2
+        workers = _children(proc.pid)
+        assert len(workers) == 2
+        for worker in workers:  # each worker started with the service's grpc settings
+            environ = Path(f"/proc/{worker}/environ").read_bytes().split(b"\0")
+            for name, value in GRPC_SETTINGS.items():
+                assert f"{name}={value}".encode() in environ
         # Separate connections (the kernel may hand each to either worker)
         # play one game: its state is in Redis, not in a worker.
         channels = [
