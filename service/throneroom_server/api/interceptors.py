@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import secrets
 import time
@@ -114,7 +115,20 @@ def _wrap(method: str, handler: Handler, _end: End) -> Handler:
 
 def _streaming(method: str, inner: Any, _end: End) -> Any:
     """A server-streaming or bidirectional behaviour wrapped: its first
-    argument is the request or the request iterator, passed on as it is."""
+    argument is the request or the request iterator, passed on as it is. A
+    behaviour that writes its responses itself (a coroutine function, as the
+    service's streams are) is awaited; an async generator's responses pass
+    through."""
+    if inspect.iscoroutinefunction(inner):
+
+        async def writing(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> None:
+            start = _begin(context, method)
+            try:
+                await inner(request, context)
+            finally:
+                _end(context, method, start)
+
+        return writing
 
     async def streaming(
         request: Any, context: grpc.aio.ServicerContext[Any, Any]

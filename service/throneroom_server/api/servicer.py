@@ -136,19 +136,27 @@ def _unary(
     return wrapper
 
 
-async def _streamed(items: AsyncGenerator[Item, None], context: Context) -> AsyncIterator[Item]:
-    """A streaming call's ``items``, its errors told as ``_unary`` tells them
-    (``items`` closed at once when the call ends, giving back its stream slot)."""
-    try:
-        async with contextlib.aclosing(items):
-            async for item in items:
-                yield item
-    except AppError as error:
-        await _abort(context, error)
-    except Exception:
-        # A bug, not a client error: log it whole, tell the client little.
-        log.exception("rpc_failed")
-        await context.abort(grpc.StatusCode.INTERNAL, "internal error")
+async def _written(items: AsyncGenerator[Item, None], context: Context) -> None:
+    """A streaming call's ``items``, each written to the stream as it comes
+    (the call's own task writes: no generator between it and grpc), their
+    errors told as ``_unary`` tells them; ``items`` closed at once when the
+    call ends (giving back its stream slot). A failed write is grpc's to
+    report (the client went away), not the service's."""
+    async with contextlib.aclosing(items):
+        while True:
+            try:
+                item = await anext(items)
+            except StopAsyncIteration:
+                return
+            except AppError as error:
+                await _abort(context, error)
+                raise AssertionError("unreachable: abort raises") from error
+            except Exception:
+                # A bug, not a client error: log it whole, tell the client little.
+                log.exception("rpc_failed")
+                await context.abort(grpc.StatusCode.INTERNAL, "internal error")
+                raise
+            await context.write(item)
 
 
 def _metadata_value(context: Context, name: str) -> str:
@@ -233,36 +241,29 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
 
     async def WatchGame(  # type: ignore[override]
         self, request: service_pb2.WatchGameRequest, context: Context
-    ) -> AsyncIterator[updates.Response]:
+    ) -> None:
         """A watch (updates.py); its items are serialized by ``updates.serialized``."""
-
-        async def responses() -> AsyncGenerator[updates.Response, None]:
-            if isinstance(request, Undecodable):
-                raise request.error()
-            structlog.contextvars.bind_contextvars(game_id=request.game_id)
-            async for item in updates.watch(
-                self.app,
-                request.game_id,
-                request.seat_token,
-                request.from_version,
-                float(request.heartbeat_seconds),
-                with_legal_moves=request.with_legal_moves,
-                include_current=request.include_current,
-                describe_language=request.describe_language,
-                caller=self._caller(context),
-            ):
-                yield item
-
-        async for response in _streamed(responses(), context):
-            yield response
+        if isinstance(request, Undecodable):
+            await _abort(context, request.error())
+        structlog.contextvars.bind_contextvars(game_id=request.game_id)
+        watching = updates.watch(
+            self.app,
+            request.game_id,
+            request.seat_token,
+            request.from_version,
+            float(request.heartbeat_seconds),
+            with_legal_moves=request.with_legal_moves,
+            include_current=request.include_current,
+            describe_language=request.describe_language,
+            caller=self._caller(context),
+        )
+        await _written(watching, context)
 
     async def Play(  # type: ignore[override]
         self, request_iterator: AsyncIterator[Any], context: Context
-    ) -> AsyncIterator[play.Sent]:
+    ) -> None:
         """A play session (api/play.py); its items are serialized by ``play.serialize``."""
-        items = play.session(self.app, request_iterator, self._caller(context))
-        async for item in _streamed(items, context):
-            yield item
+        await _written(play.session(self.app, request_iterator, self._caller(context)), context)
 
     @_unary
     async def GetHistory(
