@@ -13,7 +13,7 @@ import contextlib
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from functools import wraps
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import grpc
 import structlog
@@ -124,22 +124,28 @@ def _unary(
             if isinstance(request, Undecodable):
                 raise request.error()
             return await fn(self, request, context)
-        except AppError as error:
-            await _abort(context, error)
-            raise AssertionError("unreachable: abort raises") from error
-        except Exception:
-            # A bug, not a client error: log it whole, tell the client little.
-            log.exception("rpc_failed")
-            await context.abort(grpc.StatusCode.INTERNAL, "internal error")
-            raise
+        except Exception as error:
+            await _fail(context, error)
 
     return wrapper
+
+
+async def _fail(context: Context, error: Exception) -> NoReturn:
+    """End the call with ``error`` (awaited in the block handling it): an
+    AppError told as its status; anything else is a bug, logged whole and
+    told as little as INTERNAL."""
+    if isinstance(error, AppError):
+        await _abort(context, error)
+    else:
+        log.exception("rpc_failed")
+        await context.abort(grpc.StatusCode.INTERNAL, "internal error")
+    raise AssertionError("unreachable: abort raises") from error
 
 
 async def _written(items: AsyncGenerator[Item, None], context: Context) -> None:
     """A streaming call's ``items``, each written to the stream as it comes
     (the call's own task writes: no generator between it and grpc), their
-    errors told as ``_unary`` tells them; ``items`` closed at once when the
+    errors told as ``_unary`` tells them (``_fail``); ``items`` closed at once when the
     call ends (giving back its stream slot). A failed write is grpc's to
     report (the client went away), not the service's."""
     async with contextlib.aclosing(items):
@@ -148,14 +154,8 @@ async def _written(items: AsyncGenerator[Item, None], context: Context) -> None:
                 item = await anext(items)
             except StopAsyncIteration:
                 return
-            except AppError as error:
-                await _abort(context, error)
-                raise AssertionError("unreachable: abort raises") from error
-            except Exception:
-                # A bug, not a client error: log it whole, tell the client little.
-                log.exception("rpc_failed")
-                await context.abort(grpc.StatusCode.INTERNAL, "internal error")
-                raise
+            except Exception as error:
+                await _fail(context, error)
             await context.write(item)
 
 
