@@ -15,6 +15,11 @@ The Throneroom load has boardgame.io's shape (see the harness's README):
   when both seats' streams hold the same, newest version; the seat to act
   picks a random move among the legal moves its stream carried and sends one
   ApplyMove; its latency is send -> the ApplyMove acknowledgement;
+* ``--apis`` says how the seats play: ``play`` (rows without a suffix), one
+  gRPC ``Play`` stream per seat, a move one message whose result rides on the
+  mover's update; ``websocket``, the same session on a WebSocket
+  (``GET /v1/play`` on the REST port, binary frames, aiohttp on both sides);
+  ``unary``, WatchGame streams and one ApplyMove call per move;
 * rounds are played back to back until at least ``--min-moves`` moves are
   counted, after one warm-up round that is not counted.
 
@@ -28,13 +33,13 @@ Each figure is the median over ``--runs`` runs; ratios are Throneroom over
 boardgame.io (moves/s: higher is better; CPU/move: lower is better).
 
 Usage: ``python bench/peer.py [--runs 3] [--sizes 1 8 32] [--min-moves 8000]
-[--stores memory redis] [--workers 1 2] [--game nim] [--no-bgio] [--floor]``
-(``make bench-peer``). ``--game nim``: the bots play Nim (96 stones, about 48
-moves, rules that cost next to nothing, like the harness's game) instead of
+[--stores memory redis] [--workers 1 2] [--apis play websocket unary] [--game nim]
+[--no-bgio] [--floor]`` (``make bench-peer``). ``--game nim``: the bots play Nim
+(96 stones, about 48 moves, rules that cost next to nothing, like the harness's game) instead of
 King Is Dead: what the service itself costs per move. ``--floor`` first
 measures a bare grpc.aio server (no application, raw bytes, the grpc settings
 ``throneroom-server`` runs with) under the same shape: what the transport
-alone costs.
+alone costs, and the same bare sessions over aiohttp WebSockets beside it.
 Needs ``node`` and ``npm`` for the boardgame.io side; its dependencies go to
 ``$BGIO_DEPS`` (default /tmp/peer-bgio-deps), never into this repository.
 """
@@ -53,13 +58,15 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import grpc
 import redis
+from aiohttp import web
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "sdk"), str(ROOT / "service")]
@@ -173,6 +180,33 @@ class Totals:
     setup: float = 0.0
 
 
+class SocketSession:
+    """A seat's play session on a WebSocket (the server's ``GET /v1/play``),
+    read and written as the SDK's gRPC ``Play`` stream is here: PlayRequest
+    messages in, PlayResponse messages out, one binary frame each."""
+
+    def __init__(self, http: aiohttp.ClientSession, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self.http, self.ws = http, ws
+
+    @classmethod
+    async def open(cls, address: str) -> SocketSession:
+        http = aiohttp.ClientSession()  # its own connection, as each gRPC seat has
+        return cls(http, await http.ws_connect(f"http://{address}/v1/play"))
+
+    async def write(self, request: service_pb2.PlayRequest) -> None:
+        await self.ws.send_bytes(request.SerializeToString())
+
+    async def __aiter__(self) -> AsyncIterator[service_pb2.PlayResponse]:
+        async for message in self.ws:
+            if message.type is not aiohttp.WSMsgType.BINARY:
+                raise RuntimeError(f"the session ended: {message.type} {message.data}")
+            yield service_pb2.PlayResponse.FromString(message.data)
+
+    async def close(self) -> None:
+        await self.ws.close()
+        await self.http.close()
+
+
 class ThroneroomLoad:
     """M concurrent 2-seat King Is Dead games between random bots, through the SDK."""
 
@@ -184,9 +218,12 @@ class ThroneroomLoad:
         seed: int,
         *,
         play: bool = False,
+        websocket: str = "",
         game: str = "king_is_dead",
     ) -> None:
         self.game = game
+        self.websocket = websocket
+        """The REST face's address: play sessions on WebSockets (``GET /v1/play``)."""
         self.address = address
         self.pids = pids
         self.store = store
@@ -285,7 +322,10 @@ class ThroneroomLoad:
             include_current=True,
             heartbeat_seconds=30,
         )
-        if self.play_sessions:
+        if self.websocket:
+            call = seat.session = await SocketSession.open(self.websocket)
+            await call.write(service_pb2.PlayRequest(open=request))
+        elif self.play_sessions:
             call = seat.session = client.stub.Play()
             await call.write(service_pb2.PlayRequest(open=request))
         else:
@@ -305,7 +345,9 @@ class ThroneroomLoad:
                 game.changed.set()
                 if update.snapshot.finished:
                     break
-        if self.play_sessions:
+        if self.websocket:
+            await call.close()
+        elif self.play_sessions:
             call.cancel()
 
     async def play(self, clients: list[AsyncClient], game: Match, latencies: list[float]) -> None:
@@ -352,10 +394,13 @@ class ThroneroomLoad:
 
 
 def throneroom_server(
-    redis_url: str | None, workers: int, *, fixtures: bool = False
+    redis_url: str | None, workers: int, *, fixtures: bool = False, http: str = ""
 ) -> contextlib.AbstractContextManager[tuple[str, int]]:
-    """The service in its own process(es): JSON logs, Nim served with ``fixtures``."""
+    """The service in its own process(es): JSON logs, Nim served with ``fixtures``,
+    the REST face (and its WebSocket play sessions) on ``http`` if given."""
     env = {"THRONEROOM_LOG_FORMAT": "json"}
+    if http:
+        env["THRONEROOM_HTTP_LISTEN"] = http
     if fixtures:
         env["THRONEROOM_FIXTURE_GAMES"] = "1"  # Nim
     return server_process(redis_url, workers=workers, env=env)
@@ -426,10 +471,12 @@ BARE_SERVICE = "peerbench.Bare"
 BARE_UPDATE = bytes(1500)  # about the size of one King Is Dead update
 
 
-async def bare_server(port: int) -> None:
+async def bare_server(port: int, ws_port: int) -> None:
     """A grpc.aio server with no application at all: ``Move(match)`` sends one
     message to each ``Watch(match)`` stream and answers; ``Ping`` answers.
-    Raw bytes in and out (no protobuf), no interceptor, no logging."""
+    Raw bytes in and out (no protobuf), no interceptor, no logging. Beside it,
+    on ``ws_port``, the same play sessions over WebSockets (aiohttp, binary
+    frames): what another transport would cost for the same messages."""
     streams: dict[bytes, list[asyncio.Queue[bytes]]] = {}
 
     async def move(request: bytes, context: Any) -> bytes:
@@ -482,7 +529,45 @@ async def bare_server(port: int) -> None:
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(BARE_SERVICE, handlers),))
     server.add_insecure_port(f"127.0.0.1:{port}")
     await server.start()
+    runner = web.AppRunner(bare_websockets(), access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", ws_port).start()
     await server.wait_for_termination()
+
+
+def bare_websockets() -> web.Application:
+    """``GET /play``: the bare bidirectional session over a WebSocket, shaped as
+    the gRPC one (the first message names the match; every later one sends one
+    message to each session of the match; each session's own task writes)."""
+    sessions_of: dict[bytes, list[asyncio.Queue[bytes]]] = {}
+
+    async def play(request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        match = await ws.receive_bytes()
+        queue: asyncio.Queue[bytes] = asyncio.Queue()
+        sessions = sessions_of.setdefault(match, [])
+        sessions.append(queue)
+
+        async def read() -> None:
+            async for _ in ws:
+                for other in sessions:
+                    other.put_nowait(BARE_UPDATE)
+            queue.put_nowait(b"")
+
+        reader = asyncio.get_running_loop().create_task(read())
+        try:
+            await ws.send_bytes(b"start")
+            while message := await queue.get():
+                await ws.send_bytes(message)
+        finally:
+            reader.cancel()
+            sessions.remove(queue)
+        return ws
+
+    app = web.Application()
+    app.router.add_get("/play", play)
+    return app
 
 
 class BareLoad:
@@ -490,25 +575,36 @@ class BareLoad:
     streams; a move is one unary call, sent once both streams delivered the last."""
 
     def __init__(
-        self, address: str, pids: list[int], moves_per_match: int = 100, *, bidi: bool = False
+        self,
+        address: str,
+        pids: list[int],
+        moves_per_match: int = 100,
+        *,
+        bidi: bool = False,
+        websocket: str = "",
     ) -> None:
         self.address, self.pids, self.moves_per_match = address, pids, moves_per_match
-        self.bidi = bidi
+        self.bidi = bidi or bool(websocket)
+        self.websocket = websocket
+        """The bare WebSocket server's address: sessions over WebSockets instead."""
 
     async def run(self, matches: int, min_moves: int) -> dict[str, Any]:
-        channels = [
-            grpc.aio.insecure_channel(self.address, options=[("grpc.use_local_subchannel_pool", 1)])
-            for _ in range(2 * matches)
-        ]
-        totals = Totals()
-        try:
+        async with contextlib.AsyncExitStack() as stack:
+            channels: list[Any] = []
+            for _ in range(2 * matches):  # one connection per seat
+                if self.websocket:
+                    channels.append(await stack.enter_async_context(aiohttp.ClientSession()))
+                else:
+                    options = [("grpc.use_local_subchannel_pool", 1)]
+                    channel = grpc.aio.insecure_channel(self.address, options=options)
+                    stack.push_async_callback(channel.close)
+                    channels.append(channel)
+            totals = Totals()
             await self.round(channels, matches, Totals(), 0)
             n = 1
             while len(totals.latencies) < min_moves:
                 await self.round(channels, matches, totals, n)
                 n += 1
-        finally:
-            await asyncio.gather(*(c.close() for c in channels))
         lat = sorted(totals.latencies)
         return {
             "matches": matches,
@@ -517,6 +613,7 @@ class BareLoad:
             "p50_ms": round(1000 * lat[len(lat) // 2], 3),
             "p99_ms": round(1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))], 3),
             "server_cpu_ms_per_move": round(1000 * totals.server_cpu / len(lat), 3),
+            "loop_cpu_ms_per_move": round(1000 * totals.loop_cpu / len(lat), 3),
             "store_cpu_ms_per_move": 0.0,
         }
 
@@ -527,7 +624,11 @@ class BareLoad:
         sessions: dict[tuple[int, int], Any] = {}
 
         async def watch(i: int, s: int, started: asyncio.Event) -> None:
-            if self.bidi:
+            if self.websocket:
+                url = f"http://{self.websocket}/play"
+                call = sessions[i, s] = await channels[2 * i + s].ws_connect(url)
+                await call.send_bytes(b"%d-%d" % (n, i))
+            elif self.bidi:
                 call = sessions[i, s] = channels[2 * i + s].stream_stream(f"/{BARE_SERVICE}/Play")()
                 await call.write(b"%d-%d" % (n, i))
             else:
@@ -538,18 +639,25 @@ class BareLoad:
                 if seen[i][s] == 1:
                     started.set()
                 if seen[i][s] > self.moves_per_match:
-                    call.cancel()
+                    if self.websocket:
+                        await call.close()
+                    else:
+                        call.cancel()
                     return
 
+        def pair(i: int) -> list[Any]:
+            return channels[2 * i : 2 * i + 2]
+
         async def play(i: int) -> None:
-            moves = [channels[2 * i + s].unary_unary(f"/{BARE_SERVICE}/Move") for s in range(2)]
+            moves = [] if self.bidi else [c.unary_unary(f"/{BARE_SERVICE}/Move") for c in pair(i)]
             for k in range(self.moves_per_match):
                 while seen[i][0] != k + 1 or seen[i][1] != k + 1:
                     await events[i].wait()
                     events[i].clear()
                 t0 = time.perf_counter()
                 if self.bidi:  # the move is one message; the mover's update acknowledges it
-                    await sessions[i, k % 2].write(b"m")
+                    session = sessions[i, k % 2]
+                    await (session.send_bytes if self.websocket else session.write)(b"m")
                     while seen[i][k % 2] != k + 2:
                         await events[i].wait()
                         events[i].clear()
@@ -565,11 +673,12 @@ class BareLoad:
             asyncio.create_task(watch(i, s, started[2 * i + s])) for i in range(m) for s in range(2)
         ]
         await asyncio.gather(*(e.wait() for e in started))
-        cpu0 = cpu_seconds(self.pids)
+        cpu0, loop0 = cpu_seconds(self.pids), main_thread_seconds(self.pids)
         t0 = time.perf_counter()
         await asyncio.gather(*(play(i) for i in range(m)))
         totals.seconds += time.perf_counter() - t0
         totals.server_cpu += cpu_seconds(self.pids) - cpu0
+        totals.loop_cpu += main_thread_seconds(self.pids) - loop0
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.gather(*readers)
 
@@ -593,14 +702,16 @@ async def ping_load(address: str, pids: list[int], method: str, m: int, calls: i
 
 
 @contextlib.contextmanager
-def bare(port: int) -> Iterator[int]:
+def bare(port: int, ws_port: int) -> Iterator[int]:
     """The bare server in its own process, with the grpc settings
     ``throneroom-server`` runs with (throneroom_server.main.GRPC_SETTINGS)."""
     env = dict(os.environ)
     use_grpc_settings(env)
-    proc = subprocess.Popen([sys.executable, __file__, "--bare-server", str(port)], env=env)
+    command = [sys.executable, __file__, "--bare-server", str(port), str(ws_port)]
+    proc = subprocess.Popen(command, env=env)
     try:
-        wait_for_port(port, proc=proc)  # type: ignore[arg-type]
+        for listening in (port, ws_port):
+            wait_for_port(listening, proc=proc)  # type: ignore[arg-type]
         yield proc.pid
     finally:
         proc.terminate()
@@ -608,11 +719,12 @@ def bare(port: int) -> Iterator[int]:
 
 
 def floor(sizes: list[int], min_moves: int) -> None:
-    """What grpc.aio alone costs for the shape of a move, beside Throneroom's Ping."""
+    """What grpc.aio alone costs for the shape of a move, beside Throneroom's Ping,
+    and the same play sessions over WebSockets (aiohttp) in the same process."""
     print("# floor: a bare grpc.aio server (no app, no protobuf) vs Throneroom's Ping")
     with contextlib.ExitStack() as stack:
-        port = free_port()
-        pid = stack.enter_context(bare(port))
+        port, ws_port = free_port(), free_port()
+        pid = stack.enter_context(bare(port, ws_port))
         address, tr_pid = stack.enter_context(throneroom_server(None, 1))
         bare_pids, tr_pids = [pid], process_tree(tr_pid)
         ping = "/throneroom.v1.Throneroom/Ping"
@@ -625,15 +737,23 @@ def floor(sizes: list[int], min_moves: int) -> None:
             bidi = asyncio.run(
                 BareLoad(f"127.0.0.1:{port}", bare_pids, bidi=True).run(m, min_moves)
             )
+            ws = asyncio.run(
+                BareLoad("", bare_pids, websocket=f"127.0.0.1:{ws_port}").run(m, min_moves)
+            )
             print(
                 f"  M={m:<3} no-op unary: bare {b:5.3f}, Throneroom Ping {t:5.3f} ms CPU/call;"
                 f"  bare move (1 unary + 2 stream messages): {row['moves_per_s']:6.0f} moves/s,"
-                f" {row['server_cpu_ms_per_move']:5.3f} ms CPU/move;"
-                f"  bare move on bidi sessions (1 message in, 2 out):"
-                f" {bidi['moves_per_s']:6.0f} moves/s,"
-                f" {bidi['server_cpu_ms_per_move']:5.3f} ms CPU/move",
+                f" {row['server_cpu_ms_per_move']:5.3f} ms CPU/move",
                 flush=True,
             )
+            for name, result in (("gRPC bidi streams", bidi), ("aiohttp WebSockets", ws)):
+                print(
+                    f"  M={m:<3} bare play sessions (1 message in, 2 out) on {name:<18}:"
+                    f" {result['moves_per_s']:6.0f} moves/s,"
+                    f" {result['server_cpu_ms_per_move']:5.3f} ms CPU/move, of which the event"
+                    f" loop {result['loop_cpu_ms_per_move']:5.3f}",
+                    flush=True,
+                )
 
 
 # -- the run ----------------------------------------------------------------------------
@@ -675,10 +795,10 @@ def main() -> int:
     parser.add_argument(
         "--apis",
         nargs="+",
-        choices=["play", "unary"],
-        default=["play", "unary"],
-        help="how the Throneroom bots play: Play sessions (one bidirectional stream per seat)"
-        " and/or WatchGame + ApplyMove",
+        choices=["play", "unary", "websocket"],
+        default=["play", "websocket", "unary"],
+        help="how the Throneroom bots play: Play sessions on gRPC streams (one per seat),"
+        " the same sessions on WebSockets, and/or WatchGame + ApplyMove",
     )
     parser.add_argument(
         "--game",
@@ -692,10 +812,12 @@ def main() -> int:
     parser.add_argument(
         "--floor", action="store_true", help="also measure a bare grpc.aio server's cost per move"
     )
-    parser.add_argument("--bare-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--bare-server", type=int, nargs=2, metavar=("PORT", "WS_PORT"), help=argparse.SUPPRESS
+    )
     ns = parser.parse_args()
     if ns.bare_server:
-        asyncio.run(bare_server(ns.bare_server))
+        asyncio.run(bare_server(*ns.bare_server))
         return 0
     if ns.floor:
         floor(ns.sizes, ns.min_moves)
@@ -708,28 +830,38 @@ def main() -> int:
                 bgio = stack.enter_context(bgio_server())
             except (OSError, subprocess.SubprocessError, RuntimeError) as exc:
                 print(f"# boardgame.io unavailable ({exc}); measuring Throneroom alone")
-        servers: dict[str, tuple[str, list[int], redis.Redis | None]] = {}
+        servers: dict[str, tuple[str, list[int], redis.Redis | None, str, str]] = {}
         for store in ns.stores:
             url = stack.enter_context(throwaway_redis()) if store == "redis" else None
             for workers in ns.workers if url else [1]:
+                http = f"127.0.0.1:{free_port()}" if "websocket" in ns.apis else ""
                 address, pid = stack.enter_context(
-                    throneroom_server(url, workers, fixtures=ns.game == "nim")
+                    throneroom_server(url, workers, fixtures=ns.game == "nim", http=http)
                 )
+                if http:
+                    wait_for_port(int(http.rsplit(":", 1)[1]))
                 client = redis.Redis.from_url(url) if url else None
                 if client is not None:
                     stack.callback(client.close)
                 name = f"throneroom/{store}" + (f" x{workers}" if workers > 1 else "")
                 for api in ns.apis:
-                    suffix = " unary" if api == "unary" and len(ns.apis) > 1 else ""
-                    servers[name + suffix] = (address, process_tree(pid), client)
+                    suffix = f" {api}" if api != "play" and len(ns.apis) > 1 else ""
+                    servers[name + suffix] = (address, process_tree(pid), client, api, http)
 
         def run_one(name: str, m: int, min_moves: int) -> dict[str, Any]:
             if name == "boardgame.io":
                 assert bgio is not None
                 return bgio_load(bgio[0], bgio[1], m, min_moves)
-            address, pids, client = servers[name]
-            play = "play" in ns.apis and not name.endswith(" unary")
-            load = ThroneroomLoad(address, pids, client, seed=m, play=play, game=ns.game)
+            address, pids, client, api, http = servers[name]
+            load = ThroneroomLoad(
+                address,
+                pids,
+                client,
+                seed=m,
+                play=api != "unary",
+                websocket=http if api == "websocket" else "",
+                game=ns.game,
+            )
             return asyncio.run(load.run(m, min_moves))
 
         names = (["boardgame.io"] if bgio else []) + list(servers)

@@ -70,6 +70,8 @@ class Route:
     """For a route whose answer is not a proto message."""
     extra_status: Mapping[int, str] = field(default_factory=dict)
     """Other answers without a body (e.g. 204)."""
+    websocket: str = ""
+    """A WebSocket's route: what its frames are (the answer is 101, then frames)."""
     example: Mapping[str, Any] | None = None
     """A valid request body."""
 
@@ -366,6 +368,8 @@ def _operation(route: Route, routes: Sequence[Route] = ()) -> Schema:
     responses: Schema = {
         str(route.status): {"description": "OK", "headers": _REQUEST_ID_HEADER, "content": content}
     }
+    if route.websocket:
+        responses = {"101": {"description": f"Switching Protocols: {route.websocket}"}}
     links = _links(route, routes)
     if links:
         responses[str(route.status)]["links"] = links

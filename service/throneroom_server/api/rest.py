@@ -14,6 +14,7 @@ access stays in ``App``. See docs/rest.md for the guide.
     POST /v1/games/{id}/moves               ApplyMoveRequest   -> ApplyMoveResponse
     GET  /v1/games/{id}/history             GetHistoryResponse (?fromVersion=&pageSize=)
     GET  /v1/games/{id}/watch               Server-Sent Events of WatchGameResponse
+    GET  /v1/play                           a play session on a WebSocket (api/play_socket.py)
     GET  /healthz                           {"status": "SERVING"} or 503
 
 The seat token travels in ``Authorization: Bearer <token>`` (absent means a
@@ -41,6 +42,8 @@ from throneroom_server import updates
 from throneroom_server.access import API_KEY_HEADER, Caller
 from throneroom_server.api.cors import CorsPolicy, cors_headers, cors_middleware
 from throneroom_server.api.openapi import Route, build_spec
+from throneroom_server.api.play_socket import PATH as PLAY_PATH
+from throneroom_server.api.play_socket import play_socket
 from throneroom_server.api.rest_io import (
     JSON_MEDIA_TYPE,
     error_body,
@@ -293,6 +296,12 @@ async def _write_quietly(response: web.StreamResponse, frame: bytes) -> None:
         log.debug("watcher_gone")
 
 
+async def play_over_websocket(request: web.Request) -> web.StreamResponse:
+    """A play session on a WebSocket (api/play_socket.py)."""
+    app = _app(request)
+    return await play_socket(request, app, _caller(request), request.app[MAX_BODY_KEY])
+
+
 async def healthz(request: web.Request) -> web.StreamResponse:
     serving = not _app(request).closing
     return web.json_response(
@@ -423,7 +432,8 @@ def create_rest_app(
         web_app.on_response_prepare.append(cors_headers(cors))
     for route in ROUTES:
         if route.method == "GET":
-            web_app.router.add_get(route.path, route.handler, allow_head=not route.stream)
+            head = not (route.stream or route.websocket)
+            web_app.router.add_get(route.path, route.handler, allow_head=head)
         else:
             web_app.router.add_route(route.method, route.path, route.handler)
     web_app[OPENAPI_KEY] = json.dumps(
@@ -484,6 +494,11 @@ ROUTES: tuple[Route, ...] = (
           stream=True, errors=(409,),
           headers={"Last-Event-ID": "resume after this version (wins over fromVersion)"},
           extra_status={204: "The game is finished and nothing follows the resume point"}),
+    Route("GET", PLAY_PATH, play_over_websocket, "Play",
+          "A seat's play session on a WebSocket: its moves in, its updates out (docs/api.md)",
+          websocket="binary frames, each one PlayRequest (client) or PlayResponse (server); an "
+          "error that ends the session is a text frame holding an Error body, then a close "
+          "frame with code 4000 + the gRPC status code"),
     Route("GET", "/healthz", healthz, "Health", "SERVING, or 503 while shutting down",
           response_schema=_HEALTH_SCHEMA),
     Route("GET", "/openapi.json", openapi_json, "OpenApi", "This document",

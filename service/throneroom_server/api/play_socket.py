@@ -1,0 +1,167 @@
+"""Play sessions over a WebSocket: ``GET /v1/play`` on the REST face's port.
+
+The same session as the gRPC ``Play`` stream (api/play.py), for clients that
+speak WebSockets rather than gRPC (browsers, and anything with a WebSocket
+library), and cheaper per message for the server than a gRPC stream (see
+docs/performance.md). The protocol, in full (docs/api.md, "Play sessions
+over a WebSocket"):
+
+* every frame the client sends is **binary**: one serialized ``PlayRequest``
+  (the first ``open``, every later one a ``move``), as on the gRPC stream;
+* every binary frame the server sends is one serialized ``PlayResponse``
+  (updates, heartbeats, move results), as on the gRPC stream;
+* an error that ends the session (what the gRPC stream ends with as its
+  status) is one **text** frame holding the REST face's error body
+  (``{"error": {"code", "reason", "message", "metadata"}}``), then a close
+  frame with code ``4000 + the gRPC status code`` (e.g. 4005 NOT_FOUND,
+  4016 UNAUTHENTICATED) and the reason; a session that simply ends (the game
+  delivered to its end, the client's close) closes with 1000, a server
+  shutting down with 1001;
+* a frame over ``max_message_bytes`` closes the session with 1009 (message
+  too big), a text frame from the client with the MALFORMED_REQUEST error.
+
+Nothing else differs: the seat token travels in the ``open`` request, the
+stream limits, the outbox, exactly-once moves and resumption are the
+session's own. The server pings every ``PING_SECONDS`` and drops a peer whose
+pong does not come back in time (aiohttp's ``heartbeat``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncGenerator
+from dataclasses import dataclass
+from typing import Any
+
+import structlog
+from aiohttp import WSCloseCode, WSMsgType, web
+from throneroom.v1 import service_pb2
+
+from throneroom_server.access import Caller
+from throneroom_server.api import play
+from throneroom_server.api.errors import grpc_code
+from throneroom_server.api.rest_io import error_body
+from throneroom_server.api.servicer import decoder
+from throneroom_server.app import App
+from throneroom_server.errors import AppError, invalid
+
+log = structlog.get_logger("throneroom.http")
+
+PATH = "/v1/play"
+PING_SECONDS = 30.0
+"""How often the server pings an open session (a peer that does not answer is
+dropped: aiohttp closes it when the pong is late by half this)."""
+
+OPEN_SECONDS = 10.0
+"""How long a new WebSocket may wait before sending its ``open`` request (a
+connection is held only by a session: one that never opens is closed)."""
+
+CLOSED_WITH_ERROR = 4000
+"""A close code at or above this ends a session with an error: 4000 + its gRPC code."""
+
+_decode = decoder(service_pb2.PlayRequest)
+
+
+def close_code(error: AppError) -> int:
+    """The close code of a session ended by ``error``: 4000 + its gRPC status code."""
+    status: tuple[int, str] = grpc_code(error.kind).value
+    return CLOSED_WITH_ERROR + status[0]
+
+
+@dataclass(frozen=True)
+class _Refused:
+    """What a text frame, or no frame in time, reads as: a request refused."""
+
+    reason: str
+    message: str
+
+    def error(self) -> AppError:
+        return invalid(self.reason, self.message)
+
+
+_TEXT_FRAME = _Refused(
+    "MALFORMED_REQUEST", "a play session's frames are binary: one PlayRequest each"
+)
+_NOT_OPENED = _Refused(
+    "OPEN_TIMEOUT", f"a play session must send its open request within {OPEN_SECONDS:g} s"
+)
+
+
+class _Session:
+    """One WebSocket's session: the task that writes it, and the client's frames
+    as the session's requests."""
+
+    def __init__(self, ws: web.WebSocketResponse) -> None:
+        self.ws = ws
+        self.writer: asyncio.Task[None] | None = None
+        self.gone = False
+
+    async def requests(self) -> AsyncGenerator[Any, None]:
+        """Each binary frame decoded (an ``Undecodable`` for bytes that are no
+        PlayRequest, as on the gRPC face); the client's close (or a frame too
+        large, which aiohttp answers with 1009) ends the session at once: the
+        writer is stopped, nobody is left to read what it would send."""
+        opened = False
+        while True:
+            try:
+                message = await self.ws.receive(timeout=None if opened else OPEN_SECONDS)
+            except TimeoutError:
+                yield _NOT_OPENED
+                return
+            opened = True
+            if message.type is WSMsgType.BINARY:
+                yield _decode(message.data)
+            elif message.type is WSMsgType.TEXT:
+                yield _TEXT_FRAME
+            else:  # CLOSE, CLOSING, CLOSED, ERROR
+                self.gone = True
+                if self.writer is not None and self.writer is not asyncio.current_task():
+                    self.writer.cancel()
+                return
+
+    async def write(self, app: App, caller: Caller) -> None:
+        items = play.session(app, self.requests(), caller)
+        async with contextlib.aclosing(items):
+            async for sent in items:
+                await self.ws.send_bytes(play.serialize(sent))
+
+
+async def play_socket(
+    request: web.Request, app: App, caller: Caller, max_message_bytes: int
+) -> web.StreamResponse:
+    """One play session on the WebSocket ``request`` upgrades to."""
+    ws = web.WebSocketResponse(
+        max_msg_size=max_message_bytes, heartbeat=PING_SECONDS, autoping=True, compress=False
+    )
+    if not ws.can_prepare(request).ok:
+        raise invalid("MALFORMED_REQUEST", f"{PATH} is a WebSocket: send an upgrade request")
+    await ws.prepare(request)
+    session = _Session(ws)
+    session.writer = asyncio.get_running_loop().create_task(session.write(app, caller))
+    try:
+        await session.writer
+    except asyncio.CancelledError:
+        if not session.gone:
+            raise
+    except AppError as error:
+        structlog.contextvars.bind_contextvars(reason=error.reason)
+        body = error_body(error.kind.value, error.reason, error.message, error.metadata)
+        await _close(ws, body, close_code(error), error.reason)
+    except ConnectionResetError:
+        log.debug("player_gone")
+    except Exception:
+        log.exception("http_failed")
+        body = error_body("INTERNAL", "INTERNAL", "internal error", {})
+        await _close(ws, body, WSCloseCode.INTERNAL_ERROR, "INTERNAL")
+    if not ws.closed:
+        await ws.close(code=WSCloseCode.GOING_AWAY if app.closing else WSCloseCode.OK)
+    return ws
+
+
+async def _close(ws: web.WebSocketResponse, body: str, code: int, reason: str) -> None:
+    """The error's body as a text frame, then the close frame carrying its code."""
+    with contextlib.suppress(ConnectionResetError):
+        if not ws.closed:
+            await ws.send_str(body)
+            await ws.close(code=code, message=reason.encode()[:123])
