@@ -148,9 +148,12 @@ class AsyncClient:
         from_version: int = 0,
         with_legal_moves: bool = True,
         include_current: bool = True,
+        websocket: str | None = None,
     ) -> AsyncPlaySession:
         """A seat's play session (``async with``): its updates and its moves on
-        one stream, the cheapest way to play (see :mod:`throneroom.play`)."""
+        one stream, the cheapest way to play (see :mod:`throneroom.play`);
+        ``websocket``: the REST face's address (``host:port`` or a URL), to play
+        the session on a WebSocket instead of the gRPC stream."""
         return AsyncPlaySession(
             self.stub,
             game_id,
@@ -158,6 +161,7 @@ class AsyncClient:
             from_version=from_version,
             with_legal_moves=with_legal_moves,
             include_current=include_current,
+            websocket=websocket,
         )
 
     async def game_types(self) -> list[service_pb2.GameType]:

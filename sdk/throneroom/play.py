@@ -17,14 +17,20 @@ the typed error ApplyMove would have raised (``NotYourTurn``,
 moves raise it. The session does not reconnect on its own: open a new one
 from the last version seen (``last_version``) and retry unanswered moves
 with the same idempotency keys (they apply once).
+
+``websocket=`` (the REST face's address) plays the same session on a
+WebSocket (``GET /v1/play``, :mod:`throneroom.play_socket`; needs
+``pip install 'throneroom[websocket]'``): the same updates, results and
+errors, at a lower cost per move for the server.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import AsyncIterator
 from types import TracebackType
-from typing import Any
+from typing import Any, Protocol
 
 import grpc
 
@@ -35,6 +41,37 @@ from throneroom.v1 import game_pb2, service_pb2, service_pb2_grpc
 __all__ = ["AsyncPlaySession"]
 
 _END = object()
+
+
+class _Stream(Protocol):
+    """What a session is played on: the gRPC ``Play`` call or a WebSocket."""
+
+    async def write(self, request: service_pb2.PlayRequest) -> None: ...
+
+    def __aiter__(self) -> AsyncIterator[service_pb2.PlayResponse]: ...
+
+    async def close(self) -> None: ...
+
+
+class _GrpcStream:
+    """The ``Play`` RPC as a ``_Stream``: its status raised as a typed error."""
+
+    def __init__(self, call: Any) -> None:
+        self._call = call
+
+    async def write(self, request: service_pb2.PlayRequest) -> None:
+        await self._call.write(request)
+
+    async def __aiter__(self) -> AsyncIterator[service_pb2.PlayResponse]:
+        try:
+            async for response in self._call:
+                yield response
+        except grpc.RpcError as rpc_error:
+            if rpc_error.code() is not grpc.StatusCode.CANCELLED:
+                raise from_rpc_error(rpc_error) from None
+
+    async def close(self) -> None:
+        self._call.cancel()
 
 
 class AsyncPlaySession:
@@ -50,8 +87,11 @@ class AsyncPlaySession:
         with_legal_moves: bool = True,
         include_current: bool = True,
         heartbeat_seconds: int = DEFAULT_HEARTBEAT_SECONDS,
+        websocket: str | None = None,
     ) -> None:
         self.stub = stub  # a grpc.aio channel's (AsyncClient.stub)
+        self.websocket = websocket
+        """The REST face's address to play on a WebSocket; None: the gRPC stream."""
         self.game_id = game_id
         self.token = token
         self.last_version = from_version
@@ -64,7 +104,7 @@ class AsyncPlaySession:
             include_current=include_current,
             heartbeat_seconds=heartbeat_seconds,
         )
-        self._call: Any = None
+        self._call: _Stream | None = None
         self._reader: asyncio.Task[None] | None = None
         self._updates: asyncio.Queue[Any] = asyncio.Queue()
         self._waiting: dict[str, asyncio.Future[service_pb2.PlayMoveResult]] = {}
@@ -72,8 +112,18 @@ class AsyncPlaySession:
         self._finished = False
 
     async def __aenter__(self) -> AsyncPlaySession:
-        # grpc.aio: no request iterator; requests are written with write().
-        self._call = self.stub.Play()  # type: ignore[call-arg]
+        if self.websocket is not None:
+            try:
+                from throneroom.play_socket import SocketStream  # noqa: PLC0415
+            except ImportError as exc:
+                raise ImportError(
+                    "a play session on a WebSocket needs aiohttp: "
+                    "pip install 'throneroom[websocket]'"
+                ) from exc
+            self._call = await SocketStream.open(self.websocket)
+        else:
+            # grpc.aio: no request iterator; requests are written with write().
+            self._call = _GrpcStream(self.stub.Play())  # type: ignore[call-arg]
         await self._call.write(service_pb2.PlayRequest(open=self._open))
         self._reader = asyncio.get_running_loop().create_task(self._read())
         return self
@@ -88,7 +138,7 @@ class AsyncPlaySession:
 
     async def close(self) -> None:
         if self._call is not None:
-            self._call.cancel()
+            await self._call.close()
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -148,6 +198,7 @@ class AsyncPlaySession:
         return result
 
     async def _read(self) -> None:
+        assert self._call is not None
         try:
             async for response in self._call:
                 for result in response.results:
@@ -156,9 +207,8 @@ class AsyncPlaySession:
                         future.set_result(result)
                 if response.HasField("update"):
                     self._updates.put_nowait(response.update)
-        except grpc.RpcError as rpc_error:
-            if rpc_error.code() is not grpc.StatusCode.CANCELLED:
-                self._failure = from_rpc_error(rpc_error)
+        except ThroneroomError as error:
+            self._failure = error
         finally:
             self._fail_pending(self._failure or Unavailable("the play session ended"))
             self._updates.put_nowait(_END)

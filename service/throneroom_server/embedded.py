@@ -23,9 +23,13 @@ class EmbeddedServer:
         access_log: bool = False,
         heartbeat_seconds: float = 15.0,
         quiet: bool = True,
+        http: bool = False,
     ) -> None:
+        """``http``: also serve the REST face (and its WebSocket play sessions)
+        on a free port, ``http_address``."""
         self._config = Config(
             listen="127.0.0.1:0",
+            http_listen="127.0.0.1:0" if http else None,
             redis_url=redis_url,
             fixture_games=include_fixtures,
             access_log=access_log,
@@ -50,6 +54,9 @@ class EmbeddedServer:
             raise
         self.port = self._running.port
         self.address = f"127.0.0.1:{self.port}"
+        http_port = self._running.http_port
+        self.http_address = f"127.0.0.1:{http_port}" if http_port is not None else None
+        """The REST face's address (``http=True``), else None."""
 
     @property
     def running(self) -> RunningServer:

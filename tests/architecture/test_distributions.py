@@ -29,8 +29,9 @@ ROOT = Path(__file__).resolve().parents[2]
 SDK_ALLOWED = {"grpcio", "protobuf", "googleapis-common-protos"}
 # The optional extras: `throneroom[cli]` adds the terminal library of the
 # interactive commands, `throneroom[tournament]` the ratings of tournaments
-# (openskill) and their table (rich); imported lazily, the SDK never needs them.
-SDK_EXTRAS = {"cli": {"rich"}, "tournament": {"openskill", "rich"}}
+# (openskill) and their table (rich), `throneroom[websocket]` play sessions on a
+# WebSocket (aiohttp); imported lazily, the SDK never needs them.
+SDK_EXTRAS = {"cli": {"rich"}, "tournament": {"openskill", "rich"}, "websocket": {"aiohttp"}}
 IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build", "dist")
 
 
@@ -240,8 +241,8 @@ def test_make_ci_and_the_image_install_with_the_lock() -> None:
     makefile = (ROOT / "Makefile").read_text()
     assert "CONSTRAINTS := constraints.txt" in makefile
     assert (
-        "pip install --quiet -c $(CONSTRAINTS) -e './sdk[cli,tournament]' -e . --group dev"
-        in makefile
+        "pip install --quiet -c $(CONSTRAINTS)"
+        " -e './sdk[cli,tournament,websocket]' -e . --group dev" in makefile
     )
     ci = (ROOT / ".ci" / "run").read_text().splitlines()
     assert "make lint" in ci and "make test" in ci

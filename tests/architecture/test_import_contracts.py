@@ -156,6 +156,10 @@ TOURNAMENT_DISPLAY = "throneroom.tournament.display"
 # The tournament extra's ratings: openskill, imported lazily by the standings only.
 TOURNAMENT_EXTRA = ("openskill",)
 STANDINGS = "throneroom.tournament.standings"
+# The websocket extra: aiohttp, imported only by the WebSocket stream's module,
+# which the play session imports only when a session asks for a WebSocket.
+WEBSOCKET_EXTRA = ("aiohttp",)
+PLAY_SOCKET = "throneroom.play_socket"
 
 
 def _within(module: str, package: str) -> bool:
@@ -193,11 +197,25 @@ def _check_tournament_extra(imports: list[Import]) -> list[str]:
     ]
 
 
+def _check_websocket_extra(imports: list[Import]) -> list[str]:
+    violations = []
+    for imp in imports:
+        if not _within(imp.importer, "throneroom"):
+            continue
+        if any(_within(imp.target, m) for m in WEBSOCKET_EXTRA) and imp.importer != PLAY_SOCKET:
+            violations.append(f"{imp}: aiohttp (the websocket extra) outside {PLAY_SOCKET}")
+        elif _within(imp.target, PLAY_SOCKET) and imp.top_level and imp.importer != PLAY_SOCKET:
+            violations.append(f"{imp}: {PLAY_SOCKET} needs aiohttp: import it lazily")
+    return violations
+
+
 def _check_sdk(imports: list[Import]) -> list[str]:
     extra = [
         i
         for i in imports
-        if any(_within(i.target, m) for m in (*CLI_EXTRA_MODULES, *TOURNAMENT_EXTRA))
+        if any(
+            _within(i.target, m) for m in (*CLI_EXTRA_MODULES, *TOURNAMENT_EXTRA, *WEBSOCKET_EXTRA)
+        )
     ]
     return (
         check_sdk(
@@ -209,6 +227,7 @@ def _check_sdk(imports: list[Import]) -> list[str]:
         )
         + _check_cli_extra(imports)
         + _check_tournament_extra(imports)
+        + _check_websocket_extra(imports)
     )
 
 
@@ -415,6 +434,29 @@ def test_cli_extra_contract_catches_planted_violations(tmp_path: Path) -> None:
         "throneroom.cli imports throneroom.terminal.boards",
         "throneroom.cli imports rich.table (inside a function)",
         "throneroom.client imports rich.text",
+    }
+
+
+def test_websocket_extra_contract_catches_planted_violations(tmp_path: Path) -> None:
+    imports = _plant(
+        tmp_path,
+        {
+            "sdk/throneroom/play_socket.py": "import aiohttp\n",
+            "sdk/throneroom/play.py": """
+                def open_socket():
+                    from throneroom.play_socket import SocketStream
+            """,
+            "sdk/throneroom/aio.py": "from throneroom.play_socket import play_url\n",
+            "sdk/throneroom/client.py": """
+                def later():
+                    import aiohttp.web
+            """,
+        },
+    )
+    flagged = {line.split(": ")[1] for line in _check_websocket_extra(imports)}
+    assert flagged == {
+        "throneroom.aio imports throneroom.play_socket",
+        "throneroom.client imports aiohttp.web (inside a function)",
     }
 
 

@@ -49,6 +49,8 @@ sys.meta_path.insert(0, Refuse())
 
 import throneroom
 names = [m.name for m in pkgutil.walk_packages(throneroom.__path__, "throneroom.")]
+# The websocket extra's one module needs aiohttp, blocked here (the server's too).
+names.remove("throneroom.play_socket")
 for name in names:
     importlib.import_module(name)
 print("imported", len(names))
@@ -62,6 +64,13 @@ except ServerNotInstalled as error:
 
 from throneroom.cli import main
 print("cli exit", main(["selfplay", "nim", "--players", "2", "--seed", "1"]))
+
+import asyncio
+from throneroom.play import AsyncPlaySession
+try:  # port 9: nothing listens there
+    asyncio.run(AsyncPlaySession(None, "g", "t", websocket="127.0.0.1:9").__aenter__())
+except Exception as error:
+    print("websocket: " + type(error).__name__ + ": " + str(error))
 """
 
 
@@ -82,6 +91,8 @@ def test_the_sdk_imports_and_explains_itself_without_the_server(tmp_path: Path) 
     assert "pip install throneroom-server" in lines[1]
     assert lines[2] == "cli exit 1"
     assert "throneroom selfplay: playing without a server address needs" in child.stderr
+    assert lines[3].startswith("websocket: ImportError: a play session on a WebSocket needs")
+    assert "pip install 'throneroom[websocket]'" in lines[3]
 
 
 def test_the_blocker_refuses_what_it_should(tmp_path: Path) -> None:
@@ -98,7 +109,8 @@ def test_the_blocker_refuses_what_it_should(tmp_path: Path) -> None:
     assert child.returncode == 0, child.stderr
     lines = child.stdout.splitlines()
     assert lines[1] == "an embedded server started without the server package"
-    assert lines[-1] == "cli exit 0"
+    assert lines[-2] == "cli exit 0"
+    assert lines[-1].startswith("websocket: Unavailable: cannot open a play session at ws://")
 
 
 def _with_trailer(code: grpc.StatusCode, message: str, trailer: bytes) -> FakeRpcError:

@@ -16,7 +16,7 @@ FAST_RETRY = RetryPolicy(max_retries=FAST_RETRIES, initial_backoff=0.01, max_bac
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[EmbeddedServer]:
-    with EmbeddedServer(include_fixtures=True) as embedded:
+    with EmbeddedServer(include_fixtures=True, http=True) as embedded:
         yield embedded
 
 
