@@ -110,6 +110,16 @@ async def ended_with(ws: aiohttp.ClientWebSocketResponse) -> tuple[dict[str, Any
     return error, closing.data
 
 
+async def closed_with(ws: aiohttp.ClientWebSocketResponse) -> int:
+    """The close code that ends a session, past any update or heartbeat before it."""
+    closing = await asyncio.wait_for(ws.receive(), 10)
+    while closing.type is aiohttp.WSMsgType.BINARY:
+        closing = await asyncio.wait_for(ws.receive(), 10)
+    assert closing.type is aiohttp.WSMsgType.CLOSE, closing
+    code: int = closing.data
+    return code
+
+
 def code_of(status: grpc.StatusCode) -> int:
     return play_socket.CLOSED_WITH_ERROR + int(status.value[0])
 
@@ -146,9 +156,7 @@ async def test_two_seats_play_a_whole_game_each_result_riding_on_its_update(
                 assert not response.results
     assert [r.version for r in results] == list(range(start + 1, start + 1 + len(results)))
     for ws in sockets:  # the game delivered to its end: the session closes normally
-        closing = await asyncio.wait_for(ws.receive(), 10)
-        assert closing.type is aiohttp.WSMsgType.CLOSE
-        assert closing.data == aiohttp.WSCloseCode.OK
+        assert await closed_with(ws) == aiohttp.WSCloseCode.OK
     await served.settled(0)
 
 
@@ -238,11 +246,7 @@ async def test_a_frame_over_the_message_limit_closes_with_1009_and_frees_the_slo
     await receive(ws)
     assert served.open_streams == 1
     await ws.send_bytes(bytes(MAX_MESSAGE_BYTES + 1))
-    closing = await asyncio.wait_for(ws.receive(), 10)
-    while closing.type is aiohttp.WSMsgType.BINARY:  # a heartbeat may come first
-        closing = await asyncio.wait_for(ws.receive(), 10)
-    assert closing.type is aiohttp.WSMsgType.CLOSE
-    assert closing.data == aiohttp.WSCloseCode.MESSAGE_TOO_BIG
+    assert await closed_with(ws) == aiohttp.WSCloseCode.MESSAGE_TOO_BIG
     await served.settled(0)
 
 
@@ -318,9 +322,5 @@ async def test_a_server_shutting_down_closes_its_sessions_with_1001() -> None:
         await send(ws, opening(game_id, tokens[0]))
         await receive(ws)
         stopping = asyncio.get_running_loop().create_task(running.running.stop(5))
-        closing = await asyncio.wait_for(ws.receive(), 10)
-        while closing.type is aiohttp.WSMsgType.BINARY:
-            closing = await asyncio.wait_for(ws.receive(), 10)
-        assert closing.type is aiohttp.WSMsgType.CLOSE
-        assert closing.data == aiohttp.WSCloseCode.GOING_AWAY
+        assert await closed_with(ws) == aiohttp.WSCloseCode.GOING_AWAY
         await stopping
