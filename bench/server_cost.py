@@ -13,6 +13,7 @@ callgrind's slowness would spread over a few dozen moves).
     python bench/server_cost.py                            # this tree, memory store
     python bench/server_cost.py --base ../base             # and another tree, side by side
     python bench/server_cost.py --redis-url redis://127.0.0.1:6379/0 --moves 500
+    python bench/server_cost.py --websocket        # the sessions on WebSockets (GET /v1/play)
 
 Each tree's server runs with ``PYTHONPATH`` set to its ``service`` and
 ``sdk``; the load is this tree's ``bench/peer.py``. Slow: a server under
@@ -39,8 +40,10 @@ import peer  # noqa: E402
 from throneroom_server.devtools import free_port, wait_for_port  # noqa: E402
 
 
-def measure(tree: Path, redis_url: str | None, matches: int, moves: int) -> dict[str, Any]:
-    port = free_port()
+def measure(
+    tree: Path, redis_url: str | None, matches: int, moves: int, websocket: bool = False
+) -> dict[str, Any]:
+    port, http_port = free_port(), free_port()
     env = dict(
         os.environ,
         PYTHONPATH=f"{tree / 'service'}{os.pathsep}{tree / 'sdk'}",
@@ -53,6 +56,8 @@ def measure(tree: Path, redis_url: str | None, matches: int, moves: int) -> dict
         # THRONEROOM_CLOCK_SWEEP_SECONDS=1 in the environment counts it.
         THRONEROOM_CLOCK_SWEEP_SECONDS=os.environ.get("THRONEROOM_CLOCK_SWEEP_SECONDS", "0"),
     )
+    if websocket:
+        env["THRONEROOM_HTTP_LISTEN"] = f"127.0.0.1:{http_port}"
     with tempfile.TemporaryDirectory() as scratch:
         out_file = Path(scratch) / "callgrind.out"
         command = ["valgrind", "--tool=callgrind", "--instr-atstart=no"]
@@ -66,7 +71,13 @@ def measure(tree: Path, redis_url: str | None, matches: int, moves: int) -> dict
         try:
             wait_for_port(port, timeout=900, proc=proc)  # type: ignore[arg-type]
             address = f"127.0.0.1:{port}"
-            load = peer.ThroneroomLoad(address, [proc.pid], None, seed=matches, play=True)
+            socket = ""
+            if websocket:
+                wait_for_port(http_port, timeout=900, proc=proc)  # type: ignore[arg-type]
+                socket = f"127.0.0.1:{http_port}"
+            load = peer.ThroneroomLoad(
+                address, [proc.pid], None, seed=matches, play=True, websocket=socket
+            )
             asyncio.run(load.run(matches, 1, warmup_rounds=0))  # warm-up: one round
             control = ["callgrind_control", "-i"]
             subprocess.run([*control, "on", str(proc.pid)], check=True, capture_output=True)
@@ -88,15 +99,20 @@ def main() -> int:
     parser.add_argument("--redis-url", help="the server on Redis (default: the memory store)")
     parser.add_argument("--matches", type=int, default=8)
     parser.add_argument("--moves", type=int, default=500, help="at least this many counted")
+    parser.add_argument(
+        "--websocket", action="store_true", help="play on WebSockets (GET /v1/play), not gRPC"
+    )
     args = parser.parse_args()
     trees = {"this tree": HERE} | ({"base": args.base.resolve()} if args.base else {})
     with ThreadPoolExecutor(len(trees)) as pool:
         rows = pool.map(
-            lambda tree: measure(tree, args.redis_url, args.matches, args.moves), trees.values()
+            lambda tree: measure(tree, args.redis_url, args.matches, args.moves, args.websocket),
+            trees.values(),
         )
         results = dict(zip(trees, rows, strict=True))
     store = "Redis" if args.redis_url else "memory store"
-    print(f"# server instructions per move (callgrind), M={args.matches}, {store}")
+    transport = "WebSockets" if args.websocket else "gRPC"
+    print(f"# server instructions per move (callgrind), M={args.matches}, {store}, {transport}")
     for name, row in results.items():
         print(f"  {name:<10} {row['per_move']:12,.0f}  ({row['moves']} moves)")
     if args.base:
