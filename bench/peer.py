@@ -18,7 +18,8 @@ The Throneroom load has boardgame.io's shape (see the harness's README):
 * ``--apis`` says how the seats play: ``play`` (rows without a suffix), one
   gRPC ``Play`` stream per seat, a move one message whose result rides on the
   mover's update; ``websocket``, the same session on a WebSocket
-  (``GET /v1/play`` on the REST port, binary frames, aiohttp on both sides);
+  (``GET /v1/play`` on the REST port, binary frames; the SDK's
+  ``throneroom.play_socket`` stream, aiohttp on both sides);
   ``unary``, WatchGame streams and one ApplyMove call per move;
 * rounds are played back to back until at least ``--min-moves`` moves are
   counted, after one warm-up round that is not counted.
@@ -58,7 +59,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "sdk"), str(ROOT / "service")]
 
 from throneroom import AsyncClient  # noqa: E402
+from throneroom.play_socket import SocketStream  # noqa: E402
 from throneroom.v1 import service_pb2  # noqa: E402
 from throneroom_server.devtools import free_port, server_process, throwaway_redis, wait_for_port  # noqa: E402
 from throneroom_server.main import use_grpc_settings  # noqa: E402
@@ -178,33 +180,6 @@ class Totals:
     load_cpu: float = 0.0
     loop_cpu: float = 0.0
     setup: float = 0.0
-
-
-class SocketSession:
-    """A seat's play session on a WebSocket (the server's ``GET /v1/play``),
-    read and written as the SDK's gRPC ``Play`` stream is here: PlayRequest
-    messages in, PlayResponse messages out, one binary frame each."""
-
-    def __init__(self, http: aiohttp.ClientSession, ws: aiohttp.ClientWebSocketResponse) -> None:
-        self.http, self.ws = http, ws
-
-    @classmethod
-    async def open(cls, address: str) -> SocketSession:
-        http = aiohttp.ClientSession()  # its own connection, as each gRPC seat has
-        return cls(http, await http.ws_connect(f"http://{address}/v1/play"))
-
-    async def write(self, request: service_pb2.PlayRequest) -> None:
-        await self.ws.send_bytes(request.SerializeToString())
-
-    async def __aiter__(self) -> AsyncIterator[service_pb2.PlayResponse]:
-        async for message in self.ws:
-            if message.type is not aiohttp.WSMsgType.BINARY:
-                raise RuntimeError(f"the session ended: {message.type} {message.data}")
-            yield service_pb2.PlayResponse.FromString(message.data)
-
-    async def close(self) -> None:
-        await self.ws.close()
-        await self.http.close()
 
 
 class ThroneroomLoad:
@@ -323,7 +298,7 @@ class ThroneroomLoad:
             heartbeat_seconds=30,
         )
         if self.websocket:
-            call = seat.session = await SocketSession.open(self.websocket)
+            call = seat.session = await SocketStream.open(self.websocket)  # the SDK's
             await call.write(service_pb2.PlayRequest(open=request))
         elif self.play_sessions:
             call = seat.session = client.stub.Play()

@@ -124,7 +124,11 @@ class AsyncPlaySession:
         else:
             # grpc.aio: no request iterator; requests are written with write().
             self._call = _GrpcStream(self.stub.Play())  # type: ignore[call-arg]
-        await self._call.write(service_pb2.PlayRequest(open=self._open))
+        try:
+            await self._call.write(service_pb2.PlayRequest(open=self._open))
+        except BaseException:
+            await self._call.close()  # its connection too, on a WebSocket
+            raise
         self._reader = asyncio.get_running_loop().create_task(self._read())
         return self
 
