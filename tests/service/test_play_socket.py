@@ -22,6 +22,8 @@ from throneroom_server.server import RunningServer, create_server
 from throneroom_server.store.base import Store
 from throneroom_server.store.memory import MemoryStore
 
+from tests.service import rest_helpers
+from tests.service.rest_helpers import Rest
 from tests.service.test_play_session import move, opening
 
 STREAMS_PER_CLIENT = 3
@@ -39,14 +41,11 @@ class Served:
         return self.running.app.watch_hub.open_streams
 
     async def new_nim(self, pile: int = 9) -> tuple[str, list[str]]:
-        body = {"options": {"nim": {"pile": pile, "maxTake": 3}}, "numSeats": 2, "seed": 1}
-        async with self.http.post(f"{self.base}/v1/games", json=body) as reply:
-            game_id: str = (await reply.json())["gameId"]
-        tokens = []
-        for _ in range(2):
-            async with self.http.post(f"{self.base}/v1/games/{game_id}/seats", json={}) as reply:
-                tokens.append((await reply.json())["seatToken"])
-        return game_id, tokens
+        """A two-seat Nim game through the REST face, and its seat tokens."""
+        assert self.running.rest is not None
+        rest = Rest(self.running.app, self.running.rest, self.http, self.base)
+        game = await rest_helpers.new_nim(rest, pile=pile)
+        return game.game_id, game.tokens
 
     async def connect(self, **options: Any) -> aiohttp.ClientWebSocketResponse:
         return await self.http.ws_connect(f"{self.base}{play_socket.PATH}", **options)
