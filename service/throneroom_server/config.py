@@ -16,7 +16,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from throneroom_server.api.cors import parse_origins
-from throneroom_server.limits import DEFAULT_MAX_MOVE_BYTES, DEFAULT_MAX_OPTIONS_BYTES, Limits
+from throneroom_server.limits import (
+    DEFAULT_IDLE_CONNECTION_SECONDS,
+    DEFAULT_MAX_CALLS,
+    DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_MAX_MOVE_BYTES,
+    DEFAULT_MAX_OPTIONS_BYTES,
+    Limits,
+)
 
 
 @dataclass(frozen=True)
@@ -37,6 +44,9 @@ class Config:
     metrics_listen: str | None = None  # Prometheus /metrics; off when unset
     api_keys_file: str | None = None  # JSON keys file; the service is open when unset
     anonymous_requests_per_second: float = 20.0  # per address, only when keys are set
+    max_connections: int = DEFAULT_MAX_CONNECTIONS  # per face (gRPC, REST), per replica
+    idle_connection_seconds: float = DEFAULT_IDLE_CONNECTION_SECONDS
+    max_calls: int = DEFAULT_MAX_CALLS  # gRPC calls in progress, streams included
     max_streams_per_client: int = 100
     max_streams_per_game: int = 5000
     max_streams: int = 20000
@@ -109,6 +119,22 @@ SETTINGS: tuple[Setting, ...] = (
         "anonymous_requests_per_second",
         "THRONEROOM_ANONYMOUS_RPS",
         "calls/s per address without a key (only when keys are configured)",
+    ),
+    Setting(
+        "max_connections",
+        "THRONEROOM_MAX_CONNECTIONS",
+        "client connections open at once on each face (gRPC, REST) of this replica",
+    ),
+    Setting(
+        "idle_connection_seconds",
+        "THRONEROOM_IDLE_CONNECTION_SECONDS",
+        "a client connection with no call in progress is closed after this long",
+    ),
+    Setting(
+        "max_calls",
+        "THRONEROOM_MAX_CALLS",
+        "gRPC calls in progress at once on this replica, watch streams included "
+        "(keep it above the stream limit)",
     ),
     Setting(
         "max_streams_per_client",

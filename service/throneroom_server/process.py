@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -43,6 +44,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     worker = int(worker_text) if worker_text.isdigit() else None
     if config.workers > 1 and worker is None:
         return supervise(config, list(sys.argv[1:] if argv is None else argv))
+    open_files_for(config)
     try:
         asyncio.run(serve(config, worker=worker))
     except StoreUnavailable as exc:
@@ -55,6 +57,33 @@ def run(argv: Sequence[str] | None = None) -> int:
         log.error("api_keys_unusable", error=str(exc))
         return 2
     return 0
+
+
+OPEN_FILES_SPARE = 1024
+"""Files a server process needs besides its client connections (Redis
+connections, listeners, the event loop's own)."""
+
+
+def open_files_for(config: Config) -> int:
+    """Raise this process's soft limit of open files (within the hard one) so
+    that both faces can hold ``max_connections`` each; a warning when the hard
+    limit is lower. Returns the soft limit in force."""
+    needed = 2 * config.max_connections + OPEN_FILES_SPARE
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < needed:
+        raised = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
+        if raised > soft:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+            soft = raised
+    if soft != resource.RLIM_INFINITY and soft < needed:
+        log.warning(
+            "open_files_limit_low",
+            limit=soft,
+            needed=needed,
+            hint="raise the hard limit (ulimit -Hn, LimitNOFILE=) or lower "
+            "THRONEROOM_MAX_CONNECTIONS: connections beyond the limit fail to be accepted",
+        )
+    return soft
 
 
 @contextlib.contextmanager

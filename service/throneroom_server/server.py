@@ -19,6 +19,7 @@ from grpc_reflection.v1alpha import reflection
 from throneroom.v1 import service_pb2
 
 from throneroom_server.access import Access, AccessConfig, load_keys
+from throneroom_server.api.connections import grpc_options
 from throneroom_server.api.cors import parse_origins
 from throneroom_server.api.interceptors import LoggingInterceptor
 from throneroom_server.api.rest import start_rest
@@ -138,13 +139,16 @@ async def create_server(
         ("grpc.max_send_message_length", config.max_message_bytes),
         ("grpc.max_receive_message_length", config.max_message_bytes),
         ("grpc.so_reuseport", 1 if reuse_port else 0),
+        *grpc_options(config.max_connections, config.idle_connection_seconds),
     ]
     interceptors = (
         [LoggingInterceptor(access_log=config.access_log, metrics=metrics)]
         if config.access_log or metrics is not None
         else []
     )
-    server = grpc.aio.server(interceptors=interceptors, options=options)
+    server = grpc.aio.server(
+        interceptors=interceptors, options=options, maximum_concurrent_rpcs=config.max_calls
+    )
     add_servicer_to_server(ThroneroomServicer(app), server)
     health_servicer = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -176,6 +180,8 @@ async def create_server(
                 reuse_port=reuse_port,
                 cors=parse_origins(config.cors_origins),
                 metrics=metrics,
+                max_connections=config.max_connections,
+                idle_seconds=config.idle_connection_seconds,
             )
         except OSError as exc:
             await server.stop(None)

@@ -40,6 +40,7 @@ from throneroom.v1 import service_pb2
 
 from throneroom_server import updates
 from throneroom_server.access import API_KEY_HEADER, Caller
+from throneroom_server.api.connections import LimitedSite
 from throneroom_server.api.cors import CorsPolicy, cors_headers, cors_middleware
 from throneroom_server.api.openapi import Route, build_spec
 from throneroom_server.api.play_socket import PATH as PLAY_PATH
@@ -61,6 +62,7 @@ from throneroom_server.api.web import add_web_routes
 from throneroom_server.app import App
 from throneroom_server.describe import check_language, legal_moves_response
 from throneroom_server.errors import AppError
+from throneroom_server.limits import DEFAULT_IDLE_CONNECTION_SECONDS, DEFAULT_MAX_CONNECTIONS
 from throneroom_server.metrics import Metrics
 
 log = structlog.get_logger("throneroom.http")
@@ -552,9 +554,13 @@ async def start_rest(
     reuse_port: bool = False,
     cors: CorsPolicy | None = None,
     metrics: Metrics | None = None,
+    max_connections: int = DEFAULT_MAX_CONNECTIONS,
+    idle_seconds: float = DEFAULT_IDLE_CONNECTION_SECONDS,
 ) -> tuple[web.AppRunner, int]:
     """Serve the REST face on ``listen`` (port 0 picks a free port; ``reuse_port``:
-    share it with the other worker processes of this host, SO_REUSEPORT).
+    share it with the other worker processes of this host, SO_REUSEPORT), at
+    most ``max_connections`` connections at once, each closed after
+    ``idle_seconds`` without a request in progress (api/connections.py).
 
     Returns the runner and the bound port. To stop: ``app.begin_shutdown()``
     (health turns 503, watch streams end), then ``await runner.cleanup()``,
@@ -572,9 +578,10 @@ async def start_rest(
         access_log=None,  # our middleware writes the access log line
         shutdown_timeout=shutdown_timeout,
         logger=ProtocolLog(),
+        keepalive_timeout=idle_seconds,
     )
     await runner.setup()
-    site = web.TCPSite(runner, host, port, reuse_port=reuse_port or None)
+    site = LimitedSite(runner, host, port, max_connections=max_connections, reuse_port=reuse_port)
     try:
         await site.start()
     except OSError:
