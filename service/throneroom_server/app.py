@@ -20,7 +20,7 @@ from typing import TypeVar
 import structlog
 from throneroom.v1 import common_pb2, game_pb2, service_pb2, storage_pb2
 
-from throneroom_server import clocks, limits, records, tokens
+from throneroom_server import clocks, limits, records, timeouts, tokens
 from throneroom_server.access import LOCAL, Access, Caller
 from throneroom_server.describe import Describer, check_language, describer
 from throneroom_server.errors import (
@@ -57,6 +57,7 @@ from throneroom_server.store import (
     StoreGameNotFound,
     StoreUnavailable,
 )
+from throneroom_server.timeouts import Timeouts
 from throneroom_server.watch import WatchHub, WatchLimits
 
 log = structlog.get_logger("throneroom.app")
@@ -142,6 +143,7 @@ class App:
         self._closing = asyncio.Event()
         self.lobby = Lobby(store, self.games, self._admit, self._store)
         self.snapshots = Snapshots()
+        self.timeouts = Timeouts(self)
 
     # -- lifecycle --------------------------------------------------------
 
@@ -223,7 +225,7 @@ class App:
             clock = clocks.start(
                 loaded.meta.time_control, num_seats, game.to_act(loaded.state), self._now_ms()
             )
-            await self._note_deadline(game_id, clock)
+            await self.timeouts.note_deadline(game_id, clock)
         try:
             claimed = await self._store(
                 self.store.claim_seat(game_id, seat, num_seats, record, clock_if_full=clock)
@@ -374,7 +376,7 @@ class App:
             if loaded.state.HasField("forfeit"):
                 raise precondition("GAME_FINISHED", loaded.state.forfeit.summary)
             now_ms = self._now_ms()
-            if seat in self._late_seats(game, loaded, now_ms):
+            if seat in timeouts.late_seats(game, loaded, now_ms):
                 # The move came after the seat's deadline: the timeout is due
                 # (whichever replica applies it first), the move is not taken.
                 await self.claim_timeouts(game_id)
@@ -396,10 +398,10 @@ class App:
             )
             entry.move.CopyFrom(move)  # (as a keyword: serialized and parsed again)
             entry.events.extend(events)
-            clock = self._clock_after(game, loaded, seat, new_state, now_ms)
+            clock = timeouts.clock_after(game, loaded, seat, new_state, now_ms)
             if clock is not None:
                 entry.clock.CopyFrom(clock)
-                await self._note_deadline(game_id, clock)
+                await self.timeouts.note_deadline(game_id, clock)
             result = await self._store(
                 self.store.commit(
                     game_id,
@@ -486,148 +488,22 @@ class App:
             return await self._replay(known, viewer, result.version, digest)
         return None
 
-    # -- clocks and timeouts ---------------------------------------------------------
+    # -- clocks and timeouts (timeouts.py) ---------------------------------------------
 
     def _now_ms(self) -> int:
         return int(self._clock() * 1000)
 
-    def _clock_after(
-        self,
-        game: ServiceGame,
-        loaded: LoadedGame,
-        mover: int,
-        new_state: game_pb2.GameState,
-        now_ms: int,
-    ) -> storage_pb2.StoredClock | None:
-        """The clocks after ``mover``'s move (None: the game has no time control)."""
-        if loaded.clock is None or not loaded.meta.HasField("time_control"):
-            return None
-        if _outcome(game, new_state) is not None:
-            return clocks.stopped(loaded.clock)
-        return clocks.after_move(
-            loaded.meta.time_control,
-            loaded.clock,
-            mover=mover,
-            acting_before=_to_act(game, loaded.state),
-            acting_after=_to_act(game, new_state),
-            now_ms=now_ms,
-        )
-
-    def _late_seats(self, game: ServiceGame, loaded: LoadedGame, now_ms: int) -> list[int]:
-        if loaded.clock is None or _outcome(game, loaded.state) is not None:
-            return []
-        return clocks.expired(loaded.clock, _to_act(game, loaded.state), now_ms)
-
-    async def _note_deadline(self, game_id: str, clock: storage_pb2.StoredClock) -> None:
-        """Put the clocks' next deadline in the index *before* the commit that
-        makes it real: a crash between the two leaves an entry the sweeper
-        finds stale and drops, never a deadline nobody watches."""
-        deadline = clocks.next_deadline(clock)
-        if deadline is not None:
-            await self._store(self.store.schedule_deadline(game_id, deadline))
-
     async def claim_timeouts(self, game_id: str) -> int:
-        """Apply every timeout of the game that is due now, each through the
-        same compare-and-set commit as a move (a move and a timeout racing for
-        one version never both apply; two replicas claiming the same timeout
-        apply it once). Returns how many this call applied."""
-        applied = 0
-        for _ in range(MAX_COMMIT_ATTEMPTS):
-            now_ms = self._now_ms()
-            try:
-                loaded = await self._load(game_id)
-            except AppError as error:
-                if error.kind is ErrorKind.NOT_FOUND:
-                    return applied
-                raise
-            game = self._game_of(loaded)
-            late = self._late_seats(game, loaded, now_ms)
-            if not late:
-                return applied
-            if await self._apply_timeout(game, loaded, late[0]):
-                applied += 1
-        return applied
-
-    async def _apply_timeout(self, game: ServiceGame, loaded: LoadedGame, seat: int) -> bool:
-        """Commit the timeout of ``seat`` as of its deadline; False if another
-        commit got there first (the caller reloads and looks again)."""
-        assert loaded.clock is not None
-        control = loaded.meta.time_control
-        at_ms = loaded.clock.deadline_ms[seat]
-        acting = _to_act(game, loaded.state)
-        entry = storage_pb2.StoredEntry(version=loaded.version + 1, seat=seat, timeout=True)
-        if control.on_timeout == common_pb2.TIMEOUT_POLICY_DEFAULT_MOVE:
-            move = game.legal_moves(loaded.state, seat)[0]  # the engine's first
-            new_state, events = game.apply(loaded.state, seat, move)
-            entry.move.CopyFrom(move)
-            entry.events.extend(events)
-            clock = clocks.after_move(
-                control,
-                loaded.clock,
-                mover=seat,
-                acting_before=acting,
-                acting_after=_to_act(game, new_state),
-                now_ms=at_ms,
-            )
-            if _outcome(game, new_state) is not None:
-                clock = clocks.stopped(clock)
-        else:
-            new_state = records.forfeited(loaded.state, seat, loaded.meta.num_seats)
-            clock = clocks.stopped(loaded.clock)
-        entry.clock.CopyFrom(clock)
-        await self._note_deadline(loaded.game_id, clock)
-        result = await self._store(
-            self.store.commit(
-                loaded.game_id,
-                loaded.version,
-                new_state,
-                entry,
-                "",
-                finished=_outcome(game, new_state) is not None,
-                clock=clock,
-            )
-        )
-        if isinstance(result, Committed):
-            log.info("timeout_applied", game_id=loaded.game_id, seat=seat, version=result.version)
-            if self.metrics is not None:
-                self.metrics.timeouts.labels(loaded.meta.game_type).inc()
-            return True
-        return False
+        """Apply every timeout of the game that is due now (``Timeouts.claim``)."""
+        return await self.timeouts.claim(game_id)
 
     async def sweep_timeouts(self, limit: int = 100) -> int:
-        """One pass of this replica's sweeper over the deadline index: claim
-        what is due, then note each game's next deadline. Returns the number
-        of timeouts this pass applied."""
-        applied = 0
-        due = await self._store(self.store.due_deadlines(self._now_ms(), limit))
-        for game_id, seen in due:
-            applied += await self.claim_timeouts(game_id)
-            try:
-                loaded = await self._load(game_id)
-            except AppError as error:
-                if error.kind is not ErrorKind.NOT_FOUND:
-                    raise
-                await self._store(self.store.reschedule_deadline(game_id, seen, None))
-                continue
-            running = None
-            if loaded.clock is not None and _outcome(self._game_of(loaded), loaded.state) is None:
-                running = clocks.next_deadline(loaded.clock)
-            await self._store(self.store.reschedule_deadline(game_id, seen, running))
-        return applied
+        """One pass of this replica's sweeper (``Timeouts.sweep``)."""
+        return await self.timeouts.sweep(limit)
 
     async def run_sweeper(self, interval_seconds: float) -> None:
-        """Sweep every ``interval_seconds`` until shutdown (a background task):
-        the clocks' deadlines, and a step of the lobby's retention sweep."""
-        while not self.closing:
-            await self.lobby.sweep()
-            try:
-                await self.sweep_timeouts()
-            except AppError as error:  # the store is down: try again next round
-                log.warning("timeout_sweep_failed", reason=error.reason)
-            try:
-                await asyncio.wait_for(self._closing.wait(), interval_seconds)
-            except TimeoutError:
-                continue
+        """Sweep every ``interval_seconds`` until shutdown (``Timeouts.run``)."""
+        await self.timeouts.run(interval_seconds)
 
     def _check_version(
         self, game: ServiceGame, loaded: LoadedGame, seat: int, expected_version: int
@@ -816,10 +692,6 @@ _LEGAL_MOVES_FIELD = {
     for cls in (service_pb2.GameUpdate, service_pb2.ApplyMoveResponse)
 }
 """The field number of ``legal_moves`` in the messages ``_add_moves`` adds to."""
-
-
-def _to_act(game: ServiceGame, state: game_pb2.GameState) -> list[int]:
-    return [] if state.HasField("forfeit") else game.to_act(state)
 
 
 def _clock_of(entry: storage_pb2.StoredEntry) -> storage_pb2.StoredClock | None:
