@@ -10,15 +10,21 @@ over a WebSocket"):
   (the first ``open``, every later one a ``move``), as on the gRPC stream;
 * every binary frame the server sends is one serialized ``PlayResponse``
   (updates, heartbeats, move results), as on the gRPC stream;
+* **or, JSON**: a session whose ``open`` comes as a **text** frame speaks
+  the REST face's JSON (the proto3 JSON mapping: lowerCamelCase names, 64-bit
+  integers as strings, unknown fields refused) both ways: every request a
+  text frame holding one ``PlayRequest``, every response a text frame holding
+  one ``PlayResponse`` (for browsers and other clients without protobuf);
 * an error that ends the session (what the gRPC stream ends with as its
   status) is one **text** frame holding the REST face's error body
-  (``{"error": {"code", "reason", "message", "metadata"}}``), then a close
-  frame with code ``4000 + the gRPC status code`` (e.g. 4005 NOT_FOUND,
-  4016 UNAUTHENTICATED) and the reason; a session that simply ends (the game
-  delivered to its end, the client's close) closes with 1000, a server
-  shutting down with 1001;
+  (``{"error": {"code", "reason", "message", "metadata"}}``: a top-level key a
+  ``PlayResponse`` never has), then a close frame with code ``4000 + the gRPC
+  status code`` (e.g. 4005 NOT_FOUND, 4016 UNAUTHENTICATED) and the reason; a
+  session that simply ends (the game delivered to its end, the client's
+  close) closes with 1000, a server shutting down with 1001;
 * a frame over ``max_message_bytes`` closes the session with 1009 (message
-  too big), a text frame from the client with the MALFORMED_REQUEST error.
+  too big); a frame of the other kind than the session's (text in a binary
+  session, binary in a JSON one) ends it with the MALFORMED_REQUEST error.
 
 Nothing else differs: the seat token travels in the ``open`` request, the
 stream limits, the outbox, exactly-once moves and resumption are the
@@ -41,7 +47,7 @@ from throneroom.v1 import service_pb2
 from throneroom_server.access import Caller
 from throneroom_server.api import play
 from throneroom_server.api.errors import grpc_code
-from throneroom_server.api.rest_io import error_body
+from throneroom_server.api.rest_io import error_body, message_json, parse_json
 from throneroom_server.api.servicer import decoder
 from throneroom_server.app import App
 from throneroom_server.errors import AppError, invalid
@@ -81,8 +87,29 @@ class _Refused:
 
 
 _TEXT_FRAME = _Refused(
-    "MALFORMED_REQUEST", "a play session's frames are binary: one PlayRequest each"
+    "MALFORMED_REQUEST",
+    "this play session's frames are binary (one serialized PlayRequest each), "
+    "as its open request was",
 )
+_BINARY_FRAME = _Refused(
+    "MALFORMED_REQUEST",
+    "this play session's frames are text (one PlayRequest in JSON each), as its open request was",
+)
+
+
+def _decode_json(text: str) -> service_pb2.PlayRequest | _Refused:
+    """A text frame's PlayRequest, read as the REST face reads a body."""
+    try:
+        return parse_json(text, service_pb2.PlayRequest(), "frame")
+    except AppError as error:
+        return _Refused(error.reason, error.message)
+
+
+def json_response(sent: play.Sent) -> str:
+    """A JSON session's frame: the PlayResponse ``play.serialize`` would send, in JSON."""
+    return message_json(service_pb2.PlayResponse.FromString(play.serialize(sent)))
+
+
 _NOT_OPENED = _Refused(
     "OPEN_TIMEOUT", f"a play session must send its open request within {OPEN_SECONDS:g} s"
 )
@@ -96,6 +123,8 @@ class _Session:
         self.ws = ws
         self.writer: asyncio.Task[None] | None = None
         self.gone = False
+        self.json = False
+        """The session speaks JSON (its open request came as a text frame)."""
 
     async def requests(self) -> AsyncGenerator[Any, None]:
         """Each binary frame decoded (an ``Undecodable`` for bytes that are no
@@ -109,11 +138,13 @@ class _Session:
             except TimeoutError:
                 yield _NOT_OPENED
                 return
+            if message.type is WSMsgType.TEXT and not opened:
+                self.json = True
             opened = True
             if message.type is WSMsgType.BINARY:
-                yield _decode(message.data)
+                yield _BINARY_FRAME if self.json else _decode(message.data)
             elif message.type is WSMsgType.TEXT:
-                yield _TEXT_FRAME
+                yield _decode_json(message.data) if self.json else _TEXT_FRAME
             else:  # CLOSE, CLOSING, CLOSED, ERROR
                 self.gone = True
                 if self.writer is not None and self.writer is not asyncio.current_task():
@@ -124,7 +155,10 @@ class _Session:
         items = play.session(app, self.requests(), caller)
         async with contextlib.aclosing(items):
             async for sent in items:
-                await self.ws.send_bytes(play.serialize(sent))
+                if self.json:
+                    await self.ws.send_str(json_response(sent))
+                else:
+                    await self.ws.send_bytes(play.serialize(sent))
 
 
 async def play_socket(

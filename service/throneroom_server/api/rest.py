@@ -498,9 +498,11 @@ ROUTES: tuple[Route, ...] = (
           extra_status={204: "The game is finished and nothing follows the resume point"}),
     Route("GET", PLAY_PATH, play_over_websocket, "Play",
           "A seat's play session on a WebSocket: its moves in, its updates out (docs/api.md)",
-          websocket="binary frames, each one PlayRequest (client) or PlayResponse (server); an "
-          "error that ends the session is a text frame holding an Error body, then a close "
-          "frame with code 4000 + the gRPC status code"),
+          websocket="binary frames, each one PlayRequest (client) or PlayResponse (server) "
+          "serialized; or, when the open request comes as a text frame, text frames holding "
+          "their JSON (this document's mapping) both ways; an error that ends the session is "
+          "a text frame holding an Error body, then a close frame with code 4000 + the gRPC "
+          "status code"),
     Route("GET", "/healthz", healthz, "Health", "SERVING, or 503 while shutting down",
           response_schema=_HEALTH_SCHEMA),
     Route("GET", "/openapi.json", openapi_json, "OpenApi", "This document",

@@ -104,7 +104,7 @@ def require_json(request: web.Request) -> None:
         raise web.HTTPUnsupportedMediaType()
 
 
-def check_json(data: Any) -> None:
+def check_json(data: Any, what: str = "body") -> None:
     """Refuse parsed JSON nested more than ``MAX_JSON_DEPTH`` deep, or holding a
     string that is not Unicode text (JSON's escapes can spell an unpaired
     surrogate, ``"\\ud800"``, which protobuf cannot take as a field name)."""
@@ -112,25 +112,25 @@ def check_json(data: Any) -> None:
     while stack:
         value, depth = stack.pop()
         if isinstance(value, dict):
-            check_text(*value)
+            check_text(*value, what=what)
             children: Any = value.values()
         elif isinstance(value, list):
             children = value
         else:
             if isinstance(value, str):
-                check_text(value)
+                check_text(value, what=what)
             continue
         if depth > MAX_JSON_DEPTH:
-            raise too_deep()
+            raise too_deep(what)
         stack.extend((child, depth + 1) for child in children)
 
 
-def check_text(*texts: str) -> None:
+def check_text(*texts: str, what: str = "body") -> None:
     for text in texts:
         try:
             text.encode()
         except UnicodeEncodeError as exc:
-            raise malformed("the body holds a string that is not Unicode text") from exc
+            raise malformed(f"the {what} holds a string that is not Unicode text") from exc
 
 
 async def read_body(request: web.Request, message: Msg) -> Msg:
@@ -143,26 +143,34 @@ async def read_body(request: web.Request, message: Msg) -> Msg:
     (``MAX_JSON_DEPTH``, 400) before the JSON mapping sees it.
     """
     require_json(request)
-    raw = await request.read()
-    if raw.strip():
-        try:
-            data = json.loads(raw)
-        except RecursionError as exc:
-            raise too_deep() from exc
-        except ValueError as exc:
-            raise malformed(f"the body is not valid JSON: {exc}") from exc
-    else:
-        data = {}
-    if not isinstance(data, dict):
-        raise malformed("the body must be a JSON object")
-    check_json(data)
-    parse_into(data, message, "body field")
+    parse_json(await request.read(), message, "body")
     claim_path_fields(request, message, "body")
     return message
 
 
-def too_deep() -> AppError:
-    return malformed(f"the body nests arrays and objects more than {MAX_JSON_DEPTH} deep")
+def parse_json(raw: str | bytes, message: Msg, what: str) -> Msg:
+    """Parse ``raw``, a JSON object (empty: ``{}``), into ``message``, as the
+    REST face reads a body: nesting bounded (``MAX_JSON_DEPTH``), text that is
+    Unicode, unknown fields refused; MALFORMED_REQUEST naming ``what`` (the
+    body, a frame) otherwise."""
+    if raw.strip():
+        try:
+            data = json.loads(raw)
+        except RecursionError as exc:
+            raise too_deep(what) from exc
+        except ValueError as exc:
+            raise malformed(f"the {what} is not valid JSON: {exc}") from exc
+    else:
+        data = {}
+    if not isinstance(data, dict):
+        raise malformed(f"the {what} must be a JSON object")
+    check_json(data, what)
+    parse_into(data, message, f"{what} field")
+    return message
+
+
+def too_deep(what: str = "body") -> AppError:
+    return malformed(f"the {what} nests arrays and objects more than {MAX_JSON_DEPTH} deep")
 
 
 def read_query(
