@@ -338,3 +338,45 @@ def test_a_response_is_serialized_as_the_play_response_holding_it() -> None:
         serialize((update, []))
         == service_pb2.PlayResponse(update=update.update).SerializeToString()
     )
+
+
+async def test_a_session_opened_with_a_language_carries_descriptions(service: Service) -> None:
+    """``describe_language`` in ``open`` works as on WatchGame: the legal moves'
+    descriptions, each update's event texts, and the move described to its
+    mover only; the result still rides on the mover's update."""
+    stub = service.stub
+    game_id, players = await new_nim(stub, pile=9)
+    calls = []
+    for player in players:
+        call = stub.Play()
+        request = opening(game_id, player.token)
+        request.open.describe_language = "en"
+        await call.write(request)
+        calls.append(call)
+    first = [(await next_response(call)).update for call in calls]
+    assert len(first[0].legal_move_descriptions) == len(first[0].legal_moves) == 3
+    assert first[0].legal_move_descriptions[1].notation
+    assert not first[1].legal_moves and not first[1].legal_move_descriptions
+    await calls[0].write(move(0, 2, "described"))
+    mine, theirs = [await next_response(call) for call in calls]
+    assert mine.update.version == theirs.update.version == 1
+    assert [r.idempotency_key for r in mine.results] == ["described"]
+    assert mine.update.move_description.notation  # the mover's own move
+    assert not theirs.update.HasField("move_description")  # others read the events
+    assert len(mine.update.event_texts) == len(mine.update.events) > 0
+    assert len(theirs.update.event_texts) == len(theirs.update.events) > 0
+    assert len(theirs.update.legal_move_descriptions) == len(theirs.update.legal_moves) > 0
+    for call in calls:
+        call.cancel()
+
+
+async def test_a_session_opened_with_an_unknown_language_ends_malformed(service: Service) -> None:
+    game_id, players = await new_nim(service.stub, pile=9)
+    call = service.stub.Play()
+    request = opening(game_id, players[0].token)
+    request.open.describe_language = "xx"
+    await call.write(request)
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await asyncio.wait_for(call.read(), 10)
+    assert caught.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    assert error_info(caught.value).reason == "MALFORMED_REQUEST"

@@ -86,6 +86,7 @@ async def session(
         float(opened.heartbeat_seconds),
         with_legal_moves=opened.with_legal_moves,
         include_current=opened.include_current,
+        describe_language=opened.describe_language,
         caller=caller,
         outbox=outbox,
     )
