@@ -24,7 +24,8 @@ PLAY = """async ([gameId, token]) => {
         gameId, seatToken: token, withLegalMoves: true, includeCurrent: true } }));
     const first = (await next()).update;
     ws.send(JSON.stringify({ move: {
-        expectedVersion: first.version, move: first.legalMoves[0], idempotencyKey: "browser-1" } }));
+        expectedVersion: first.version, move: first.legalMoves[0],
+        idempotencyKey: "browser-1" } }));
     const answer = await next();
     ws.send("{not json");
     const error = await next();
