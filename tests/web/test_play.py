@@ -117,7 +117,16 @@ def test_a_whole_king_is_dead_game_against_an_in_page_bot(tab: Tab, any_server: 
     rng = random.Random(5)
     game = new_game(any_server, "king_is_dead", 2, join=1, seed=11)
     page = tab.page
+    sent: list[Any] = []  # the REST face's calls made with the seat's token
+    page.on(
+        "request",
+        lambda r: (
+            sent.append(r) if r.headers.get("authorization") == f"Bearer {game.tokens[0]}" else None
+        ),
+    )
     open_as(tab, game, 0)
+    # The seat plays on a WebSocket play session, live once it is open.
+    page.wait_for_selector("#connection[data-transport='websocket'][data-state='open']")
     assert page.locator("#board .region").count() == 8
     assert page.locator("#board .border").count() == 13
     page.click("#seat-bots")
@@ -157,6 +166,12 @@ def test_a_whole_king_is_dead_game_against_an_in_page_bot(tab: Tab, any_server: 
     assert ways["board"] > 0 and ways["list"] > 0, ways  # both ways of choosing were used
     assert len(follower_totals) > 1  # the board changed as followers moved
     assert page.locator("#event-log li").count() == int(snapshot["version"])
+    # Its moves and updates went over the session: no move or watch call through
+    # the REST face with its token, and legal moves asked for only as the page
+    # started (the bot seated), not per move.
+    assert not [r.url for r in sent if r.url.endswith("/moves") or "/watch" in r.url], sent
+    assert len([r for r in sent if "/legal-moves" in r.url]) <= 2, sent
+    assert page.get_attribute("#connection", "data-state") == "finished"
     tab.shot("king_is_dead-over")
 
 
@@ -169,6 +184,7 @@ def test_a_spectator_follows_live_and_steps_back_in_history(
     page = tab.page
     assert page.locator("#move-list").count() == 0
     assert "spectating" in page.inner_text("#status")
+    assert page.get_attribute("#connection", "data-transport") == "sse"  # a spectator watches
     other = new_tab(browser)
     try:
         open_as(other, game, 0)
@@ -212,3 +228,29 @@ def test_descriptions_in_spanish_and_moves_by_keyboard(tab: Tab, server: Server)
     # The log of the new version, from the stream, in Spanish too.
     wait_text(tab, "#event-log", "Asiento 0 juega")
     tab.shot("king_is_dead-es")
+
+
+NO_WEBSOCKETS = """window.WebSocket = class {
+    constructor() { setTimeout(() => this.onclose?.({ code: 1006 }), 0); }
+    send() { throw new Error("not connected"); }
+    close() {}
+};"""
+
+
+def test_a_seat_whose_browser_cannot_open_a_websocket_plays_through_the_rest_face(
+    tab: Tab, server: Server
+) -> None:
+    """A proxy or browser without WebSockets: the seat's page follows the watch
+    stream instead and sends its moves as REST calls."""
+    game = new_game(server, "king_is_dead", 2, seed=8)
+    page = tab.page
+    page.add_init_script(NO_WEBSOCKETS)
+    moved: list[Any] = []
+    page.on("request", lambda r: moved.append(r) if r.url.endswith("/moves") else None)
+    seat = int(game.snapshot()["toAct"][0])
+    open_as(tab, game, seat)
+    page.wait_for_selector("#connection[data-transport='sse'][data-state='open']")
+    page.locator("#move-list button.move:enabled").first.click()
+    wait_version(tab, 1)
+    assert game.snapshot()["version"] == "1"
+    assert [r.method for r in moved] == ["POST"]

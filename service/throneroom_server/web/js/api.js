@@ -60,11 +60,13 @@ export function newKey(prefix = "web") {
 
 /**
  * What this server offers beyond the base REST face (docs/web.md): ListGames
- * (`GET /v1/games`) and `describe_language` on legal moves, watch and history.
+ * (`GET /v1/games`), `describe_language` on legal moves, watch and history,
+ * and play sessions on a WebSocket (`GET /v1/play`, session.js).
  * Unknown (null) until a call tells; an older server answers 404 or 400 and
- * the client does without (the lobby then lists the games this browser knows).
+ * the client does without (the lobby then lists the games this browser knows;
+ * a seat follows the watch stream and moves through the REST face).
  */
-export const features = { listGames: null, describe: null };
+export const features = { listGames: null, describe: null, playSocket: null };
 
 function describeUnsupported(error) {
   return error instanceof ApiError && error.status === 400 && /describe_language/.test(error.message);

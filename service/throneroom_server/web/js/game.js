@@ -3,6 +3,7 @@
 // the history slider, the seats with their bots, and the outcome.
 
 import { api, ApiError, newKey, updateAt, watchGame, features } from "./api.js";
+import { PlaySession } from "./session.js";
 import { PageBot } from "./bot.js";
 import { boardFor } from "./boards/index.js";
 import { clear, h } from "./dom.js";
@@ -282,16 +283,21 @@ export class GamePage {
     return { version: Number(entry.version), seat: entry.seat, timeout: entry.timeout, events: entry.events || [], texts: eventTexts(entry), move: entry.moveDescription || null };
   }
 
+  /**
+   * Follow the game live: a seat plays on a WebSocket play session (its
+   * updates in, its moves out, on one connection); a spectator, or a seat
+   * whose browser cannot open the WebSocket, follows the watch stream and
+   * moves through the REST face.
+   */
   watch() {
     this.watchController?.abort();
     const controller = new AbortController();
     this.watchController = controller;
     this.controller.signal.addEventListener("abort", () => controller.abort());
-    watchGame(this.gameId, {
+    this.session = null;
+    const options = {
       token: this.token,
       fromVersion: this.liveVersion,
-      includeCurrent: true,
-      withLegalMoves: true,
       lang: this.lang,
       signal: controller.signal,
       onStatus: (status) => {
@@ -300,7 +306,21 @@ export class GamePage {
         this.connection.dataset.state = status.state;
       },
       onUpdate: (update) => this.onUpdate(update),
-    });
+    };
+    if (this.token && features.playSocket !== false) {
+      const session = new PlaySession(this.gameId, options);
+      this.session = session;
+      this.connection.dataset.transport = "websocket";
+      session.start().then((outcome) => {
+        if (outcome === "unsupported" && !controller.signal.aborted) {
+          features.playSocket = false;
+          this.watch();
+        }
+      });
+      return;
+    }
+    this.connection.dataset.transport = "sse";
+    watchGame(this.gameId, { ...options, includeCurrent: true, withLegalMoves: true });
   }
 
   onUpdate(update) {
@@ -384,7 +404,19 @@ export class GamePage {
     this.errorBox.textContent = "";
     const version = this.legal.version;
     try {
-      const result = await api.move(this.gameId, this.token, { expectedVersion: String(version), move }, newKey(`seat${this.seat}`));
+      const body = { expectedVersion: String(version), move };
+      const key = newKey(`seat${this.seat}`);
+      if (this.session) {
+        // The result rides on the update of the version it made, which the
+        // session has handed to onUpdate (with the next legal moves) already.
+        await this.session.move(body, key);
+        if (this.legal.version <= version) {
+          this.legal = { version: -1, moves: [], descriptions: null };
+          this.picker.reset([]);
+        }
+        return;
+      }
+      const result = await api.move(this.gameId, this.token, body, key);
       // The stream may have brought the next version (and its moves) already.
       if (this.legal.version <= version) {
         this.legal = { version: -1, moves: [], descriptions: null };
