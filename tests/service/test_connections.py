@@ -23,6 +23,7 @@ from throneroom_server.server import RunningServer, create_server
 from throneroom_server.store.memory import MemoryStore
 
 from tests.service import rest_helpers
+from tests.service.helpers import nim_move
 from tests.service.rest_helpers import Rest
 from tests.service.test_play_session import move, opening
 
@@ -48,6 +49,19 @@ async def start(servers: list[RunningServer], **settings: object) -> RunningServ
     running = await create_server(config, MemoryStore())
     servers.append(running)
     return running
+
+
+def rest_port(running: RunningServer) -> int:
+    assert running.http_port is not None
+    return running.http_port
+
+
+async def nim_game(running: RunningServer) -> rest_helpers.NimGame:
+    """A two-seat Nim game of 9 stones, made through the REST face."""
+    assert running.rest is not None
+    base = f"http://127.0.0.1:{rest_port(running)}"
+    async with aiohttp.ClientSession() as http:
+        return await rest_helpers.new_nim(Rest(running.app, running.rest, http, base), pile=9)
 
 
 def site_of(running: RunningServer) -> LimitedSite:
@@ -88,8 +102,7 @@ async def test_rest_answers_503_over_the_connection_limit_and_takes_connections_
     servers: list[RunningServer],
 ) -> None:
     running = await start(servers, max_connections=3)
-    port = running.http_port
-    assert port is not None
+    port = rest_port(running)
     gate = site_of(running).gate
     held = [await idle_connection(port) for _ in range(3)]
     await until(lambda: gate.open == 3, "three connections open")
@@ -122,8 +135,7 @@ async def test_rest_counts_connections_accepted_together_before_aiohttp_lists_th
     servers: list[RunningServer],
 ) -> None:
     running = await start(servers, max_connections=4)
-    port = running.http_port
-    assert port is not None
+    port = rest_port(running)
     opened = await asyncio.gather(*(asyncio.open_connection("127.0.0.1", port) for _ in range(12)))
     gate = site_of(running).gate
     await until(lambda: gate.open + gate.refused == 12, "every connection accepted")
@@ -137,8 +149,7 @@ async def test_rest_closes_a_connection_that_sends_nothing_or_idles_between_requ
     servers: list[RunningServer],
 ) -> None:
     running = await start(servers, idle_connection_seconds=0.3)
-    port = running.http_port
-    assert port is not None
+    port = rest_port(running)
     silent_reader, silent = await idle_connection(port)
     assert await asyncio.wait_for(silent_reader.read(), 10) == b""  # closed by the server
     silent.close()
@@ -156,19 +167,17 @@ async def test_rest_a_play_session_on_a_websocket_is_a_call_in_progress_not_idle
     servers: list[RunningServer],
 ) -> None:
     running = await start(servers, idle_connection_seconds=0.2)
-    base = f"http://127.0.0.1:{running.http_port}"
-    async with aiohttp.ClientSession() as http:
-        assert running.rest is not None
-        game = await rest_helpers.new_nim(Rest(running.app, running.rest, http, base), pile=9)
-        async with http.ws_connect(base + play_socket.PATH) as ws:
-            await ws.send_bytes(opening(game.game_id, game.tokens[0]).SerializeToString())
-            first = service_pb2.PlayResponse.FromString((await ws.receive(timeout=10)).data)
-            assert first.update.version == 0
-            await asyncio.sleep(1.0)  # five idle times without a frame
-            await ws.send_bytes(move(0, 2, "k1").SerializeToString())
-            made = service_pb2.PlayResponse.FromString((await ws.receive(timeout=10)).data)
-            assert made.update.version == 1
-            assert [r.version for r in made.results] == [1]
+    game = await nim_game(running)
+    url = f"http://127.0.0.1:{rest_port(running)}{play_socket.PATH}"
+    async with aiohttp.ClientSession() as http, http.ws_connect(url) as ws:
+        await ws.send_bytes(opening(game.game_id, game.tokens[0]).SerializeToString())
+        first = service_pb2.PlayResponse.FromString((await ws.receive(timeout=10)).data)
+        assert first.update.version == 0
+        await asyncio.sleep(1.0)  # five idle times without a frame
+        await ws.send_bytes(move(0, 2, "k1").SerializeToString())
+        made = service_pb2.PlayResponse.FromString((await ws.receive(timeout=10)).data)
+        assert made.update.version == 1
+        assert [r.version for r in made.results] == [1]
 
 
 async def test_rest_limits_are_the_settings_defaults(servers: list[RunningServer]) -> None:
@@ -248,10 +257,7 @@ async def test_grpc_a_watch_stream_is_a_call_in_progress_not_idle(
     servers: list[RunningServer],
 ) -> None:
     running = await start(servers, idle_connection_seconds=0.2)
-    assert running.rest is not None
-    base = f"http://127.0.0.1:{running.http_port}"
-    async with aiohttp.ClientSession() as http:
-        game = await rest_helpers.new_nim(Rest(running.app, running.rest, http, base), pile=9)
+    game = await nim_game(running)
     async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
         stub = service_pb2_grpc.ThroneroomStub(channel)
         stream = stub.WatchGame(
@@ -260,14 +266,14 @@ async def test_grpc_a_watch_stream_is_a_call_in_progress_not_idle(
         assert (await stream.read()).update.version == 0
         await asyncio.sleep(1.0)  # five idle times
         assert channel.get_state() is grpc.ChannelConnectivity.READY
-        async with aiohttp.ClientSession() as http:
-            rest = Rest(running.app, running.rest, http, base)
-            await rest.ok(
-                "POST",
-                f"/v1/games/{game.game_id}/moves",
-                body=rest_helpers.take(1, 0, "k1"),
-                token=game.tokens[0],
-            )
+        move = service_pb2.ApplyMoveRequest(
+            game_id=game.game_id,
+            seat_token=game.tokens[0],
+            expected_version=0,
+            move=nim_move(1),
+            idempotency_key="k1",
+        )
+        await stub.ApplyMove(move, timeout=10)  # on the same connection: not idle either
         assert (await asyncio.wait_for(stream.read(), 10)).update.version == 1
         stream.cancel()
 
@@ -276,10 +282,7 @@ async def test_grpc_refuses_calls_over_the_limit_of_calls_in_progress(
     servers: list[RunningServer],
 ) -> None:
     running = await start(servers, max_calls=2)
-    assert running.rest is not None
-    base = f"http://127.0.0.1:{running.http_port}"
-    async with aiohttp.ClientSession() as http:
-        game = await rest_helpers.new_nim(Rest(running.app, running.rest, http, base), pile=9)
+    game = await nim_game(running)
     async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
         stub = service_pb2_grpc.ThroneroomStub(channel)
         request = service_pb2.WatchGameRequest(game_id=game.game_id, include_current=True)

@@ -10,6 +10,7 @@
 // resolve "unsupported": the page then plays through the REST face.
 
 import { ApiError } from "./api.js";
+import { sleep } from "./sse.js";
 
 const STATUS_NAMES = [
   "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
@@ -28,16 +29,6 @@ const HTTP_STATUS = {
 const RETRY = new Set(["UNAVAILABLE", "RESOURCE_EXHAUSTED"]);
 const CLOSE_DELIVERED = 1000; // the game was delivered to its end
 const MAX_DELAY_MS = 8000;
-
-function sleep(ms, signal) {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}
 
 /** A move's error (a PlayMoveResult's `error`) as the REST face's ApiError. */
 export function moveError(error) {

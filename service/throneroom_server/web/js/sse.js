@@ -55,7 +55,8 @@ export class EventParser {
   }
 }
 
-function sleep(ms, signal) {
+/** Resolves after ``ms``, or at once when ``signal`` aborts. */
+export function sleep(ms, signal) {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
     signal?.addEventListener("abort", () => {
