@@ -134,7 +134,7 @@ SETTINGS: tuple[Setting, ...] = (
         "max_calls",
         "THRONEROOM_MAX_CALLS",
         "gRPC calls in progress at once on this replica, watch streams included "
-        "(keep it above the stream limit)",
+        "(must be above the stream limit)",
     ),
     Setting(
         "max_streams_per_client",
@@ -273,4 +273,12 @@ def load_config(argv: Sequence[str] | None = None, env: Mapping[str, str] | None
         parse_origins(values.get("cors_origins"))
     except ValueError as exc:
         parser.error(str(exc))
-    return Config(**values)
+    config = Config(**values)
+    if config.max_calls <= config.max_streams:
+        # A watch over the stream limit is refused TOO_MANY_STREAMS, precisely,
+        # only while the limit of calls leaves room above it.
+        parser.error(
+            f"max-calls ({config.max_calls}) must be above max-streams ({config.max_streams}): "
+            "every watch stream and play session is a call"
+        )
+    return config

@@ -30,12 +30,21 @@ def test_flags_win_over_the_environment_which_wins_over_defaults() -> None:
         ([], {"THRONEROOM_LOG_FORMAT": "xml"}),
         ([], {"THRONEROOM_FIXTURE_GAMES": "perhaps"}),
         (["--log-level", "loud"], {}),
+        (["--max-calls", "20000"], {}),  # not above the 20,000 streams
+        ([], {"THRONEROOM_MAX_STREAMS": "40000"}),  # above the 30,000 calls
+        (["--max-connections", "0"], {}),
+        (["--idle-connection-seconds", "0"], {}),
     ],
 )
 def test_bad_values_stop_with_usage_status(argv: list[str], env: dict[str, str]) -> None:
     with pytest.raises(SystemExit) as caught:
         load_config(argv, env)
     assert caught.value.code == 2
+
+
+def test_calls_may_be_raised_with_the_streams() -> None:
+    config = load_config(["--max-streams", "40000", "--max-calls", "45000"], {})
+    assert (config.max_streams, config.max_calls) == (40_000, 45_000)
 
 
 def test_help_lists_every_setting_with_its_variable_and_default() -> None:
