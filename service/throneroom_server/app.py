@@ -143,7 +143,14 @@ class App:
         self._closing = asyncio.Event()
         self.lobby = Lobby(store, self.games, self._admit, self._store)
         self.snapshots = Snapshots()
-        self.timeouts = Timeouts(self)
+        self.timeouts = Timeouts(
+            store,
+            load=self._load,
+            game_of=self._game_of,
+            guard=self._store,
+            now_ms=self._now_ms,
+            metrics=metrics,
+        )
 
     # -- lifecycle --------------------------------------------------------
 
@@ -503,7 +510,7 @@ class App:
 
     async def run_sweeper(self, interval_seconds: float) -> None:
         """Sweep every ``interval_seconds`` until shutdown (``Timeouts.run``)."""
-        await self.timeouts.run(interval_seconds)
+        await self.timeouts.run(interval_seconds, self.lobby, self._closing)
 
     def _check_version(
         self, game: ServiceGame, loaded: LoadedGame, seat: int, expected_version: int

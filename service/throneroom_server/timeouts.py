@@ -14,7 +14,7 @@ time control says: the engine's first legal move for the seat, or a forfeit.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
 
 import structlog
 from throneroom.v1 import common_pb2, game_pb2, storage_pb2
@@ -22,10 +22,9 @@ from throneroom.v1 import common_pb2, game_pb2, storage_pb2
 from throneroom_server import clocks, records
 from throneroom_server.errors import AppError, ErrorKind
 from throneroom_server.games.kit.service import ServiceGame
-from throneroom_server.store import Committed, LoadedGame
-
-if TYPE_CHECKING:  # the App holds its Timeouts: imported for types only
-    from throneroom_server.app import App
+from throneroom_server.lobby import Lobby, StoreCall
+from throneroom_server.metrics import Metrics
+from throneroom_server.store import Committed, LoadedGame, Store
 
 log = structlog.get_logger("throneroom.app")
 
@@ -69,10 +68,27 @@ def late_seats(game: ServiceGame, loaded: LoadedGame, now_ms: int) -> list[int]:
 
 
 class Timeouts:
-    """The App's timeouts: claimed by a move that comes late or by the sweeper."""
+    """The App's timeouts: claimed by a move that comes late or by the sweeper.
+    It reaches the store as the App does: ``load`` (a game, NOT_FOUND when
+    there is none), ``game_of`` (its engine), ``guard`` (a store call, its
+    errors as the App's) and ``now_ms`` (the App's clock)."""
 
-    def __init__(self, app: App) -> None:
-        self.app = app
+    def __init__(
+        self,
+        store: Store,
+        *,
+        load: Callable[[str], Awaitable[LoadedGame]],
+        game_of: Callable[[LoadedGame], ServiceGame],
+        guard: StoreCall,
+        now_ms: Callable[[], int],
+        metrics: Metrics | None = None,
+    ) -> None:
+        self.store = store
+        self._load = load
+        self._game_of = game_of
+        self._guard = guard
+        self._now_ms = now_ms
+        self._metrics = metrics
 
     async def note_deadline(self, game_id: str, clock: storage_pb2.StoredClock) -> None:
         """Put the clocks' next deadline in the index *before* the commit that
@@ -80,25 +96,23 @@ class Timeouts:
         finds stale and drops, never a deadline nobody watches."""
         deadline = clocks.next_deadline(clock)
         if deadline is not None:
-            app = self.app
-            await app._store(app.store.schedule_deadline(game_id, deadline))
+            await self._guard(self.store.schedule_deadline(game_id, deadline))
 
     async def claim(self, game_id: str) -> int:
         """Apply every timeout of the game that is due now, each through the
         same compare-and-set commit as a move (a move and a timeout racing for
         one version never both apply; two replicas claiming the same timeout
         apply it once). Returns how many this call applied."""
-        app = self.app
         applied = 0
         for _ in range(MAX_CLAIM_ROUNDS):
-            now_ms = app._now_ms()
+            now_ms = self._now_ms()
             try:
-                loaded = await app._load(game_id)
+                loaded = await self._load(game_id)
             except AppError as error:
                 if error.kind is ErrorKind.NOT_FOUND:
                     return applied
                 raise
-            game = app._game_of(loaded)
+            game = self._game_of(loaded)
             late = late_seats(game, loaded, now_ms)
             if not late:
                 return applied
@@ -109,7 +123,6 @@ class Timeouts:
     async def _apply(self, game: ServiceGame, loaded: LoadedGame, seat: int) -> bool:
         """Commit the timeout of ``seat`` as of its deadline; False if another
         commit got there first (the caller reloads and looks again)."""
-        app = self.app
         assert loaded.clock is not None
         control = loaded.meta.time_control
         at_ms = loaded.clock.deadline_ms[seat]
@@ -135,8 +148,8 @@ class Timeouts:
             clock = clocks.stopped(loaded.clock)
         entry.clock.CopyFrom(clock)
         await self.note_deadline(loaded.game_id, clock)
-        result = await app._store(
-            app.store.commit(
+        result = await self._guard(
+            self.store.commit(
                 loaded.game_id,
                 loaded.version,
                 new_state,
@@ -148,8 +161,8 @@ class Timeouts:
         )
         if isinstance(result, Committed):
             log.info("timeout_applied", game_id=loaded.game_id, seat=seat, version=result.version)
-            if app.metrics is not None:
-                app.metrics.timeouts.labels(loaded.meta.game_type).inc()
+            if self._metrics is not None:
+                self._metrics.timeouts.labels(loaded.meta.game_type).inc()
             return True
         return False
 
@@ -157,37 +170,35 @@ class Timeouts:
         """One pass of this replica's sweeper over the deadline index: claim
         what is due, then note each game's next deadline. Returns the number
         of timeouts this pass applied."""
-        app = self.app
-        store = app.store
+        store, guard = self.store, self._guard
         applied = 0
-        due = await app._store(store.due_deadlines(app._now_ms(), limit))
+        due = await guard(store.due_deadlines(self._now_ms(), limit))
         for game_id, seen in due:
             applied += await self.claim(game_id)
             try:
-                loaded = await app._load(game_id)
+                loaded = await self._load(game_id)
             except AppError as error:
                 if error.kind is not ErrorKind.NOT_FOUND:
                     raise
-                await app._store(store.reschedule_deadline(game_id, seen, None))
+                await guard(store.reschedule_deadline(game_id, seen, None))
                 continue
             running = None
-            game = app._game_of(loaded)
+            game = self._game_of(loaded)
             if loaded.clock is not None and records.outcome_of(game, loaded.state) is None:
                 running = clocks.next_deadline(loaded.clock)
-            await app._store(store.reschedule_deadline(game_id, seen, running))
+            await guard(store.reschedule_deadline(game_id, seen, running))
         return applied
 
-    async def run(self, interval_seconds: float) -> None:
-        """Sweep every ``interval_seconds`` until shutdown (a background task):
-        the clocks' deadlines, and a step of the lobby's retention sweep."""
-        app = self.app
-        while not app.closing:
-            await app.lobby.sweep()
+    async def run(self, interval_seconds: float, lobby: Lobby, closing: asyncio.Event) -> None:
+        """Sweep every ``interval_seconds`` until ``closing`` is set (a background
+        task): the clocks' deadlines, and a step of the lobby's retention sweep."""
+        while not closing.is_set():
+            await lobby.sweep()
             try:
                 await self.sweep()
             except AppError as error:  # the store is down: try again next round
                 log.warning("timeout_sweep_failed", reason=error.reason)
             try:
-                await asyncio.wait_for(app._closing.wait(), interval_seconds)
+                await asyncio.wait_for(closing.wait(), interval_seconds)
             except TimeoutError:
                 continue
