@@ -36,7 +36,7 @@ DEFAULT_MAX_DISPLAY_NAME_CHARS = 64
 MAX_GAME_ID_CHARS = 64
 MAX_UINT64 = 2**64 - 1
 MAX_VERSION_DIGITS = len(str(MAX_UINT64))  # 20
-DEFAULT_MAX_CONNECTIONS = 10_000
+DEFAULT_MAX_CONNECTIONS = 8_000
 """Client connections open at once on each face (gRPC, REST) of a replica (api/connections.py)."""
 DEFAULT_IDLE_CONNECTION_SECONDS = 75.0
 """How long a client connection with no call in progress stays open."""

@@ -182,10 +182,10 @@ async def test_rest_a_play_session_on_a_websocket_is_a_call_in_progress_not_idle
 
 async def test_rest_limits_are_the_settings_defaults(servers: list[RunningServer]) -> None:
     config = Config()
-    assert (config.max_connections, config.idle_connection_seconds) == (10_000, 75.0)
+    assert (config.max_connections, config.idle_connection_seconds) == (8_000, 75.0)
     running = await start(servers)
     site = site_of(running)
-    assert site.gate.limit == 10_000
+    assert site.gate.limit == 8_000
     reader, writer = await asyncio.open_connection("127.0.0.1", site.port)
     writer.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
     await asyncio.wait_for(reader.readuntil(b"}"), 10)
@@ -203,7 +203,7 @@ async def test_rest_limits_are_the_settings_defaults(servers: list[RunningServer
 def test_grpc_connection_options_follow_the_settings() -> None:
     config = Config()
     assert grpc_options(config.max_connections, config.idle_connection_seconds) == [
-        ("grpc.max_allowed_incoming_connections", 10_000),
+        ("grpc.max_allowed_incoming_connections", 8_000),
         ("grpc.max_connection_idle_ms", 75_000),
         ("grpc.server_handshake_timeout_ms", 10_000),
     ]
