@@ -124,6 +124,8 @@ def test_a_whole_king_is_dead_game_against_an_in_page_bot(tab: Tab, any_server: 
             sent.append(r) if r.headers.get("authorization") == f"Bearer {game.tokens[0]}" else None
         ),
     )
+    moved: list[Any] = []  # moves sent through the REST face, by anyone in the page
+    page.on("request", lambda r: moved.append(r) if r.url.endswith("/moves") else None)
     open_as(tab, game, 0)
     # The seat plays on a WebSocket play session, live once it is open.
     page.wait_for_selector("#connection[data-transport='websocket'][data-state='open']")
@@ -171,6 +173,7 @@ def test_a_whole_king_is_dead_game_against_an_in_page_bot(tab: Tab, any_server: 
     # started (the bot seated), not per move.
     assert not [r.url for r in sent if r.url.endswith("/moves") or "/watch" in r.url], sent
     assert len([r for r in sent if "/legal-moves" in r.url]) <= 2, sent
+    assert moved == []  # the in-page bot plays on its own session too
     assert page.get_attribute("#connection", "data-state") == "finished"
     tab.shot("king_is_dead-over")
 

@@ -1,13 +1,15 @@
 // In-page bots: a bot is a seat joined through the API with its own token
-// that plays from its own watch stream (withLegalMoves), in this browser tab.
+// that plays on its own play session (a WebSocket, session.js; where none
+// opens, its own watch stream and REST moves), in this browser tab.
 // It stops when the tab closes; reopening the game resumes the bots whose
 // tokens this browser keeps. Policies:
 //   "random": any legal move, uniformly;
 //   "rule":   a random move among those a simple rule prefers (attack rather
 //             than move, act rather than pass or end the phase), else any.
 
-import { api, ApiError, newKey, watchGame } from "./api.js";
+import { api, ApiError, features, newKey, watchGame } from "./api.js";
 import { innerMove } from "./moves.js";
+import { PlaySession } from "./session.js";
 
 export const POLICIES = { random: "random legal move", rule: "random, preferring action (attacks; cards over passing)" };
 
@@ -29,7 +31,8 @@ export function chooseMove(moves, policy, random = Math.random) {
 }
 
 export class PageBot {
-  /** onMove(bot, update) after each move it makes; onError(bot, error). */
+  /** onMove(bot, result) after each move it makes (the session's PlayMoveResult,
+   * or ApplyMove's response on the REST face); onError(bot, error). */
   constructor({ gameId, seat, token, policy = "random", delayMs = 250, onMove = () => {}, onError = () => {} }) {
     Object.assign(this, { gameId, seat, token, policy, delayMs, onMove, onError });
     this.controller = new AbortController();
@@ -39,18 +42,31 @@ export class PageBot {
   }
 
   start() {
-    this.done = watchGame(this.gameId, {
+    const options = {
       token: this.token,
-      includeCurrent: true,
-      withLegalMoves: true,
       fromVersion: 0,
       signal: this.controller.signal,
       onUpdate: (update) => this.seen(update),
       onStatus: (status) => {
         if (status.state === "failed") this.onError(this, new ApiError(0, status.error || {}));
       },
-    });
+    };
+    if (features.playSocket !== false) {
+      this.session = new PlaySession(this.gameId, options);
+      this.done = this.session.start().then((outcome) => {
+        if (outcome !== "unsupported" || this.stopped) return outcome;
+        features.playSocket = false;
+        this.session = null;
+        return this.watch(options);
+      });
+    } else {
+      this.done = this.watch(options);
+    }
     return this;
+  }
+
+  watch(options) {
+    return watchGame(this.gameId, { ...options, includeCurrent: true, withLegalMoves: true });
   }
 
   stop() {
@@ -109,6 +125,18 @@ export class PageBot {
     if (index < 0) return;
     const key = newKey(`bot${this.seat}`);
     const body = { expectedVersion: String(version), move: moves[index] };
+    if (this.session) {
+      // The session sends the move again after a dropped connection, with its key.
+      try {
+        const result = await this.session.move(body, key);
+        this.moves++;
+        this.onMove(this, result);
+      } catch (error) {
+        const later = ["STALE_VERSION", "NOT_YOUR_TURN", "SESSION_ENDED"].includes(error.reason);
+        if (!later) this.onError(this, error);
+      }
+      return;
+    }
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         const result = await api.move(this.gameId, this.token, body, key);
