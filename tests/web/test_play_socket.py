@@ -55,3 +55,33 @@ def test_a_browser_plays_a_json_session_on_its_own_websocket(tab: Tab, server: S
     assert seen["code"] == 4003  # 4000 + INVALID_ARGUMENT
     assert game.snapshot()["version"] == "1"
     assert tab.unexpected_errors() == []
+
+
+ENDED = """async ([gameId, token]) => {
+    const { PlaySession } = await import('/web/js/session.js');
+    const states = [];
+    const session = new PlaySession(gameId, {
+        token, onUpdate: () => {}, onStatus: (s) => states.push(s.state) });
+    const outcome = await session.start();
+    let refused = null;
+    try {
+        await session.move({ expectedVersion: "0", move: {} }, "after-the-end");
+    } catch (error) {
+        refused = error.reason;
+    }
+    return { outcome, states, refused };
+}"""
+
+
+def test_a_session_that_failed_refuses_its_moves_at_once(tab: Tab, server: Server) -> None:
+    """web/js/session.js: a session ended for good (here a token of another
+    game's seat) says so, and a move sent afterwards is refused, not left
+    waiting for a connection that will not come."""
+    game = new_game(server, "king_is_dead", 2, seed=6)
+    other = new_game(server, "king_is_dead", 2, seed=7)
+    tab.page.goto(server.base + "/")
+    seen = tab.page.evaluate(ENDED, [game.game_id, other.tokens[0]])
+    assert seen["outcome"] == "failed"
+    assert seen["states"][-1] == "failed"
+    assert seen["refused"] == "SESSION_ENDED"
+    assert tab.unexpected_errors() == []

@@ -43,6 +43,7 @@ export class PlaySession {
     this.pending = new Map(); // idempotency key -> { body, resolve, reject }
     this.socket = null;
     this.open = false;
+    this.ended = null; // how the session ended, once it has
   }
 
   /**
@@ -76,6 +77,10 @@ export class PlaySession {
   /** Send a move ({expectedVersion, move}); resolves with its result, rejects with its error. */
   move(body, key) {
     return new Promise((resolve, reject) => {
+      if (this.ended) {
+        reject(this.endError());
+        return;
+      }
       this.pending.set(key, { body, resolve, reject });
       if (this.open) this.send({ move: { ...body, idempotencyKey: key } });
     });
@@ -138,10 +143,16 @@ export class PlaySession {
     else waiting.resolve(result);
   }
 
+  /** The session is over: every move still waiting, and every later one, is refused. */
   end(outcome) {
-    const left = new ApiError(0, { code: "UNAVAILABLE", reason: "SESSION_ENDED", message: `the play session ended (${outcome})` });
+    this.ended = outcome;
+    const left = this.endError();
     for (const { reject } of this.pending.values()) reject(left);
     this.pending.clear();
     return outcome;
+  }
+
+  endError() {
+    return new ApiError(0, { code: "UNAVAILABLE", reason: "SESSION_ENDED", message: `the play session ended (${this.ended})` });
   }
 }
