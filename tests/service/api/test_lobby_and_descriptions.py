@@ -17,7 +17,7 @@ from throneroom_server.store.base import Store
 
 from tests.service.helpers import Service, error_info, new_nim, nim_move
 from tests.service.rest_helpers import Rest, expect_error, start, stop, ticking_clock
-from tests.service.test_rest_watch import collect
+from tests.service.api.test_rest_watch import collect
 
 # -- the lobby over gRPC ------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ import grpc
 import pytest
 from throneroom_server.store.memory import MemoryStore
 
-from tests.service.test_play_socket import Served, code_of, ended_with, serve
+from tests.service.api.test_play_socket import Served, code_of, ended_with, serve
 
 Json = dict[str, Any]
 
