@@ -53,8 +53,8 @@ lock: latest-venv ## Rewrite constraints.txt from the newest versions the ranges
 
 lint: $(STAMP) ## ruff, mypy --strict and the generated-code freshness check
 	$(PY) scripts/gen_proto.py --check
-	$(VENV)/bin/ruff check sdk service tests bench scripts
-	$(VENV)/bin/ruff format --check sdk service tests bench scripts
+	$(VENV)/bin/ruff check sdk service throneroom_dev tests bench scripts
+	$(VENV)/bin/ruff format --check sdk service throneroom_dev tests bench scripts
 	$(VENV)/bin/mypy
 
 proto: $(STAMP) ## Regenerate sdk/throneroom/v1 from proto/
@@ -91,7 +91,7 @@ bots: $(STAMP) ## Evaluate the heuristic bots against random bots (Kill the King
 	$(PY) scripts/mcts_eval.py examples/tournaments/mcts_kings_life.toml
 
 golden: $(STAMP) ## Rewrite the golden playthrough files after an intended rules change
-	$(PY) -m throneroom_server.games.golden --write
+	$(PY) -m throneroom_dev.golden --write
 
 clean: ## Remove the virtual environment and caches
 	rm -rf $(VENV) $(LATEST) .pytest_cache .mypy_cache .ruff_cache .hypothesis

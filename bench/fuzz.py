@@ -675,7 +675,7 @@ def main() -> int:
     args = parser.parse_args()
     start = time.perf_counter()
     if args.redis:
-        from throneroom_server.devtools import throwaway_redis  # noqa: PLC0415
+        from throneroom_dev.processes import throwaway_redis  # noqa: PLC0415
 
         with throwaway_redis() as url:
             tally = run(args.cases, seed=args.seed, redis_url=url)

@@ -21,16 +21,17 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "sdk"), str(ROOT / "service")]
+sys.path[:0] = [str(ROOT), str(ROOT / "sdk"), str(ROOT / "service")]
 
 from throneroom.v1 import game_pb2, nim_pb2, service_pb2  # noqa: E402
 from throneroom_server.app import App  # noqa: E402
-from throneroom_server.devtools import throwaway_redis  # noqa: E402
 from throneroom_server.games.registry import service_games  # noqa: E402
 from throneroom_server.logs import configure_logging  # noqa: E402
 from throneroom_server.store.base import Store  # noqa: E402
 from throneroom_server.store.memory import MemoryStore  # noqa: E402
 from throneroom_server.store.redis import RedisStore  # noqa: E402
+
+from throneroom_dev.processes import throwaway_redis  # noqa: E402
 
 STARTED = service_pb2.GAME_STATUS_FILTER_STARTED
 OPEN = service_pb2.GAME_STATUS_FILTER_OPEN

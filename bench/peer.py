@@ -68,12 +68,13 @@ import grpc
 import redis
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "sdk"), str(ROOT / "service")]
+sys.path[:0] = [str(ROOT), str(ROOT / "sdk"), str(ROOT / "service")]
 
 from throneroom import AsyncClient  # noqa: E402
 from throneroom.play_socket import SocketStream  # noqa: E402
 from throneroom.v1 import service_pb2  # noqa: E402
-from throneroom_server.devtools import free_port, server_process, throwaway_redis, wait_for_port  # noqa: E402
+
+from throneroom_dev.processes import free_port, server_process, throwaway_redis, wait_for_port  # noqa: E402
 
 PEER = Path(
     os.environ.get("PEER_BGIO")

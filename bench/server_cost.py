@@ -34,10 +34,11 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(HERE / "bench"), str(HERE / "sdk"), str(HERE / "service")]
+sys.path[:0] = [str(HERE), str(HERE / "bench"), str(HERE / "sdk"), str(HERE / "service")]
 
 import peer  # noqa: E402
-from throneroom_server.devtools import free_port, wait_for_port  # noqa: E402
+
+from throneroom_dev.processes import free_port, wait_for_port  # noqa: E402
 
 
 def measure(

@@ -32,10 +32,11 @@ import grpc
 import redis
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "sdk"), str(ROOT / "service")]
+sys.path[:0] = [str(ROOT), str(ROOT / "sdk"), str(ROOT / "service")]
 
 from throneroom.v1 import game_pb2, nim_pb2, service_pb2, service_pb2_grpc  # noqa: E402
-from throneroom_server.devtools import SERVER_COMMAND, server_process, throwaway_redis  # noqa: E402
+
+from throneroom_dev.processes import SERVER_COMMAND, server_process, throwaway_redis  # noqa: E402
 
 SERVER_CMD = os.environ.get("BENCH_SERVER_CMD", " ".join(SERVER_COMMAND)).split()
 TOP_LEVEL = {"hmget", "evalsha", "eval"}

@@ -33,16 +33,17 @@ from pathlib import Path
 import redis
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "sdk"), str(ROOT / "service")]
+sys.path[:0] = [str(ROOT), str(ROOT / "sdk"), str(ROOT / "service")]
 
 from throneroom.envelopes import wrap_options  # noqa: E402
 from throneroom.v1 import storage_pb2  # noqa: E402
 from throneroom_server.app import App  # noqa: E402
-from throneroom_server.devtools import throwaway_redis  # noqa: E402
 from throneroom_server.games.registry import build_registry, service_games  # noqa: E402
 from throneroom_server.store.base import Committed, Store  # noqa: E402
 from throneroom_server.store.memory import MemoryStore  # noqa: E402
 from throneroom_server.store.redis import RedisStore, game_key, log_key  # noqa: E402
+
+from throneroom_dev.processes import throwaway_redis  # noqa: E402
 
 GAMES = service_games(include_fixtures=True)
 TICKS = os.sysconf("SC_CLK_TCK")

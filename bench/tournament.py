@@ -22,11 +22,12 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "sdk"), str(ROOT / "service")]
+sys.path[:0] = [str(ROOT), str(ROOT / "sdk"), str(ROOT / "service")]
 
 from throneroom import Client  # noqa: E402
 from throneroom.tournament import parse_config, run_tournament  # noqa: E402
-from throneroom_server.devtools import SERVER_COMMAND, server_process, throwaway_redis  # noqa: E402
+
+from throneroom_dev.processes import SERVER_COMMAND, server_process, throwaway_redis  # noqa: E402
 
 SERVER_CMD = os.environ.get("BENCH_SERVER_CMD", " ".join(SERVER_COMMAND)).split()
 

@@ -1,4 +1,4 @@
-"""Golden playthroughs: every case of throneroom_server.games.golden, played again
+"""Golden playthroughs: every case of throneroom_dev.golden, played again
 now, must equal its committed file in tests/golden/."""
 
 from __future__ import annotations
@@ -7,7 +7,8 @@ import difflib
 from pathlib import Path
 
 import pytest
-from throneroom_server.games.golden import (
+
+from throneroom_dev.golden import (
     CASES,
     FULL_VIEW_DECISIONS,
     VIEW_EVERY,

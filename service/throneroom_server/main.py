@@ -26,7 +26,7 @@ poller), not handed between EventEngine's threads: measured beside
 boardgame.io (docs/performance.md, sixth session), 9-11% less server CPU per
 move and 3-10% more moves a second from one process. Clients are not
 affected (the variable names listeners only). Measure again when grpcio
-changes: tests/service/test_main_entry.py fails if the installed grpc does
+changes: tests/service/runtime/test_main_entry.py fails if the installed grpc does
 not know the experiment."""
 
 

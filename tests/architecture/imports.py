@@ -148,11 +148,9 @@ def check_games(
     packages: Iterable[str],
     allowed: Iterable[str],
     forbidden_stdlib: frozenset[str],
-    tool_stdlib: Mapping[str, frozenset[str]],
 ) -> list[str]:
     """Modules inside ``packages`` import only the standard library (less
-    ``forbidden_stdlib``, except what ``tool_stdlib`` grants one named module)
-    and modules within ``allowed``."""
+    ``forbidden_stdlib``) and modules within ``allowed``."""
     packages, allowed = tuple(packages), tuple(allowed)
     violations = []
     for imp in imports:
@@ -160,7 +158,7 @@ def check_games(
             continue
         top = imp.target.partition(".")[0]
         if is_stdlib(imp.target):
-            if top in forbidden_stdlib and top not in tool_stdlib.get(imp.importer, ()):
+            if top in forbidden_stdlib:
                 violations.append(f"{imp}: I/O, clock or ambient randomness")
         elif not within_any(imp.target, allowed):
             violations.append(f"{imp}: outside the allowed modules")

@@ -163,6 +163,9 @@ def test_server_wheel_depends_on_this_sdk_and_holds_only_the_server(
     assert "throneroom_server/py.typed" in server.files
     assert "throneroom-server = throneroom_server.main:main" in server.entry_points
     assert "throneroom = " not in server.entry_points
+    # Only what serves: no test, benchmark or development helper (throneroom_dev).
+    helpers = [n for n in server.files if re.search(r"devtools|golden|conftest|/tests?/|bench", n)]
+    assert helpers == []
 
 
 # -- versions and ranges ----------------------------------------------------------------

@@ -55,13 +55,6 @@ FORBIDDEN_STDLIB = frozenset(
         "logging",
     }
 )
-# The one developer tool inside games/: the golden playthroughs (make golden)
-# read and write tests/golden/*.txt from a command line, and choose moves with a
-# seeded random.Random, like RandomBot.
-TOOL_STDLIB = {
-    "throneroom_server.games.golden": frozenset({"argparse", "sys", "pathlib", "random"}),
-}
-
 SDK_DEPENDENCY_MODULES = (
     "grpc",  # grpcio
     "google.protobuf",  # protobuf
@@ -141,7 +134,6 @@ def _check_games(imports: list[Import]) -> list[str]:
         packages=GAMES_PACKAGES,
         allowed=(*GAMES_ALLOWED, *_pb2_modules(imports)),
         forbidden_stdlib=FORBIDDEN_STDLIB,
-        tool_stdlib=TOOL_STDLIB,
     )
 
 
@@ -316,7 +308,6 @@ def test_games_contract_catches_planted_violations(tmp_path: Path) -> None:
                     import random
             """,
             "service/throneroom_server/games/core.py": "",
-            "service/throneroom_server/games/golden.py": "import random, sys, pathlib\n",
             "service/throneroom_server/store/base.py": "",
             "service/throneroom_server/app.py": "",
             "service/throneroom_server/api/servicer.py": "",

@@ -10,7 +10,6 @@ import pytest
 from google.protobuf.message import Message
 from throneroom.envelopes import ENVELOPES, GameMessages, WrongGameError, game_types_of
 from throneroom.v1 import game_pb2, nim_pb2
-from throneroom_server.games.golden import CASES, golden_cases
 from throneroom_server.games.registry import (
     build_registry,
     real_game_names,
@@ -20,6 +19,7 @@ from throneroom_server.games.registry import (
 from tests.conformance.playout import Playout
 from tests.conformance.profiles import PROFILES
 from tests.games.kit_games import SealedTakes, Snap
+from throneroom_dev.golden import CASES, golden_cases
 
 GAMES = build_registry(include_fixtures=True)
 GOLDEN_DIR = Path(__file__).parents[1] / "golden"

@@ -18,7 +18,6 @@ from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 from throneroom.v1 import nim_pb2, service_pb2_grpc
-from throneroom_server.devtools import RedisServerError, free_port, wait_for_port
 from throneroom_server.games.core import (
     GameFinishedError,
     GameInfo,
@@ -30,6 +29,8 @@ from throneroom_server.games.core import (
     Viewer,
 )
 from throneroom_server.games.nim import Nim
+
+from throneroom_dev.processes import RedisServerError, free_port, wait_for_port
 
 
 class FakeRpcError(grpc.RpcError):

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from throneroom_server.devtools import free_port, wait_for_port
+from throneroom_dev.processes import free_port, wait_for_port
 
 START_SECONDS = 90.0
 """How long a replica may take to listen."""

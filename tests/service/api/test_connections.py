@@ -23,9 +23,9 @@ from throneroom_server.server import RunningServer, create_server
 from throneroom_server.store.memory import MemoryStore
 
 from tests.service import rest_helpers
+from tests.service.api.test_play_session import move, opening
 from tests.service.helpers import nim_move
 from tests.service.rest_helpers import Rest
-from tests.service.api.test_play_session import move, opening
 
 
 @pytest.fixture

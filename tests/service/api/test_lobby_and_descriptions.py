@@ -15,9 +15,9 @@ from throneroom_server.games.registry import build_registry
 from throneroom_server.lobby import MAX_PAGE_SIZE, cursor_of, page_token
 from throneroom_server.store.base import Store
 
+from tests.service.api.test_rest_watch import collect
 from tests.service.helpers import Service, error_info, new_nim, nim_move
 from tests.service.rest_helpers import Rest, expect_error, start, stop, ticking_clock
-from tests.service.api.test_rest_watch import collect
 
 # -- the lobby over gRPC ------------------------------------------------------------------
 

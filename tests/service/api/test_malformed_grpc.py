@@ -13,7 +13,6 @@ import structlog
 from throneroom.v1 import service_pb2
 from throneroom_server import updates
 from throneroom_server.config import Config
-from throneroom_server.devtools import free_port
 from throneroom_server.server import create_server
 from throneroom_server.store.redis import RedisStore
 
@@ -25,6 +24,7 @@ from tests.service.helpers import (
     nim_move,
     snapshot_bytes,
 )
+from throneroom_dev.processes import free_port
 
 METHODS = service_pb2.DESCRIPTOR.services_by_name["Throneroom"].methods
 

@@ -23,8 +23,8 @@ from throneroom_server.store.base import Store
 from throneroom_server.store.memory import MemoryStore
 
 from tests.service import rest_helpers
-from tests.service.rest_helpers import Rest
 from tests.service.api.test_play_session import move, opening
+from tests.service.rest_helpers import Rest
 
 STREAMS_PER_CLIENT = 3
 MAX_MESSAGE_BYTES = 64 * 1024

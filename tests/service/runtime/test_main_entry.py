@@ -15,8 +15,9 @@ from pathlib import Path
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from throneroom_server.devtools import free_port, wait_for_port
 from throneroom_server.main import GRPC_SETTINGS, use_grpc_settings
+
+from throneroom_dev.processes import free_port, wait_for_port
 
 
 def test_the_settings_fill_only_what_the_environment_leaves_unset() -> None:

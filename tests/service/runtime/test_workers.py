@@ -11,9 +11,10 @@ from pathlib import Path
 
 import grpc
 from throneroom.v1 import game_pb2, nim_pb2, service_pb2, service_pb2_grpc
-from throneroom_server.devtools import free_port, wait_for_port
 from throneroom_server.main import GRPC_SETTINGS
 from throneroom_server.process import WORKER_ENV
+
+from throneroom_dev.processes import free_port, wait_for_port
 
 
 def _server(*args: str) -> subprocess.Popen[str]:

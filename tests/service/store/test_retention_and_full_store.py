@@ -8,13 +8,13 @@ import pytest
 import redis.asyncio as aioredis
 from throneroom.v1 import game_pb2, nim_pb2, service_pb2, service_pb2_grpc, storage_pb2
 from throneroom_server.config import Config
-from throneroom_server.devtools import throwaway_redis
 from throneroom_server.server import create_server
 from throneroom_server.store.base import Retention, StoreGameNotFound
 from throneroom_server.store.memory import MemoryStore
 from throneroom_server.store.redis import RedisStore, game_key, log_key
 
 from tests.service.helpers import error_info, new_nim, nim_move, start_service
+from throneroom_dev.processes import throwaway_redis
 
 HOUR_MS = 3600 * 1000
 

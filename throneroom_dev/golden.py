@@ -4,9 +4,9 @@ A golden file pins an engine's behaviour end to end: the legal moves offered,
 what each move does, what every viewer sees and is told. Any change to the
 rules engine that changes a game shows up as a readable diff.
 
-    python -m throneroom_server.games.golden            # compare; diff and exit 1 if different
-    python -m throneroom_server.games.golden --write    # rewrite tests/golden/*.txt (make golden)
-    python -m throneroom_server.games.golden --game nim # only that game's cases
+    python -m throneroom_dev.golden            # compare; diff and exit 1 if different
+    python -m throneroom_dev.golden --write    # rewrite tests/golden/*.txt (make golden)
+    python -m throneroom_dev.golden --game nim # only that game's cases
 
 Each case is played with a seeded chooser like RandomBot: ``random.Random(seed)``;
 at each step the lowest seat in to_act moves, and its move is
@@ -27,7 +27,6 @@ from pathlib import Path
 
 from google.protobuf import text_format
 from google.protobuf.message import Message
-
 from throneroom_server.games.core import GameError, Viewer
 from throneroom_server.games.registry import AnyGame, build_registry
 
@@ -69,7 +68,7 @@ FULL_VIEW_DECISIONS = 60
 VIEW_EVERY = 10
 """...then after every this-many-th decision (and always after the last one)."""
 
-DEFAULT_DIR = Path(__file__).resolve().parents[3] / "tests" / "golden"
+DEFAULT_DIR = Path(__file__).resolve().parents[1] / "tests" / "golden"
 
 
 class GoldenCaseError(ValueError):
@@ -139,7 +138,7 @@ def _header(case: GoldenCase, options: Message) -> list[str]:
     return [
         f"# Golden playthrough {case.name}: game {case.game}, {case.seats} seats, "
         f"seed {case.seed}, options {{{_one_line(options)}}}",
-        "# Written by `python -m throneroom_server.games.golden --write` (`make golden`);",
+        "# Written by `python -m throneroom_dev.golden --write` (`make golden`);",
         "# tests/test_golden.py plays it again and fails on any difference: rewrite it only",
         "# after an intended rules change, and read the diff.",
         f"# Chooser: random.Random({case.seed}); the lowest seat in to_act moves, choosing",
@@ -240,7 +239,7 @@ def _diff(expected: str, actual: str, path: Path) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m throneroom_server.games.golden",
+        prog="python -m throneroom_dev.golden",
         description="Print the golden playthroughs and compare them with tests/golden/ "
         "(or rewrite them with --write).",
     )
