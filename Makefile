@@ -11,7 +11,7 @@ LATEST ?= .venv-latest
 LPY    := $(LATEST)/bin/python
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test test-latest latest-venv lock lint proto redis-server chromium bench bench-tournament bots golden clean
+.PHONY: help install run test test-fast test-latest latest-venv lock lint proto redis-server chromium bench bench-tournament bots golden clean
 
 help: ## Show this help
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  make %-12s %s\n", $$1, $$2}'
@@ -37,6 +37,11 @@ chromium: ## Make sure Debian's headless chromium exists for the browser tests (
 test: $(STAMP) redis-server chromium ## Install, start a throwaway redis-server, run the whole test suite (browser tests in chromium)
 	$(PY) scripts/gen_proto.py --check
 	$(PY) -m pytest -q
+
+# The developer's loop: make test-fast, plus the test files of what you touched.
+FAST := not slow and not cluster and not browser
+test-fast: $(STAMP) redis-server ## The fast tier: every test but the slow, Redis Cluster and browser ones (a few minutes)
+	$(PY) -m pytest -q -m "$(FAST)" $(PYTEST_ARGS)
 
 latest-venv:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required"'

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from throneroom import AsyncClient, Client, GameHandle
 from throneroom.v1 import service_pb2
 from throneroom_server.embedded import EmbeddedServer
@@ -59,6 +60,8 @@ class Background:
         return self.result
 
 
+@pytest.mark.redis  # its own restartable redis-server
+@pytest.mark.slow  # a 20-second outage
 def test_a_game_rides_through_a_redis_restart(tmp_path: Path) -> None:
     redis = RestartableRedis(str(tmp_path))
     redis.start()

@@ -32,7 +32,13 @@ def clean_cluster(redis_cluster_urls: list[str]) -> str:
     return redis_cluster_urls[0]
 
 
-@pytest.fixture(params=["memory", "redis", "cluster"])
+@pytest.fixture(
+    params=[
+        "memory",
+        pytest.param("redis", marks=pytest.mark.redis),
+        pytest.param("cluster", marks=pytest.mark.cluster),
+    ]
+)
 async def store(request: pytest.FixtureRequest) -> AsyncIterator[Store]:
     """Each store implementation, fresh for every test: memory, a single Redis,
     and a Redis Cluster (the same RedisStore with the cluster client)."""

@@ -26,7 +26,7 @@ from tests.web.helpers import (
 MAX_DECISIONS = 400
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
 def any_server(request: pytest.FixtureRequest) -> Server:
     """The REST face over the memory store, then over Redis."""
     name = "server" if request.param == "memory" else "redis_server"

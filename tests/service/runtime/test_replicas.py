@@ -18,7 +18,10 @@ from throneroom.v1 import service_pb2, service_pb2_grpc
 from tests.service.helpers import new_nim, race_nim_seat
 from tests.service.processes import Replica, replicas
 
-STORES = ["redis", "cluster"]
+STORES = [
+    pytest.param("redis", marks=pytest.mark.redis),
+    pytest.param("cluster", marks=pytest.mark.cluster),
+]
 
 
 @pytest.fixture(params=STORES)

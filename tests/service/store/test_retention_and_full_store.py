@@ -92,6 +92,7 @@ NIM = service_pb2.CreateGameRequest(
 )
 
 
+@pytest.mark.redis  # its own throwaway redis-servers
 async def test_a_full_redis_refuses_with_resource_exhausted_and_writes_nothing() -> None:
     with throwaway_redis("--maxmemory", "3mb", "--maxmemory-policy", "noeviction") as url:
         service = await start_service(RedisStore(url))
@@ -138,6 +139,7 @@ async def test_a_full_redis_refuses_with_resource_exhausted_and_writes_nothing()
             await service.running.stop(None)
 
 
+@pytest.mark.redis  # its own throwaway redis-servers
 async def test_a_read_only_redis_is_unavailable_not_internal() -> None:
     with throwaway_redis() as primary_url, throwaway_redis() as replica_url:
         primary_port = primary_url.rsplit(":", 1)[1].split("/")[0]
