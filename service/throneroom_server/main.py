@@ -23,7 +23,7 @@ long-standing iomgr TCP server rather than the EventEngine listener (an
 experiment grpcio 1.85 enables by default). A connection accepted that way is
 read and written by the thread that polls the completion queue (grpc.aio's
 poller), not handed between EventEngine's threads: measured beside
-boardgame.io (docs/performance.md, sixth session), 9-11% less server CPU per
+boardgame.io (docs/performance.md, "What the shipped settings measure"), 9-11% less server CPU per
 move and 3-10% more moves a second from one process. Clients are not
 affected (the variable names listeners only). Measure again when grpcio
 changes: tests/service/runtime/test_main_entry.py fails if the installed grpc does
