@@ -1,7 +1,7 @@
 """The Ballista (KK-94, KK-133, KK-134; Image 11): the line 3-6 ahead on one
 level the side chooses, -1 at wall tops, the gate but never walls or the
-King's Door, no move-and-attack, no defence roll for Elephants and Towers,
-a manned Ram's crew killed, +1 movement on the road, on the wall at setup."""
+King's Door, no move-and-attack, no defence roll for Elephants, Towers and
+Cavalry, a manned Ram's crew killed, +1 movement on the road, on the wall at setup."""
 
 from __future__ import annotations
 
@@ -112,10 +112,11 @@ def test_the_gate_falls_to_the_bolt() -> None:
     assert "gate_destroyed" in kinds(events) and state.gates[0].destroyed
 
 
-def test_no_defence_roll_for_an_elephant_or_a_tower_a_rams_crew_dies() -> None:
+def test_no_defence_roll_for_an_elephant_a_tower_or_a_cavalry_a_rams_crew_dies() -> None:
     """KK-83, KK-92, KK-98: siege engines hit War Elephants and Siege Towers
-    without a save (no panic); a manned Ram loses its crew; a Cavalry saves and,
-    if it fails, dies without flipping (KK-77)."""
+    without a save (no panic); a manned Ram loses its crew; a Cavalry is removed
+    on the hit, without a save or a flip (KK-77: "If hit by Siege Engines, the
+    unit is immediately removed from the game without flipping")."""
     state = position(
         unit(BALLISTA, D, 10, 5, S, level=Level.GROUND),  # 0
         unit(UnitType.WAR_ELEPHANT, A, 7, 5, N),  # 1
@@ -127,13 +128,12 @@ def test_no_defence_roll_for_an_elephant_or_a_tower_a_rams_crew_dies() -> None:
         turn=D,
     )
     state.ClearField("gates")  # a defender's Ballista behind its gate: leave the gate out
-    events = shoot(state, 1, bolt(0, 7, 5, GROUND), Dice(1, 1, 1, 1, 6))
+    events = shoot(state, 1, bolt(0, 7, 5, GROUND), Dice(1, 1, 1, 1))
     assert [(d.purpose, d.target_unit) for d in dice_rolled(events)] == [
         (HIT, 1),
         (HIT, 2),
         (HIT, 4),
         (HIT, 6),
-        (SAVE, 6),
     ]
     assert killed(events) == [
         (1, pb.CAUSE_ATTACK),

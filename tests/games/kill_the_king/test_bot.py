@@ -7,12 +7,15 @@ from __future__ import annotations
 import pytest
 from throneroom.bots import Bot, RandomBot
 from throneroom.bots.kill_the_king import KillTheKingBot
+from throneroom.bots.kill_the_king.combat import attack_worth, chance, save_chance
+from throneroom.bots.kill_the_king.model import Situation
 from throneroom.envelopes import unwrap, wrap
 from throneroom.games.kill_the_king.data import Mode, Side, UnitType
 from throneroom.v1 import game_pb2
 
 from .positions import END, ENGINE, GATE, A, D, Field, Move, State, legal, play
 from .positions import N as NORTH
+from .positions import S as SOUTH
 
 GAME = "kill_the_king"
 
@@ -133,3 +136,34 @@ def test_the_ram_at_the_door_attacks_it() -> None:
     assert move.WhichOneof("decision") == "attack" and move.attack.unit == ram
     assert (move.attack.target.row, move.attack.target.col) == (15, 5)
     assert any(m == move for m in legal(state))
+
+
+def test_its_estimate_counts_a_cavalry_hit_by_a_ballista_or_an_elephant_as_removed() -> None:
+    """KK-77: a Cavalry hit by a Ballista or a War Elephant is removed on the hit
+    (no save, no flip), so the estimate is the hit chance times a whole Cavalry
+    (its 9 coins); against a Swordsmen's attack it saves and only flips (worth
+    4); a dismounted Cavalry saves as the Swordsmen it is."""
+    board = Field()
+    elephant = board.put(UnitType.WAR_ELEPHANT, A, 4, 5, NORTH)
+    board.put(UnitType.CAVALRY, D, 5, 5, SOUTH)
+    swordsmen = board.put(UnitType.SWORDSMEN, A, 4, 2, NORTH)
+    facing_swordsmen = board.put(UnitType.CAVALRY, D, 5, 2, SOUTH)
+    ballista = board.put(UnitType.BALLISTA, A, 4, 8, NORTH)
+    board.put(UnitType.CAVALRY, D, 7, 8, SOUTH)
+    on_foot = board.put(UnitType.BALLISTA, A, 4, 0, NORTH)
+    board.put(UnitType.SWORDSMEN, D, 7, 0, SOUTH, dismounted=True)
+    state = board.turn(A, 1)
+    sit = Situation(ENGINE.view(state, 0), 0)
+
+    def estimate(uid: int) -> float:
+        u = sit.by_id[uid]
+        return attack_worth(sit, u, u.coord, u.level, u.facing)
+
+    target = sit.by_id[facing_swordsmen]  # hit from the south: its front
+    assert save_chance(sit, target, SOUTH, UnitType.WAR_ELEPHANT) == 0.0
+    assert save_chance(sit, target, SOUTH, UnitType.BALLISTA) == 0.0
+    assert save_chance(sit, target, SOUTH, UnitType.SWORDSMEN) == chance(4)
+    assert estimate(elephant) == pytest.approx(chance(6) * 9)
+    assert estimate(ballista) == pytest.approx(chance(3) * 9)
+    assert estimate(swordsmen) == pytest.approx(chance(3) * (1 - chance(4)) * 4)
+    assert estimate(on_foot) == pytest.approx(chance(3) * (1 - chance(3)) * 3)

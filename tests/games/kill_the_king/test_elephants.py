@@ -176,10 +176,12 @@ def test_no_defence_roll_against_siege_engines_and_no_panic() -> None:
     assert killed(events) == [(1, pb.CAUSE_ATTACK)] and "panicked" not in kinds(events)
 
 
-def test_its_attack_kills_a_cavalry_without_flipping_and_a_tower_without_a_roll() -> None:
-    """KK-77, KK-98."""
+def test_its_attack_kills_a_cavalry_and_a_tower_without_a_roll() -> None:
+    """KK-77 ("If a Cavalry unit is hit by Siege Engines or War Elephants it is
+    killed instantly without converting"), KK-98."""
     cavalry = position(unit(ELEPHANT, A, 4, 5, N), unit(CAVALRY, D, 5, 5, S))
-    events = hit(cavalry, 0, 0, 5, 5, Dice(6, 5))
+    events = hit(cavalry, 0, 0, 5, 5, Dice(6))
+    assert [d.purpose for d in dice_rolled(events)] == [HIT]
     assert attacked(events).value == 6 and killed(events) == [(1, pb.CAUSE_ATTACK)]
     tower = position(
         unit(ELEPHANT, D, 5, 5, S),

@@ -6,9 +6,10 @@ spaces, a Catapult's cross, with friends in the cross counted against it).
 The chances follow the chart (``throneroom.games.kill_the_king.data``): hit on
 a die <= the attack value after the modifiers the bot can see (the Knight,
 climbing, over a wall, at a wall top, a wall target), then the target's save
-on the face hit (none against a Catapult). The same estimate chooses the
-attack among the legal ones and the facing a unit turns to before the
-attack phase.
+on the face hit (none against a Catapult, nor for a Cavalry hit by a Ballista
+or a War Elephant, which dies outright rather than flipping: KK-77). The
+same estimate chooses the attack among the legal ones and the facing a unit
+turns to before the attack phase.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from throneroom.games.kill_the_king.board import Coord, Terrain
 from throneroom.games.kill_the_king.data import (
     ARCHER_FROM_WALL_VALUE,
     AT_WALL_TOP_PENALTY,
+    CAVALRY_KILLED_OUTRIGHT_BY,
     CLIMBING_PENALTY,
     DIE_SIDES,
     DOOR_DEFENCE,
@@ -66,8 +68,9 @@ def can_reach(attacker: Level, target: Level, *, archer: bool = False) -> bool:
     return attacker == target
 
 
-def worth(sit: Situation, target: Piece) -> float:
-    """What killing ``target`` is worth to its enemy."""
+def worth(sit: Situation, target: Piece, by: UnitType | None = None) -> float:
+    """What killing ``target`` is worth to its enemy (``by``: the attacker's type,
+    when it changes what a kill is: a Cavalry dies outright only to some)."""
     if target.is_leader:
         if sit.spec.victory is Victory.LEADER_AND_BREAKTHROUGH and target.side is Side.DEFENDER:
             return BREAKTHROUGH_LEADER_WORTH
@@ -78,8 +81,8 @@ def worth(sit: Situation, target: Piece) -> float:
     value = float(max(spec.cost, 3))
     if target.type is UnitType.CATAPULT:
         value = 8.0
-    if target.type is UnitType.CAVALRY:
-        value = 4.0  # it flips to Swordsmen rather than dying
+    if target.type is UnitType.CAVALRY and by not in CAVALRY_KILLED_OUTRIGHT_BY:
+        value = 4.0  # it flips to Swordsmen rather than dying (KK-77)
     return value
 
 
@@ -100,6 +103,8 @@ def knight_bonus(sit: Situation, side: Side, coord: Coord, attacker_id: int) -> 
 def save_chance(sit: Situation, target: Piece, attack_from: Direction, attacker: UnitType) -> float:
     if attacker is UnitType.CATAPULT:
         return 0.0
+    if target.type is UnitType.CAVALRY and attacker in CAVALRY_KILLED_OUTRIGHT_BY:
+        return 0.0  # removed on the hit (KK-77)
     defender = target
     if target.type is UnitType.BATTERING_RAM:
         crew = sit.crew_of(target)
@@ -117,7 +122,7 @@ def _kill(sit: Situation, unit: Piece, value: int, target: Piece, direction: Dir
     """Expected worth of one roll of ``unit`` (facing ``direction``) at ``target``."""
     side = sit.combat_side(unit)
     p = chance(value) * (1.0 - save_chance(sit, target, direction.opposite, unit.type))
-    gain = worth(sit, target)
+    gain = worth(sit, target, unit.type)
     return p * gain if sit.combat_side(target) is not side else -p * gain * FRIENDLY_FIRE
 
 

@@ -214,7 +214,8 @@ _UNIT_LIST: tuple[UnitSpec, ...] = (
         defence=Defence(4, 3, 3, 2),
         rules=(
             "After a kill it may move into the space and attack once more ahead at -1.",
-            "When killed it flips to Swordsmen; hit by a siege engine or War Elephant it dies.",
+            "When killed it flips to Swordsmen.",
+            "Hit by a Catapult, a Ballista or a War Elephant it dies at once, with no save.",
             "May dismount (flip to Swordsmen) at any time of its movement phase.",
         ),
     ),
@@ -418,6 +419,13 @@ SIEGE_ENGINES: frozenset[UnitType] = frozenset(u.type for u in _UNIT_LIST if u.i
 EXTRA_ROW_UNITS: frozenset[UnitType] = frozenset(u.type for u in _UNIT_LIST if u.extra_setup_row)
 """Units the attacker may also place on row 4 (KK-24)."""
 RANGED_ENGINES: frozenset[UnitType] = frozenset({UnitType.CATAPULT, UnitType.BALLISTA})
+CAVALRY_KILLED_OUTRIGHT_BY: frozenset[UnitType] = frozenset(
+    {UnitType.CATAPULT, UnitType.BALLISTA, UnitType.WAR_ELEPHANT}
+)
+"""A Cavalry hit by one of these is removed at once, with no save roll and no flip
+to Swordsmen (KK-77): "If a Cavalry unit is hit by Siege Engines or War Elephants
+it is killed instantly without converting" ("hit": the attack roll alone, KK-35).
+The Catapult and the Ballista are the siege engines that attack units."""
 
 # -- special values of the Unit Rules ---------------------------------------------------
 

@@ -10,9 +10,10 @@ once at 3 for every enemy unit on that level in those spaces, nearest first
 attacker's bolt also strikes the intact gate if it is in the line (the gate
 defends on 3). Never walls, never the King's Door. Its hits allow the usual
 save, except a War Elephant (none: no defence roll against siege engines), a
-Siege Tower (destroyed with its crew) and a manned Battering Ram (its crew
-dies at once). It cannot move and attack in one turn unless it stands next to
-its side's Engineer when it attacks (KK-108).
+Cavalry (removed at once, without flipping: KK-77), a Siege Tower (destroyed
+with its crew) and a manned Battering Ram (its crew dies at once). It cannot
+move and attack in one turn unless it stands next to its side's Engineer when
+it attacks (KK-108).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 from throneroom.games.kill_the_king.board import Terrain
 from throneroom.games.kill_the_king.data import (
     AT_WALL_TOP_PENALTY,
+    CAVALRY_KILLED_OUTRIGHT_BY,
     UNITS,
     Direction,
     Level,
@@ -42,8 +44,11 @@ from throneroom_server.games.kill_the_king.combat_strikes import (
 )
 from throneroom_server.games.kill_the_king.state import Unit, coord, crew_of
 
-NO_SAVE_AGAINST_ENGINES = frozenset({UnitType.WAR_ELEPHANT, UnitType.SIEGE_TOWER})
-"""Hit by a siege engine these make no defence roll (KK-83, KK-98)."""
+NO_SAVE_AGAINST_ENGINES = frozenset({UnitType.WAR_ELEPHANT, UnitType.SIEGE_TOWER}) | (
+    {UnitType.CAVALRY} if UnitType.BALLISTA in CAVALRY_KILLED_OUTRIGHT_BY else frozenset()
+)
+"""Hit by the bolt these make no defence roll: the War Elephant and the Siege
+Tower against siege engines (KK-83, KK-98), the Cavalry killed outright (KK-77)."""
 BOLT_LEVELS = (Level.GROUND, Level.WALL)
 
 

@@ -6,9 +6,9 @@
   lock (KK-101). A dead engine's crew: a Siege Tower's dies with it (KK-98), a
   Battering Ram's stays on the space (KK-108 reading).
 * :func:`fail_save` is what a failed save (or a hit without one) does to a
-  unit: Cavalry flips to Swordsmen unless a siege engine or a War Elephant hit
-  it (KK-77); a manned Battering Ram loses its crew, an unmanned one is
-  destroyed (KK-92).
+  unit: Cavalry flips to Swordsmen unless a Catapult, a Ballista or a War
+  Elephant hit it (then it had no save and dies, KK-77); a manned Battering
+  Ram loses its crew, an unmanned one is destroyed (KK-92).
 * :func:`destroy_structure` turns a wall or gate space into rubble and kills
   whoever stands on it (KK-50, KK-52, KK-53, KK-58).
 
@@ -20,7 +20,14 @@ from __future__ import annotations
 from typing import TypeAlias
 
 from throneroom.games.kill_the_king.board import Coord, Position
-from throneroom.games.kill_the_king.data import LEADERS, SIEGE_ENGINES, Direction, Side, UnitType
+from throneroom.games.kill_the_king.data import (
+    CAVALRY_KILLED_OUTRIGHT_BY,
+    LEADERS,
+    SIEGE_ENGINES,
+    Direction,
+    Side,
+    UnitType,
+)
 from throneroom.v1 import kill_the_king_pb2 as pb
 
 from throneroom_server.games.kill_the_king import elephants, pigs
@@ -131,8 +138,8 @@ def fail_save(
 
     * a Battering Ram: manned, its crew dies (CREW_OF_RAM) and the Ram stays;
       unmanned, it is destroyed (KK-92);
-    * a Cavalry flips to Swordsmen, unless a siege engine or a War Elephant hit
-      it: then it dies (KK-77);
+    * a Cavalry flips to Swordsmen, unless a Catapult, a Ballista or a War
+      Elephant hit it: then it dies (KK-77; those hits allow it no save);
     * anything else dies (KK-35).
     """
     kind = UnitType(target.type)
@@ -148,8 +155,7 @@ def fail_save(
             return
         kill_unit(state, target, pb.CAUSE_ATTACK, attacker.id, events, rng)
         return
-    by = UnitType(attacker.type)
-    if kind is UnitType.CAVALRY and by not in SIEGE_ENGINES and by is not UnitType.WAR_ELEPHANT:
+    if kind is UnitType.CAVALRY and UnitType(attacker.type) not in CAVALRY_KILLED_OUTRIGHT_BY:
         flip_cavalry(target, events, by_choice=False)
         return
     kill_unit(state, target, pb.CAUSE_ATTACK, attacker.id, events, rng)

@@ -37,6 +37,7 @@ from throneroom.games.kill_the_king.data import (
     ARCHER_FROM_WALL_VALUE,
     AT_WALL_TOP_PENALTY,
     CATAPULT_CENTRE_DISTANCES,
+    CAVALRY_KILLED_OUTRIGHT_BY,
     CLIMBING_PENALTY,
     DOOR_SUPPORT_MAX,
     LEADERS,
@@ -369,8 +370,8 @@ def melee_strikes(
         return [Strike(u.id, ahead, base, modifiers, (roll,))]
     for t in _melee_targets(scene, u, ahead):
         face = _face(t, facing.opposite)
-        if elephant and t.type == _TOWER:
-            roll = Roll(base + _total(modifiers), ahead, t.id, Save.NONE)  # KK-98
+        if (elephant and t.type == _TOWER) or (t.type == _CAVALRY and u.type in _RUNS_DOWN):
+            roll = Roll(base + _total(modifiers), ahead, t.id, Save.NONE)  # KK-98, KK-77
         else:
             roll = Roll(base + _total(modifiers), ahead, t.id, Save.UNIT, face)
         return [Strike(u.id, ahead, base, modifiers, (roll,))]
@@ -380,6 +381,9 @@ def melee_strikes(
 _DIRECTIONS = {int(d): d for d in Direction}
 _ELEPHANT = int(UnitType.WAR_ELEPHANT)
 _TOWER = int(UnitType.SIEGE_TOWER)
+_CAVALRY = int(UnitType.CAVALRY)
+_RUNS_DOWN = frozenset(int(t) for t in CAVALRY_KILLED_OUTRIGHT_BY)
+"""Attackers whose hit removes a Cavalry with no save (the War Elephant in melee, KK-77)."""
 _MELEE_VALUE = {int(t): UNITS[t].attack.value_at(1) for t in UNITS}
 """Each unit's attack value at distance 1 (None: it has none)."""
 
