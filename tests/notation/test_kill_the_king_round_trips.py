@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+import pytest
 from google.protobuf import descriptor
 from google.protobuf.message import Message
 from hypothesis import HealthCheck, given, settings
@@ -264,6 +265,7 @@ def test_every_kind_of_move_round_trips(move: Move) -> None:
     check_move(move)
 
 
+@pytest.mark.slow  # 300 armies of up to 40 units
 @SETTINGS
 @given(state=states(max_units=40))
 def test_big_armies_round_trip(state: State) -> None:

@@ -94,6 +94,7 @@ def test_kill_the_king(mode: int, advanced: bool, seed: int, choice_seed: int) -
     assert check_game("kill_the_king", 2, seed, choice_seed, options) > 10
 
 
+@pytest.mark.slow  # whole Giga playouts
 @pytest.mark.parametrize(
     ("mode", "seats"),
     [

@@ -26,6 +26,7 @@ def redis_server(redis_url: str) -> Iterator[EmbeddedServer]:
         yield server
 
 
+@pytest.mark.slow  # whole tournaments
 def test_a_tournament_through_redis_survives_crashing_hanging_and_illegal_bots(
     redis_server: EmbeddedServer, tmp_path: Path
 ) -> None:
@@ -77,6 +78,7 @@ def _results(records: list[MatchRecord]) -> list[dict[str, object]]:
     return [r.result() for r in records]
 
 
+@pytest.mark.slow  # whole tournaments
 @pytest.mark.parametrize("schedule", ["round_robin", "swiss", "gauntlet"])
 def test_the_same_file_and_seed_give_the_same_games_and_results(
     tmp_path: Path, schedule: str
@@ -112,6 +114,7 @@ def test_the_same_file_and_seed_give_the_same_games_and_results(
     assert [r.game_seed for r in reseeded] != [r.game_seed for r in first]
 
 
+@pytest.mark.slow  # whole tournaments
 def test_a_bot_answering_just_after_its_deadline_loses_on_time_and_play_goes_on(
     tmp_path: Path,
 ) -> None:
@@ -131,6 +134,7 @@ class _Stop(Exception):
     pass
 
 
+@pytest.mark.slow  # whole tournaments
 def test_a_stopped_tournament_resumes_where_it_stopped(tmp_path: Path) -> None:
     path = tournament_file(tmp_path, ["random", "heuristic", "node"], concurrency=1)
     config = load_config(path)

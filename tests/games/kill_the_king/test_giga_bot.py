@@ -38,6 +38,7 @@ def play_giga(mode: Mode, seats: int, seed: int) -> pb.KillTheKingState:
     return state
 
 
+@pytest.mark.slow  # whole Giga games
 @pytest.mark.parametrize(("mode", "seats"), [(KTKG, 3), (KTKG, 4), (ADG, 2), (ADG, 4)], ids=str)
 def test_whole_giga_games_between_bots_finish(mode: Mode, seats: int) -> None:
     state = play_giga(mode, seats, seed=seats)

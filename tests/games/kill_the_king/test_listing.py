@@ -18,13 +18,15 @@ from throneroom_server.games.kill_the_king.keys import STEP
 State = pb.KillTheKingState
 TOWER = pb.UNIT_TYPE_SIEGE_TOWER
 
+SLOW = pytest.mark.slow
 VARIANTS = [
     ((), 2),
     ((("mode", int(Mode.ATTACK_AND_DEFENSE)),), 2),
     ((("advanced", 1),), 2),
     ((("mode", int(Mode.ATTACK_AND_DEFENSE)), ("advanced", 1)), 2),
-    ((("mode", int(Mode.KILL_THE_KING_GIGA)), ("advanced", 1)), 3),
-    ((("mode", int(Mode.ATTACK_AND_DEFENSE_GIGA)),), 4),
+    # The Giga boards' playouts are long: the slow tier's.
+    pytest.param((("mode", int(Mode.KILL_THE_KING_GIGA)), ("advanced", 1)), 3, marks=SLOW),
+    pytest.param((("mode", int(Mode.ATTACK_AND_DEFENSE_GIGA)),), 4, marks=SLOW),
 ]
 
 

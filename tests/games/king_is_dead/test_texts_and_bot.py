@@ -181,6 +181,7 @@ def test_bot_plays_legal_moves_to_the_end(seats: int, mordred: bool) -> None:
     assert _play(bots, seed=seats, mordred=mordred)
 
 
+@pytest.mark.slow  # many whole games
 def test_bot_beats_random_in_two_player_games() -> None:
     wins = 0
     for game in range(16):

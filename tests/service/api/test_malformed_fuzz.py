@@ -4,9 +4,12 @@ server failure and no change made by any rejected call."""
 
 from __future__ import annotations
 
+import pytest
+
 from bench.fuzz import report, run
 
 
+@pytest.mark.slow  # a fuzzing pass
 def test_a_quick_fuzz_finds_no_failure_and_no_change_on_rejection() -> None:
     tally = run(400, seed=20261130)
     assert tally.cases == 400

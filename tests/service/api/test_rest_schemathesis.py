@@ -112,12 +112,14 @@ def _schemathesis(base: str, tmp_path: Path, *, examples: int) -> None:
     assert " passed" in report and "failed" not in report.split("SUMMARY")[-1], report
 
 
+@pytest.mark.slow  # a fuzzing pass
 def test_the_rest_face_survives_schemathesis_on_the_memory_store(tmp_path: Path) -> None:
     with _server(tmp_path) as base:
         _schemathesis(base, tmp_path, examples=15)
 
 
 @pytest.mark.usefixtures("clean_redis")
+@pytest.mark.slow  # a fuzzing pass
 def test_the_rest_face_survives_schemathesis_on_redis(tmp_path: Path, redis_url: str) -> None:
     with _server(tmp_path, redis_url) as base:
         _schemathesis(base, tmp_path, examples=6)

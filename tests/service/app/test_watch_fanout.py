@@ -38,6 +38,7 @@ async def _move(service: Service, game_id: str, token: str, version: int) -> int
     return reply.version
 
 
+@pytest.mark.slow  # 60 s at the shipped defaults
 async def test_an_idle_watch_lives_60_seconds_at_the_shipped_defaults(clean_redis: str) -> None:
     """Nothing shortened: the default heartbeat (15 s), the default blocking
     read and the Redis client library's own defaults. The watch must outlive

@@ -212,6 +212,7 @@ async def test_idle_channels_are_unsubscribed(
     client.close()
 
 
+@pytest.mark.slow  # the shipped catch-up period
 async def test_a_feed_catches_up_with_silent_commits_at_its_shipped_period(
     stores: tuple[RedisStore, RedisStore], clean_redis: str
 ) -> None:
