@@ -12,12 +12,18 @@ holds nothing that cannot be rebuilt, and each entry is rebuilt when dropped.
 Before every seat is taken, snapshots are built whole (seats may be claimed
 without a new version).
 
-A stream's update is not even parsed (``framed``): the shared part's bytes are
-followed by the viewer's own part and its legal moves, each a fragment of the
-same GameUpdate, and protobuf parsers merge the fragments of a message (a
-repeated field's entries are appended, a singular one set; the shared part
-leaves empty every field that a viewer's part sets: a game's ``seat_view``
-only adds, ``kit.checks.seat_view_problems``).
+A stream's update is not even parsed (``framed``): it is written from the
+shared part's bytes and the viewer's own part, each message field of it
+(``snapshot``, its ``view``, the game's entry of the view) framed once around
+its shared bytes followed by the viewer's (the viewer's seat, its part of
+the view), then the viewer's events and legal moves. Fragments are joined
+only *inside* a message, never as two occurrences of one message field:
+protobuf says a parser merges those, but not every parser does (protobufjs 7,
+which most Node.js gRPC clients decode with, keeps the last one only: a
+snapshot sent as the shared part then the viewer's view read as the view
+alone, ``finished`` and the outcome lost; issue 34). Within the game's view
+the viewer's part only adds fields the spectator's leaves empty (a game's
+``seat_view``, ``kit.checks.seat_view_problems``).
 """
 
 from __future__ import annotations
@@ -39,10 +45,17 @@ read by the version's streams within moments of its commit."""
 
 
 class SharedUpdate(NamedTuple):
-    """What every viewer's update of a version shares, serialized (a GameUpdate
-    fragment), and what a stream reads of it."""
+    """What every viewer's update of a version shares, serialized as the parts
+    ``framed`` writes each viewer's update from, and what a stream reads of it."""
 
-    data: bytes
+    head: bytes
+    """The GameUpdate's fields but its snapshot (version, mover, timeout and,
+    for a game whose events are public, the events)."""
+    snapshot: bytes
+    """The GameSnapshot's fields but its view and ``viewer_seat``."""
+    view: bytes
+    """For a game that shares views, the spectator's view: the game's message
+    (the entry of ``View``), which a seat's part follows; else empty."""
     to_act: tuple[int, ...]
     finished: bool
 
@@ -157,19 +170,26 @@ class Snapshots:
         key = (loaded.game_id, entry.version)
         shared = self._framed.get(key)
         if shared is None:
-            update = service_pb2.GameUpdate()
-            _update_header(entry, update)
-            snapshot = update.snapshot
+            head = service_pb2.GameUpdate()
+            _update_header(entry, head)
+            if game.public_events:
+                head.events.extend(entry.events)
+            snapshot = service_pb2.GameSnapshot()
             clock = entry.clock if entry.HasField("clock") else None
             # Built here, not through the snapshots' cache: this is the
             # version's one build, and its bytes are kept as the update's.
             _shared_part(game, loaded, entry.state, entry.version, clock=clock, snapshot=snapshot)
+            view = b""
             if game.shares_views:
-                game.view_into(entry.state, None, snapshot.view)
-            if game.public_events:
-                update.events.extend(entry.events)
+                spectator = game_pb2.View()
+                game.view_into(entry.state, None, spectator)
+                view = getattr(spectator, game.name).SerializeToString()
             shared = SharedUpdate(
-                update.SerializeToString(), tuple(snapshot.to_act), snapshot.finished
+                head.SerializeToString(),
+                snapshot.SerializeToString(),
+                view,
+                tuple(snapshot.to_act),
+                snapshot.finished,
             )
             self._keep(self._framed, key, shared)
         return shared
@@ -185,24 +205,62 @@ class Snapshots:
         legal_moves: bytes = b"",
     ) -> bytes:
         """The WatchGameResponse of ``entry``'s update as ``seat`` sees it,
-        serialized: ``shared`` (``shared_update``), the viewer's own part, then
-        ``legal_moves`` (GameUpdate ``legal_moves`` entries, serialized), as one
-        ``update`` (see the module; every seat of ``loaded`` taken, no
-        descriptions)."""
-        personal = service_pb2.GameUpdate()
-        snapshot = personal.snapshot
+        serialized from ``shared`` (``shared_update``) and the viewer's own
+        part, with ``legal_moves`` (GameUpdate ``legal_moves`` entries,
+        serialized): each message field once (see the module; every seat of
+        ``loaded`` taken, no descriptions)."""
+        view = game_pb2.View()
         if not game.shares_views:
-            game.view_into(entry.state, seat, snapshot.view)
-        elif seat is not None:
-            view = snapshot.view
-            getattr(view, game.name).SetInParent()
-            game.add_seat_view(entry.state, seat, view)
-        if seat is not None:
-            snapshot.viewer_seat = seat
+            game.view_into(entry.state, seat, view)
+            view_data = view.SerializeToString()
+            view_parts: tuple[bytes, ...] = (view_data,)
+            view_size = len(view_data)
+        else:
+            own = b""
+            if seat is not None:
+                getattr(view, game.name).SetInParent()
+                game.add_seat_view(entry.state, seat, view)
+                own = getattr(view, game.name).SerializeToString()
+            inner = len(shared.view) + len(own)
+            view_parts = (_VIEW_TAGS[game.name], varint(inner), shared.view, own)
+            view_size = len(view_parts[0]) + len(view_parts[1]) + inner
+        # The snapshot: its shared fields, its view, the viewer's seat.
+        seat_part = b"" if seat is None else _VIEWER_SEAT_TAG + varint(seat)  # seat >= 0
+        view_length = varint(view_size)
+        snapshot_size = (
+            len(shared.snapshot) + len(_VIEW_TAG) + len(view_length) + view_size + len(seat_part)
+        )
+        snapshot_length = varint(snapshot_size)
+        events = b""
         if not game.public_events:
+            personal = service_pb2.GameUpdate()
             personal.events.extend(game.redact_events(entry.events, seat))
-        body = shared.data + personal.SerializeToString() + legal_moves
-        return _UPDATE_TAG + varint(len(body)) + body
+            events = personal.SerializeToString()
+        head = shared.head
+        body_size = (
+            len(head)
+            + len(_SNAPSHOT_TAG)
+            + len(snapshot_length)
+            + snapshot_size
+            + len(events)
+            + len(legal_moves)
+        )
+        return b"".join(
+            (
+                _UPDATE_TAG,
+                varint(body_size),
+                head,
+                _SNAPSHOT_TAG,
+                snapshot_length,
+                shared.snapshot,
+                _VIEW_TAG,
+                view_length,
+                *view_parts,
+                seat_part,
+                events,
+                legal_moves,
+            )
+        )
 
     def _keep(
         self, kept: OrderedDict[tuple[str, int], Kept], key: tuple[str, int], data: Kept
@@ -216,6 +274,22 @@ _UPDATE_TAG = bytes(
     [service_pb2.WatchGameResponse.DESCRIPTOR.fields_by_name["update"].number << 3 | 2]
 )
 """The key of a WatchGameResponse's ``update`` (length-delimited; one byte)."""
+
+_SNAPSHOT_TAG = varint(service_pb2.GameUpdate.DESCRIPTOR.fields_by_name["snapshot"].number << 3 | 2)
+"""The key of a GameUpdate's ``snapshot``."""
+
+_VIEW_TAG = varint(service_pb2.GameSnapshot.DESCRIPTOR.fields_by_name["view"].number << 3 | 2)
+"""The key of a GameSnapshot's ``view``."""
+
+_VIEWER_SEAT_TAG = varint(
+    service_pb2.GameSnapshot.DESCRIPTOR.fields_by_name["viewer_seat"].number << 3
+)
+"""The key of a GameSnapshot's ``viewer_seat`` (a varint)."""
+
+_VIEW_TAGS = {
+    entry.name: varint(entry.number << 3 | 2) for entry in game_pb2.View.DESCRIPTOR.fields
+}
+"""A game's name -> the key of its entry in ``View``."""
 
 
 def _update_header(entry: storage_pb2.StoredEntry, update: service_pb2.GameUpdate) -> None:

@@ -24,10 +24,14 @@ class Service:
     address: str
 
 
-async def start_service(store: Store, *, heartbeat_seconds: float = 15.0) -> Service:
-    """A real gRPC server on a free port over ``store`` (fixture games on)."""
+async def start_service(
+    store: Store, *, heartbeat_seconds: float = 15.0, http: bool = False
+) -> Service:
+    """A real gRPC server on a free port over ``store`` (fixture games on);
+    ``http``: with the REST face too, on another free port (``running.http_port``)."""
     config = Config(
         listen="127.0.0.1:0",
+        http_listen="127.0.0.1:0" if http else None,
         fixture_games=True,
         access_log=True,
         heartbeat_seconds=heartbeat_seconds,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -138,3 +138,17 @@ async def expect_error(
     assert isinstance(error["metadata"], dict)
     assert headers["X-Request-Id"]
     return body
+
+
+async def sse_frames(response: aiohttp.ClientResponse) -> AsyncIterator[dict[str, str]]:
+    """Parse a text/event-stream into frames {"event", "id", "data"}."""
+    frame: dict[str, str] = {}
+    async for raw in response.content:
+        line = raw.decode().rstrip("\r\n")
+        if not line:
+            if frame:
+                yield frame
+            frame = {}
+            continue
+        name, _, value = line.partition(":")
+        frame[name] = value.removeprefix(" ")

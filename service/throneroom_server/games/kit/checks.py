@@ -307,4 +307,21 @@ def seat_view_problems(game: AnyKitGame, state: Message) -> list[str]:
                 f"merged with {one_line(added)} is {one_line(merged)}, "
                 f"not the seat's view {one_line(whole)}"
             )
+            continue
+        # Nor into a message the spectator's view holds: those bytes would hold
+        # that message twice, and a parser that keeps the last occurrence only
+        # (protobufjs 7) would lose the spectator's part of it.
+        shown = type(view).FromString(spectator)
+        twice = [
+            field.name
+            for field, _ in added.ListFields()
+            if field.type == FieldDescriptor.TYPE_MESSAGE
+            and not field.is_repeated
+            and shown.HasField(field.name)
+        ]
+        if twice:
+            problems.append(
+                f"seat {seat}: seat_view adds to {', '.join(twice)}, which the spectator's "
+                "view holds: the seat's bytes would hold that message twice"
+            )
     return problems

@@ -142,7 +142,9 @@ class GameDefinition(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
     applied to an empty view it gives what the seat sees beyond a spectator,
     and that merged into the spectator's view (protobuf's merge: scalars set,
     repeated entries appended) is the seat's, so the service sends a seat the
-    shared part's bytes followed by its own. The service then
+    shared part's bytes followed by its own; and it sets no message field that
+    the spectator's view holds (a parser that does not merge would lose the
+    spectator's part: snapshots.py). The service then
     builds the part every viewer shares once per version. A promise:
     ``kit.checks.seat_view_problems`` proves it over states
     (tests/games/test_kit_fast_paths.py runs it for every game that makes it)."""
