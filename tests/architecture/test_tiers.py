@@ -1,15 +1,11 @@
 """The test tiers (tests/conftest.py): a test is marked by the fixtures it uses,
 and one that reaches a tier's fixture without its marker fails. Proven on a
-small planted suite run by pytester, with stand-ins for the tier fixtures."""
+small planted suite run by pytester (in this process, where the real conftest
+is already imported), with stand-ins for the tier fixtures."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
 
 pytest_plugins = ["pytester"]
 
@@ -67,15 +63,13 @@ markers =
     redis: redis
     cluster: cluster
     browser: browser
+asyncio_default_fixture_loop_scope = function
 addopts = --strict-markers -p no:cacheprovider -p no:randomly
 """
 
 
 @pytest.fixture
-def planted(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
-    # The planted suite's conftest imports the real one from the repository's root.
-    path = os.environ.get("PYTHONPATH")
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), path])))
+def planted(pytester: pytest.Pytester) -> pytest.Pytester:
     pytester.makeini(INI)
     pytester.makeconftest(CONFTEST)
     pytester.makepyfile(test_planted=TESTS)
@@ -83,7 +77,7 @@ def planted(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytes
 
 
 def _selected(pytester: pytest.Pytester, expression: str) -> set[str]:
-    result = pytester.runpytest_subprocess("--collect-only", "-q", "-m", expression)
+    result = pytester.runpytest_inprocess("--collect-only", "-q", "-m", expression)
     return {
         line.split("::", 1)[1] for line in result.outlines if line.startswith("test_planted.py::")
     }
@@ -112,7 +106,7 @@ def test_tests_are_marked_by_the_fixtures_they_use(planted: pytest.Pytester) -> 
 
 
 def test_a_tier_fixture_reached_without_its_marker_fails(planted: pytest.Pytester) -> None:
-    result = planted.runpytest_subprocess("-q")
+    result = planted.runpytest_inprocess("-q")
     result.assert_outcomes(passed=8, errors=1)
     result.stdout.fnmatch_lines(
         ["*test_fetches_the_browser_unmarked uses the browser tier: mark it so*"]
