@@ -61,8 +61,9 @@ QUIRK_RATE = 0.04
 """How often a client sends a stale move or retries an applied one (each
 client also does both on its first moves, so every game has some)."""
 
-APP_SEEDS = range(6)
-"""Seeds per game on the cheapest path (the App's own stream, memory store)."""
+APP_SEEDS = [0, *(pytest.param(seed, marks=pytest.mark.slow) for seed in range(1, 6))]
+"""Seeds per game on the cheapest path (the App's own stream, memory store):
+seed 0 in the fast tier, five more in the slow one."""
 
 
 def _shortest(cases: Sequence[Case]) -> list[Case]:
@@ -756,10 +757,15 @@ FACES = ["watch", "play", "sse", "socket"]
 STORES = ["memory", "redis"]
 FACE_CASES = [
     pytest.param(
-        face, case, STORES[(i + j) % len(STORES)], id=f"{face}-{case.id}-{STORES[(i + j) % 2]}"
+        face,
+        case,
+        store,
+        id=f"{face}-{case.id}-{store}",
+        marks=[pytest.mark.redis] if store == "redis" else [],
     )
     for i, face in enumerate(FACES)
     for j, case in enumerate(CASES)
+    for store in [STORES[(i + j) % len(STORES)]]
 ]
 """Every game through every face, each face on both stores (and each game on
 both) but not every triple: a few seconds per face."""
@@ -806,6 +812,7 @@ async def test_each_face_live_is_its_replay(served: Service, face: str, case: Ca
         await rest.session.close()
 
 
+@pytest.mark.redis
 @pytest.mark.parametrize("store", ["redis"], indirect=True)
 async def test_issue_34_a_spectator_reading_as_protobufjs_learns_how_the_game_ended(
     served: Service,
