@@ -39,9 +39,11 @@ test: $(STAMP) redis-server chromium ## Install, start a throwaway redis-server,
 	$(PY) -m pytest -q
 
 # The developer's loop: make test-fast, plus the test files of what you touched.
+# The fast tier runs on every core (pytest-xdist: one worker per CPU, each with
+# its own throwaway servers); make test stays in one process (docs/testing.md says why).
 FAST := not slow and not cluster and not browser
-test-fast: $(STAMP) redis-server ## The fast tier: every test but the slow, Redis Cluster and browser ones (a few minutes)
-	$(PY) -m pytest -q -m "$(FAST)" $(PYTEST_ARGS)
+test-fast: $(STAMP) redis-server ## The fast tier on every core: all tests but the slow, Redis Cluster and browser ones (under 3 minutes on 2 cores)
+	$(PY) -m pytest -q -n auto -m "$(FAST)" $(PYTEST_ARGS)
 
 latest-venv:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required"'
