@@ -159,6 +159,7 @@ async def test_wait_entries_wakes_on_commit(store: Store) -> None:
     await store.commit("g1", 0, _state(20), _entry(1, 20), "k1")
     entries = await asyncio.wait_for(waited, 10)  # woken by the commit, not the timeout
     assert [e.version for e in entries] == [1]
+    assert store.waiting("g1") == 0
 
 
 async def test_wait_entries_times_out_empty(store: Store) -> None:
