@@ -429,7 +429,8 @@ class RedisStore(RedisLobby):
     def waiting(self, game_id: str) -> int:
         """The game's ``wait_entries`` calls asleep now (Store.waiting): on
         notifications, those subscribed, synced and not yet woken; with
-        XREAD BLOCK (a cluster), those sent or being sent."""
+        XREAD BLOCK (a cluster; TLS and unix-socket URLs), those sent or
+        being sent."""
         if self._notes is not None:
             return self._notes.waiting(game_id)
         return self._blocked[game_id]
