@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -23,6 +23,7 @@ from throneroom_server.embedded import EmbeddedServer
 
 from tests.sdk.conftest import FAST_RETRIES, FAST_RETRY
 from tests.sdk.helpers import FakeAsyncStream, StubProxy, TcpProxy, unavailable, versions
+from tests.waiting import until
 
 
 async def _game(
@@ -34,7 +35,11 @@ async def _game(
     return game_id, [await client.join(game_id, name="ada"), await client.join(game_id)]
 
 
-async def _play_out(handles: list[AsyncGameHandle], pause: float = 0.0) -> int:
+async def _play_out(
+    handles: list[AsyncGameHandle], after_each: Callable[[int], Awaitable[None]] | None = None
+) -> int:
+    """Both seats take one stone in turn until the game ends; returns moves
+    played. ``after_each(version)`` is awaited after each move (to wait there)."""
     played = 0
     while True:
         snapshot = await handles[0].refresh()
@@ -44,7 +49,18 @@ async def _play_out(handles: list[AsyncGameHandle], pause: float = 0.0) -> int:
         await mover.refresh()
         await mover.play(nim_pb2.NimMove(take=1))
         played += 1
-        await asyncio.sleep(pause)
+        if after_each is not None:
+            await after_each(mover.version)
+
+
+def _seen_in(seen: list[int]) -> Callable[[int], Awaitable[None]]:
+    """An ``after_each`` that waits until the watch delivered that version
+    into ``seen``: the game moves on only once the watcher saw it move."""
+
+    async def wait(version: int) -> None:
+        await until(lambda: seen and seen[-1] >= version, f"version {version} watched")
+
+    return wait
 
 
 async def test_create_join_play_and_read(aclient: AsyncClient) -> None:
@@ -114,8 +130,10 @@ async def test_lost_answer_is_retried_with_the_same_key(aclient: AsyncClient) ->
 async def test_watch_live(aclient: AsyncClient) -> None:
     game_id, handles = await _game(aclient, pile=8)
     watcher = await aclient.spectate(game_id)
-    player = asyncio.create_task(_play_out(handles, pause=0.005))
-    seen = [u.version async for u in watcher.watch(include_current=False)]
+    seen: list[int] = []
+    player = asyncio.create_task(_play_out(handles, _seen_in(seen)))
+    async for update in watcher.watch(include_current=False):
+        seen.append(update.version)
     assert await player == 8
     assert seen == list(range(1, 9)) and watcher.finished
 
@@ -153,8 +171,8 @@ async def test_watch_resumes_after_the_network_drops(server: EmbeddedServer) -> 
         ):
             game_id, handles = await _game(players, pile=20)
             watcher = await watchers.spectate(game_id)
-            player = asyncio.create_task(_play_out(handles, pause=0.02))
             seen: list[int] = []
+            player = asyncio.create_task(_play_out(handles, _seen_in(seen)))
             async for update in watcher.watch(include_current=False, heartbeat_seconds=1):
                 seen.append(update.version)
                 if update.version in (4, 12):
@@ -177,7 +195,8 @@ async def test_watch_reconnects_when_silent(
     aclient.stub = proxy.as_stub()  # type: ignore[assignment]
 
     async def play_late() -> int:
-        await asyncio.sleep(1.0)
+        calls = proxy.calls
+        await until(lambda: len(calls.get("WatchGame", [])) >= 3, "two reconnections on silence")
         return await _play_out(handles)
 
     player = asyncio.create_task(play_late())

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,16 +26,19 @@ from throneroom.v1 import service_pb2
 from throneroom_server.embedded import EmbeddedServer
 
 from tests.sdk.helpers import RestartableRedis
+from tests.waiting import Progress
 
 OUTAGE_SECONDS = 20.0
 PILE = 60
-#: Redis is stopped once the game reaches this version ...
+#: Redis is stopped once the game reaches this version (and every reader has
+#: read and watched some of it) ...
 OUTAGE_AT = 10
 #: ... and the player waits for the stop before playing past this one, so that
 #: the outage always falls in the middle of the game.
 HOLD_AT = 20
-#: Seconds between two moves (so the readers see the game move).
-PACE = 0.02
+#: What the readers wait for between two reads: the game is over, or it moved,
+#: or Redis stopped since their last read (so one read falls in the outage).
+NEWS = ("over", "version", "outage")
 
 
 class Background:
@@ -72,20 +76,28 @@ def test_a_game_rides_through_a_redis_restart(tmp_path: Path) -> None:
         redis.stop()
 
 
+def _news(progress: Progress, last: Counter[str]) -> Counter[str]:
+    """Wait until the game is over, moved or Redis stopped since ``last``
+    (a reader's previous look); the counts now."""
+    return progress.wait(
+        lambda counts: any(counts[what] > last[what] for what in NEWS),
+        "news for the readers",
+        timeout=120,
+    )
+
+
 def _play_through_an_outage(address: str, redis: RestartableRedis) -> None:
     waits: list[float] = []  # every retry wait of the sync client
 
-    def sleep(seconds: float) -> None:
+    def backoff(seconds: float) -> None:
         waits.append(seconds)
-        time.sleep(seconds)
+        time.sleep(seconds)  # the SDK's own retry backoff (recorded): the outage is real
 
-    with Client(address, sleep=sleep) as client:  # the shipped default policy
+    progress = Progress()
+    with Client(address, sleep=backoff) as client:  # the shipped default policy
         game_id = client.create_game("nim", seats=2, options={"pile": PILE, "max_take": 1})
         seats = [client.join(game_id, name="ada"), client.join(game_id, name="bob")]
         watcher = client.spectate(game_id)
-        reached_outage_version = threading.Event()
-        redis_stopped = threading.Event()
-        game_over = threading.Event()
 
         def play() -> list[service_pb2.ApplyMoveResponse]:
             responses = []
@@ -98,37 +110,46 @@ def _play_through_an_outage(address: str, redis: RestartableRedis) -> None:
                     mover = seats[first.to_act[0]]
                     move = mover.legal_moves()[0]  # ListLegalMoves
                     responses.append(mover.play(move))  # ApplyMove
-                    if mover.version >= OUTAGE_AT:
-                        reached_outage_version.set()
+                    progress.reach("version", mover.version)
                     if mover.version >= HOLD_AT:
-                        assert redis_stopped.wait(60), "redis was never stopped"
-                    time.sleep(PACE)
+                        progress.wait(lambda c: c["outage"], "redis stopped", timeout=60)
             finally:
-                reached_outage_version.set()
-                game_over.set()
+                progress.add("over")
 
         def poll() -> list[int]:
             seen = []
-            while not game_over.is_set():
+            looked = _news(progress, Counter())
+            while not looked["over"]:
                 seen.append(client.get_game(game_id).version)
-                time.sleep(0.1)
+                progress.add("polls")
+                looked = _news(progress, looked)
             return seen
 
         def watch(handle: GameHandle) -> list[int]:
-            return [update.version for update in handle.watch(0, include_current=False)]
+            seen = []
+            for update in handle.watch(0, include_current=False):
+                seen.append(update.version)
+                progress.add("watched")
+            return seen
 
         async_waits: list[float] = []
         async_run = Background(
-            "async-client", lambda: asyncio.run(_async_reader(address, game_id, async_waits))
+            "async-client",
+            lambda: asyncio.run(_async_reader(address, game_id, async_waits, progress)),
         )
         watching = Background("watch", lambda: watch(watcher))
         polling = Background("poll", poll)
         playing = Background("play", play)
 
-        assert reached_outage_version.wait(60)
+        readers = ("polls", "watched", "async polls", "async watched")
+        progress.wait(  # (or the player is over early: its error is reported below)
+            lambda c: c["over"] or (c["version"] >= OUTAGE_AT and all(c[r] for r in readers)),
+            f"version {OUTAGE_AT} played, read and watched by both clients",
+            timeout=60,
+        )
         redis.stop()
-        redis_stopped.set()
-        time.sleep(OUTAGE_SECONDS)
+        progress.add("outage")
+        time.sleep(OUTAGE_SECONDS)  # the outage itself is what is tested: 20 s without Redis
         redis.start()
 
         responses: list[service_pb2.ApplyMoveResponse] = playing.join()
@@ -155,29 +176,31 @@ def _play_through_an_outage(address: str, redis: RestartableRedis) -> None:
 
 
 async def _async_reader(
-    address: str, game_id: str, waits: list[float]
+    address: str, game_id: str, waits: list[float], progress: Progress
 ) -> tuple[list[int], list[int]]:
     """Watches and polls the game with the asyncio client until it is over."""
 
-    async def sleep(seconds: float) -> None:
+    async def backoff(seconds: float) -> None:
         waits.append(seconds)
-        await asyncio.sleep(seconds)
+        await asyncio.sleep(seconds)  # the SDK's own retry backoff (recorded): the outage is real
 
-    async with AsyncClient(address, sleep=sleep) as client:
+    async with AsyncClient(address, sleep=backoff) as client:
         watcher = await client.spectate(game_id)
         polled: list[int] = []
-        finished = asyncio.Event()
 
         async def watch() -> list[int]:
-            try:
-                return [update.version async for update in watcher.watch(0, include_current=False)]
-            finally:
-                finished.set()
+            seen = []
+            async for update in watcher.watch(0, include_current=False):
+                seen.append(update.version)
+                progress.add("async watched")
+            return seen
 
         async def poll() -> None:
-            while not finished.is_set():
+            looked = await asyncio.to_thread(_news, progress, Counter())
+            while not looked["over"]:
                 polled.append((await client.get_game(game_id)).version)
-                await asyncio.sleep(0.1)
+                progress.add("async polls")
+                looked = await asyncio.to_thread(_news, progress, looked)
 
         watched, _ = await asyncio.gather(watch(), poll())
         return watched, polled

@@ -25,7 +25,8 @@ class FakeTime:
     def clock(self) -> float:
         return self.now
 
-    async def sleep(self, seconds: float) -> None:
+    async def advance(self, seconds: float) -> None:
+        """The client's sleep: the clock moves on, no time is spent."""
         self.sleeps.append(seconds)
         self.now += seconds
 
@@ -82,7 +83,7 @@ def _forever(make: Callable[[], Any]) -> Iterator[Any]:
 
 
 async def _client(server: EmbeddedServer, fake_time: FakeTime, **kwargs: Any) -> AsyncClient:
-    return AsyncClient(server.address, clock=fake_time.clock, sleep=fake_time.sleep, **kwargs)
+    return AsyncClient(server.address, clock=fake_time.clock, sleep=fake_time.advance, **kwargs)
 
 
 async def _started(client: AsyncClient, pile: int = 20) -> tuple[str, list[AsyncGameHandle]]:

@@ -37,7 +37,8 @@ class FakeTime:
     def clock(self) -> float:
         return self.now
 
-    def sleep(self, seconds: float) -> None:
+    def advance(self, seconds: float) -> None:
+        """The client's sleep: the clock moves on, no time is spent."""
         self.sleeps.append(seconds)
         self.now += seconds
 
@@ -75,7 +76,7 @@ def fake_time() -> FakeTime:
 @pytest.fixture
 def slow_client(server: EmbeddedServer, fake_time: FakeTime) -> Iterator[Client]:
     """A client with the shipped default policy, on fake time."""
-    with Client(server.address, clock=fake_time.clock, sleep=fake_time.sleep) as client:
+    with Client(server.address, clock=fake_time.clock, sleep=fake_time.advance) as client:
         yield client
 
 
@@ -277,7 +278,7 @@ def test_a_watch_reconnects_for_as_long_as_it_takes(
 def test_a_watch_backoff_starts_again_after_a_message(server: EmbeddedServer) -> None:
     fake_time = FakeTime()
     with Client(
-        server.address, clock=fake_time.clock, sleep=fake_time.sleep, rand=lambda: ALWAYS_MAX
+        server.address, clock=fake_time.clock, sleep=fake_time.advance, rand=lambda: ALWAYS_MAX
     ) as client:
         game_id = _finished_game(client)
         watcher = client.spectate(game_id)
@@ -322,7 +323,7 @@ def test_a_watch_budget_gives_up(server: EmbeddedServer) -> None:
     with Client(
         server.address,
         clock=fake_time.clock,
-        sleep=fake_time.sleep,
+        sleep=fake_time.advance,
         retry=RetryPolicy(watch_budget=20.0),
     ) as client:
         watcher = client.spectate(_finished_game(client))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from throneroom_server.embedded import EmbeddedServer
 
 from tests.sdk.conftest import FAST_RETRIES, FAST_RETRY
 from tests.sdk.helpers import FakeStream, StubProxy, TcpProxy, unavailable, versions
+from tests.waiting import Progress
 
 
 def _game(client: Client, pile: int = 12) -> tuple[str, list[GameHandle]]:
@@ -23,9 +25,13 @@ def _game(client: Client, pile: int = 12) -> tuple[str, list[GameHandle]]:
 
 
 def _play_out(
-    handles: list[GameHandle], *, pause: float = 0.0, stop_after: int | None = None
+    handles: list[GameHandle],
+    *,
+    after_each: Callable[[int], None] | None = None,
+    stop_after: int | None = None,
 ) -> int:
-    """Both seats take one stone in turn until the game ends; returns moves played."""
+    """Both seats take one stone in turn until the game ends; returns moves
+    played. ``after_each(version)`` is called after each move (to wait there)."""
     played = 0
     while stop_after is None or played < stop_after:
         mover = handles[0]
@@ -36,9 +42,20 @@ def _play_out(
         mover.refresh()
         mover.play(nim_pb2.NimMove(take=1))
         played += 1
-        if pause:
-            time.sleep(pause)
+        if after_each is not None:
+            after_each(mover.version)
     return played
+
+
+def _seen_by(progress: Progress) -> Callable[[int], None]:
+    """An ``after_each`` that waits until the watch delivered that version
+    (``progress.reach("seen", version)``): the game moves on only once the
+    watcher saw it move."""
+
+    def wait(version: int) -> None:
+        progress.wait(lambda counts: counts["seen"] >= version, f"version {version} watched")
+
+    return wait
 
 
 def _in_background(target: Any, *args: Any, **kwargs: Any) -> threading.Thread:
@@ -113,16 +130,24 @@ def test_include_current_is_asked_once_not_on_reconnection(client: Client) -> No
 def test_watch_live_follows_the_handle(client: Client, server: EmbeddedServer) -> None:
     game_id, handles = _game(client, pile=8)
     ada = handles[0]
+    progress = Progress()
     with Client(server.address) as other:
         players = [other.attach(game_id, h.token or "") for h in handles]
-        thread = _in_background(_play_out, players, pause=0.01)
+
+        def play() -> None:
+            progress.wait(lambda counts: counts["updates"] >= 1, "the stream open (version 0)")
+            _play_out(players, after_each=_seen_by(progress))
+
+        thread = _in_background(play)
         seen = []
         for update in ada.watch():
             seen.append(update.version)
             assert ada.version == update.version  # the handle follows the stream
+            progress.reach("seen", update.version)
+            progress.add("updates")
         thread.join(10)
-    # Version 0 comes first when the stream opened before the first move.
-    assert seen in (list(range(0, 9)), list(range(1, 9)))
+    # Version 0 comes first: the stream opened before the first move.
+    assert seen == list(range(0, 9))
     assert ada.finished and ada.winners == (1,)
 
 
@@ -138,12 +163,14 @@ def test_watch_resumes_after_the_network_drops(server: EmbeddedServer) -> None:
             game_id, handles = _game(player_client, pile=30)
             watcher = watch_client.spectate(game_id)
             stream = watcher.watch(include_current=False, heartbeat_seconds=1)
-            thread = _in_background(_play_out, handles, pause=0.02)
+            progress = Progress()  # each move waits until the watcher saw the one before
+            thread = _in_background(_play_out, handles, after_each=_seen_by(progress))
             seen: list[int] = []
             for update in stream:
                 seen.append(update.version)
                 if update.version in (5, 17):
                     proxy.drop_connections()
+                progress.reach("seen", update.version)
             thread.join(10)
     finally:
         proxy.close()
@@ -212,12 +239,19 @@ def test_watch_reconnects_when_the_stream_goes_silent(
     monkeypatch.setattr(throneroom.client, "silence_limit", lambda heartbeat: 0.3)
     game_id, handles = _game(client, pile=2)
     proxy = StubProxy(client.stub)
-    proxy.record("WatchGame")
+    real_watch = client.stub.WatchGame
+    progress = Progress()
+
+    def counted(request: service_pb2.WatchGameRequest, **kw: Any) -> Any:
+        progress.add("watch calls")
+        return real_watch(request, **kw)
+
+    proxy.override("WatchGame", counted)
     client.stub = proxy.as_stub()
     watcher = client.spectate(game_id)
 
     def play_late() -> None:
-        time.sleep(1.0)
+        progress.wait(lambda counts: counts["watch calls"] >= 3, "two reconnections on silence")
         with Client(server.address) as other:
             _play_out([other.attach(game_id, h.token or "") for h in handles])
 
@@ -250,7 +284,7 @@ def test_a_slow_consumer_is_not_mistaken_for_silence(
     seen = []
     for update in client.spectate(game_id).watch(0, heartbeat_seconds=60):
         seen.append(update.version)
-        time.sleep(0.4)  # longer than the silence limit, spent by the consumer
+        time.sleep(0.4)  # time spent is what is tested: the consumer's, beyond the silence limit
     assert seen == [1, 2, 3]
     assert len(proxy.calls["WatchGame"]) == 1
 
@@ -261,9 +295,21 @@ def test_a_watch_waits_for_every_seat_before_its_first_update(client: Client) ->
     game_id = client.create_game("nim", seats=2, options={"pile": 3}, seed=1)
     ada = client.join(game_id)
     assert not ada.started and not ada.my_turn  # seat 0 is "to act", but nothing can be played yet
+    proxy = StubProxy(client.stub)
+    real_get = client.stub.GetGame
+    progress = Progress()
+
+    def looked(request: service_pb2.GetGameRequest, **kw: Any) -> Any:
+        snapshot = real_get(request, **kw)
+        progress.add("looks")
+        return snapshot
+
+    proxy.override("GetGame", looked)
+    client.stub = proxy.as_stub()
     first: list[service_pb2.GameUpdate] = []
     thread = _in_background(lambda: first.append(next(iter(ada.watch()))))
-    time.sleep(0.3)  # let the watch start waiting (the outcome does not depend on it)
+    # The watch has looked twice and found a seat free both times: it is waiting.
+    progress.wait(lambda counts: counts["looks"] >= 2, "the watch waiting for the seats")
     assert not first
     client.join(game_id)
     thread.join(10)

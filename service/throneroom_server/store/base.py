@@ -196,6 +196,15 @@ class Store(Protocol):
         replica's feed holds the versions it committed itself, watch.py)."""
         ...
 
+    def waiting(self, game_id: str) -> int:
+        """How many ``wait_entries`` calls on the game are asleep now, until a
+        commit (or a notification of one) or their timeout wakes them: there
+        for tests and operators, to tell that a watch is waiting (counted from
+        what the waits hold; nothing on the move path). Where Redis is read
+        with XREAD BLOCK (a cluster; TLS and unix-socket URLs), the reads sent
+        or being sent (Redis may not hold them yet)."""
+        ...
+
     async def schedule_deadline(self, game_id: str, at_ms: int) -> None:
         """Note that ``game_id`` has a clock running out at ``at_ms`` (the
         deadline index every replica's sweeper reads). An earlier entry of the

@@ -243,6 +243,12 @@ class MemoryStore:
             after_version = max(after_version, seen())
         return await self.read_entries(game_id, after_version, end - after_version)
 
+    def waiting(self, game_id: str) -> int:
+        """The game's ``wait_entries`` calls asleep now (Store.waiting): the
+        waiters no commit or timeout has woken yet."""
+        game = self._games.get(game_id)
+        return 0 if game is None else sum(not waiter.done() for waiter, _ in game.waiters)
+
     async def schedule_deadline(self, game_id: str, at_ms: int) -> None:
         noted = self._deadlines.get(game_id)
         if noted is None or at_ms < noted:

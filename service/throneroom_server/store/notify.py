@@ -290,6 +290,17 @@ class Notifier:
             channel.users -= 1
             channel.used = loop.time()
 
+    def waiting(self, game_id: str) -> int:
+        """The game's ``wait`` calls asleep now until a notification or their
+        timeout (subscribed and synced: a commit from now on wakes them), not
+        counting those woken but not yet running: for tests and operators."""
+        channel = self._games.get(game_id)
+        if channel is None:
+            return 0
+        return sum(
+            reader.future is not None and not reader.future.done() for reader in channel.readers
+        )
+
     async def _read_synced(self, channel: Channel, after: int, limit: int) -> list[Row]:
         """A read sent after the channel's subscription was confirmed: when it
         reaches the stream's end the channel is synced and ``latest`` is the

@@ -61,6 +61,7 @@ The lobby's methods and the translation of Redis errors are in
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Any
@@ -236,6 +237,7 @@ class RedisStore(RedisLobby):
         # is; a cluster's commits publish nothing and its feeds use XREAD.
         self._notes = None if self._hot is None else _notifier(url, self._range)
         self._db = int(parse_url(url).get("db", 0))
+        self._blocked: Counter[str] = Counter()  # XREAD BLOCK calls per game (waiting)
 
     async def create_game(
         self, game_id: str, meta: storage_pb2.StoredGameMeta, state: game_pb2.GameState
@@ -401,6 +403,8 @@ class RedisStore(RedisLobby):
             return [storage_pb2.StoredEntry.FromString(data) for _, data in found]
         key = log_key(game_id)
         block_ms = max(1, int(min(timeout, self._max_block_seconds) * 1000))
+        blocked = self._blocked
+        blocked[game_id] += 1
         try:
             reply = await self._blocking.xread(
                 {key: f"{after_version}-0"}, count=limit, block=block_ms
@@ -410,6 +414,10 @@ class RedisStore(RedisLobby):
             raise StoreUnavailable(str(exc)) from exc
         except ResponseError as exc:
             raise _refused(exc) or exc from exc
+        finally:
+            blocked[game_id] -= 1
+            if not blocked[game_id]:
+                del blocked[game_id]
         held = after_version if seen is None else max(after_version, seen())
         # A row's ID is "<version>-0": the rows the caller holds are not parsed.
         return [
@@ -417,6 +425,15 @@ class RedisStore(RedisLobby):
             for row_id, data in rows
             if int(row_id.split(b"-", 1)[0]) > held
         ]
+
+    def waiting(self, game_id: str) -> int:
+        """The game's ``wait_entries`` calls asleep now (Store.waiting): on
+        notifications, those subscribed, synced and not yet woken; with
+        XREAD BLOCK (a cluster; TLS and unix-socket URLs), those sent or
+        being sent."""
+        if self._notes is not None:
+            return self._notes.waiting(game_id)
+        return self._blocked[game_id]
 
     async def schedule_deadline(self, game_id: str, at_ms: int) -> None:
         try:

@@ -26,6 +26,7 @@ from tests.service import rest_helpers
 from tests.service.api.test_play_session import move, opening
 from tests.service.helpers import nim_move
 from tests.service.rest_helpers import Rest
+from tests.waiting import until
 
 
 @pytest.fixture
@@ -84,15 +85,6 @@ async def raw_get(port: int, path: str = "/healthz") -> bytes:
     data = await asyncio.wait_for(reader.read(), 10)
     writer.close()
     return data
-
-
-async def until(check: object, what: str) -> None:
-    """Wait (up to 10 s) until ``check()`` is true."""
-    for _ in range(500):
-        if check():  # type: ignore[operator]
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"not within 10 s: {what}")
 
 
 # -- the REST face ----------------------------------------------------------------------
@@ -173,7 +165,7 @@ async def test_rest_a_play_session_on_a_websocket_is_a_call_in_progress_not_idle
         await ws.send_bytes(opening(game.game_id, game.tokens[0]).SerializeToString())
         first = service_pb2.PlayResponse.FromString((await ws.receive(timeout=10)).data)
         assert first.update.version == 0
-        await asyncio.sleep(1.0)  # five idle times without a frame
+        await asyncio.sleep(1.0)  # silence is what is tested: five idle times without a frame
         await ws.send_bytes(move(0, 2, "k1").SerializeToString())
         made = service_pb2.PlayResponse.FromString((await ws.receive(timeout=10)).data)
         assert made.update.version == 1
@@ -264,7 +256,7 @@ async def test_grpc_a_watch_stream_is_a_call_in_progress_not_idle(
             service_pb2.WatchGameRequest(game_id=game.game_id, include_current=True)
         )
         assert (await stream.read()).update.version == 0
-        await asyncio.sleep(1.0)  # five idle times
+        await asyncio.sleep(1.0)  # silence is what is tested: five idle times, no message
         assert channel.get_state() is grpc.ChannelConnectivity.READY
         move = service_pb2.ApplyMoveRequest(
             game_id=game.game_id,

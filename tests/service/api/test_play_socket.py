@@ -25,6 +25,7 @@ from throneroom_server.store.memory import MemoryStore
 from tests.service import rest_helpers
 from tests.service.api.test_play_session import move, opening
 from tests.service.rest_helpers import Rest
+from tests.waiting import until
 
 STREAMS_PER_CLIENT = 3
 MAX_MESSAGE_BYTES = 64 * 1024
@@ -51,12 +52,8 @@ class Served:
         return await self.http.ws_connect(f"{self.base}{play_socket.PATH}", **options)
 
     async def settled(self, open_streams: int) -> None:
-        """Wait (up to 10 s) until the server holds ``open_streams`` streams."""
-        for _ in range(500):
-            if self.open_streams == open_streams:
-                return
-            await asyncio.sleep(0.02)
-        assert self.open_streams == open_streams
+        """Wait until the server holds ``open_streams`` streams."""
+        await until(lambda: self.open_streams == open_streams, f"{open_streams} streams open")
 
 
 async def serve(
@@ -291,7 +288,7 @@ async def test_a_peer_that_stops_answering_pings_is_dropped(
             pass
 
     reader = asyncio.get_running_loop().create_task(read_all())
-    await asyncio.sleep(2.5)  # five ping intervals: the silent peer never answered
+    await asyncio.sleep(2.5)  # time passing is what is tested: five pings, the lively peer answers
     await served.settled(1)
     assert not lively.closed
     reader.cancel()

@@ -19,14 +19,14 @@ import os
 import socket
 import subprocess
 import sys
-import time
-import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+
+from throneroom_dev.processes import RedisServerError, wait_for_port
 
 BIN = Path(sys.executable).parent
 CHECKS = (
@@ -64,15 +64,12 @@ def _server(tmp_path: Path, redis_url: str | None = None) -> Iterator[str]:
             [str(BIN / "throneroom-server")], stdout=out, stderr=subprocess.STDOUT, env=env
         )
     try:
-        deadline = time.monotonic() + 60  # only against a hang; nothing asserts on time
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://{http}/healthz", timeout=5):
-                    break
-            except (urllib.error.URLError, ConnectionError) as error:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise AssertionError(f"the server did not start:\n{log.read_text()}") from error
-                time.sleep(0.1)
+        try:  # 60 s only against a hang; nothing asserts on time
+            wait_for_port(int(http.rsplit(":", 1)[1]), timeout=60, proc=process)
+        except (RedisServerError, TimeoutError) as error:
+            raise AssertionError(f"the server did not start:\n{log.read_text()}") from error
+        with urllib.request.urlopen(f"http://{http}/healthz", timeout=10) as health:
+            assert health.status == 200  # listening: serving
         yield f"http://{http}"
     finally:
         process.terminate()

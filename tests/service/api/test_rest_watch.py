@@ -25,6 +25,7 @@ from tests.service.rest_helpers import (
     stop,
     take,
 )
+from tests.waiting import until
 
 
 @pytest.fixture
@@ -108,7 +109,7 @@ async def test_watch_streams_updates_and_resumes_with_last_event_id(rest: Rest) 
             rest, f"/v1/games/{gid}/watch?fromVersion=0", headers={"Last-Event-ID": "1"}, seen=seen
         )
     )
-    await asyncio.sleep(0.1)
+    await until(lambda: seen, "the resumed stream's first frame (version 2)")
     await rest.ok("POST", moves, token=game.tokens[0], body=take(3, 2, "c"))
     await rest.ok("POST", moves, token=game.tokens[1], body=take(1, 3, "d"))  # pile 0: finished
     await asyncio.wait_for(watcher, 10)  # the stream ends after the finishing update
@@ -131,8 +132,7 @@ async def test_watch_sends_heartbeats_then_updates(store: Store) -> None:
         watcher = asyncio.create_task(
             collect(service, f"/v1/games/{game.game_id}/watch", until=3, seen=seen)
         )
-        while len(seen) < 2:
-            await asyncio.sleep(0.05)
+        await until(lambda: len(seen) >= 2, "two heartbeats")
         await service.ok(
             "POST", f"/v1/games/{game.game_id}/moves", token=game.tokens[0], body=take(1, 0, "a")
         )
@@ -194,7 +194,7 @@ async def test_shutdown_ends_streams_and_health_turns_503(store: Store) -> None:
         assert await service.ok("GET", "/healthz") == {"status": "SERVING"}
         game = await new_nim(service)
         watcher = asyncio.create_task(collect(service, f"/v1/games/{game.game_id}/watch"))
-        await asyncio.sleep(0.2)
+        await until(lambda: service.app.watch_hub.open_streams == 1, "the stream open")
         service.app.begin_shutdown()
         assert await asyncio.wait_for(watcher, 10) == []  # ended cleanly, no frame
         status, body, _ = await service.call("GET", "/healthz")
@@ -216,10 +216,7 @@ async def test_a_watcher_that_hangs_up_is_let_go(store: Store) -> None:
                     assert frame["event"] == "heartbeat"
                     break
             # Leaving the block closed the connection (the body was not read to its end).
-            for _ in range(100):
-                if any(e["event"] == "http" for e in logs):
-                    break
-                await asyncio.sleep(0.05)
+            await until(lambda: any(e["event"] == "http" for e in logs), "the access-log line")
         (access,) = [e for e in logs if e["event"] == "http"]
         assert (access["status"], access["code"]) == (200, "OK")
         assert not [e for e in logs if e["log_level"] in ("error", "critical")]

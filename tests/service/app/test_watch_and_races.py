@@ -14,6 +14,7 @@ from throneroom_server.store.redis import RedisStore
 
 from tests.service.helpers import Service, new_nim, nim_move, race_nim_seat, start_service
 from tests.service.processes import replicas
+from tests.waiting import until
 
 
 async def _play(
@@ -61,7 +62,7 @@ async def test_watch_streams_every_version_and_resumes(service: Service) -> None
                 assert not item.update.snapshot.view.nim.HasField("my_secret")
 
     task = asyncio.create_task(consume())
-    await asyncio.sleep(0.05)
+    await until(lambda: versions, "the resumed stream's first update (version 2)")
     await _play(stub, game_id, players[0].token, 2, 3)
     await _play(stub, game_id, players[1].token, 3, 1)  # pile 0: finished
     await asyncio.wait_for(task, 10)  # the stream ends after the finishing update
@@ -97,7 +98,7 @@ async def test_shutdown_ends_streams_cleanly(store: Store) -> None:
         return [item.WhichOneof("kind") async for item in stream]
 
     task = asyncio.create_task(drain())
-    await asyncio.sleep(0.2)
+    await until(lambda: svc.running.app.watch_hub.open_streams == 1, "the stream open")
     await svc.running.stop(5)
     assert await asyncio.wait_for(task, 10) == []  # ended with OK, no error
     assert await stream.code() == grpc.StatusCode.OK
@@ -154,18 +155,22 @@ async def test_watch_on_another_process_sees_moves(clean_redis: str, second_serv
         game_id, players = await new_nim(replica_a.stub, pile=4)
         stream = stub_b.WatchGame(
             service_pb2.WatchGameRequest(
-                game_id=game_id, seat_token=players[0].token, from_version=0
+                game_id=game_id, seat_token=players[0].token, from_version=0, include_current=True
             )
         )
+        watching = asyncio.Event()  # version 0: replica B's watch is subscribed
         got: list[int] = []
 
         async def consume() -> None:
             async for item in stream:
                 if item.WhichOneof("kind") == "update":
+                    if item.update.version == 0:
+                        watching.set()
+                        continue
                     got.append(item.update.version)
 
         task = asyncio.create_task(consume())
-        await asyncio.sleep(0.2)
+        await asyncio.wait_for(watching.wait(), 30)
         await _play(replica_a.stub, game_id, players[0].token, 0, 1)
         await _play(replica_a.stub, game_id, players[1].token, 1, 3)  # finished
         await asyncio.wait_for(task, 15)
@@ -197,7 +202,7 @@ async def test_shutdown_turns_health_not_serving_first(store: Store) -> None:
             pass  # the server closed the stream while stopping
 
     task = asyncio.create_task(follow())
-    await asyncio.sleep(0.2)
+    await until(lambda: statuses, "the first health status")
     await svc.running.stop(2)
     await asyncio.wait_for(task, 10)
     assert statuses[0] == health_pb2.HealthCheckResponse.SERVING

@@ -23,6 +23,7 @@ from throneroom_server.store.redis import RedisStore
 from throneroom_server.watch import WatchLimits
 
 from tests.service.helpers import Service, error_info, new_nim, nim_move, start_service
+from tests.waiting import until
 
 
 async def _move(service: Service, game_id: str, token: str, version: int) -> int:
@@ -81,7 +82,9 @@ async def test_an_idle_watch_lives_60_seconds_at_the_shipped_defaults(clean_redi
                         raise AssertionError(json.loads(line.removeprefix("data: ")))
 
         watchers = [asyncio.create_task(watch_grpc()), asyncio.create_task(watch_sse())]
-        await asyncio.sleep(60)
+        hubs = (service.running.app.watch_hub, rest_server.app.watch_hub)
+        await until(lambda: all(hub.open_streams == 1 for hub in hubs), "both watches open")
+        await asyncio.sleep(60)  # silence is what is tested: 60 s idle at the shipped defaults
         assert not any(w.done() for w in watchers), [w.exception() for w in watchers if w.done()]
         await _move(service, game_id, players[0].token, 0)
         await asyncio.wait_for(asyncio.gather(*watchers), 30)
@@ -116,11 +119,10 @@ async def test_a_thousand_idle_spectators_share_one_reader(clean_redis: str) -> 
             service.stub.WatchGame(service_pb2.WatchGameRequest(game_id=game_id))
             for _ in range(1000)
         ]
-        for _ in range(200):  # until every stream is registered on the server
-            if running.app.watch_hub.open_streams == 1000:
-                break
-            await asyncio.sleep(0.05)
-        assert running.app.watch_hub.open_streams == 1000
+        await until(
+            lambda: running.app.watch_hub.open_streams == 1000,
+            "every stream registered on the server",
+        )
         assert running.app.watch_hub.feeds == 1
         connections = len(await admin.client_list())
         assert connections <= baseline + 2, (baseline, connections)
@@ -133,11 +135,7 @@ async def test_a_thousand_idle_spectators_share_one_reader(clean_redis: str) -> 
         assert {f.update.version for f in firsts} == {1}
         for stream in streams:
             stream.cancel()
-        for _ in range(200):
-            if running.app.watch_hub.open_streams == 0:
-                break
-            await asyncio.sleep(0.05)
-        assert running.app.watch_hub.open_streams == 0
+        await until(lambda: running.app.watch_hub.open_streams == 0, "every stream closed")
         assert running.app.watch_hub.feeds == 0
     finally:
         await admin.aclose()
@@ -179,10 +177,9 @@ async def test_streams_per_client_are_limited(small_limits: Service) -> None:
     assert error_info(caught.value).reason == "TOO_MANY_STREAMS"
     assert "per client" in (caught.value.details() or "")
     held.pop().cancel()
-    for _ in range(100):  # the slot comes back once the server sees the cancel
-        if small_limits.running.app.watch_hub.open_streams == 2:
-            break
-        await asyncio.sleep(0.02)
+    await until(  # the slot comes back once the server sees the cancel
+        lambda: small_limits.running.app.watch_hub.open_streams == 2, "the cancelled slot back"
+    )
     held.append(await _open(small_limits, game_id))
     for stream in held:
         stream.cancel()

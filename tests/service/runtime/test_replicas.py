@@ -17,6 +17,7 @@ from throneroom.v1 import service_pb2, service_pb2_grpc
 
 from tests.service.helpers import new_nim, race_nim_seat
 from tests.service.processes import Replica, replicas
+from tests.waiting import until
 
 STORES = [
     pytest.param("redis", marks=pytest.mark.redis),
@@ -70,12 +71,17 @@ async def _race(stubs: list[service_pb2_grpc.ThroneroomStub]) -> None:
     games = [await new_nim(stubs[n % 3], pile=30, seed=n) for n in range(3)]
     acknowledged: dict[str, list[tuple[int, int]]] = {gid: [] for gid, _ in games}
     watched: dict[tuple[str, int], list[int]] = {}
+    watching: list[tuple[str, int]] = []  # the watches their replica has subscribed
 
     async def watch(gid: str, replica: int) -> None:
         seen = watched.setdefault((gid, replica), [])
-        stream = stubs[replica].WatchGame(service_pb2.WatchGameRequest(game_id=gid, from_version=0))
+        request = service_pb2.WatchGameRequest(game_id=gid, from_version=0, include_current=True)
+        stream = stubs[replica].WatchGame(request)
         async for item in stream:
             if item.WhichOneof("kind") == "update":
+                if item.update.version == 0:  # the current version: subscribed
+                    watching.append((gid, replica))
+                    continue
                 seen.append(item.update.version)
                 if item.update.snapshot.finished:
                     stream.cancel()
@@ -85,7 +91,7 @@ async def _race(stubs: list[service_pb2_grpc.ThroneroomStub]) -> None:
     watchers = [
         asyncio.create_task(watch(gid, replica)) for gid, _ in games for replica in range(3)
     ]
-    await asyncio.sleep(0.3)
+    await until(lambda: len(watching) == len(watchers), "every watch subscribed")
     movers = [
         race_nim_seat(
             stubs[replica],

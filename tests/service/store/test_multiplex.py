@@ -10,6 +10,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, ResponseError
 from throneroom_server.store.multiplex import MultiplexedConnection, pack
 
+from tests.waiting import until
+
 
 def _conn(url: str, db: int = 0) -> MultiplexedConnection:
     host, port = url.removeprefix("redis://").split("/")[0].split(":")
@@ -67,8 +69,15 @@ async def test_a_lost_connection_fails_in_flight_commands_then_reconnects(clean_
     conn = _conn(clean_redis)
     await conn.execute("CLIENT", "SETNAME", "victim")
     blocked = asyncio.ensure_future(conn.execute("BLPOP", "never", 5))
-    await asyncio.sleep(0.1)
     killer = redis.Redis.from_url(clean_redis)
+
+    def in_flight() -> bool:  # Redis holds the BLPOP blocked
+        return any(
+            c["name"] == "victim" and c["cmd"] == "blpop" and "b" in c["flags"]
+            for c in killer.client_list()
+        )
+
+    await until(in_flight, "the BLPOP blocked in Redis")
     assert killer.client_kill_filter(_type="normal", skipme=True) >= 1
     killer.close()
     with pytest.raises(RedisConnectionError):

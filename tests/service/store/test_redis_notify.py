@@ -16,6 +16,8 @@ from throneroom_server.store.notify import LINGER, Notifier, channel_name
 from throneroom_server.store.redis import COMMIT_LUA, RedisStore, game_key, log_key
 from throneroom_server.watch import WatchHub, WatchLimits
 
+from tests.waiting import until
+
 
 def _state(pile: int) -> game_pb2.GameState:
     return game_pb2.GameState(nim=nim_pb2.NimState(pile=pile, num_seats=2))
@@ -64,6 +66,12 @@ async def stores(clean_redis: str) -> AsyncIterator[tuple[RedisStore, RedisStore
     await two.close()
 
 
+async def _until_waiting(*stores: RedisStore) -> None:
+    """Until a wait on game "g" is asleep on each store's notifier: subscribed,
+    synced and waiting for a notification (a commit from now on wakes it)."""
+    await until(lambda: all(store.waiting("g") == 1 for store in stores), "the waits asleep")
+
+
 def _versions(entries: Sequence[storage_pb2.StoredEntry]) -> list[int]:
     return [e.version for e in entries]
 
@@ -89,7 +97,7 @@ async def test_a_wait_wakes_on_another_replicas_commit_and_reads_once(
     one, two = stores
     reads = _count_reads(one)
     waited = asyncio.create_task(one.wait_entries("g", 0, timeout=30))
-    await asyncio.sleep(0.2)  # subscribed, synced (one read), asleep
+    await _until_waiting(one)  # subscribed, synced (one read), asleep
     assert reads == [0] and not waited.done()
     started = time.monotonic()
     await _commit(two, 1)
@@ -106,7 +114,8 @@ async def test_versions_the_reader_holds_are_never_read(
     notification nor the commit's reply, whichever comes first, makes it
     read the stream again (``late_reply``: the commit's reply is handled well
     after its notification)."""
-    one, _ = stores
+    one, two = stores
+    notes = _notes(one)
     if late_reply:
         hot = one._hot
         assert hot is not None
@@ -114,20 +123,28 @@ async def test_versions_the_reader_holds_are_never_read(
 
         async def late(*args: object) -> object:
             reply = await execute(*args)
-            await asyncio.sleep(0.05)  # the notification is in by now
+            if args[0] == "EVALSHA" and isinstance(reply, list) and reply[0] == b"OK":
+                version = int(reply[1])  # a commit's: handled once its notification is in
+                await until(lambda: notes._games["g"].notes >= version, "the notification")
             return reply
 
         monkeypatch.setattr(hot, "execute", late)
+        monkeypatch.setattr(hot, "submit", lambda args: None)  # every script through execute
     hub = WatchHub(one)
     subscription = hub.subscribe("g", "client", 0)
-    await asyncio.sleep(0.2)  # the feed is subscribed and synced
+    await _until_waiting(one)  # the feed is subscribed and synced
     reads = _count_reads(one)
     for version in range(1, 21):
         await _commit(one, version)
         hub.publish("g", _entry(version), _state(1000 - version))
-    await asyncio.sleep(0.3)
     assert _versions(subscription.drain()) == list(range(1, 21))
-    assert reads == []
+    # The other replica's commit is the first version the feed lacks: its
+    # notification comes after those of 1-20 (one connection, in order), and
+    # the one read it costs is the first read of all.
+    await _commit(two, 21)
+    await until(lambda: subscription.woken, "version 21 delivered")
+    assert _versions(subscription.drain()) == [21]
+    assert reads == [20]
     hub.unsubscribe(subscription)
 
 
@@ -147,7 +164,7 @@ async def test_a_lost_subscriber_connection_loses_no_version(
     assert _versions(await one.wait_entries("g", 1, timeout=30)) == [2, 3]
     assert time.monotonic() - started < 5  # read at once after subscribing again
     waited = asyncio.create_task(one.wait_entries("g", 3, timeout=30))
-    await asyncio.sleep(0.2)
+    await _until_waiting(one)
     await _commit(two, 4)
     assert _versions(await asyncio.wait_for(waited, 10)) == [4]
     client.close()
@@ -160,7 +177,7 @@ async def test_a_commit_that_publishes_nothing_is_read_when_the_wait_times_out(
     upgrade): the periodic re-read at the end of each wait still brings it."""
     one, _ = stores
     waited = asyncio.create_task(one.wait_entries("g", 0, timeout=1.0))
-    await asyncio.sleep(0.2)
+    await _until_waiting(one)
     client = redis.Redis.from_url(clean_redis)
     entry = _entry(1)
     entry.state.CopyFrom(_state(20))
@@ -178,10 +195,13 @@ async def test_a_foreign_notification_costs_one_read_and_no_entry(
     one, two = stores
     reads = _count_reads(one)
     waited = asyncio.create_task(one.wait_entries("g", 0, timeout=30))
-    await asyncio.sleep(0.2)
+    await _until_waiting(one)
     client = redis.Redis.from_url(clean_redis)
     client.publish(channel_name("g", 0), "7")  # no such version
-    await asyncio.sleep(0.2)
+    await until(
+        lambda: waited.done() or (len(reads) >= 2 and one.waiting("g") == 1),
+        "the notification read and the wait asleep again",
+    )
     assert not waited.done() and reads == [0, 0]
     await _commit(two, 1)  # version 1 < 7: still noticed
     assert _versions(await asyncio.wait_for(waited, 10)) == [1]
@@ -201,11 +221,7 @@ async def test_idle_channels_are_unsubscribed(
     assert client.pubsub_channels() == [channel_name("g", 0).encode()]
     notes._games["g"].used -= LINGER + 1  # the clock: last used LINGER + 1 s ago
     notes._sweep()
-    for _ in range(50):
-        if not client.pubsub_channels():
-            break
-        await asyncio.sleep(0.1)
-    assert client.pubsub_channels() == []
+    await until(lambda: client.pubsub_channels() == [], "the channel unsubscribed")
     # Used again: subscribed again, and read from the version the reader holds.
     await _commit(two, 2)
     assert _versions(await one.wait_entries("g", 1, timeout=5)) == [2]
@@ -222,15 +238,14 @@ async def test_a_feed_catches_up_with_silent_commits_at_its_shipped_period(
     hub = WatchHub(one)
     assert hub.limits.read_block_seconds == 10.0
     subscription = hub.subscribe("g", "client", 0)
-    await asyncio.sleep(0.2)
+    await _until_waiting(one)
     client = redis.Redis.from_url(clean_redis)
     entry = _entry(1)
     entry.state.CopyFrom(_state(999))
     args = ["0", _state(999).SerializeToString(), entry.SerializeToString(), "", "0", "", "", ""]
     client.eval(COMMIT_LUA, 2, game_key("g"), log_key("g"), *args)
     started = time.monotonic()
-    while not subscription.woken and time.monotonic() - started < 15:
-        await asyncio.sleep(0.1)
+    await until(lambda: subscription.woken, "version 1 delivered")
     assert _versions(subscription.drain()) == [1]
     assert 5 < time.monotonic() - started < 12  # the period, not a notification
     hub.unsubscribe(subscription)
@@ -246,7 +261,7 @@ async def test_the_subscriber_authenticates(clean_redis: str) -> None:
     try:
         await store.create_game("g", _meta(), _state(1000))
         waited = asyncio.create_task(store.wait_entries("g", 0, timeout=30))
-        await asyncio.sleep(0.2)
+        await _until_waiting(store)
         await _commit(store, 1)
         assert _versions(await asyncio.wait_for(waited, 10)) == [1]
     finally:
@@ -266,17 +281,19 @@ async def test_a_feed_on_notifications_is_gapless_under_racing_replicas(
         WatchHub(two, WatchLimits(buffer_entries=1000)),
     ]
     subs = [hub.subscribe("g", "c", 0) for hub in hubs]
-    await asyncio.sleep(0.2)
+    await _until_waiting(one, two)
     for version in range(1, 101):
         n = version % 2
         await _commit((one, two)[n], version)
         hubs[n].publish("g", _entry(version), _state(1000 - version))
-    deadline = time.monotonic() + 10
     seen: list[list[int]] = [[], []]
-    while time.monotonic() < deadline and any(len(s) < 100 for s in seen):
+
+    def delivered() -> bool:
         for sub, got in zip(subs, seen, strict=True):
             got.extend(_versions(sub.drain()))
-        await asyncio.sleep(0.05)
+        return all(len(got) >= 100 for got in seen)
+
+    await until(delivered, "every version on both hubs")
     assert seen == [list(range(1, 101))] * 2
     for hub, sub in zip(hubs, subs, strict=True):
         hub.unsubscribe(sub)
@@ -286,7 +303,7 @@ async def test_a_closed_store_ends_its_waits(clean_redis: str) -> None:
     store = RedisStore(clean_redis)
     await store.create_game("g", _meta(), _state(1000))
     waited = asyncio.create_task(store.wait_entries("g", 0, timeout=30))
-    await asyncio.sleep(0.2)
+    await _until_waiting(store)
     await store.close()
     with pytest.raises(StoreUnavailable):
         await asyncio.wait_for(waited, 10)

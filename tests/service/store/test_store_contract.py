@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from redis.asyncio.cluster import RedisCluster
 from throneroom.v1 import game_pb2, nim_pb2, storage_pb2
 from throneroom_server.store import (
     Committed,
@@ -17,6 +18,9 @@ from throneroom_server.store import (
     StoreGameNotFound,
 )
 from throneroom_server.store.memory import MemoryStore
+from throneroom_server.store.redis import RedisStore
+
+from tests.waiting import until
 
 
 def _state(pile: int) -> game_pb2.GameState:
@@ -30,6 +34,25 @@ def _meta(seats: int = 2) -> storage_pb2.StoredGameMeta:
 def _entry(version: int, pile: int) -> storage_pb2.StoredEntry:
     del pile  # the state is passed to commit() beside the entry
     return storage_pb2.StoredEntry(version=version, seat=version % 2)
+
+
+async def _until_waiting(store: Store, game_id: str) -> None:
+    """Until a ``wait_entries`` of the game is asleep in the store, so that what
+    is committed next must wake it (else it would just be read). The store
+    says so (Store.waiting); on a Redis Cluster it counts its XREAD BLOCK
+    calls once sent, so Redis is asked too: asleep once it holds one blocked."""
+    await until(lambda: store.waiting(game_id) == 1, "the wait asleep in the store")
+    if isinstance(store, RedisStore) and store.cluster:
+        await until(lambda: _xread_blocked(store), "Redis holding the XREAD blocked")
+
+
+async def _xread_blocked(store: RedisStore) -> bool:
+    nodes = await store._redis.client_list(target_nodes=RedisCluster.ALL_NODES)
+    return any(
+        client["cmd"] == "xread" and "b" in client["flags"]
+        for clients in nodes.values()
+        for client in clients
+    )
 
 
 async def test_create_and_load(store: Store) -> None:
@@ -131,15 +154,12 @@ async def test_racing_commits_exactly_one_wins(store: Store) -> None:
 
 async def test_wait_entries_wakes_on_commit(store: Store) -> None:
     await store.create_game("g1", _meta(), _state(21))
-
-    async def later() -> None:
-        await asyncio.sleep(0.1)
-        await store.commit("g1", 0, _state(20), _entry(1, 20), "k1")
-
-    task = asyncio.create_task(later())
-    entries = await store.wait_entries("g1", 0, timeout=5)
-    await task
+    waited = asyncio.create_task(store.wait_entries("g1", 0, timeout=30))
+    await _until_waiting(store, "g1")
+    await store.commit("g1", 0, _state(20), _entry(1, 20), "k1")
+    entries = await asyncio.wait_for(waited, 10)  # woken by the commit, not the timeout
     assert [e.version for e in entries] == [1]
+    assert store.waiting("g1") == 0
 
 
 async def test_wait_entries_times_out_empty(store: Store) -> None:
@@ -160,16 +180,11 @@ async def test_wait_entries_leaves_out_what_the_caller_has_seen(store: Store) ->
     # waiting for one the caller lacks: Redis's notifications do.)
     await store.create_game("g1", _meta(), _state(21))
     held = [0]
-
-    async def later() -> None:
-        await asyncio.sleep(0.1)
-        held[0] = 1
-        await store.commit("g1", 0, _state(20), _entry(1, 20), "k1")
-
-    task = asyncio.create_task(later())
-    waited = store.wait_entries("g1", 0, timeout=1, seen=lambda: held[0])
+    waited = asyncio.create_task(store.wait_entries("g1", 0, timeout=1, seen=lambda: held[0]))
+    await _until_waiting(store, "g1")
+    held[0] = 1
+    await store.commit("g1", 0, _state(20), _entry(1, 20), "k1")
     assert await asyncio.wait_for(waited, 10) == []  # version 1 committed, but held
-    await task
     await store.commit("g1", 1, _state(19), _entry(2, 19), "k2")
     entries = await store.wait_entries("g1", 0, timeout=5, seen=lambda: 1)
     assert [(e.version, e.state) for e in entries] == [(2, _state(19))]
