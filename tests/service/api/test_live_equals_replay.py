@@ -66,6 +66,7 @@ from tests.service.live_clients import (
     sse_watch,
 )
 from tests.service.rest_helpers import Rest
+from tests.waiting import until
 
 DEADLINE = 120.0
 """Seconds one game (with its streams) may take on a loaded machine before it fails."""
@@ -113,12 +114,6 @@ async def new_game(app: App, case: Case, seed: int) -> NewGame:
     return NewGame(game_id, tokens, random.Random(seed))
 
 
-async def until(condition: Callable[[], bool]) -> None:
-    """Until ``condition`` holds (asked every few ms; the caller's deadline bounds it)."""
-    while not condition():
-        await asyncio.sleep(0.005)
-
-
 async def watching(
     app: App,
     game: NewGame,
@@ -130,7 +125,7 @@ async def watching(
     opened = hub.open_streams
     viewers: list[tuple[str, int | None]] = [("", None), *seat_viewers(game)]
     tasks = [asyncio.create_task(watch(token, viewer)) for token, viewer in viewers]
-    await until(lambda: hub.open_streams == opened + len(tasks))
+    await until(lambda: hub.open_streams == opened + len(tasks), "every stream open")
     return tasks
 
 
@@ -192,7 +187,7 @@ async def in_sessions_and_watched(
             asyncio.create_task(live(token, viewer, record))
             for (token, viewer), record in zip(viewers, played, strict=True)
         ]
-        await until(lambda: hub.open_streams == opened + len(tasks))
+        await until(lambda: hub.open_streams == opened + len(tasks), "every stream open")
         watched = [await task for task in tasks]
         final = await table.current()
         applied, version = check_results(where, played, final.version)
@@ -331,7 +326,7 @@ async def test_issue_34_a_spectator_reading_as_protobufjs_learns_how_the_game_en
     async with asyncio.timeout(DEADLINE):
         hub = app.watch_hub
         spectator = asyncio.create_task(grpc_watch(served.channel, game_id, "", None))
-        await until(lambda: hub.open_streams == 1)
+        await until(lambda: hub.open_streams == 1, "the spectator's stream open")
         final, _ = await play_by_turns(GrpcTable(served.stub, game_id, tokens), game.rng)
         live = await spectator
     last = live.readings[-1]["protobufjs"]
