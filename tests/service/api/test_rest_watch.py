@@ -8,7 +8,6 @@ import json
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
-import aiohttp
 import pytest
 import structlog
 from google.protobuf import json_format
@@ -21,6 +20,7 @@ from tests.service.rest_helpers import (
     Rest,
     expect_error,
     new_nim,
+    sse_frames,
     start,
     stop,
     take,
@@ -37,20 +37,6 @@ async def rest(store: Store) -> AsyncIterator[Rest]:
 
 
 # -- Server-Sent Events --------------------------------------------------------------------
-
-
-async def sse_frames(response: aiohttp.ClientResponse) -> AsyncIterator[dict[str, str]]:
-    """Parse a text/event-stream into frames {"event", "id", "data"}."""
-    frame: dict[str, str] = {}
-    async for raw in response.content:
-        line = raw.decode().rstrip("\r\n")
-        if not line:
-            if frame:
-                yield frame
-            frame = {}
-            continue
-        name, _, value = line.partition(":")
-        frame[name] = value.removeprefix(" ")
 
 
 async def collect(
