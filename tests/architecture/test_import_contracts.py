@@ -38,7 +38,19 @@ ROOT = Path(__file__).resolve().parents[2]
 GAMES_PACKAGES = ("throneroom_server.games", "throneroom.games")
 # Besides the standard library: the engines themselves, the SDK's game data and
 # texts, the generated messages (not the *_pb2_grpc service stubs) and their runtime.
-GAMES_ALLOWED = ("throneroom_server.games", "throneroom.games", "google.protobuf")
+GAMES_ALLOWED = (
+    "throneroom_server.games",
+    "throneroom.games",
+    "throneroom.notation.base",  # the notations' shared grammar helpers (pure too)
+    "google.protobuf",
+)
+# The client side of the SDK's game packages, which no engine runs: the
+# protocol's module, and in each throneroom.games.<game> its client, bots and
+# terminal board (seeded randomness, rich). They are exempt from (a); a pure
+# module (an engine's, or the SDK's data, texts and notation) must not import
+# them.
+CLIENT_SIDE_MODULES = frozenset({"client", "bot", "terminal", "mcts"})
+CLIENT_SIDE_PROTOCOL = "throneroom.games.protocol"
 # Standard-library modules an engine must not touch: clock, event loop and
 # threads, network, processes and signals, files and the process environment,
 # ambient randomness (an engine's only RNG is the PCG32 state inside the game
@@ -128,13 +140,28 @@ def _pb2_modules(imports: list[Import]) -> tuple[str, ...]:
     return tuple(sorted(n for n in names if n.startswith("throneroom.v1.") and n.endswith("_pb2")))
 
 
+def _client_side(module: str) -> bool:
+    """A module of a game's client side (see CLIENT_SIDE_MODULES)."""
+    parts = module.split(".")
+    return _within(module, CLIENT_SIDE_PROTOCOL) or (
+        parts[:2] == ["throneroom", "games"] and len(parts) >= 4 and parts[3] in CLIENT_SIDE_MODULES
+    )
+
+
 def _check_games(imports: list[Import]) -> list[str]:
+    pure = [imp for imp in imports if not _client_side(imp.importer)]
     return check_games(
-        imports,
+        pure,
         packages=GAMES_PACKAGES,
         allowed=(*GAMES_ALLOWED, *_pb2_modules(imports)),
         forbidden_stdlib=FORBIDDEN_STDLIB,
-    )
+    ) + [
+        f"{imp}: a pure module imports a game's client side"
+        for imp in pure
+        if _within(imp.importer, "throneroom_server.games")
+        or _within(imp.importer, "throneroom.games")
+        if _client_side(imp.target)
+    ]
 
 
 # The SDK's one extra, `throneroom[cli]`: rich, imported only by the terminal
@@ -314,7 +341,11 @@ def test_games_contract_catches_planted_violations(tmp_path: Path) -> None:
             "service/throneroom_server/server.py": "",
             "sdk/throneroom/v1/nim_pb2.py": "",
             "sdk/throneroom/v1/service_pb2_grpc.py": "import grpc\n",
-            "sdk/throneroom/games/kings_life.py": "import socket\n",
+            "sdk/throneroom/games/kings_life/__init__.py": "import socket\n",
+            "sdk/throneroom/games/kings_life/bot.py": "import random\n",
+            "sdk/throneroom/games/kings_life/data.py": (
+                "from throneroom.games.kings_life import bot\n"
+            ),
         },
     )
     flagged = {line.split(": ")[1] for line in _check_games(imports)}
@@ -331,6 +362,7 @@ def test_games_contract_catches_planted_violations(tmp_path: Path) -> None:
         "throneroom_server.games.bad imports asyncio (inside a function)",
         "throneroom_server.games.bad imports random (inside a function)",
         "throneroom.games.kings_life imports socket",
+        "throneroom.games.kings_life.data imports throneroom.games.kings_life.bot",
     }
 
 

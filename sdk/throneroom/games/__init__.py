@@ -1,4 +1,10 @@
-"""Texts and helpers for each game, for clients.
+"""Each game's one home on the client side, and the protocol that finds it.
+
+``throneroom.games.<game>`` holds everything a client needs of a game (data,
+texts, notation, terminal board, web data, bots); its ``client`` module's
+``CLIENT`` is a ``GameClient``, found by name with ``game_client`` (both in
+:mod:`throneroom.games.protocol`, which the engines never import: it is the
+client side). Every surface reaches games that way.
 
 Each game's module is ``throneroom.games.<game type>`` (the game's registered
 name, the field name of its game.proto envelope entries), with at least
@@ -19,6 +25,8 @@ from google.protobuf.message import Message
 
 from throneroom.games.messages import GAME_ONEOF, game_type_of, game_types_of
 from throneroom.v1 import game_pb2
+
+__all__ = ["GameTexts", "texts"]
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from throneroom import notation
 from throneroom.envelopes import game_type_of, unwrap
 from throneroom.games import king_is_dead as kid
 from throneroom.games import kings_life as kl
-from throneroom.notation.king_is_dead_moves import REGIONS
+from throneroom.games.king_is_dead.notation.moves import REGIONS
 from throneroom.terminal.kill_the_king_board import kill_the_king_board
 from throneroom.terminal.texts import pending_sentence
 from throneroom.v1 import kill_the_king_pb2 as ktk_pb

@@ -1,0 +1,35 @@
+"""Kill the King's :class:`~throneroom.games.protocol.GameClient`, for every surface."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from google.protobuf.message import Message
+
+from throneroom.games.kill_the_king import texts
+from throneroom.games.kill_the_king.notation import KillTheKingNotation
+from throneroom.games.protocol import BasicGameClient
+
+_NOTATION = KillTheKingNotation()
+
+
+@dataclass(frozen=True)
+class KillTheKingClient(BasicGameClient):
+    def notation(self) -> KillTheKingNotation:
+        return _NOTATION
+
+    def describe_move(
+        self,
+        move: Message,
+        *,
+        mover: int | None = None,
+        lang: str = "en",
+        viewer: int | None = None,
+    ) -> str:
+        return texts.describe_move(move)  # type: ignore[arg-type]
+
+    def describe_event(self, event: Message, *, lang: str = "en", viewer: int | None = None) -> str:
+        return texts.describe_event(event)  # type: ignore[arg-type]
+
+
+CLIENT = KillTheKingClient("kill_the_king")

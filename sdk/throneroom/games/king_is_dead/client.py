@@ -1,0 +1,35 @@
+"""The King Is Dead's :class:`~throneroom.games.protocol.GameClient`, for every surface."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from google.protobuf.message import Message
+
+from throneroom.games import king_is_dead as texts
+from throneroom.games.king_is_dead.notation import KingIsDeadNotation
+from throneroom.games.protocol import BasicGameClient
+
+_NOTATION = KingIsDeadNotation()
+
+
+@dataclass(frozen=True)
+class KingIsDeadClient(BasicGameClient):
+    def notation(self) -> KingIsDeadNotation:
+        return _NOTATION
+
+    def describe_move(
+        self,
+        move: Message,
+        *,
+        mover: int | None = None,
+        lang: str = "en",
+        viewer: int | None = None,
+    ) -> str:
+        return texts.describe_move(move, lang)  # type: ignore[arg-type]
+
+    def describe_event(self, event: Message, *, lang: str = "en", viewer: int | None = None) -> str:
+        return texts.describe_event(event, lang)  # type: ignore[arg-type]
+
+
+CLIENT = KingIsDeadClient("king_is_dead", languages=texts.LANGUAGES)

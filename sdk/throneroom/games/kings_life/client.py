@@ -1,0 +1,35 @@
+"""King's Life's :class:`~throneroom.games.protocol.GameClient`, for every surface."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from google.protobuf.message import Message
+
+from throneroom.games.kings_life import texts
+from throneroom.games.kings_life.notation import KingsLifeNotation
+from throneroom.games.protocol import BasicGameClient
+
+_NOTATION = KingsLifeNotation()
+
+
+@dataclass(frozen=True)
+class KingsLifeClient(BasicGameClient):
+    def notation(self) -> KingsLifeNotation:
+        return _NOTATION
+
+    def describe_move(
+        self,
+        move: Message,
+        *,
+        mover: int | None = None,
+        lang: str = "en",
+        viewer: int | None = None,
+    ) -> str:
+        return texts.describe_move(move, mover)  # type: ignore[arg-type]
+
+    def describe_event(self, event: Message, *, lang: str = "en", viewer: int | None = None) -> str:
+        return texts.describe_event(event)  # type: ignore[arg-type]
+
+
+CLIENT = KingsLifeClient("kings_life")
