@@ -45,11 +45,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from throneroom.bots import Bot, RandomBot
-from throneroom.bots.kill_the_king import KillTheKingBot
-from throneroom.bots.king_is_dead import KingIsDeadBot
-from throneroom.bots.kings_life import KingsLifeBot
 from throneroom.envelopes import unwrap, wrap
+from throneroom.games.kill_the_king.bot import KillTheKingBot
 from throneroom.games.kill_the_king.data import MODES, Mode, Side
+from throneroom.games.king_is_dead.bot import KingIsDeadBot
+from throneroom.games.kings_life.bot import KingsLifeBot
 from throneroom.tournament.standings import wilson_interval
 from throneroom.v1 import game_pb2
 from throneroom_server.games.registry import AnyGame, build_registry

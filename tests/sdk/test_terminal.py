@@ -20,7 +20,7 @@ from rich.console import Console
 from throneroom import Client, cli
 from throneroom.arena import play_match
 from throneroom.bots import RandomBot
-from throneroom.bots.kill_the_king import KillTheKingBot
+from throneroom.games.kill_the_king.bot import KillTheKingBot
 from throneroom.games.kill_the_king.data import Side
 from throneroom.terminal import boards, texts
 from throneroom.terminal.session import PROMPT_END, Session

@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 from throneroom import Client
-from throneroom.bots import mcts_kings_life as kings_life_search
 from throneroom.bots.mcts import _GUIDES, MctsBot
 from throneroom.bots.mcts_memory import PlayedCards
 from throneroom.bots.mcts_worlds import WORLD_BUILDERS
 from throneroom.envelopes import wrap
 from throneroom.games.king_is_dead.data import HAND
+from throneroom.games.kings_life import mcts as kings_life_search
 from throneroom.tournament import parse_config, run_tournament
 from throneroom.v1 import game_pb2
 from throneroom_server.embedded import EmbeddedServer

@@ -301,7 +301,7 @@ def _order(game: Any, node: _Node) -> None:
 def _king_is_dead_prior(game: Any, state: Any, actor: int, moves: Sequence[Any]) -> list[float]:
     """The heuristic bot's ``evaluate`` from the actor's view after each move,
     played on its model of the board (the summon after it is not looked at)."""
-    from throneroom.bots.king_is_dead import Model, evaluate  # noqa: PLC0415 - only for this game
+    from throneroom.games.king_is_dead.bot import Model, evaluate  # noqa: PLC0415 - only for this game
 
     model = Model.of(game.view(state, actor), actor)
     colour = state.pending.colour
@@ -321,8 +321,8 @@ _PRIORS: dict[str, Callable[[Any, Any, int, Sequence[Any]], list[float]]] = {
 def _king_is_dead_value(game: Any, state: Any, seats: int) -> list[float]:
     """The King Is Dead heuristic bot's ``evaluate`` from each seat's own view,
     squashed into (0, 1): it predicts the ending from the board and scores
-    "do I win" plus the margins (see throneroom.bots.king_is_dead)."""
-    from throneroom.bots.king_is_dead import Model, evaluate  # noqa: PLC0415 - only for this game
+    "do I win" plus the margins (see throneroom.games.king_is_dead.bot)."""
+    from throneroom.games.king_is_dead.bot import Model, evaluate  # noqa: PLC0415 - only for this game
 
     values = []
     cards = [len(s.hand) for s in state.seats]
@@ -360,7 +360,7 @@ class Guide:
 
 
 def _kings_life_guide() -> Guide:
-    from throneroom.bots import mcts_kings_life as kl  # noqa: PLC0415 - only for this game
+    from throneroom.games.kings_life import mcts as kl  # noqa: PLC0415 - only for this game
 
     return Guide("kings_life", kl.policy, kl.candidates, kl.rewards, kl.stage, kl.estimate)
 

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from google.protobuf.message import Message
 
 from throneroom.games.kill_the_king import texts
 from throneroom.games.kill_the_king.notation import KillTheKingNotation
 from throneroom.games.protocol import BasicGameClient
+
+if TYPE_CHECKING:
+    from throneroom.games.kill_the_king.bot import KillTheKingBot
 
 _NOTATION = KillTheKingNotation()
 
@@ -30,6 +34,11 @@ class KillTheKingClient(BasicGameClient):
 
     def describe_event(self, event: Message, *, lang: str = "en", viewer: int | None = None) -> str:
         return texts.describe_event(event)  # type: ignore[arg-type]
+
+    def bot(self, seed: int | None = None) -> KillTheKingBot:
+        from throneroom.games.kill_the_king.bot import KillTheKingBot  # noqa: PLC0415 - bots load on demand
+
+        return KillTheKingBot(seed=seed)
 
 
 CLIENT = KillTheKingClient("kill_the_king")

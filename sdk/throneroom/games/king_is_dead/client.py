@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from google.protobuf.message import Message
 
 from throneroom.games import king_is_dead as texts
 from throneroom.games.king_is_dead.notation import KingIsDeadNotation
 from throneroom.games.protocol import BasicGameClient
+
+if TYPE_CHECKING:
+    from throneroom.games.king_is_dead.bot import KingIsDeadBot
 
 _NOTATION = KingIsDeadNotation()
 
@@ -30,6 +34,11 @@ class KingIsDeadClient(BasicGameClient):
 
     def describe_event(self, event: Message, *, lang: str = "en", viewer: int | None = None) -> str:
         return texts.describe_event(event, lang)  # type: ignore[arg-type]
+
+    def bot(self, seed: int | None = None) -> KingIsDeadBot:
+        from throneroom.games.king_is_dead.bot import KingIsDeadBot  # noqa: PLC0415 - bots load on demand
+
+        return KingIsDeadBot(seed=seed)
 
 
 CLIENT = KingIsDeadClient("king_is_dead", languages=texts.LANGUAGES)

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from google.protobuf.message import Message
 
 from throneroom.games.kings_life import texts
 from throneroom.games.kings_life.notation import KingsLifeNotation
 from throneroom.games.protocol import BasicGameClient
+
+if TYPE_CHECKING:
+    from throneroom.games.kings_life.bot import KingsLifeBot
 
 _NOTATION = KingsLifeNotation()
 
@@ -30,6 +34,11 @@ class KingsLifeClient(BasicGameClient):
 
     def describe_event(self, event: Message, *, lang: str = "en", viewer: int | None = None) -> str:
         return texts.describe_event(event)  # type: ignore[arg-type]
+
+    def bot(self, seed: int | None = None) -> KingsLifeBot:
+        from throneroom.games.kings_life.bot import KingsLifeBot  # noqa: PLC0415 - bots load on demand
+
+        return KingsLifeBot(seed=seed)
 
 
 CLIENT = KingsLifeClient("kings_life")
