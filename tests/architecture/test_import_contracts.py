@@ -185,19 +185,26 @@ def _within(module: str, package: str) -> bool:
     return module == package or module.startswith(package + ".")
 
 
+def _terminal_module(module: str) -> bool:
+    """A module that may import rich: one of the terminal package's (not its
+    __init__), or a game's board, ``throneroom.games.<game>.terminal``."""
+    parts = module.split(".")
+    in_game = parts[:2] == ["throneroom", "games"] and len(parts) == 4 and parts[3] == "terminal"
+    return in_game or (_within(module, TERMINAL) and module != TERMINAL)
+
+
 def _check_cli_extra(imports: list[Import]) -> list[str]:
     violations = []
     for imp in imports:
         if not _within(imp.importer, "throneroom"):
             continue
         if any(_within(imp.target, m) for m in CLI_EXTRA_MODULES):
-            in_terminal = _within(imp.importer, TERMINAL) and imp.importer != TERMINAL
-            if not in_terminal and imp.importer != TOURNAMENT_DISPLAY:
-                violations.append(f"{imp}: rich (the cli extra) outside {TERMINAL}'s modules")
+            if not _terminal_module(imp.importer) and imp.importer != TOURNAMENT_DISPLAY:
+                violations.append(f"{imp}: rich (the cli extra) outside the terminal modules")
         elif (
-            _within(imp.target, TERMINAL)
-            and imp.target != TERMINAL
-            and not _within(imp.importer, TERMINAL)
+            _terminal_module(imp.target)
+            and not _terminal_module(imp.importer)
+            and imp.importer != TERMINAL
             and imp.top_level
         ):
             violations.append(f"{imp}: the terminal modules need rich: import them lazily")
@@ -433,6 +440,15 @@ def test_cli_extra_contract_catches_planted_violations(tmp_path: Path) -> None:
                     from rich.table import Table
             """,
             "sdk/throneroom/client.py": "import rich.text\n",
+            # A game's board may import rich; its client only lazily.
+            "sdk/throneroom/games/duel/terminal.py": "import rich\n",
+            "sdk/throneroom/games/duel/client.py": """
+                from throneroom.games.duel.terminal import duel_board
+
+                def terminal_board():
+                    from throneroom.games.duel.terminal import duel_board
+            """,
+            "sdk/throneroom/games/duel/data.py": "import rich\n",
             "sdk/throneroom/arena.py": """
                 def embedded_client():
                     import throneroom_server.embedded
@@ -457,6 +473,8 @@ def test_cli_extra_contract_catches_planted_violations(tmp_path: Path) -> None:
         "throneroom.cli imports throneroom.terminal.boards",
         "throneroom.cli imports rich.table (inside a function)",
         "throneroom.client imports rich.text",
+        "throneroom.games.duel.client imports throneroom.games.duel.terminal",
+        "throneroom.games.duel.data imports rich",
     }
 
 

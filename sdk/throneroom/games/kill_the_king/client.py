@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from google.protobuf.message import Message
 
@@ -34,6 +34,11 @@ class KillTheKingClient(BasicGameClient):
 
     def describe_event(self, event: Message, *, lang: str = "en", viewer: int | None = None) -> str:
         return texts.describe_event(event)  # type: ignore[arg-type]
+
+    def terminal_board(self, view: Message, *, viewer: int | None, lang: str = "en") -> list[Any]:
+        from throneroom.games.kill_the_king.terminal import kill_the_king_board  # noqa: PLC0415 - needs rich
+
+        return kill_the_king_board(view, viewer)  # type: ignore[arg-type]
 
     def bot(self, seed: int | None = None) -> KillTheKingBot:
         from throneroom.games.kill_the_king.bot import KillTheKingBot  # noqa: PLC0415 - bots load on demand

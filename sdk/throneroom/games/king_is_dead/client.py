@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from google.protobuf.message import Message
 
 from throneroom.games import king_is_dead as texts
 from throneroom.games.king_is_dead.notation import KingIsDeadNotation
+from throneroom.games.king_is_dead.tasks import task as _task
 from throneroom.games.protocol import BasicGameClient
 
 if TYPE_CHECKING:
@@ -34,6 +35,14 @@ class KingIsDeadClient(BasicGameClient):
 
     def describe_event(self, event: Message, *, lang: str = "en", viewer: int | None = None) -> str:
         return texts.describe_event(event, lang)  # type: ignore[arg-type]
+
+    def task(self, view: Message, *, lang: str = "en", viewer: int | None = None) -> str:
+        return _task(view, lang)  # type: ignore[arg-type]
+
+    def terminal_board(self, view: Message, *, viewer: int | None, lang: str = "en") -> list[Any]:
+        from throneroom.games.king_is_dead.terminal import king_is_dead_board  # noqa: PLC0415 - needs rich
+
+        return king_is_dead_board(view, viewer, lang)  # type: ignore[arg-type]
 
     def bot(self, seed: int | None = None) -> KingIsDeadBot:
         from throneroom.games.king_is_dead.bot import KingIsDeadBot  # noqa: PLC0415 - bots load on demand

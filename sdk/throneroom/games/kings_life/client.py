@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from google.protobuf.message import Message
 
 from throneroom.games.kings_life import texts
 from throneroom.games.kings_life.notation import KingsLifeNotation
+from throneroom.games.kings_life.tasks import task as _task
 from throneroom.games.protocol import BasicGameClient
 
 if TYPE_CHECKING:
@@ -34,6 +35,14 @@ class KingsLifeClient(BasicGameClient):
 
     def describe_event(self, event: Message, *, lang: str = "en", viewer: int | None = None) -> str:
         return texts.describe_event(event)  # type: ignore[arg-type]
+
+    def task(self, view: Message, *, lang: str = "en", viewer: int | None = None) -> str:
+        return _task(view)  # type: ignore[arg-type]
+
+    def terminal_board(self, view: Message, *, viewer: int | None, lang: str = "en") -> list[Any]:
+        from throneroom.games.kings_life.terminal import kings_life_board  # noqa: PLC0415 - needs rich
+
+        return kings_life_board(view, viewer)  # type: ignore[arg-type]
 
     def bot(self, seed: int | None = None) -> KingsLifeBot:
         from throneroom.games.kings_life.bot import KingsLifeBot  # noqa: PLC0415 - bots load on demand
