@@ -40,6 +40,11 @@ class KillTheKingClient(BasicGameClient):
 
         return kill_the_king_board(view, viewer)  # type: ignore[arg-type]
 
+    def web_data(self) -> dict[str, Any]:
+        from throneroom.games.kill_the_king.web import web_data  # noqa: PLC0415 - only the web asks
+
+        return web_data()
+
     def bot(self, seed: int | None = None) -> KillTheKingBot:
         from throneroom.games.kill_the_king.bot import KillTheKingBot  # noqa: PLC0415 - bots load on demand
 

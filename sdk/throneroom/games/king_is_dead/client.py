@@ -44,6 +44,11 @@ class KingIsDeadClient(BasicGameClient):
 
         return king_is_dead_board(view, viewer, lang)  # type: ignore[arg-type]
 
+    def web_data(self) -> dict[str, Any]:
+        from throneroom.games.king_is_dead.web import web_data  # noqa: PLC0415 - only the web asks
+
+        return web_data()
+
     def bot(self, seed: int | None = None) -> KingIsDeadBot:
         from throneroom.games.king_is_dead.bot import KingIsDeadBot  # noqa: PLC0415 - bots load on demand
 

@@ -44,6 +44,11 @@ class KingsLifeClient(BasicGameClient):
 
         return kings_life_board(view, viewer)  # type: ignore[arg-type]
 
+    def web_data(self) -> dict[str, Any]:
+        from throneroom.games.kings_life.web import web_data  # noqa: PLC0415 - only the web asks
+
+        return web_data()
+
     def bot(self, seed: int | None = None) -> KingsLifeBot:
         from throneroom.games.kings_life.bot import KingsLifeBot  # noqa: PLC0415 - bots load on demand
 
