@@ -46,6 +46,7 @@ __all__ = [
     "BotTrial",
     "GameClient",
     "UnknownGame",
+    "against_random_bots",
     "game_client",
     "game_clients",
     "game_names",
@@ -82,6 +83,32 @@ class BotTrial:
     """Several seats to act: each in turn (else the first)."""
     make_target: bool = True
     """Part of ``make bots`` (else only when asked for by name)."""
+
+
+def against_random_bots(
+    label: str,
+    bot: Callable[[int], Bot],
+    *,
+    seats: int,
+    goal: float,
+    games: int = 200,
+    options: Mapping[str, Any] | None = None,
+) -> BotTrial:
+    """The usual trial: in game ``n`` the heuristic bot (``bot(n)``) takes seat
+    ``n % seats`` (so it sits in every seat in turn) and seeded random bots the
+    others (``RandomBot(n * 100 + seat)``); a win is being among the winners."""
+
+    def bots(number: int, count: int) -> list[Bot]:
+        from throneroom.bots import RandomBot  # noqa: PLC0415 - only trials need it
+
+        out: list[Bot] = [RandomBot(seed=number * 100 + s) for s in range(count)]
+        out[number % count] = bot(number)
+        return out
+
+    def won(winners: Sequence[int], number: int, count: int) -> bool:
+        return number % count in winners
+
+    return BotTrial(label, seats, goal, bots, won, dict(options or {}), games)
 
 
 @runtime_checkable

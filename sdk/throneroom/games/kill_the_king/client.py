@@ -9,7 +9,7 @@ from google.protobuf.message import Message
 
 from throneroom.games.kill_the_king import texts
 from throneroom.games.kill_the_king.notation import KillTheKingNotation
-from throneroom.games.protocol import BasicGameClient
+from throneroom.games.protocol import BasicGameClient, BotTrial
 
 if TYPE_CHECKING:
     from throneroom.games.kill_the_king.bot import KillTheKingBot
@@ -49,6 +49,11 @@ class KillTheKingClient(BasicGameClient):
         from throneroom.games.kill_the_king.bot import KillTheKingBot  # noqa: PLC0415 - bots load on demand
 
         return KillTheKingBot(seed=seed)
+
+    def bot_trials(self) -> tuple[BotTrial, ...]:
+        from throneroom.games.kill_the_king.bot.trials import trials  # noqa: PLC0415 - bots load on demand
+
+        return trials()
 
 
 CLIENT = KillTheKingClient("kill_the_king")

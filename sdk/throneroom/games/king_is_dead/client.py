@@ -10,7 +10,7 @@ from google.protobuf.message import Message
 from throneroom.games import king_is_dead as texts
 from throneroom.games.king_is_dead.notation import KingIsDeadNotation
 from throneroom.games.king_is_dead.tasks import task as _task
-from throneroom.games.protocol import BasicGameClient
+from throneroom.games.protocol import BasicGameClient, BotTrial
 
 if TYPE_CHECKING:
     from throneroom.games.king_is_dead.bot import KingIsDeadBot
@@ -53,6 +53,11 @@ class KingIsDeadClient(BasicGameClient):
         from throneroom.games.king_is_dead.bot import KingIsDeadBot  # noqa: PLC0415 - bots load on demand
 
         return KingIsDeadBot(seed=seed)
+
+    def bot_trials(self) -> tuple[BotTrial, ...]:
+        from throneroom.games.king_is_dead.bot import trials  # noqa: PLC0415 - bots load on demand
+
+        return trials()
 
 
 CLIENT = KingIsDeadClient("king_is_dead", languages=texts.LANGUAGES)

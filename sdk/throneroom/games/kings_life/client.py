@@ -10,7 +10,7 @@ from google.protobuf.message import Message
 from throneroom.games.kings_life import texts
 from throneroom.games.kings_life.notation import KingsLifeNotation
 from throneroom.games.kings_life.tasks import task as _task
-from throneroom.games.protocol import BasicGameClient
+from throneroom.games.protocol import BasicGameClient, BotTrial
 
 if TYPE_CHECKING:
     from throneroom.games.kings_life.bot import KingsLifeBot
@@ -53,6 +53,11 @@ class KingsLifeClient(BasicGameClient):
         from throneroom.games.kings_life.bot import KingsLifeBot  # noqa: PLC0415 - bots load on demand
 
         return KingsLifeBot(seed=seed)
+
+    def bot_trials(self) -> tuple[BotTrial, ...]:
+        from throneroom.games.kings_life.bot import trials  # noqa: PLC0415 - bots load on demand
+
+        return trials()
 
 
 CLIENT = KingsLifeClient("kings_life")
