@@ -37,12 +37,6 @@ MAKEFILES = ("Makefile",)
 EXEMPT = ("service/throneroom_server/games/registry.py", "sdk/throneroom/v1/")
 
 KNOWN_NAMINGS: dict[str, str] = {
-    # The MCTS bot's per-game parts (world sampling, card memory, priors and
-    # value, King's Life's guide): moving them into the games' packages goes
-    # with the chance outcomes of issue 27 part 3 (the MCTS bot over every game).
-    "sdk/throneroom/bots/mcts.py": "MCTS per-game hooks (issue 27 part 3)",
-    "sdk/throneroom/bots/mcts_worlds.py": "MCTS world samplers per game (issue 27 part 3)",
-    "sdk/throneroom/bots/mcts_memory.py": "MCTS card memory of The King Is Dead (part 3)",
     # Service and storage benchmarks load the service with one chosen game
     # (Nim's near-zero engine cost isolates the service; The King Is Dead is
     # the real workload): a workload, not a list of games.

@@ -49,7 +49,7 @@ GAMES_ALLOWED = (
 # terminal board (seeded randomness, rich). They are exempt from (a); a pure
 # module (an engine's, or the SDK's data, texts and notation) must not import
 # them.
-CLIENT_SIDE_MODULES = frozenset({"client", "bot", "terminal", "mcts"})
+CLIENT_SIDE_MODULES = frozenset({"client", "bot", "terminal", "mcts", "mcts_memory"})
 CLIENT_SIDE_PROTOCOL = "throneroom.games.protocol"
 # Standard-library modules an engine must not touch: clock, event loop and
 # threads, network, processes and signals, files and the process environment,

@@ -28,6 +28,7 @@ optional modules (rich for the terminal, the bots) import them when called:
 from __future__ import annotations
 
 import importlib
+import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -45,6 +46,8 @@ __all__ = [
     "BasicGameClient",
     "BotTrial",
     "GameClient",
+    "SearchKnowledge",
+    "SearchMemory",
     "UnknownGame",
     "against_random_bots",
     "game_client",
@@ -111,6 +114,40 @@ def against_random_bots(
     return BotTrial(label, seats, goal, bots, won, dict(options or {}), games)
 
 
+class SearchMemory(Protocol):
+    """What a search bot remembers of one game across its decisions, from its
+    own views only (The King Is Dead: the cards seen on top of the piles)."""
+
+    def observe(self, view: Any, seat: int) -> None: ...
+
+    def determined(self, view: Any, seat: int) -> bool:
+        """Whether the memory leaves one world only (perfect information)."""
+        ...
+
+    def redraw(self, state: Any, seat: int, rng: random.Random) -> None:
+        """Make a sampled world agree with the memory."""
+        ...
+
+
+@dataclass(frozen=True)
+class SearchKnowledge:
+    """What the MCTS bot (:mod:`throneroom.bots.mcts`) needs of a game beyond
+    its engine. ``world(view, seat)``: a full state whose view for ``seat`` is
+    ``view``, hidden parts as placeholders that the engine's
+    ``randomize_hidden`` redraws; ``memory()``: a fresh memory per bot;
+    ``prior(game, state, actor, moves)``: a value per move, to try a wide
+    node's moves best first; ``value(game, state, seats)``: each seat's reward
+    of an unfinished state (else a random playout); ``guide``: a
+    ``throneroom.bots.mcts.Guide`` when the game is searched by rollouts of its
+    heuristic bot instead of determinized UCT."""
+
+    world: Callable[[Any, int], Message]
+    memory: Callable[[], SearchMemory] | None = None
+    prior: Callable[[Any, Any, int, Sequence[Any]], list[float]] | None = None
+    value: Callable[[Any, Any, int], list[float]] | None = None
+    guide: Any = None
+
+
 @runtime_checkable
 class GameClient(Protocol):
     """Everything the client side knows of one game, found by its name."""
@@ -170,6 +207,10 @@ class GameClient(Protocol):
         """The evaluations its heuristic bot must pass."""
         ...
 
+    def search(self) -> SearchKnowledge | None:
+        """What the MCTS bot needs to play it (None: the MCTS bot cannot)."""
+        ...
+
 
 @dataclass(frozen=True)
 class BasicGameClient:
@@ -213,6 +254,9 @@ class BasicGameClient:
 
     def bot_trials(self) -> tuple[BotTrial, ...]:
         return ()
+
+    def search(self) -> SearchKnowledge | None:
+        return None
 
 
 def game_names() -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -10,7 +11,7 @@ from google.protobuf.message import Message
 from throneroom.games import king_is_dead as texts
 from throneroom.games.king_is_dead.notation import KingIsDeadNotation
 from throneroom.games.king_is_dead.tasks import task as _task
-from throneroom.games.protocol import BasicGameClient, BotTrial
+from throneroom.games.protocol import BasicGameClient, BotTrial, SearchKnowledge
 
 if TYPE_CHECKING:
     from throneroom.games.king_is_dead.bot import KingIsDeadBot
@@ -58,6 +59,20 @@ class KingIsDeadClient(BasicGameClient):
         from throneroom.games.king_is_dead.bot import trials  # noqa: PLC0415 - bots load on demand
 
         return trials()
+
+    def search(self) -> SearchKnowledge:
+        return _search()
+
+
+@functools.cache
+def _search() -> SearchKnowledge:
+    from throneroom.games.king_is_dead import mcts  # noqa: PLC0415 - the search loads on demand
+    from throneroom.games.king_is_dead.mcts_memory import PlayedCards  # noqa: PLC0415
+    from throneroom.games.king_is_dead.mcts_world import king_is_dead_world  # noqa: PLC0415
+
+    return SearchKnowledge(
+        king_is_dead_world, memory=PlayedCards, prior=mcts.prior, value=mcts.value
+    )
 
 
 CLIENT = KingIsDeadClient("king_is_dead", languages=texts.LANGUAGES)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -10,7 +11,7 @@ from google.protobuf.message import Message
 from throneroom.games.kings_life import texts
 from throneroom.games.kings_life.notation import KingsLifeNotation
 from throneroom.games.kings_life.tasks import task as _task
-from throneroom.games.protocol import BasicGameClient, BotTrial
+from throneroom.games.protocol import BasicGameClient, BotTrial, SearchKnowledge
 
 if TYPE_CHECKING:
     from throneroom.games.kings_life.bot import KingsLifeBot
@@ -58,6 +59,21 @@ class KingsLifeClient(BasicGameClient):
         from throneroom.games.kings_life.bot import trials  # noqa: PLC0415 - bots load on demand
 
         return trials()
+
+    def search(self) -> SearchKnowledge:
+        return _search()
+
+
+@functools.cache
+def _search() -> SearchKnowledge:
+    from throneroom.bots.mcts import Guide  # noqa: PLC0415 - the search loads on demand
+    from throneroom.games.kings_life import mcts  # noqa: PLC0415
+    from throneroom.games.kings_life.mcts_world import kings_life_world  # noqa: PLC0415
+
+    guide = Guide(
+        "kings_life", mcts.policy, mcts.candidates, mcts.rewards, mcts.stage, mcts.estimate
+    )
+    return SearchKnowledge(kings_life_world, guide=guide)
 
 
 CLIENT = KingsLifeClient("kings_life")
