@@ -89,13 +89,9 @@ FUZZ_CASES ?= 100000
 fuzz: $(STAMP) ## Fuzz both faces and every game's moves (FUZZ_CASES=100000; FUZZ_ARGS=--redis for Redis)
 	$(PY) bench/fuzz.py --cases $(FUZZ_CASES) $(FUZZ_ARGS)
 
-bots: $(STAMP) ## Evaluate the heuristic bots against random bots (Kill the King: each side of both modes), then the MCTS bot against the heuristic bots (seeded tournaments)
-	$(PY) scripts/bot_eval.py king_is_dead
-	$(PY) scripts/bot_eval.py kings_life
-	$(PY) scripts/bot_eval.py kill_the_king --mode 1
-	$(PY) scripts/bot_eval.py kill_the_king --mode 2
-	$(PY) scripts/mcts_eval.py examples/tournaments/mcts_king_is_dead.toml
-	$(PY) scripts/mcts_eval.py examples/tournaments/mcts_kings_life.toml
+bots: $(STAMP) ## Evaluate the heuristic bots against random bots (each game's declared trials), then the MCTS bot against the heuristic bots (seeded tournaments)
+	$(PY) scripts/bot_eval.py --all
+	for t in examples/tournaments/mcts_*.toml; do $(PY) scripts/mcts_eval.py $$t || exit 1; done
 
 golden: $(STAMP) ## Rewrite the golden playthrough files after an intended rules change
 	$(PY) -m throneroom_dev.golden --write

@@ -2,7 +2,12 @@
 
     python bench/engine.py                      # every real game (and Nim), ~3 s a row
     python bench/engine.py --seconds 10         # longer, steadier rows
-    python bench/engine.py --profile king_is_dead [--seats 4]   # cProfile, top 25 lines
+    python bench/engine.py --profile GAME [--seats 4]   # cProfile, top 25 lines
+
+The rows are each game's own test variants (its definition's
+``testing.variants``: seat counts and options, the ones the conformance suite
+plays), so a game declares once what is worth measuring; a game declaring
+none is measured at every seat count with its default options.
 
 A decision is one legal_moves() call for a seat to act, a uniform choice with a
 seeded random.Random, and one apply(); games are played to their outcome
@@ -21,37 +26,13 @@ import pstats
 import random
 import sys
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 import chess
 from google.protobuf.message import Message
+from throneroom_server.games.kit import Variant
 from throneroom_server.games.registry import AnyGame, build_registry, real_game_names
 
-SEATS_OF_INTEREST: Mapping[str, tuple[int, ...]] = {
-    "king_is_dead": (2, 3, 4),
-    "kings_life": (4, 6, 8),
-    "kill_the_king": (2,),
-    "nim": (2,),
-}
-"""Seat counts measured per game; a game not listed is measured at its min and max."""
-OPTIONS_OF_INTEREST: Mapping[str, tuple[tuple[str, tuple[tuple[str, int], ...]], ...]] = {
-    "kill_the_king": (
-        ("", ()),
-        ("a&d", (("mode", 2),)),
-        ("advanced", (("advanced", 1),)),
-        ("a&d advanced", (("mode", 2), ("advanced", 1))),
-        ("giga", (("mode", 3),)),
-        ("a&d giga", (("mode", 4),)),
-    ),
-}
-"""Option sets measured per game, each with a short label (default: the default options)."""
-SEATS_OF_OPTIONS: Mapping[tuple[str, str], tuple[int, ...]] = {
-    ("kill_the_king", "giga"): (2, 3, 4),
-    ("kill_the_king", "a&d giga"): (2, 3, 4),
-}
-"""Seat counts of an option set when they differ from the game's (Kill the King:
-3 and 4 seats only in the Giga modes, KK-123)."""
 CHESS_PLY_CAP = 300
 
 
@@ -66,7 +47,10 @@ class Rate:
         return self.decisions / self.seconds if self.seconds else 0.0
 
 
-def options_of(game: AnyGame, values: tuple[tuple[str, int], ...]) -> Message:
+Values = tuple[tuple[str, bool | int | str], ...]
+
+
+def options_of(game: AnyGame, values: Values) -> Message:
     options: Message = game.default_options()
     for name, value in values:
         setattr(options, name, value)
@@ -78,7 +62,7 @@ def play_one(
     seats: int,
     seed: int,
     chooser: random.Random,
-    values: tuple[tuple[str, int], ...] = (),
+    values: Values = (),
 ) -> int:
     """Play one random game to its outcome; the number of decisions made."""
     state = game.setup(options_of(game, values), seats, seed)
@@ -96,7 +80,7 @@ def measure_game(
     seats: int,
     seconds: float,
     seed: int = 1,
-    values: tuple[tuple[str, int], ...] = (),
+    values: Values = (),
 ) -> Rate:
     chooser = random.Random(seed)
     games = decisions = 0
@@ -127,20 +111,26 @@ def measure_chess(seconds: float, seed: int = 1) -> Rate:
             return Rate(games, plies, elapsed)
 
 
-Row = tuple[str, int, str, tuple[tuple[str, int], ...]]
+Row = tuple[str, int, str, Values]
+
+
+def variants_of(game: AnyGame) -> tuple[Variant, ...]:
+    """The game's declared test variants (default: every seat count, default options)."""
+    declared: tuple[Variant, ...] = game.testing.variants
+    info = game.info
+    return declared or tuple(Variant(n) for n in range(info.min_seats, info.max_seats + 1))
 
 
 def rows() -> list[Row]:
-    """(game, seats, options label, options) to measure: the real games, then Nim
-    as a reference."""
+    """(game, seats, options label, options) to measure: the real games' test
+    variants, then the fixture games' as a reference."""
     games = build_registry(include_fixtures=True)
+    real = real_game_names()
     out: list[Row] = []
-    for name in [*real_game_names(), "nim"]:
-        info = games[name].info
-        wanted = SEATS_OF_INTEREST.get(name, (info.min_seats, info.max_seats))
-        for label, values in OPTIONS_OF_INTEREST.get(name, (("", ()),)):
-            seats = SEATS_OF_OPTIONS.get((name, label), wanted)
-            out += [(name, n, label, values) for n in sorted(set(seats))]
+    for name in [*real, *(n for n in games if n not in real)]:
+        for variant in variants_of(games[name]):
+            label = variant.label.partition("-")[2]
+            out.append((name, variant.seats, label, variant.options))
     return out
 
 
@@ -175,7 +165,7 @@ def run_profile(name: str, seats: int | None, seconds: float, sort: str) -> None
     if name not in games:
         raise SystemExit(f"no game named {name!r}; registered: {', '.join(games)}")
     game = games[name]
-    seats = seats or SEATS_OF_INTEREST.get(name, (game.info.min_seats,))[-1]
+    seats = seats or max(variant.seats for variant in variants_of(game))
     profiler = cProfile.Profile()
     profiler.enable()
     rate = measure_game(game, seats, seconds)

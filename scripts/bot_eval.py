@@ -1,33 +1,19 @@
 """Evaluate a game's heuristic bot against RandomBots on the embedded engine.
 
 Usage:
-  python scripts/bot_eval.py king_is_dead  [--games 200] [--seats 2] [--mordred]
-  python scripts/bot_eval.py kings_life    [--games 200] [--seats 5]
-  python scripts/bot_eval.py kill_the_king [--games 100] [--mode 1|2|3|4] [--seats 2|3|4] [--jobs N]
+  python scripts/bot_eval.py GAME [--trial N] [--games N] [--seats N] [--option NAME=VALUE]
+                             [--jobs N]
+  python scripts/bot_eval.py --all       # every game's trials that `make bots` runs
+  python scripts/bot_eval.py --list      # every game's trials
 
-The heuristic bot takes seat ``game % seats`` in game number ``game`` (so it
-sits in every seat in turn); the other seats are seeded RandomBots. Each bot
-sees only its own view and legal moves, exactly as through the service. A win
-is being among the winners. Goals (issues #3 and #4): King Is Dead, 2 players:
-at least 70%; King's Life, 5 players: at least 40%.
-
-Kill the King (issue #9) is asymmetric, and the sides are decided in the game
-itself: the seat that wins the initiative roll chooses attacker or defender
-(KK-13, KK-14). The evaluation does not touch that: the heuristic bot is told
-the side it prefers (``KillTheKingBot(side=...)``: the side it takes when it
-wins the roll), alternately the attacker (even game numbers) and the defender
-(odd ones), and each game is counted for the side the bot actually played.
-Games go on, with seeds 0, 1, 2, ..., until each side has ``--games`` games;
-a side's games beyond that are played but not counted (so both sides count
-the first ``--games`` games of that side in seed order). The random seat
-chooses its side at random when it wins the roll, so the stream is never
-one-sided for long. Goal: at least 80% for each side in each mode (Kill the
-King: mode 1, Attack and Defense: mode 2), with the 95% Wilson interval.
-The Giga modes (``--mode 3|4``, ``--seats 2|3|4``, default 4) are played by
-teams (KK-123: seat % 2): every seat of the bot's team is a KillTheKingBot,
-every seat of the other team a RandomBot; the bot's team is team 0 in even
-games and team 1 in odd ones (so it sits in every seat in turn), and a game
-is counted for the side its team played. Seats placing at once take turns.
+Each game declares the evaluations its heuristic bot must pass, as
+``BotTrial``s (``throneroom.games.protocol``), from its own package: which
+bots sit where in game number ``n`` (seeded ``n``), what counts as a win,
+which tally a game counts in (Kill the King: the side the bot played) and the
+goal. Nothing here names a game. Games go on, with seeds 0, 1, 2, ..., until
+each tally has ``--games`` games; a tally's games beyond that are played but
+not counted (so every tally counts its first games in seed order). Each bot
+sees only its own view and legal moves, exactly as through the service.
 Games are independent and seeded, so ``--jobs`` processes play them at once
 (default: the CPU count) and the counts never depend on it; the speed printed
 is games per CPU second, summed over the processes.
@@ -40,41 +26,14 @@ import multiprocessing
 import os
 import sys
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from throneroom.bots import Bot, RandomBot
-from throneroom.bots.kill_the_king import KillTheKingBot
-from throneroom.bots.king_is_dead import KingIsDeadBot
-from throneroom.bots.kings_life import KingsLifeBot
+from throneroom.bots import Bot
 from throneroom.envelopes import unwrap, wrap
-from throneroom.games.kill_the_king.data import MODES, Mode, Side
+from throneroom.games.protocol import BotTrial, game_client, game_clients
 from throneroom.tournament.standings import wilson_interval
 from throneroom.v1 import game_pb2
 from throneroom_server.games.registry import AnyGame, build_registry
-
-
-@dataclass(frozen=True)
-class Evaluation:
-    bot: Callable[[int], Bot]
-    seats: int
-    goal: float
-
-
-EVALUATIONS = {
-    "king_is_dead": Evaluation(lambda seed: KingIsDeadBot(seed=seed), seats=2, goal=0.70),
-    "kings_life": Evaluation(lambda seed: KingsLifeBot(seed=seed), seats=5, goal=0.40),
-}
-
-
-KILL_THE_KING_GOAL = 0.80
-
-
-def play(game: AnyGame, options: Any, bots: list[Bot], seed: int) -> tuple[list[int], int]:
-    """One game to its end: (winners, decisions)."""
-    winners, decisions, _state = play_state(game, options, bots, seed)
-    return winners, decisions
 
 
 def play_state(
@@ -98,122 +57,142 @@ def play_state(
     return list(outcome.winners), decisions, state
 
 
-def _kill_the_king_game(args: tuple[int, int, int]) -> tuple[Side, bool, int, float]:
-    """Game ``number`` of a mode: (the side the bot played, won, decisions, CPU s).
-    The bot plays every seat of team ``number % 2`` (one seat on one board)."""
-    number, mode, seats = args
+def _trial(name: str, index: int) -> BotTrial:
+    return game_client(name).bot_trials()[index]
+
+
+Job = tuple[str, int, int, int, tuple[tuple[str, Any], ...]]
+
+
+def _game(job: Job) -> tuple[str, bool, bool, int, float]:
+    """Game ``number`` of a trial: (its tally, won, shared, decisions, CPU s)."""
+    name, index, number, seats, options = job
     start = time.process_time()
-    game = build_registry()["kill_the_king"]
-    options = game.default_options()
-    options.mode = mode
-    hero = number % 2
-    prefer = Side.ATTACKER if number % 2 == 0 else Side.DEFENDER
-    bots: list[Bot] = [RandomBot(seed=number * 100 + s) for s in range(seats)]
-    for seat in range(hero, seats, 2):
-        bots[seat] = KillTheKingBot(seed=number * 100 + seat, side=prefer)
-    winners, moves, state = play_state(game, options, bots, seed=number, take_turns=seats > 2)
-    return Side(state.seats[hero].side), hero in winners, moves, time.process_time() - start
+    trial = _trial(name, index)
+    game = build_registry()[name]
+    message = game.default_options()
+    for option, value in options:
+        setattr(message, option, value)
+    bots = trial.bots(number, seats)
+    winners, moves, state = play_state(game, message, bots, number, take_turns=trial.take_turns)
+    won = trial.won(winners, number, seats)
+    return (
+        trial.group(state, number),
+        won,
+        won and len(winners) > 1,
+        moves,
+        time.process_time() - start,
+    )
 
 
-def kill_the_king(games: int, mode: Mode, jobs: int, seats: int = 2) -> int:
-    """Both sides of one mode, ``games`` counted games each (see the docstring)."""
-    wins = {Side.ATTACKER: 0, Side.DEFENDER: 0}
-    counted = {Side.ATTACKER: 0, Side.DEFENDER: 0}
-    decisions = played = 0
+def evaluate(
+    name: str, index: int, games: int | None, seats: int | None, jobs: int, **options: Any
+) -> bool:
+    """Play one trial; print its tallies; whether each reached the goal."""
+    trial = _trial(name, index)
+    games = games or trial.games
+    seats = seats or trial.seats
+    chosen = tuple(sorted({**trial.options, **options}.items()))
+    wins = dict.fromkeys(trial.groups, 0)
+    shared = dict.fromkeys(trial.groups, 0)
+    counted = dict.fromkeys(trial.groups, 0)
+    decisions = played = number = 0
     cpu = 0.0
-    number = 0
     with multiprocessing.Pool(jobs) as pool:
         while min(counted.values()) < games:
-            batch = [(n, int(mode), seats) for n in range(number, number + 4 * jobs)]
+            batch = [(name, index, n, seats, chosen) for n in range(number, number + 4 * jobs)]
             number += len(batch)
-            for side, won, moves, seconds in pool.imap(_kill_the_king_game, batch):
+            for group, won, both, moves, seconds in pool.imap(_game, batch):
                 if min(counted.values()) >= games:
                     break  # games past the last one counted do not count either
                 decisions += moves
                 played += 1
                 cpu += seconds
-                if counted[side] < games:
-                    counted[side] += 1
-                    wins[side] += won
-    teams = f", {seats} seats in two teams" if MODES[mode].giga else ""
+                if counted[group] < games:
+                    counted[group] += 1
+                    wins[group] += won
+                    shared[group] += both
+    hero = next(bot.name for bot in trial.bots(0, seats) if bot.name != "random")
     print(
-        f"Kill the King, {MODES[mode].name}{teams}: KillTheKingBot vs RandomBot, {played} games "
-        f"played ({decisions} decisions, {cpu:.1f} s CPU in {jobs} processes, "
+        f"{trial.label}: {hero} vs RandomBots at {seats} seats"
+        f"{''.join(f', {k}={v}' for k, v in options.items())}, {played} games played "
+        f"({decisions} decisions, {cpu:.1f} s CPU in {jobs} processes, "
         f"{played / cpu:.2f} games per CPU second)"
     )
     passed = True
-    for side in (Side.ATTACKER, Side.DEFENDER):
-        rate = wins[side] / counted[side]
-        low, high = wilson_interval(wins[side], counted[side])
-        ok = rate >= KILL_THE_KING_GOAL
+    for group in trial.groups:
+        rate = wins[group] / counted[group]
+        low, high = wilson_interval(wins[group], counted[group])
+        ok = rate >= trial.goal
         passed &= ok
         print(
-            f"  as the {side.name.lower()}: won {wins[side]} of {counted[side]} ({rate:.1%}, "
-            f"95% Wilson {low:.1%}-{high:.1%}): {'PASS' if ok else 'FAIL'}"
+            f"  {f'as the {group}: ' if group else ''}won {wins[group]} of {counted[group]} "
+            f"({rate:.1%}, 95% Wilson {low:.1%}-{high:.1%}; {shared[group]} shared): "
+            f"{'PASS' if ok else 'FAIL'}"
         )
-    verdict = "PASS" if passed else "FAIL"
-    print(f"verdict: {verdict} (goal: at least {KILL_THE_KING_GOAL:.0%} for each side)")
-    return 0 if passed else 1
+    each = " for each side" if len(trial.groups) > 1 else ""
+    print(f"verdict: {'PASS' if passed else 'FAIL'} (goal: at least {trial.goal:.0%}{each})")
+    return passed
+
+
+def _value(text: str) -> Any:
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    try:
+        return int(text)
+    except ValueError:
+        return text
 
 
 def main() -> int:
+    with_trials = [n for n, c in game_clients().items() if c.bot_trials()]
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("game", choices=sorted([*EVALUATIONS, "kill_the_king"]))
-    parser.add_argument("--games", type=int, help="default: 200 (Kill the King: 100 per side)")
-    parser.add_argument("--seats", type=int, help="default: the goal's seat count")
-    parser.add_argument("--mordred", action="store_true", help="King Is Dead's Mordred variant")
+    parser.add_argument("game", nargs="?", choices=with_trials)
+    parser.add_argument("--all", action="store_true", help="every trial `make bots` runs")
+    parser.add_argument("--list", action="store_true", help="list every game's trials")
+    parser.add_argument("--trial", type=int, default=0, help="which of the game's trials (--list)")
+    parser.add_argument("--games", type=int, help="counted games per tally (default: the trial's)")
+    parser.add_argument("--seats", type=int, help="default: the trial's seat count")
     parser.add_argument(
-        "--mode",
-        type=int,
-        default=int(Mode.KILL_THE_KING),
-        choices=[int(m) for m in Mode],
-        help="Kill the King's mode: 1 Kill the King, 2 Attack and Defense, 3 Kill the King "
-        "Giga, 4 Attack and Defense Giga (default: 1)",
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="a game option"
     )
     parser.add_argument(
         "--jobs",
         type=int,
         default=os.cpu_count() or 1,
-        help="Kill the King: games played at once, in processes (default: the CPU count); "
+        help="games played at once, in processes (default: the CPU count); "
         "the results do not depend on it",
     )
     ns = parser.parse_args()
-    if ns.game == "kill_the_king":
-        mode = Mode(ns.mode)
-        seats = ns.seats or (4 if MODES[mode].giga else 2)
-        if not MODES[mode].min_seats <= seats <= MODES[mode].max_seats:
-            parser.error(
-                f"{MODES[mode].name} is for {MODES[mode].min_seats}-{MODES[mode].max_seats} seats"
-            )
-        return kill_the_king(ns.games or 100, mode, ns.jobs, seats)
-    ns.games = ns.games or 200
-    evaluation = EVALUATIONS[ns.game]
-    seats = ns.seats or evaluation.seats
-    game = build_registry()[ns.game]
-    options = game.default_options()
-    if ns.mordred:
-        options.mordred = True
-    wins = shared = decisions = 0
-    start = time.perf_counter()
-    for number in range(ns.games):
-        hero = number % seats
-        bots: list[Bot] = [RandomBot(seed=number * 100 + s) for s in range(seats)]
-        bots[hero] = evaluation.bot(number)
-        winners, moves = play(game, options, bots, seed=number)
-        decisions += moves
-        if hero in winners:
-            wins += 1
-            shared += len(winners) > 1
-    elapsed = time.perf_counter() - start
-    rate = wins / ns.games
-    hero_name = type(evaluation.bot(0)).__name__
-    print(
-        f"{hero_name} vs {seats - 1} RandomBot(s), {ns.games} games"
-        f"{' (Mordred)' if ns.mordred else ''} ({decisions} decisions, {elapsed:.1f} s): "
-        f"won {wins} ({rate:.1%}), of which {shared} shared; a random seat wins ~{1 / seats:.0%}"
+    if ns.list:
+        for name in with_trials:
+            for i, trial in enumerate(game_client(name).bot_trials()):
+                where = "" if trial.make_target else " (not in make bots)"
+                print(f"{name} --trial {i}: {trial.label}, {trial.seats} seats{where}")
+        return 0
+    if ns.all:
+        runs = [
+            (name, i)
+            for name in with_trials
+            for i, trial in enumerate(game_client(name).bot_trials())
+            if trial.make_target
+        ]
+        results = [evaluate(name, i, ns.games, ns.seats, ns.jobs) for name, i in runs]
+        return 0 if all(results) else 1
+    if ns.game is None:
+        parser.error("name a game, or --all or --list")
+    trials = game_client(ns.game).bot_trials()
+    if not 0 <= ns.trial < len(trials):
+        parser.error(f"{ns.game} has trials 0..{len(trials) - 1} (--list)")
+    options = dict(o.split("=", 1) for o in ns.option)
+    passed = evaluate(
+        ns.game,
+        ns.trial,
+        ns.games,
+        ns.seats,
+        ns.jobs,
+        **{k: _value(v) for k, v in options.items()},
     )
-    passed = rate >= evaluation.goal
-    print(f"verdict: {'PASS' if passed else 'FAIL'} (goal: at least {evaluation.goal:.0%})")
     return 0 if passed else 1
 
 

@@ -477,7 +477,7 @@ def build_parser() -> argparse.ArgumentParser:
             "--lang",
             choices=["en", "es", "pt"],
             default="en",
-            help="language of The King Is Dead's names and sentences (default: en)",
+            help="language of the names and sentences, where the game speaks it (default: en)",
         )
 
     def board_flag(sub: argparse.ArgumentParser) -> None:

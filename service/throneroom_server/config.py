@@ -103,7 +103,11 @@ SETTINGS: tuple[Setting, ...] = (
         "THRONEROOM_SHUTDOWN_GRACE_SECONDS",
         "time in-flight calls get on SIGTERM",
     ),
-    Setting("fixture_games", "THRONEROOM_FIXTURE_GAMES", "also serve the test game nim"),
+    Setting(
+        "fixture_games",
+        "THRONEROOM_FIXTURE_GAMES",
+        "also serve the registry's fixture games (test games)",
+    ),
     Setting("access_log", "THRONEROOM_ACCESS_LOG", "one log line per call"),
     Setting(
         "metrics_listen",

@@ -3,12 +3,10 @@
 A request's ``describe_language`` ("" = none; "en", "es", "pt") asks for a
 ``MoveDescription`` (the move in the game's notation, docs/notation.md, and a
 sentence) per move, and a sentence per event, in the order of the moves and
-events they describe. The sentences are the SDK's (``throneroom.games``):
-
-* The King Is Dead: English, Spanish and Portuguese;
-* King's Life and Kill the King: English, whatever language is asked;
-* a game without texts of its own (the test game nim): the notation for a
-  move and the event's protobuf text, in every language.
+events they describe. The sentences are the SDK's, asked of the game's client
+by name (``throneroom.games.protocol.game_client``), in the language asked
+where the game speaks it (English otherwise); a game without texts of its own
+gets the notation for a move and the event's protobuf text.
 
 A move made by a seat is described only to that seat when the game has
 hidden information (every game now): a move can name what others may not
@@ -23,9 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from throneroom.envelopes import game_type_of, one_line, unwrap
-from throneroom.games import GameTexts, texts
-from throneroom.games import king_is_dead as kid
-from throneroom.games import kings_life as kl
+from throneroom.games.protocol import GameClient, game_client
 from throneroom.v1 import game_pb2, service_pb2, storage_pb2
 
 from throneroom_server.errors import invalid
@@ -54,8 +50,8 @@ class Describer:
     hidden_information: bool = True
     """Moves are described to their own seat only (see the module's doc)."""
 
-    def _texts(self) -> GameTexts | None:
-        return texts(self.game_type)
+    def _client(self) -> GameClient:
+        return game_client(self.game_type)
 
     def move(self, move: game_pb2.Move, seat: int | None) -> service_pb2.MoveDescription:
         """``move`` (a Move envelope) made or to be made by ``seat``."""
@@ -70,14 +66,8 @@ class Describer:
             written = notation.for_game(self.game_type).format_move(inner)
         except ValueError:  # no notation for this game, or a move it cannot spell
             written = one_line(inner)
-        if self.game_type == "king_is_dead":
-            text = kid.describe_move(inner, self.lang)  # type: ignore[arg-type]
-        elif self.game_type == "kings_life":
-            text = kl.describe_move(inner, seat)  # type: ignore[arg-type]
-        else:
-            game_texts = self._texts()
-            text = written if game_texts is None else game_texts.describe_move(inner)
-        return service_pb2.MoveDescription(notation=written, text=text)
+        text = self._client().describe_move(inner, mover=seat, lang=self.lang)
+        return service_pb2.MoveDescription(notation=written, text=written if text is None else text)
 
     def moves(
         self, moves: Sequence[game_pb2.Move], seat: int | None
@@ -86,19 +76,15 @@ class Describer:
 
     def events(self, events: Sequence[game_pb2.Event]) -> list[str]:
         """One sentence per event, in order ("" for an empty envelope)."""
-        game_texts = self._texts()
+        client = self._client()
         out = []
         for event in events:
             if game_type_of(event) != self.game_type:
                 out.append("")
                 continue
             inner = unwrap(event)
-            if self.game_type == "king_is_dead":
-                out.append(kid.describe_event(inner, self.lang))  # type: ignore[arg-type]
-            elif game_texts is not None:
-                out.append(game_texts.describe_event(inner))
-            else:
-                out.append(one_line(inner))
+            text = client.describe_event(inner, lang=self.lang)
+            out.append(one_line(inner) if text is None else text)
         return out
 
     def annotate(

@@ -38,7 +38,19 @@ ROOT = Path(__file__).resolve().parents[2]
 GAMES_PACKAGES = ("throneroom_server.games", "throneroom.games")
 # Besides the standard library: the engines themselves, the SDK's game data and
 # texts, the generated messages (not the *_pb2_grpc service stubs) and their runtime.
-GAMES_ALLOWED = ("throneroom_server.games", "throneroom.games", "google.protobuf")
+GAMES_ALLOWED = (
+    "throneroom_server.games",
+    "throneroom.games",
+    "throneroom.notation.base",  # the notations' shared grammar helpers (pure too)
+    "google.protobuf",
+)
+# The client side of the SDK's game packages, which no engine runs: the
+# protocol's module, and in each throneroom.games.<game> its client, bots and
+# terminal board (seeded randomness, rich). They are exempt from (a); a pure
+# module (an engine's, or the SDK's data, texts and notation) must not import
+# them.
+CLIENT_SIDE_MODULES = frozenset({"client", "bot", "terminal", "mcts", "mcts_memory"})
+CLIENT_SIDE_PROTOCOL = "throneroom.games.protocol"
 # Standard-library modules an engine must not touch: clock, event loop and
 # threads, network, processes and signals, files and the process environment,
 # ambient randomness (an engine's only RNG is the PCG32 state inside the game
@@ -128,13 +140,28 @@ def _pb2_modules(imports: list[Import]) -> tuple[str, ...]:
     return tuple(sorted(n for n in names if n.startswith("throneroom.v1.") and n.endswith("_pb2")))
 
 
+def _client_side(module: str) -> bool:
+    """A module of a game's client side (see CLIENT_SIDE_MODULES)."""
+    parts = module.split(".")
+    return _within(module, CLIENT_SIDE_PROTOCOL) or (
+        parts[:2] == ["throneroom", "games"] and len(parts) >= 4 and parts[3] in CLIENT_SIDE_MODULES
+    )
+
+
 def _check_games(imports: list[Import]) -> list[str]:
+    pure = [imp for imp in imports if not _client_side(imp.importer)]
     return check_games(
-        imports,
+        pure,
         packages=GAMES_PACKAGES,
         allowed=(*GAMES_ALLOWED, *_pb2_modules(imports)),
         forbidden_stdlib=FORBIDDEN_STDLIB,
-    )
+    ) + [
+        f"{imp}: a pure module imports a game's client side"
+        for imp in pure
+        if _within(imp.importer, "throneroom_server.games")
+        or _within(imp.importer, "throneroom.games")
+        if _client_side(imp.target)
+    ]
 
 
 # The SDK's one extra, `throneroom[cli]`: rich, imported only by the terminal
@@ -158,19 +185,26 @@ def _within(module: str, package: str) -> bool:
     return module == package or module.startswith(package + ".")
 
 
+def _terminal_module(module: str) -> bool:
+    """A module that may import rich: one of the terminal package's (not its
+    __init__), or a game's board, ``throneroom.games.<game>.terminal``."""
+    parts = module.split(".")
+    in_game = parts[:2] == ["throneroom", "games"] and len(parts) == 4 and parts[3] == "terminal"
+    return in_game or (_within(module, TERMINAL) and module != TERMINAL)
+
+
 def _check_cli_extra(imports: list[Import]) -> list[str]:
     violations = []
     for imp in imports:
         if not _within(imp.importer, "throneroom"):
             continue
         if any(_within(imp.target, m) for m in CLI_EXTRA_MODULES):
-            in_terminal = _within(imp.importer, TERMINAL) and imp.importer != TERMINAL
-            if not in_terminal and imp.importer != TOURNAMENT_DISPLAY:
-                violations.append(f"{imp}: rich (the cli extra) outside {TERMINAL}'s modules")
+            if not _terminal_module(imp.importer) and imp.importer != TOURNAMENT_DISPLAY:
+                violations.append(f"{imp}: rich (the cli extra) outside the terminal modules")
         elif (
-            _within(imp.target, TERMINAL)
-            and imp.target != TERMINAL
-            and not _within(imp.importer, TERMINAL)
+            _terminal_module(imp.target)
+            and not _terminal_module(imp.importer)
+            and imp.importer != TERMINAL
             and imp.top_level
         ):
             violations.append(f"{imp}: the terminal modules need rich: import them lazily")
@@ -314,7 +348,11 @@ def test_games_contract_catches_planted_violations(tmp_path: Path) -> None:
             "service/throneroom_server/server.py": "",
             "sdk/throneroom/v1/nim_pb2.py": "",
             "sdk/throneroom/v1/service_pb2_grpc.py": "import grpc\n",
-            "sdk/throneroom/games/kings_life.py": "import socket\n",
+            "sdk/throneroom/games/kings_life/__init__.py": "import socket\n",
+            "sdk/throneroom/games/kings_life/bot.py": "import random\n",
+            "sdk/throneroom/games/kings_life/data.py": (
+                "from throneroom.games.kings_life import bot\n"
+            ),
         },
     )
     flagged = {line.split(": ")[1] for line in _check_games(imports)}
@@ -331,6 +369,7 @@ def test_games_contract_catches_planted_violations(tmp_path: Path) -> None:
         "throneroom_server.games.bad imports asyncio (inside a function)",
         "throneroom_server.games.bad imports random (inside a function)",
         "throneroom.games.kings_life imports socket",
+        "throneroom.games.kings_life.data imports throneroom.games.kings_life.bot",
     }
 
 
@@ -401,6 +440,15 @@ def test_cli_extra_contract_catches_planted_violations(tmp_path: Path) -> None:
                     from rich.table import Table
             """,
             "sdk/throneroom/client.py": "import rich.text\n",
+            # A game's board may import rich; its client only lazily.
+            "sdk/throneroom/games/duel/terminal.py": "import rich\n",
+            "sdk/throneroom/games/duel/client.py": """
+                from throneroom.games.duel.terminal import duel_board
+
+                def terminal_board():
+                    from throneroom.games.duel.terminal import duel_board
+            """,
+            "sdk/throneroom/games/duel/data.py": "import rich\n",
             "sdk/throneroom/arena.py": """
                 def embedded_client():
                     import throneroom_server.embedded
@@ -425,6 +473,8 @@ def test_cli_extra_contract_catches_planted_violations(tmp_path: Path) -> None:
         "throneroom.cli imports throneroom.terminal.boards",
         "throneroom.cli imports rich.table (inside a function)",
         "throneroom.client imports rich.text",
+        "throneroom.games.duel.client imports throneroom.games.duel.terminal",
+        "throneroom.games.duel.data imports rich",
     }
 
 

@@ -132,24 +132,26 @@ def test_a_simultaneous_kit_game_keeps_the_conformance_contract(
 
 @pytest.mark.parametrize("name", real_game_names())
 def test_every_real_game_has_sdk_texts_found_by_its_name(name: str) -> None:
-    from throneroom.games import texts
+    from throneroom.games.protocol import game_client
 
-    found = texts(name)
-    assert found is not None, f"sdk/throneroom/games/{name}.py lacks describe_move/describe_event"
+    found = game_client(name)
     game = GAMES[name]
     state = game.setup(game.default_options(), game.info.min_seats, 3)
     seat = game.to_act(state)[0]
     move = game.legal_moves(state, seat)[0]
-    sentence = found.describe_move(game.messages.wrap_move(move))
-    assert sentence and sentence == found.describe_move(move)
+    sentence = found.describe_move(move, mover=seat)
+    assert sentence, f"sdk/throneroom/games/{name}/client.py describes no move"
     _, events = game.apply(state, seat, move)
     for event in events:
         assert found.describe_event(event)
 
 
 def test_texts_of_unknown_or_textless_games_are_none() -> None:
-    from throneroom.games import texts
+    from throneroom.games.protocol import UnknownGame, game_client
 
-    assert texts("chess") is None
-    assert texts("nim") is None, "the fixture game has no SDK texts"
-    assert texts("king_is_dead_names") is None, "a helper module is no game"
+    with pytest.raises(UnknownGame):
+        game_client("chess")
+    with pytest.raises(UnknownGame):
+        game_client("king_is_dead_names")  # a helper module is no game
+    nim = game_client("nim")
+    assert nim.describe_move(nim_pb2.NimMove(take=1)) is None, "the fixture game has no texts"

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from throneroom import notation
 from throneroom.games.kill_the_king.data import Mode
 from throneroom.games.kill_the_king.field import field_for
-from throneroom.notation.kill_the_king_board import render_grid, unit_letter
+from throneroom.games.kill_the_king.notation.board import render_grid, unit_letter
 from throneroom.v1 import kill_the_king_pb2 as pb
 
 from .test_kill_the_king_grammar import POSITION

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from google.protobuf import text_format
 from throneroom import notation
-from throneroom.notation import kill_the_king
+from throneroom.games.kill_the_king import notation as kill_the_king
 from throneroom.v1 import kill_the_king_pb2 as pb
 
 KTK = notation.for_game("kill_the_king")

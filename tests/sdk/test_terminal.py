@@ -20,9 +20,10 @@ from rich.console import Console
 from throneroom import Client, cli
 from throneroom.arena import play_match
 from throneroom.bots import RandomBot
-from throneroom.bots.kill_the_king import KillTheKingBot
+from throneroom.games.kill_the_king.bot import KillTheKingBot
 from throneroom.games.kill_the_king.data import Side
-from throneroom.terminal import boards, texts
+from throneroom.games.king_is_dead import terminal as kid_terminal
+from throneroom.terminal import texts
 from throneroom.terminal.session import PROMPT_END, Session
 from throneroom.v1 import king_is_dead_pb2 as kid_pb
 from throneroom_server.embedded import EmbeddedServer
@@ -234,8 +235,8 @@ def test_quitting_prints_the_tokens_to_go_on_from_the_shell(addr: str) -> None:
 
 def test_the_map_draws_exactly_the_borders_of_the_rules() -> None:
     engine = {frozenset((int(a), int(b))) for a, b in engine_board.BORDERS}
-    assert engine == boards.BORDERS
-    placed = {cell for row in boards.MAP for cell in row if isinstance(cell, int)}
+    assert engine == kid_terminal.BORDERS
+    placed = {cell for row in kid_terminal.MAP for cell in row if isinstance(cell, int)}
     assert placed == set(range(1, 9))
 
 

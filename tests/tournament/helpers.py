@@ -9,7 +9,7 @@ NODE_BOT = ROOT / "examples" / "external_bot" / "random_bot.js"
 
 ENTRANTS = {
     "random": 'bot = "throneroom.bots:RandomBot"',
-    "heuristic": 'bot = "throneroom.bots.king_is_dead:KingIsDeadBot"',
+    "heuristic": 'bot = "throneroom.games.king_is_dead.bot:KingIsDeadBot"',
     "node": f'command = ["node", "{NODE_BOT}"]',
     "crasher": 'bot = "tests.tournament.misbehaving:CrashingBot"',
     "hanger": 'bot = "tests.tournament.misbehaving:HangingBot"',

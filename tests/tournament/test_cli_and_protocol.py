@@ -72,7 +72,7 @@ def test_an_external_bot_answers_by_index_or_notation_and_fails_for_its_reason(
     bot.write_text(SCRIPT.format(answer=answer))
     path = tournament_file(tmp_path, ["random", "heuristic"])
     text = path.read_text().replace(
-        'bot = "throneroom.bots.king_is_dead:KingIsDeadBot"',
+        'bot = "throneroom.games.king_is_dead.bot:KingIsDeadBot"',
         f'command = ["{sys.executable}", "{bot}"]',
     )
     path.write_text(text)

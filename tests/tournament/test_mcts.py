@@ -11,18 +11,28 @@ from typing import Any
 
 import pytest
 from throneroom import Client
-from throneroom.bots import mcts_kings_life as kings_life_search
-from throneroom.bots.mcts import _GUIDES, MctsBot
-from throneroom.bots.mcts_memory import PlayedCards
-from throneroom.bots.mcts_worlds import WORLD_BUILDERS
+from throneroom.bots.mcts import MctsBot
 from throneroom.envelopes import wrap
 from throneroom.games.king_is_dead.data import HAND
+from throneroom.games.king_is_dead.mcts_memory import PlayedCards
+from throneroom.games.kings_life import mcts as kings_life_search
+from throneroom.games.protocol import SearchKnowledge, game_client
 from throneroom.tournament import parse_config, run_tournament
 from throneroom.v1 import game_pb2
 from throneroom_server.embedded import EmbeddedServer
 from throneroom_server.games.registry import build_registry
 
 REGISTRY = build_registry()
+
+
+def _search(name: str) -> SearchKnowledge:
+    knowledge = game_client(name).search()
+    assert knowledge is not None, name
+    return knowledge
+
+
+def _world(name: str, view: Any, seat: int) -> Any:
+    return _search(name).world(view, seat)
 
 
 def _positions(name: str, seats: int, games: int) -> list[Any]:
@@ -48,7 +58,7 @@ def test_a_world_built_from_a_view_shows_that_seat_the_same_view(name: str, seat
     for index, state in enumerate(_positions(name, seats, 2)):
         for seat in range(seats):
             view = game.view(state, seat)
-            world = game.randomize_hidden(WORLD_BUILDERS[name](view, seat), seat, index)
+            world = game.randomize_hidden(_world(name, view, seat), seat, index)
             assert game.view(world, seat) == view, (name, index, seat)
             game.check_invariants(world)
             assert game.legal_moves(world, seat) == game.legal_moves(state, seat)
@@ -169,7 +179,7 @@ def test_kings_life_rewards_follow_the_victory_points() -> None:
 def test_a_horizon_stops_kings_life_rollouts_at_a_later_day() -> None:
     game = REGISTRY["kings_life"]
     bot = MctsBot(seed=5, horizon=1)
-    guide = _GUIDES["kings_life"]
+    guide = _search("kings_life").guide
     start = game.setup(game.default_options(), 4, 8)
     calls: list[int] = []
     original = guide.estimate
@@ -209,7 +219,7 @@ def test_with_two_seats_the_memory_of_views_knows_the_other_hand() -> None:
     game = REGISTRY["king_is_dead"]
     for state, memory, view in _king_is_dead_sightings(2, 4):
         assert memory.determined(view, 0)
-        world = game.randomize_hidden(WORLD_BUILDERS["king_is_dead"](view, 0), 0, 9)
+        world = game.randomize_hidden(_world("king_is_dead", view, 0), 0, 9)
         memory.redraw(world, 0, random.Random(1))
         assert list(world.seats[1].played) == list(state.seats[1].played)
         assert sorted(world.seats[1].hand) == sorted(state.seats[1].hand)
@@ -232,7 +242,7 @@ def test_with_three_seats_too_every_card_is_seen_and_a_forgotten_one_is_drawn() 
                 removed += 1
         assert memory.determined(view, 0) == (removed == 0)
         drawn_places += removed
-        world = game.randomize_hidden(WORLD_BUILDERS["king_is_dead"](view, 0), 0, index)
+        world = game.randomize_hidden(_world("king_is_dead", view, 0), 0, index)
         memory.redraw(world, 0, random.Random(index))
         assert game.view(world, 0) == view
         game.check_invariants(world)

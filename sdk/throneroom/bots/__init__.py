@@ -5,6 +5,11 @@ envelope) and the legal moves (``throneroom.v1.Move`` envelopes, in the
 server's order) and returns one of those moves. Bots never see hidden state,
 so the same bot plays through a remote server, an embedded one, or a local
 simulation.
+
+Here: the :class:`Bot` protocol, :class:`RandomBot` and the MCTS bot (any
+game). Each game's heuristic bot lives in its own package
+(``throneroom.games.<game>.bot``) and is found by name:
+``throneroom.games.protocol.game_client(game).bot(seed)``.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ the hidden information from its own seat's view only.
 
 For each decision the bot samples ``worlds`` determinizations: full states
 built from the view it was given (never the true state; see
-:mod:`throneroom.bots.mcts_worlds`) and redrawn with the engine's
+each game's ``mcts_world``) and redrawn with the engine's
 ``randomize_hidden(state, seat, seed)``. In each world it runs UCT
 (``iterations / worlds`` iterations): selection by UCB1 on the reward of the
 seat acting at each node (multiplayer: each seat maximises its own wins),
@@ -16,7 +16,7 @@ Whitehouse ("Information Set Monte Carlo Tree Search", 2012): sampling worlds
 from the seat's information set and averaging the searches.
 
 The King Is Dead: the bot remembers the cards it saw on top of the other
-piles in its earlier views (:mod:`throneroom.bots.mcts_memory`, the memory
+piles in its earlier views (``throneroom.games.king_is_dead.mcts_memory``, the memory
 the rulebook asks of players); worlds keep those cards in place and draw only
 the rest. When the memory accounts for every played card (always, for a seat
 that still holds cards: see that module) all worlds are the same, and one
@@ -26,6 +26,11 @@ world gets all the ``iterations``. Leaves are valued with the heuristic bot's
 is widened progressively: ``2 sqrt(visits)`` children, and from its
 ``ORDER_AFTER``-th visit its untried moves are tried best first by that
 ``evaluate`` after the move.
+
+What the search knows of a game beyond its engine (its worlds, memory, prior,
+leaf value or rollout guide) is the game's own, asked of its client by name
+(``game_client(game).search()``, a ``SearchKnowledge``); a game without it
+cannot be played by this bot.
 
 Simulation needs the engines, i.e. the ``throneroom-server`` distribution
 (the one place the SDK imports the server, lazily; without it ``choose``
@@ -40,9 +45,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from throneroom.bots.mcts_memory import PlayedCards
-from throneroom.bots.mcts_worlds import WORLD_BUILDERS
 from throneroom.envelopes import unwrap
+from throneroom.games.protocol import SearchKnowledge, SearchMemory, game_client
 from throneroom.v1 import game_pb2
 
 __all__ = ["MctsBot"]
@@ -90,7 +94,7 @@ class MctsBot:
         self.rollout_epsilon = rollout_epsilon
         self.horizon = horizon
         self._registry: dict[str, Any] | None = None
-        self._played = PlayedCards()
+        self._memories: dict[str, SearchMemory] = {}
 
     def _game(self, game_type: str) -> Any:
         if self._registry is None:
@@ -105,7 +109,7 @@ class MctsBot:
 
                 raise ServerNotInstalled() from error
             self._registry = dict(build_registry())
-        if game_type not in WORLD_BUILDERS or game_type not in self._registry:
+        if _knowledge(game_type) is None or game_type not in self._registry:
             raise ValueError(f"the MCTS bot cannot build worlds of {game_type!r}")
         return self._registry[game_type]
 
@@ -118,25 +122,30 @@ class MctsBot:
     ) -> game_pb2.Move:
         if not legal_moves:
             raise ValueError(f"seat {seat} has no legal move to choose from")
-        if game_type == "king_is_dead":
-            self._played.observe(view.king_is_dead, seat)  # every view, forced decisions' too
+        knowledge = _knowledge(game_type)
+        memory = self._memory(game_type, knowledge)
+        if memory is not None:
+            memory.observe(unwrap(view), seat)  # every view, forced decisions' too
         if len(legal_moves) == 1:
             return legal_moves[0]
         game = self._game(game_type)
         mine = unwrap(view)
-        guide = _GUIDES.get(game_type)
+        assert knowledge is not None  # self._game refuses a game without it
+        guide = knowledge.guide
         if guide is not None:
             moves = [unwrap(move) for move in legal_moves]
-            return legal_moves[self._rollout_search(game, guide, seat, mine, moves)]
+            return legal_moves[
+                self._rollout_search(game, knowledge, seat, mine, moves, memory=memory)
+            ]
         keys = [game.move_key(unwrap(move)) for move in legal_moves]
         visits = dict.fromkeys(keys, 0)
         rewards = dict.fromkeys(keys, 0.0)
         worlds = self.worlds
-        if game_type == "king_is_dead" and self._played.determined(view.king_is_dead, seat):
+        if memory is not None and memory.determined(mine, seat):
             worlds = 1  # the other hands are known: every world is this one
         per_world = self.iterations // worlds
         for _ in range(worlds):
-            world = self._world(game, game_type, mine, seat)
+            world = self._world(game, knowledge, memory, mine, seat)
             root = _Node(game, world, len(mine_seats(mine)), self._random, actor=seat)
             for _ in range(per_world):
                 self._iterate(game, root)
@@ -151,23 +160,46 @@ class MctsBot:
         )
         return legal_moves[best]
 
-    def _world(self, game: Any, game_type: str, mine: Any, seat: int) -> Any:
+    def _memory(self, game_type: str, knowledge: SearchKnowledge | None) -> SearchMemory | None:
+        """This bot's memory of the game (kept across decisions), if the game has one."""
+        if knowledge is None or knowledge.memory is None:
+            return None
+        if game_type not in self._memories:
+            self._memories[game_type] = knowledge.memory()
+        return self._memories[game_type]
+
+    def _world(
+        self,
+        game: Any,
+        knowledge: SearchKnowledge,
+        memory: SearchMemory | None,
+        mine: Any,
+        seat: int,
+    ) -> Any:
         """One determinization: a state built from the seat's view, hidden parts redrawn."""
-        placeholder = WORLD_BUILDERS[game_type](mine, seat)
+        placeholder = knowledge.world(mine, seat)
         world = game.randomize_hidden(placeholder, seat, self._random.getrandbits(63))
-        if game_type == "king_is_dead":
-            self._played.redraw(world, seat, self._random)
+        if memory is not None:
+            memory.redraw(world, seat, self._random)
         return world
 
     # --- Rollout search (games with a guide) ------------------------------------------
 
     def _rollout_search(
-        self, game: Any, guide: Guide, seat: int, mine: Any, moves: list[Any]
+        self,
+        game: Any,
+        knowledge: SearchKnowledge,
+        seat: int,
+        mine: Any,
+        moves: list[Any],
+        *,
+        memory: SearchMemory | None,
     ) -> int:
         """The index of the move to play: sequential halving over the guide's
         candidates, each rollout of every surviving candidate played in the same
         sampled world (paired comparisons); the guide's own choice wins ties and
         is never eliminated."""
+        guide: Guide = knowledge.guide
         chosen = moves.index(guide.policy(seat, mine, moves))
         alive = guide.candidates(seat, mine, moves, chosen)
         if len(alive) == 1:
@@ -178,7 +210,7 @@ class MctsBot:
         for round_ in range(rounds):
             per = max(1, self.iterations // (rounds * len(alive)))
             for _ in range(per):
-                world = self._world(game, guide.game, mine, seat)
+                world = self._world(game, knowledge, memory, mine, seat)
                 for index in alive:
                     state, _ = game.apply(world, seat, moves[index])
                     totals[index] += self._guided_rollout(game, guide, state)[seat]
@@ -250,8 +282,10 @@ class MctsBot:
         """Each seat's reward from a leaf: 1 per winner at the end of the game;
         before it, the game's evaluator if it has one, else a random playout."""
         outcome = game.outcome(state)
-        if outcome is None and game.info.name in _EVALUATORS:
-            return _EVALUATORS[game.info.name](game, state, seats)
+        knowledge = _knowledge(game.info.name)
+        value = knowledge.value if knowledge is not None else None
+        if outcome is None and value is not None:
+            return value(game, state, seats)
         winners = self._playout(game, state) if outcome is None else list(outcome.winners)
         reward = [0.0] * seats
         for winner in winners:
@@ -291,57 +325,12 @@ def _order(game: Any, node: _Node) -> None:
     """Order a wide node's untried moves by the game's prior, best last (popped
     first); the random order breaks ties. Without a prior the order stays random."""
     node.ordered = True
-    prior = _PRIORS.get(game.info.name)
+    knowledge = _knowledge(game.info.name)
+    prior = knowledge.prior if knowledge is not None else None
     if prior is None:
         return
     values = prior(game, node.state, node.actor, node.moves)
     node.untried.sort(key=lambda index: values[index])
-
-
-def _king_is_dead_prior(game: Any, state: Any, actor: int, moves: Sequence[Any]) -> list[float]:
-    """The heuristic bot's ``evaluate`` from the actor's view after each move,
-    played on its model of the board (the summon after it is not looked at)."""
-    from throneroom.bots.king_is_dead import Model, evaluate  # noqa: PLC0415 - only for this game
-
-    model = Model.of(game.view(state, actor), actor)
-    colour = state.pending.colour
-    values = []
-    for move in moves:
-        after = model.copy()
-        after.apply(move, colour=colour)
-        values.append(evaluate(after))
-    return values
-
-
-_PRIORS: dict[str, Callable[[Any, Any, int, Sequence[Any]], list[float]]] = {
-    "king_is_dead": _king_is_dead_prior
-}
-
-
-def _king_is_dead_value(game: Any, state: Any, seats: int) -> list[float]:
-    """The King Is Dead heuristic bot's ``evaluate`` from each seat's own view,
-    squashed into (0, 1): it predicts the ending from the board and scores
-    "do I win" plus the margins (see throneroom.bots.king_is_dead)."""
-    from throneroom.bots.king_is_dead import Model, evaluate  # noqa: PLC0415 - only for this game
-
-    values = []
-    cards = [len(s.hand) for s in state.seats]
-    for seat in range(seats):
-        score = evaluate(Model.of(game.view(state, seat), seat))
-        # Cards in hand are the last word in the struggles to come (the
-        # heuristic bot's card_reserve: 0.3 per card kept).
-        others = [cards[s] for s in range(seats) if s != seat]
-        score += CARD_VALUE * (cards[seat] - sum(others) / len(others))
-        values.append(1.0 / (1.0 + math.exp(-4.0 * (score - 0.5))))
-    return values
-
-
-CARD_VALUE = 0.3
-
-
-_EVALUATORS: dict[str, Callable[[Any, Any, int], list[float]]] = {
-    "king_is_dead": _king_is_dead_value
-}
 
 
 @dataclass(frozen=True)
@@ -359,14 +348,12 @@ class Guide:
     estimate: Callable[[Any], list[float]]
 
 
-def _kings_life_guide() -> Guide:
-    from throneroom.bots import mcts_kings_life as kl  # noqa: PLC0415 - only for this game
-
-    return Guide("kings_life", kl.policy, kl.candidates, kl.rewards, kl.stage, kl.estimate)
-
-
-_GUIDES: dict[str, Guide] = {"kings_life": _kings_life_guide()}
-"""Games searched by rollouts of their heuristic bot (the others: determinized UCT)."""
+def _knowledge(game_type: str) -> SearchKnowledge | None:
+    """What the game's package tells the search (None: the bot cannot play it)."""
+    try:
+        return game_client(game_type).search()
+    except ValueError:  # not a game of the protos
+        return None
 
 
 def mine_seats(view: Any) -> Sequence[Any]:

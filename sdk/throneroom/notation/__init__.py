@@ -18,34 +18,29 @@ The grammars, with examples, are in docs/notation.md.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
+from throneroom.games.protocol import game_client, game_clients
 from throneroom.notation.base import GameNotation, NotationError, Viewer
-from throneroom.notation.kill_the_king import KillTheKingNotation
-from throneroom.notation.king_is_dead import KingIsDeadNotation
-from throneroom.notation.kings_life import KingsLifeNotation
-from throneroom.notation.nim import NimNotation
 
 __all__ = ["AnyNotation", "GameNotation", "NotationError", "Viewer", "for_game", "game_types"]
 
 AnyNotation = GameNotation[Any, Any, Any]
 
-_NOTATIONS: Mapping[str, AnyNotation] = {
-    n.game_type: n
-    for n in (KillTheKingNotation(), KingIsDeadNotation(), KingsLifeNotation(), NimNotation())
-}
-
 
 def for_game(game_type: str) -> AnyNotation:
-    """The notation of a game type (its registered name, e.g. ``"king_is_dead"``)."""
+    """The notation of a game type (its registered name, e.g. ``"king_is_dead"``),
+    from the game's own package (``throneroom.games.<game>``)."""
     try:
-        return _NOTATIONS[game_type]
-    except KeyError:
-        known = ", ".join(sorted(_NOTATIONS))
-        raise ValueError(f"no notation for game type {game_type!r} (known: {known})") from None
+        found = game_client(game_type).notation()
+    except ValueError:
+        found = None
+    if found is None:
+        known = ", ".join(game_types())
+        raise ValueError(f"no notation for game type {game_type!r} (known: {known})")
+    return found
 
 
 def game_types() -> list[str]:
     """The game types that have a notation."""
-    return sorted(_NOTATIONS)
+    return sorted(name for name, client in game_clients().items() if client.notation() is not None)

@@ -25,6 +25,7 @@ from throneroom.bots import Bot, RandomBot
 from throneroom.client import Client, GameHandle
 from throneroom.envelopes import OptionValue, unwrap
 from throneroom.errors import IllegalMove, InvalidMove, StaleVersion
+from throneroom.games.protocol import game_client
 from throneroom.notation import NotationError
 from throneroom.terminal.boards import board
 from throneroom.terminal.texts import event_sentences, move_notation, move_sentence
@@ -45,20 +46,8 @@ HELP = (
 
 def make_bot(game_type: str, kind: str, seed: int) -> Bot:
     """The bot of ``kind`` for a game: the game's heuristic bot, or random."""
-    if kind == "heuristic":
-        if game_type == "king_is_dead":
-            from throneroom.bots.king_is_dead import KingIsDeadBot  # noqa: PLC0415 - per game
-
-            return KingIsDeadBot(seed=seed)
-        if game_type == "kings_life":
-            from throneroom.bots.kings_life import KingsLifeBot  # noqa: PLC0415 - per game
-
-            return KingsLifeBot(seed=seed)
-        if game_type == "kill_the_king":
-            from throneroom.bots.kill_the_king import KillTheKingBot  # noqa: PLC0415 - per game
-
-            return KillTheKingBot(seed=seed)
-    return RandomBot(seed)
+    heuristic = game_client(game_type).bot(seed) if kind == "heuristic" else None
+    return heuristic if heuristic is not None else RandomBot(seed)
 
 
 @dataclass

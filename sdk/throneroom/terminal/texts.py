@@ -1,9 +1,9 @@
 """Sentences for a person at a terminal: moves, events and the pending decision.
 
-The games' own sentence makers (``describe_move``/``describe_event`` of
-:mod:`throneroom.games.king_is_dead`, in English, Spanish or Portuguese, and
-of :mod:`throneroom.games.kings_life`, in English) are used where a game has
-them; other games fall back to their notation. Nothing here needs ``rich``.
+Each game's own sentences and tasks come from its client
+(``throneroom.games.protocol.game_client``), in the reader's language where
+the game speaks it; a game without texts falls back to its notation (moves)
+and protobuf text (events). Nothing here needs ``rich``.
 """
 
 from __future__ import annotations
@@ -15,11 +15,8 @@ from google.protobuf.message import Message
 
 from throneroom import notation
 from throneroom.envelopes import game_type_of, one_line, unwrap
-from throneroom.games import king_is_dead as kid
-from throneroom.games import kings_life as kl
+from throneroom.games.protocol import game_client, game_clients
 from throneroom.v1 import game_pb2, service_pb2
-from throneroom.v1 import king_is_dead_pb2 as kid_pb
-from throneroom.v1 import kings_life_pb2 as kl_pb
 
 __all__ = [
     "LANGUAGES",
@@ -29,8 +26,8 @@ __all__ = [
     "pending_sentence",
 ]
 
-#: Languages of the sentences (The King Is Dead has all three; others fall back to English).
-LANGUAGES = kid.LANGUAGES
+#: Languages of the sentences: every language some game speaks (others fall back to English).
+LANGUAGES = tuple(dict.fromkeys(lang for c in game_clients().values() for lang in c.languages))
 
 
 def move_notation(game_type: str, move: Message) -> str:
@@ -40,28 +37,28 @@ def move_notation(game_type: str, move: Message) -> str:
     return one_line(move) or "(empty move)"
 
 
-def move_sentence(game_type: str, move: Message, seat: int | None, lang: str = "en") -> str:
-    """The move as a sentence ("Play the Garrison card", "seat 2 passes ...")."""
-    if isinstance(move, kid_pb.KingIsDeadMove):
-        return kid.describe_move(move, lang)
-    if isinstance(move, kl_pb.KingsLifeMove):
-        return kl.describe_move(move, seat)
-    return move_notation(game_type, move)
+def move_sentence(
+    game_type: str, move: Message, seat: int | None, lang: str = "en", viewer: int | None = None
+) -> str:
+    """The move (the game's own message) made by ``seat`` as a sentence ("Play the
+    Garrison card", "seat 2 passes ..."), or in notation for a game without texts."""
+    text = game_client(game_type).describe_move(move, mover=seat, lang=lang, viewer=viewer)
+    return text if text is not None else move_notation(game_type, move)
 
 
-def event_sentences(events: Sequence[game_pb2.Event], lang: str = "en") -> list[str]:
-    """Each visible event as a sentence, in order (hidden ones say so)."""
+def event_sentences(
+    events: Sequence[game_pb2.Event], lang: str = "en", viewer: int | None = None
+) -> list[str]:
+    """Each visible event as a sentence, in order (hidden ones say so); the
+    event's protobuf text for a game without texts."""
     sentences = []
     for envelope in events:
-        if not game_type_of(envelope):
+        game_type = game_type_of(envelope)
+        if not game_type:
             continue
         event = unwrap(envelope)
-        if isinstance(event, kid_pb.KingIsDeadEvent):
-            sentences.append(kid.describe_event(event, lang))
-        elif isinstance(event, kl_pb.KingsLifeEvent):
-            sentences.append(kl.describe_event(event))
-        else:
-            sentences.append(one_line(event))
+        text = game_client(game_type).describe_event(event, lang=lang, viewer=viewer)
+        sentences.append(text if text is not None else one_line(event))
     return sentences
 
 
@@ -84,54 +81,8 @@ def pending_sentence(snapshot: service_pb2.GameSnapshot, lang: str = "en") -> st
         return f"Waiting for every seat to be taken (free: seat {', '.join(free)})"
     who = " and ".join(_seat_name(snapshot, s) for s in snapshot.to_act)
     view = unwrap(snapshot.view) if game_type_of(snapshot.view) else None
-    if isinstance(view, kid_pb.KingIsDeadView):
-        return f"{who} must {_king_is_dead_task(view, lang)}"
-    if isinstance(view, kl_pb.KingsLifeView):
-        return f"{who} must {_kings_life_task(view)}"
-    return f"{who} must move"
-
-
-def _king_is_dead_task(view: kid_pb.KingIsDeadView, lang: str) -> str:
-    pending = view.pending
-    decision = kid_pb.KingIsDeadPending
-    card = kid.card_name(pending.card, lang) if pending.card else ""
-    colour = kid.faction_name(pending.colour, lang) if pending.colour else ""
-    if pending.decision == decision.DECISION_TURN:
-        passes = f" ({view.consecutive_passes} passed in a row)" if view.consecutive_passes else ""
-        return f"play an action card or pass{passes}"
-    if pending.decision == decision.DECISION_CROWN:
-        return f"resolve the {card}: swap two region cards and crown one of them"
-    if pending.decision == decision.DECISION_GARRISON:
-        return (
-            f"resolve the {card}: move up to two followers into a bordering region "
-            "(one may come back)"
-        )
-    if pending.decision == decision.DECISION_AMBASSADOR:
-        return f"resolve the {card}: exchange one follower of a region with one of another"
-    if pending.decision == decision.DECISION_SETTLE:
-        return f"resolve the {card}: put a {colour} follower in a region"
-    if pending.decision == decision.DECISION_PLACE:
-        left = "the last one" if pending.remaining == 1 else f"{pending.remaining} to place"
-        return f"resolve the {card}: put a {colour} follower in a region ({left})"
-    if pending.decision == decision.DECISION_SUMMON:
-        after = f" after the {card}" if card else ""
-        return f"summon a follower from a region to their court{after}"
-    return "decide"
-
-
-_KL_PHASES = {
-    kl_pb.KingsLifeState.PHASE_EXCHANGE: "exchange up to three cards of their hand (or keep it)",
-    kl_pb.KingsLifeState.PHASE_MULLIGAN: "take or decline the mulligan",
-    kl_pb.KingsLifeState.PHASE_INITIAL_ROUND: "commit a sun card face down",
-    kl_pb.KingsLifeState.PHASE_QUEEN_WINDOW: (
-        "answer the Queen window: cancel with a Queen or decline"
-    ),
-    kl_pb.KingsLifeState.PHASE_TURNS: "play a card or pass",
-    kl_pb.KingsLifeState.PHASE_FOOL_PASS: "pass after the Fool, choosing whom to support",
-    kl_pb.KingsLifeState.PHASE_DUKE: "play the Duke or not",
-    kl_pb.KingsLifeState.PHASE_FOOL_TAKE_BACK: "take cards back with the Fool",
-}
-
-
-def _kings_life_task(view: kl_pb.KingsLifeView) -> str:
-    return _KL_PHASES.get(view.phase, "decide")
+    viewer = snapshot.viewer_seat if snapshot.HasField("viewer_seat") else None
+    task = None
+    if view is not None:
+        task = game_client(snapshot.game_type).task(view, lang=lang, viewer=viewer)
+    return f"{who} must {task or 'move'}"

@@ -43,6 +43,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from throneroom.games.protocol import game_names
 from throneroom.v1 import common_pb2
 
 __all__ = [
@@ -247,7 +248,8 @@ def parse_config(
     _unknown(data, _TOP_KEYS, source)
     game = _str(data, "game", "", where=source)
     if not game:
-        raise TournamentFileError(f"{source}: game is required (e.g. game = 'king_is_dead')")
+        known = ", ".join(game_names())
+        raise TournamentFileError(f"{source}: game is required (a game type: {known})")
     seats = _int(data, "seats", 2, minimum=1, where=source)
     schedule = _str(data, "schedule", "round_robin", where=source)
     if schedule not in SCHEDULES:

@@ -36,7 +36,7 @@ import structlog
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.typedefs import Middleware
-from throneroom.v1 import service_pb2
+from throneroom.v1 import game_pb2, service_pb2
 
 from throneroom_server import updates
 from throneroom_server.access import API_KEY_HEADER, Caller
@@ -459,6 +459,9 @@ def _version() -> str:
 
 
 _LANG = "describeLanguage: also describe moves and events (en, es, pt)"
+_FIRST_GAME = game_pb2.GameOptions.DESCRIPTOR.oneofs_by_name["game"].fields[0].json_name
+"""The example game of CreateGame's description: game.proto's first."""
+
 ROUTES: tuple[Route, ...] = (
     Route("GET", "/v1/game-types", list_game_types, "ListGameTypes",
           "The game types this server plays", service_pb2.ListGameTypesRequest,
@@ -469,7 +472,7 @@ ROUTES: tuple[Route, ...] = (
           errors=(403,), query_words={"status": tuple(_STATUS_WORDS["status"])}),
     Route("POST", "/v1/games", create_game, "CreateGame", "Create a game with empty seats",
           service_pb2.CreateGameRequest, service_pb2.CreateGameResponse, status=201, errors=(403,),
-          example={"options": {"kingIsDead": {}}, "numSeats": 2}),
+          example={"options": {_FIRST_GAME: {}}, "numSeats": 2}),
     Route("POST", "/v1/games/{game_id}/seats", join_game, "JoinGame",
           "Take a seat; the answer holds the seat's token (shown once)",
           service_pb2.JoinGameRequest, service_pb2.JoinGameResponse, errors=(403, 409)),

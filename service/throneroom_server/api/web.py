@@ -95,7 +95,10 @@ def load_client(
     files: dict[str, StaticFile] = {}
     _walk(folder, "", files)
     for game, make in data.items():
-        body = json.dumps(make(), separators=(",", ":"), ensure_ascii=False).encode()
+        made = make()
+        if made is None:  # a game without data of its own
+            continue
+        body = json.dumps(made, separators=(",", ":"), ensure_ascii=False).encode()
         files[f"data/{game}.json"] = _static(body, CONTENT_TYPES[".json"])
     if "index.html" not in files:
         raise RuntimeError(f"the web client has no index.html in {folder}")

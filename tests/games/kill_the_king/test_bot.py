@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 from throneroom.bots import Bot, RandomBot
-from throneroom.bots.kill_the_king import KillTheKingBot
-from throneroom.bots.kill_the_king.combat import attack_worth, chance, save_chance
-from throneroom.bots.kill_the_king.model import Situation
 from throneroom.envelopes import unwrap, wrap
+from throneroom.games.kill_the_king.bot import KillTheKingBot
+from throneroom.games.kill_the_king.bot.combat import attack_worth, chance, save_chance
+from throneroom.games.kill_the_king.bot.model import Situation
 from throneroom.games.kill_the_king.data import Mode, Side, UnitType
 from throneroom.v1 import game_pb2
 

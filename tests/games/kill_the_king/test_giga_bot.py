@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from throneroom.bots import Bot
-from throneroom.bots.kill_the_king import KillTheKingBot
+from throneroom.games.kill_the_king.bot import KillTheKingBot
 from throneroom.games.kill_the_king.data import Mode, Side
 from throneroom.v1 import kill_the_king_pb2 as pb
 

@@ -8,11 +8,11 @@ import sys
 
 import pytest
 from throneroom.bots import RandomBot
-from throneroom.bots import king_is_dead as bot_module
-from throneroom.bots.king_is_dead import KingIsDeadBot
 from throneroom.envelopes import unwrap, wrap
 from throneroom.games import king_is_dead as texts
+from throneroom.games.king_is_dead import bot as bot_module
 from throneroom.games.king_is_dead import data
+from throneroom.games.king_is_dead.bot import KingIsDeadBot
 from throneroom.v1 import game_pb2
 from throneroom.v1 import king_is_dead_pb2 as pb
 from throneroom_server.games.king_is_dead import board
@@ -141,7 +141,7 @@ def test_some_sentences() -> None:
 def test_sdk_modules_do_not_import_the_server() -> None:
     code = (
         "import sys\n"
-        "import throneroom.games.king_is_dead, throneroom.bots.king_is_dead\n"
+        "import throneroom.games.king_is_dead, throneroom.games.king_is_dead.bot\n"
         "assert not [m for m in sys.modules if m.startswith('throneroom_server')]\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -4,8 +4,8 @@ them, and beats random players."""
 from __future__ import annotations
 
 from throneroom.bots import Bot, RandomBot
-from throneroom.bots.kings_life import KingsLifeBot
 from throneroom.envelopes import unwrap, wrap
+from throneroom.games.kings_life.bot import KingsLifeBot
 from throneroom.v1 import game_pb2
 
 from .helpers import ENGINE, Move

@@ -6,7 +6,7 @@
 * :mod:`.field`: the field each mode plays on (Giga: two boards joined) and
   where each side sets up;
 * :mod:`.texts`: one sentence per move and event (``describe_move``,
-  ``describe_event``, found by ``throneroom.games.texts("kill_the_king")``).
+  ``describe_event``, asked through the game's client, :mod:`.client`).
 
 The rules they encode are docs/rules/kill_the_king.md (rule numbers KK-n).
 Only the standard library and the generated throneroom.v1 messages are used.

@@ -53,7 +53,7 @@ export class GamePage {
       return;
     }
     rememberGame(this.gameId, this.snapshot.gameType);
-    this.board = boardFor(this.snapshot.gameType);
+    this.board = await boardFor(this.snapshot.gameType);
     this.data = this.board.dataName ? await loadData(this.board.dataName) : null;
     this.layout();
     if (this.wanted !== null && this.wanted !== undefined && this.seat === null) await this.join(this.wanted);

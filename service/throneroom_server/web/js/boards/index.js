@@ -1,14 +1,24 @@
-// The board module of each game type; a game without one gets the generic
-// board (its view as data), so a newly registered game is still playable.
+// Each game's board module is boards/<game type>.js, found by the game's
+// registered name (no list of games here); a game without one gets the
+// generic board (its view as data), so a newly registered game is still
+// playable.
 
 import generic from "./generic.js";
-import killTheKing from "./kill_the_king.js";
-import kingIsDead from "./king_is_dead.js";
-import kingsLife from "./kings_life.js";
-import nim from "./nim.js";
 
-const BOARDS = { king_is_dead: kingIsDead, kings_life: kingsLife, kill_the_king: killTheKing, nim };
+const GAME_NAME = /^[a-z][a-z0-9_]*$/;
+const loaded = new Map();
 
-export function boardFor(gameType) {
-  return BOARDS[gameType] ?? { ...generic, title: gameType };
+export async function boardFor(gameType) {
+  if (!loaded.has(gameType)) {
+    let board = null;
+    if (GAME_NAME.test(gameType)) {
+      try {
+        board = (await import(`./${gameType}.js`)).default;
+      } catch {
+        board = null; // no board module for this game
+      }
+    }
+    loaded.set(gameType, board ?? { ...generic, title: gameType });
+  }
+  return loaded.get(gameType);
 }

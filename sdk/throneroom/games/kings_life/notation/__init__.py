@@ -19,10 +19,10 @@ grammar with examples is in docs/notation.md.
 
 from __future__ import annotations
 
+from throneroom.games.kings_life.notation.board import render_view
+from throneroom.games.kings_life.notation.moves import ACTIVITIES, DAYS, format_move, parse_move
+from throneroom.games.kings_life.notation.position import format_position, parse_position
 from throneroom.notation.base import Viewer
-from throneroom.notation.kings_life_board import render_view
-from throneroom.notation.kings_life_moves import ACTIVITIES, DAYS, format_move, parse_move
-from throneroom.notation.kings_life_position import format_position, parse_position
 from throneroom.v1.kings_life_pb2 import KingsLifeMove, KingsLifeState, KingsLifeView
 
 __all__ = [

@@ -1,5 +1,5 @@
 """King's Life: the names of things in the notation, and the move notation
-(see kings_life.py and docs/notation.md)."""
+(see the package's __init__ and docs/notation.md)."""
 
 from __future__ import annotations
 

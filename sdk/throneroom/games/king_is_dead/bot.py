@@ -39,6 +39,7 @@ from throneroom.games.king_is_dead.data import (
     SETTLERS,
     TEAM_SEATS,
 )
+from throneroom.games.protocol import BotTrial, against_random_bots
 from throneroom.v1 import game_pb2
 from throneroom.v1 import king_is_dead_pb2 as pb
 
@@ -416,3 +417,13 @@ def _effect_options(model: Model, card: int) -> list[pb.KingIsDeadMove]:
                     m = _M.Ambassador(region_a=a, region_b=b, from_a=fa, from_b=fb)
                     out.append(_M(ambassador=m))
     return out
+
+
+def trials() -> tuple[BotTrial, ...]:
+    """The evaluation KingIsDeadBot must pass (issues #3 and #4): at least 70% of
+    the games at 2 seats against random bots."""
+    return (
+        against_random_bots(
+            "The King Is Dead", lambda seed: KingIsDeadBot(seed=seed), seats=2, goal=0.70
+        ),
+    )

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from throneroom.bots.kill_the_king.model import Piece, Situation
 from throneroom.games.kill_the_king.board import Coord, Terrain
+from throneroom.games.kill_the_king.bot.model import Piece, Situation
 from throneroom.games.kill_the_king.data import (
     ARCHER_FROM_WALL_VALUE,
     AT_WALL_TOP_PENALTY,

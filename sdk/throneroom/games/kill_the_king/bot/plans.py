@@ -29,9 +29,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from throneroom.bots.kill_the_king.combat import attack_worth
-from throneroom.bots.kill_the_king.model import UNREACHABLE, Piece, Situation
 from throneroom.games.kill_the_king.board import Coord, Position, Terrain
+from throneroom.games.kill_the_king.bot.combat import attack_worth
+from throneroom.games.kill_the_king.bot.model import UNREACHABLE, Piece, Situation
 from throneroom.games.kill_the_king.data import (
     UNITS,
     AttackKind,

@@ -1,9 +1,19 @@
-"""The King Is Dead: the position notation (see king_is_dead.py and docs/notation.md)."""
+"""The King Is Dead: the position notation (see the package's __init__ and docs/notation.md)."""
 
 from __future__ import annotations
 
 import re
 
+from throneroom.games.king_is_dead.notation.moves import (
+    CARD_LETTERS,
+    COLOURS,
+    CONTROLS,
+    COUNT_FIELDS,
+    DECISIONS,
+    REGIONS,
+    format_move,
+    parse_move,
+)
 from throneroom.notation.base import (
     Fields,
     FieldWriter,
@@ -14,16 +24,6 @@ from throneroom.notation.base import (
     read_outcome,
     seat_keys,
     write_outcome,
-)
-from throneroom.notation.king_is_dead_moves import (
-    CARD_LETTERS,
-    COLOURS,
-    CONTROLS,
-    COUNT_FIELDS,
-    DECISIONS,
-    REGIONS,
-    format_move,
-    parse_move,
 )
 from throneroom.v1 import king_is_dead_pb2 as pb
 from throneroom.v1.king_is_dead_pb2 import Followers, KingIsDeadState

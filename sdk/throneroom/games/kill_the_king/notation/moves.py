@@ -1,5 +1,5 @@
 """Kill the King: the names of things in the notation, squares, and the move
-notation (see kill_the_king.py and docs/notation.md)."""
+notation (see the package's __init__ and docs/notation.md)."""
 
 from __future__ import annotations
 

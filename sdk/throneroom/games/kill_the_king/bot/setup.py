@@ -27,8 +27,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from throneroom.bots.kill_the_king.model import RESERVE, Situation
 from throneroom.games.kill_the_king.board import Coord
+from throneroom.games.kill_the_king.bot.model import RESERVE, Situation
 from throneroom.games.kill_the_king.data import Direction, Mode, Side, UnitType
 from throneroom.v1 import kill_the_king_pb2 as pb
 

@@ -16,10 +16,16 @@ pending, the RNG...). The grammar with examples is in docs/notation.md.
 
 from __future__ import annotations
 
+from throneroom.games.king_is_dead.notation.board import render_view
+from throneroom.games.king_is_dead.notation.moves import (
+    CARDS,
+    COLOURS,
+    REGIONS,
+    format_move,
+    parse_move,
+)
+from throneroom.games.king_is_dead.notation.position import format_position, parse_position
 from throneroom.notation.base import Viewer
-from throneroom.notation.king_is_dead_board import render_view
-from throneroom.notation.king_is_dead_moves import CARDS, COLOURS, REGIONS, format_move, parse_move
-from throneroom.notation.king_is_dead_position import format_position, parse_position
 from throneroom.v1.king_is_dead_pb2 import KingIsDeadMove, KingIsDeadState, KingIsDeadView
 
 __all__ = [

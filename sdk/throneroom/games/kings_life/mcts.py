@@ -33,8 +33,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from throneroom.bots.kings_life import KingsLifeBot, Table, keep_value
 from throneroom.games.kings_life import card_face
+from throneroom.games.kings_life.bot import KingsLifeBot, Table, keep_value
 from throneroom.games.kings_life.data import DAY_POINTS, DAYS, KEPT_CARD_POINTS, TOKEN_VALUES
 from throneroom.v1 import kings_life_pb2 as pb
 from throneroom.v1.kings_life_pb2 import KingsLifeMove, KingsLifeState, KingsLifeView

@@ -1,16 +1,16 @@
-"""The King Is Dead: the board as text, for a terminal (see king_is_dead.py)."""
+"""The King Is Dead: the board as text, for a terminal (see the package's __init__)."""
 
 from __future__ import annotations
 
 from throneroom.games.king_is_dead import card_name, faction_name, region_name
-from throneroom.notation.base import Viewer, outcome_line, viewer_name
-from throneroom.notation.king_is_dead_moves import (
+from throneroom.games.king_is_dead.notation.moves import (
     CARDS,
     COLOURS,
     COUNT_FIELDS,
     REGIONS,
     format_move,
 )
+from throneroom.notation.base import Viewer, outcome_line, viewer_name
 from throneroom.v1 import king_is_dead_pb2 as pb
 from throneroom.v1.king_is_dead_pb2 import Followers, KingIsDeadView
 

@@ -21,9 +21,8 @@ at their default are left out. The grammar with examples is in docs/notation.md.
 
 from __future__ import annotations
 
-from throneroom.notation.base import Viewer
-from throneroom.notation.kill_the_king_board import render_view
-from throneroom.notation.kill_the_king_moves import (
+from throneroom.games.kill_the_king.notation.board import render_view
+from throneroom.games.kill_the_king.notation.moves import (
     DIRECTIONS,
     LEVELS,
     SIDES,
@@ -33,7 +32,8 @@ from throneroom.notation.kill_the_king_moves import (
     read_square,
     square_text,
 )
-from throneroom.notation.kill_the_king_position import format_position, parse_position
+from throneroom.games.kill_the_king.notation.position import format_position, parse_position
+from throneroom.notation.base import Viewer
 from throneroom.v1.kill_the_king_pb2 import KillTheKingMove, KillTheKingState, KillTheKingView
 
 __all__ = [

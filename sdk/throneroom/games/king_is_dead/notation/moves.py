@@ -1,5 +1,5 @@
 """The King Is Dead: the names of things in the notation, and the move notation
-(see king_is_dead.py and docs/notation.md)."""
+(see the package's __init__ and docs/notation.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Kill the King: the field as text, for a terminal (see kill_the_king.py).
+"""Kill the King: the field as text, for a terminal (see the package's __init__).
 
 The terrain comes from the SDK's board data (``throneroom.games.kill_the_king``)
 for the view's mode, with its rubble; every counter on the field is drawn as
@@ -14,9 +14,9 @@ from collections.abc import Container, Sequence
 from throneroom.games.kill_the_king.board import RUBBLE_CHAR, Board, Coord
 from throneroom.games.kill_the_king.data import MODES, UNITS, Mode, Side, UnitType, mode_of
 from throneroom.games.kill_the_king.field import field_for
+from throneroom.games.kill_the_king.notation.moves import COLUMNS, NO_UNIT, State, square_text
+from throneroom.games.kill_the_king.notation.position import PHASES
 from throneroom.notation.base import Viewer, outcome_line, viewer_name
-from throneroom.notation.kill_the_king_moves import COLUMNS, NO_UNIT, State, square_text
-from throneroom.notation.kill_the_king_position import PHASES
 from throneroom.v1 import kill_the_king_pb2 as pb
 from throneroom.v1.kill_the_king_pb2 import KillTheKingView
 

@@ -33,6 +33,7 @@ from throneroom.games.kings_life.data import (
     SORCERER,
     TOKEN_VALUES,
 )
+from throneroom.games.protocol import BotTrial, against_random_bots
 from throneroom.v1 import game_pb2
 from throneroom.v1 import kings_life_pb2 as pb
 from throneroom.v1.kings_life_pb2 import KingsLifeMove, KingsLifeView
@@ -453,3 +454,13 @@ class KingsLifeBot:
             if value > best_value:
                 best, best_value = move, value
         return best
+
+
+def trials() -> tuple[BotTrial, ...]:
+    """The evaluation KingsLifeBot must pass (issues #3 and #4): at least 40% of
+    the games at 5 seats against random bots."""
+    return (
+        against_random_bots(
+            "King's Life", lambda seed: KingsLifeBot(seed=seed), seats=5, goal=0.40
+        ),
+    )

@@ -1,4 +1,4 @@
-"""Kill the King: the position notation (see kill_the_king.py and docs/notation.md).
+"""Kill the King: the position notation (see the package's __init__ and docs/notation.md).
 
 One line of ``key=value`` fields; every unit is one field ``u<id>=`` whose
 value packs what the counter is and where it stands::
@@ -11,6 +11,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from throneroom.games.kill_the_king.notation.moves import (
+    DIRECTIONS,
+    LEVELS,
+    NO_UNIT,
+    SQUARE_RE,
+    UNIT_ALIASES,
+    State,
+    read_square,
+    square_text,
+)
 from throneroom.notation.base import (
     Fields,
     FieldWriter,
@@ -24,16 +34,6 @@ from throneroom.notation.base import (
     read_outcome,
     seat_keys,
     write_outcome,
-)
-from throneroom.notation.kill_the_king_moves import (
-    DIRECTIONS,
-    LEVELS,
-    NO_UNIT,
-    SQUARE_RE,
-    UNIT_ALIASES,
-    State,
-    read_square,
-    square_text,
 )
 from throneroom.v1 import kill_the_king_pb2 as pb
 from throneroom.v1.kill_the_king_pb2 import KillTheKingState

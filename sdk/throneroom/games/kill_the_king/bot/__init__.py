@@ -24,12 +24,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from throneroom.bots.kill_the_king.combat import attack_worth
-from throneroom.bots.kill_the_king.model import UNREACHABLE, Phase, Piece, Situation
-from throneroom.bots.kill_the_king.plans import Planner
-from throneroom.bots.kill_the_king.setup import LEADER, place
 from throneroom.envelopes import unwrap
 from throneroom.games.kill_the_king.board import Coord, Position
+from throneroom.games.kill_the_king.bot.combat import attack_worth
+from throneroom.games.kill_the_king.bot.model import UNREACHABLE, Phase, Piece, Situation
+from throneroom.games.kill_the_king.bot.plans import Planner
+from throneroom.games.kill_the_king.bot.setup import LEADER, place
 from throneroom.games.kill_the_king.data import (
     UNITS,
     Direction,

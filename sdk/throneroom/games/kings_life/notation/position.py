@@ -1,10 +1,22 @@
-"""King's Life: the position notation (see kings_life.py and docs/notation.md)."""
+"""King's Life: the position notation (see the package's __init__ and docs/notation.md)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
 
+from throneroom.games.kings_life.notation.moves import (
+    ACTIVITIES,
+    DAYS,
+    NO_SEAT,
+    PHASES,
+    RESULTS,
+    STATUSES,
+    WINDOWS,
+    State,
+    format_play,
+    parse_move,
+)
 from throneroom.notation.base import (
     Fields,
     FieldWriter,
@@ -16,18 +28,6 @@ from throneroom.notation.base import (
     read_outcome,
     seat_keys,
     write_outcome,
-)
-from throneroom.notation.kings_life_moves import (
-    ACTIVITIES,
-    DAYS,
-    NO_SEAT,
-    PHASES,
-    RESULTS,
-    STATUSES,
-    WINDOWS,
-    State,
-    format_play,
-    parse_move,
 )
 from throneroom.v1 import kings_life_pb2 as pb
 from throneroom.v1.kings_life_pb2 import KingsLifeState

@@ -1,12 +1,11 @@
-"""King's Life: the board as text, for a terminal (see kings_life.py)."""
+"""King's Life: the board as text, for a terminal (see the package's __init__)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from throneroom.games.kings_life import card_face
-from throneroom.notation.base import Viewer, outcome_line, viewer_name
-from throneroom.notation.kings_life_moves import (
+from throneroom.games.kings_life.notation.moves import (
     ACTIVITIES,
     DAYS,
     NO_SEAT,
@@ -16,6 +15,7 @@ from throneroom.notation.kings_life_moves import (
     State,
     format_play,
 )
+from throneroom.notation.base import Viewer, outcome_line, viewer_name
 from throneroom.v1 import kings_life_pb2 as pb
 from throneroom.v1.kings_life_pb2 import KingsLifeView
 

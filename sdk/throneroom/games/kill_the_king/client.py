@@ -1,0 +1,59 @@
+"""Kill the King's :class:`~throneroom.games.protocol.GameClient`, for every surface."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from google.protobuf.message import Message
+
+from throneroom.games.kill_the_king import texts
+from throneroom.games.kill_the_king.notation import KillTheKingNotation
+from throneroom.games.protocol import BasicGameClient, BotTrial
+
+if TYPE_CHECKING:
+    from throneroom.games.kill_the_king.bot import KillTheKingBot
+
+_NOTATION = KillTheKingNotation()
+
+
+@dataclass(frozen=True)
+class KillTheKingClient(BasicGameClient):
+    def notation(self) -> KillTheKingNotation:
+        return _NOTATION
+
+    def describe_move(
+        self,
+        move: Message,
+        *,
+        mover: int | None = None,
+        lang: str = "en",
+        viewer: int | None = None,
+    ) -> str:
+        return texts.describe_move(move)  # type: ignore[arg-type]
+
+    def describe_event(self, event: Message, *, lang: str = "en", viewer: int | None = None) -> str:
+        return texts.describe_event(event)  # type: ignore[arg-type]
+
+    def terminal_board(self, view: Message, *, viewer: int | None, lang: str = "en") -> list[Any]:
+        from throneroom.games.kill_the_king.terminal import kill_the_king_board  # noqa: PLC0415 - needs rich
+
+        return kill_the_king_board(view, viewer)  # type: ignore[arg-type]
+
+    def web_data(self) -> dict[str, Any]:
+        from throneroom.games.kill_the_king.web import web_data  # noqa: PLC0415 - only the web asks
+
+        return web_data()
+
+    def bot(self, seed: int | None = None) -> KillTheKingBot:
+        from throneroom.games.kill_the_king.bot import KillTheKingBot  # noqa: PLC0415 - bots load on demand
+
+        return KillTheKingBot(seed=seed)
+
+    def bot_trials(self) -> tuple[BotTrial, ...]:
+        from throneroom.games.kill_the_king.bot.trials import trials  # noqa: PLC0415 - bots load on demand
+
+        return trials()
+
+
+CLIENT = KillTheKingClient("kill_the_king")

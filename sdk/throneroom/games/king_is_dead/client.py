@@ -1,0 +1,78 @@
+"""The King Is Dead's :class:`~throneroom.games.protocol.GameClient`, for every surface."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from google.protobuf.message import Message
+
+from throneroom.games import king_is_dead as texts
+from throneroom.games.king_is_dead.notation import KingIsDeadNotation
+from throneroom.games.king_is_dead.tasks import task as _task
+from throneroom.games.protocol import BasicGameClient, BotTrial, SearchKnowledge
+
+if TYPE_CHECKING:
+    from throneroom.games.king_is_dead.bot import KingIsDeadBot
+
+_NOTATION = KingIsDeadNotation()
+
+
+@dataclass(frozen=True)
+class KingIsDeadClient(BasicGameClient):
+    def notation(self) -> KingIsDeadNotation:
+        return _NOTATION
+
+    def describe_move(
+        self,
+        move: Message,
+        *,
+        mover: int | None = None,
+        lang: str = "en",
+        viewer: int | None = None,
+    ) -> str:
+        return texts.describe_move(move, lang)  # type: ignore[arg-type]
+
+    def describe_event(self, event: Message, *, lang: str = "en", viewer: int | None = None) -> str:
+        return texts.describe_event(event, lang)  # type: ignore[arg-type]
+
+    def task(self, view: Message, *, lang: str = "en", viewer: int | None = None) -> str:
+        return _task(view, lang)  # type: ignore[arg-type]
+
+    def terminal_board(self, view: Message, *, viewer: int | None, lang: str = "en") -> list[Any]:
+        from throneroom.games.king_is_dead.terminal import king_is_dead_board  # noqa: PLC0415 - needs rich
+
+        return king_is_dead_board(view, viewer, lang)  # type: ignore[arg-type]
+
+    def web_data(self) -> dict[str, Any]:
+        from throneroom.games.king_is_dead.web import web_data  # noqa: PLC0415 - only the web asks
+
+        return web_data()
+
+    def bot(self, seed: int | None = None) -> KingIsDeadBot:
+        from throneroom.games.king_is_dead.bot import KingIsDeadBot  # noqa: PLC0415 - bots load on demand
+
+        return KingIsDeadBot(seed=seed)
+
+    def bot_trials(self) -> tuple[BotTrial, ...]:
+        from throneroom.games.king_is_dead.bot import trials  # noqa: PLC0415 - bots load on demand
+
+        return trials()
+
+    def search(self) -> SearchKnowledge:
+        return _search()
+
+
+@functools.cache
+def _search() -> SearchKnowledge:
+    from throneroom.games.king_is_dead import mcts  # noqa: PLC0415 - the search loads on demand
+    from throneroom.games.king_is_dead.mcts_memory import PlayedCards  # noqa: PLC0415
+    from throneroom.games.king_is_dead.mcts_world import king_is_dead_world  # noqa: PLC0415
+
+    return SearchKnowledge(
+        king_is_dead_world, memory=PlayedCards, prior=mcts.prior, value=mcts.value
+    )
+
+
+CLIENT = KingIsDeadClient("king_is_dead", languages=texts.LANGUAGES)

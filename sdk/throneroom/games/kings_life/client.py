@@ -1,0 +1,79 @@
+"""King's Life's :class:`~throneroom.games.protocol.GameClient`, for every surface."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from google.protobuf.message import Message
+
+from throneroom.games.kings_life import texts
+from throneroom.games.kings_life.notation import KingsLifeNotation
+from throneroom.games.kings_life.tasks import task as _task
+from throneroom.games.protocol import BasicGameClient, BotTrial, SearchKnowledge
+
+if TYPE_CHECKING:
+    from throneroom.games.kings_life.bot import KingsLifeBot
+
+_NOTATION = KingsLifeNotation()
+
+
+@dataclass(frozen=True)
+class KingsLifeClient(BasicGameClient):
+    def notation(self) -> KingsLifeNotation:
+        return _NOTATION
+
+    def describe_move(
+        self,
+        move: Message,
+        *,
+        mover: int | None = None,
+        lang: str = "en",
+        viewer: int | None = None,
+    ) -> str:
+        return texts.describe_move(move, mover)  # type: ignore[arg-type]
+
+    def describe_event(self, event: Message, *, lang: str = "en", viewer: int | None = None) -> str:
+        return texts.describe_event(event)  # type: ignore[arg-type]
+
+    def task(self, view: Message, *, lang: str = "en", viewer: int | None = None) -> str:
+        return _task(view)  # type: ignore[arg-type]
+
+    def terminal_board(self, view: Message, *, viewer: int | None, lang: str = "en") -> list[Any]:
+        from throneroom.games.kings_life.terminal import kings_life_board  # noqa: PLC0415 - needs rich
+
+        return kings_life_board(view, viewer)  # type: ignore[arg-type]
+
+    def web_data(self) -> dict[str, Any]:
+        from throneroom.games.kings_life.web import web_data  # noqa: PLC0415 - only the web asks
+
+        return web_data()
+
+    def bot(self, seed: int | None = None) -> KingsLifeBot:
+        from throneroom.games.kings_life.bot import KingsLifeBot  # noqa: PLC0415 - bots load on demand
+
+        return KingsLifeBot(seed=seed)
+
+    def bot_trials(self) -> tuple[BotTrial, ...]:
+        from throneroom.games.kings_life.bot import trials  # noqa: PLC0415 - bots load on demand
+
+        return trials()
+
+    def search(self) -> SearchKnowledge:
+        return _search()
+
+
+@functools.cache
+def _search() -> SearchKnowledge:
+    from throneroom.bots.mcts import Guide  # noqa: PLC0415 - the search loads on demand
+    from throneroom.games.kings_life import mcts  # noqa: PLC0415
+    from throneroom.games.kings_life.mcts_world import kings_life_world  # noqa: PLC0415
+
+    guide = Guide(
+        "kings_life", mcts.policy, mcts.candidates, mcts.rewards, mcts.stage, mcts.estimate
+    )
+    return SearchKnowledge(kings_life_world, guide=guide)
+
+
+CLIENT = KingsLifeClient("kings_life")
