@@ -6,8 +6,9 @@ stream (``with_legal_moves``), and each decision is one ``ApplyMove``
 (``with_legal_moves``): exactly as :func:`throneroom.arena.play_match`, so
 remote players and tournament bots cost the service the same.
 
-A bot's decision runs in its own daemon thread, waited for until the seat's
-deadline on the service's clock (plus a grace for the clock sweep):
+Each bot's call is waited for until the seat's deadline on the service's clock
+(plus a grace for the clock sweep); a Python bot plays in a worker process of
+its own, killed when it overruns (:mod:`throneroom.tournament.workers`):
 
 - no answer in time (``timeout``): the service applies the timeout (the seat
   loses under ``on_timeout = "lose"``); the runner reads that version from the
@@ -25,12 +26,8 @@ Either way the tournament goes on: one bot's failure costs its game only.
 from __future__ import annotations
 
 import contextlib
-import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from functools import partial
-from typing import Any, Generic, TypeVar
+from collections.abc import Iterator, Sequence
 
 from throneroom.bots import Bot
 from throneroom.client import Client, GameHandle
@@ -40,39 +37,13 @@ from throneroom.external import GameStart
 from throneroom.tournament.config import TournamentConfig
 from throneroom.tournament.records import Failure, MatchRecord
 from throneroom.tournament.schedule import Match
+from throneroom.tournament.workers import BotFailure, SeatBot, ThreadedBot, WorkerBot, within
 from throneroom.v1 import common_pb2, game_pb2, service_pb2
 
 __all__ = ["SWEEP_GRACE_SECONDS", "play_tournament_match"]
 
-T = TypeVar("T")
-
 SWEEP_GRACE_SECONDS = 3.0
 """How long past a seat's deadline the runner waits for the service's timeout."""
-
-
-@dataclass
-class _Finished(Generic[T]):
-    value: T | None = None
-    error: BaseException | None = None
-    done: bool = False
-
-
-def _within(seconds: float, work: Callable[[], T]) -> _Finished[T]:
-    """Run ``work`` in a daemon thread; its result if it ends within ``seconds``."""
-    box: _Finished[T] = _Finished()
-    ended = threading.Event()
-
-    def run() -> None:
-        try:
-            box.value = work()
-        except BaseException as error:
-            box.error = error
-        finally:
-            ended.set()
-
-    threading.Thread(target=run, name="throneroom-bot-decision", daemon=True).start()
-    box.done = ended.wait(max(0.0, seconds))
-    return box
 
 
 class _Forfeit(Exception):
@@ -142,9 +113,13 @@ def _create(client: Client, config: TournamentConfig, match: Match) -> str:
 
 
 def play_tournament_match(
-    client: Client, config: TournamentConfig, match: Match, bots: Sequence[Bot]
+    client: Client, config: TournamentConfig, match: Match, players: Sequence[Bot | SeatBot]
 ) -> MatchRecord:
-    """Play ``match`` with ``bots`` (by seat) through ``client``; its record."""
+    """Play ``match`` with ``players`` (by seat: bots, or bots in their workers)
+    through ``client``; its record. The bots are released when the game ends."""
+    bots: list[SeatBot] = [
+        p if isinstance(p, WorkerBot | ThreadedBot) else ThreadedBot(p) for p in players
+    ]
     started = time.monotonic()
     game_id = _create(client, config, match)
     handles = [
@@ -157,8 +132,7 @@ def play_tournament_match(
     status = "finished"
     try:
         for seat, bot in enumerate(bots):
-            begin = getattr(bot, "begin_game", None)
-            if begin is not None:
+            if bot.has("begin_game"):
                 start = GameStart(
                     config.game,
                     game_id,
@@ -168,7 +142,7 @@ def play_tournament_match(
                     config.options,
                     config.time_control.message(),
                 )
-                outcome = _within(_allowance(snapshot, seat, config), partial(begin, start))
+                outcome = bot.call(_allowance(snapshot, seat, config), "begin_game", start)
                 if not outcome.done or outcome.error is not None:
                     raise _Forfeit(seat, _reason(outcome.error), _detail(outcome.error, "start"))
         carried: tuple[int, list[game_pb2.Move]] | None = None
@@ -184,14 +158,13 @@ def play_tournament_match(
                 legal = carried[1]
             else:
                 legal = list(seats.read_until(seat, snapshot.version).legal_moves)
-            bot = bots[seat]
-            observe = getattr(bot, "observe", None)
-            if observe is not None:
-                observe(seats.events[seat], _clock(snapshot, seat))
-            seats.events[seat] = []
-            decision = _within(
+            events, seats.events[seat] = seats.events[seat], []
+            decision = bots[seat].call(
                 _allowance(snapshot, seat, config) + 1.0,
-                partial(bot.choose, config.game, seat, handle.view_envelope, legal),
+                "decide",
+                events,
+                _clock(snapshot, seat),
+                (config.game, seat, handle.view_envelope, legal),
             )
             if not decision.done:
                 snapshot = _service_timeout(seats, seat, snapshot, config)
@@ -265,7 +238,7 @@ def _service_timeout(
 ) -> service_pb2.GameSnapshot:
     """Wait for the service to time the seat out; the snapshot it made (or the old one)."""
     wait = max(0.0, _allowance(snapshot, seat, config)) + SWEEP_GRACE_SECONDS
-    read = _within(wait, lambda: seats.read_until(seat, snapshot.version + 1))
+    read = within(wait, lambda: seats.read_until(seat, snapshot.version + 1))
     if read.done and read.value is not None and read.value.timeout:
         return read.value.snapshot
     return snapshot
@@ -281,14 +254,13 @@ def _reason(error: BaseException | None) -> str:
 def _detail(error: BaseException | None, where: str) -> str:
     if error is None:
         return f"no answer in time ({where})"
+    if isinstance(error, BotFailure):
+        return error.detail
     return f"{type(error).__name__}: {error}"[:500]
 
 
-def _end(bot: Any, outcome: common_pb2.Outcome | None) -> None:
-    """Tell a bot the game is over (a failure here changes nothing)."""
-    for hook, args in (("end_game", (outcome,)), ("close", ())):
-        method = getattr(bot, hook, None)
-        if method is not None:
-            _within(2.0, partial(method, *args))
-            if hook == "end_game":
-                return  # end_game closes the program
+def _end(bot: SeatBot, outcome: common_pb2.Outcome | None) -> None:
+    """Tell a bot the game is over, and release it (a failure here changes nothing)."""
+    if bot.has("end_game"):
+        bot.call(2.0, "end_game", outcome)
+    bot.release()

@@ -13,15 +13,16 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 
-from throneroom.bots import Bot
 from throneroom.client import Client
 from throneroom.tournament.config import TournamentConfig
 from throneroom.tournament.entrants import make_bot
 from throneroom.tournament.match import play_tournament_match
 from throneroom.tournament.records import Failure, MatchRecord, ResultsFile
 from throneroom.tournament.schedule import Match, fixed_schedule, swiss_round
+from throneroom.tournament.workers import SeatBot, ThreadedBot, WorkerPool
 
 __all__ = ["Progress", "connect", "run_tournament", "total_matches"]
 
@@ -50,16 +51,23 @@ def total_matches(config: TournamentConfig) -> int:
     return per_round * config.rounds
 
 
-def _play(client: Client, config: TournamentConfig, match: Match) -> MatchRecord:
-    bots: list[Bot] = []
+def _seat_bot(config: TournamentConfig, pool: WorkerPool, name: str, seed: int) -> SeatBot:
+    spec = config.entrant(name)
+    if spec.external:
+        return ThreadedBot(make_bot(spec, seed, config.base_dir))
+    return pool.bot(spec, seed)
+
+
+def _play(client: Client, config: TournamentConfig, pool: WorkerPool, match: Match) -> MatchRecord:
+    bots: list[SeatBot] = []
     try:
         for seat, name in enumerate(match.entrants):
-            bots.append(make_bot(config.entrant(name), match.bot_seeds[seat], config.base_dir))
+            bots.append(_seat_bot(config, pool, name, match.bot_seeds[seat]))
     except Exception as error:
         seat = len(bots)
         for bot in bots:
             with contextlib.suppress(Exception):
-                getattr(bot, "close", lambda: None)()
+                bot.release()
         return MatchRecord(
             key=match.key,
             round=match.round,
@@ -77,8 +85,8 @@ def _play(client: Client, config: TournamentConfig, match: Match) -> MatchRecord
 
 
 def _play_all(
-    client: Client,
-    config: TournamentConfig,
+    play: Callable[[Match], MatchRecord],
+    concurrency: int,
     matches: Sequence[Match],
     results: ResultsFile,
     on_record: Callable[[MatchRecord], None],
@@ -88,18 +96,18 @@ def _play_all(
         return
 
     def one(match: Match) -> None:
-        record = _play(client, config, match)
+        record = play(match)
         results.add(record)
         on_record(record)
 
-    pool = ThreadPoolExecutor(max_workers=config.concurrency, thread_name_prefix="match")
+    threads = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="match")
     try:
-        for future in [pool.submit(one, m) for m in todo]:
+        for future in [threads.submit(one, m) for m in todo]:
             future.result()  # a runner error (not a bot's) stops the tournament, loudly
     finally:
         # Stopped (an error, Ctrl-C): the matches not yet begun are not played;
         # those under way finish and are recorded, and a rerun plays the rest.
-        pool.shutdown(wait=True, cancel_futures=True)
+        threads.shutdown(wait=True, cancel_futures=True)
 
 
 def _swiss_points(
@@ -127,8 +135,20 @@ def run_tournament(
     if client is None:
         with connect(config.server) as own:
             return run_tournament(config, results_path, client=own, progress=progress)
+    with WorkerPool(config.base_dir) as pool:
+        return _run(config, results, client, pool, progress)
+
+
+def _run(
+    config: TournamentConfig,
+    results: ResultsFile,
+    client: Client,
+    pool: WorkerPool,
+    progress: Progress | None,
+) -> list[MatchRecord]:
     total = total_matches(config)
     done = [len(results.records)]
+    play = partial(_play, client, config, pool)
 
     def on_record(record: MatchRecord) -> None:
         done[0] += 1
@@ -137,7 +157,7 @@ def run_tournament(
 
     if config.schedule != "swiss":
         schedule = fixed_schedule(config)
-        _play_all(client, config, schedule, results, on_record)
+        _play_all(play, config.concurrency, schedule, results, on_record)
         return [results.records[m.key] for m in schedule]
     played: list[MatchRecord] = []
     byes_had: dict[str, int] = {}
@@ -147,7 +167,7 @@ def run_tournament(
             # A bye is worth the table's even share of its games.
             points[name] += count * config.games_per_pairing
         matches, byes = swiss_round(config, round_, points, met, byes_had)
-        _play_all(client, config, matches, results, on_record)
+        _play_all(play, config.concurrency, matches, results, on_record)
         played.extend(results.records[m.key] for m in matches)
         for name in byes:
             byes_had[name] = byes_had.get(name, 0) + 1
