@@ -48,6 +48,8 @@ SCRIPT = """
 import json, sys
 for line in sys.stdin:
     message = json.loads(line)
+    if message["type"] == "hello":
+        print(json.dumps({{"type": "ready", "version": "test 1"}}), flush=True)
     if message["type"] == "decide":
         assert message["legal_moves"][0]["index"] == 0 and message["view"]
         {answer}

@@ -5,6 +5,11 @@ envelope) and the legal moves (``throneroom.v1.Move`` envelopes, in the
 server's order) and returns one of those moves. Bots never see hidden state,
 so the same bot plays through a remote server, an embedded one, or a local
 simulation.
+
+A bot may also say which games it plays: ``plays(game_type, num_seats,
+options) -> bool`` (``options`` as in a tournament file's ``[options]``; it
+may raise to say why not). The tournament runner asks every entrant before
+the first game; a bot without ``plays`` is taken to play every game.
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from throneroom.cli_output import UsageError
 from throneroom.tournament.config import TournamentFileError, load_config
+from throneroom.tournament.entrants import EntrantError
 from throneroom.tournament.records import MatchRecord, ResultsFile, ResultsMismatch
 from throneroom.tournament.runner import run_tournament, total_matches
 from throneroom.tournament.standings import (
@@ -86,13 +87,16 @@ def run_command(args: argparse.Namespace) -> None:
     except ResultsMismatch as error:
         raise UsageError(str(error)) from None
     quiet = args.plain or args.json
-    if quiet or importlib.util.find_spec("rich") is None:
-        records = run_tournament(config, results_path)
-    else:
-        from throneroom.tournament.display import progress_bar  # noqa: PLC0415 - needs rich
+    try:
+        if quiet or importlib.util.find_spec("rich") is None:
+            records = run_tournament(config, results_path)
+        else:
+            from throneroom.tournament.display import progress_bar  # noqa: PLC0415 - needs rich
 
-        with progress_bar(config.name, total_matches(config), already) as advance:
-            records = run_tournament(config, results_path, progress=advance)
+            with progress_bar(config.name, total_matches(config), already) as advance:
+                records = run_tournament(config, results_path, progress=advance)
+    except EntrantError as error:
+        raise UsageError(f"{args.file}: {error}") from None
     names = [e.name for e in config.entrants]
     standings = compute_standings(names, records, config.seats)
     meta = _meta(config.name, config.game, records)

@@ -4,8 +4,9 @@
 (``concurrency`` at a time, each on its own thread with its own bots), appends
 each record as it ends, and returns all the records. Swiss rounds are played
 one after another (a round's tables need the previous rounds' points); a
-round's matches run in parallel. A bot that cannot even be made (a bad entry
-point) forfeits its seat without a game.
+round's matches run in parallel. Before the first game every entrant is built
+and asked whether it plays (:mod:`~throneroom.tournament.preflight`); a bot
+that still cannot be made for a game forfeits its seat without a game.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from throneroom.client import Client
 from throneroom.tournament.config import TournamentConfig
 from throneroom.tournament.entrants import make_bot
 from throneroom.tournament.match import play_tournament_match
+from throneroom.tournament.preflight import preflight
 from throneroom.tournament.records import Failure, MatchRecord, ResultsFile
 from throneroom.tournament.schedule import Match, fixed_schedule, swiss_round
 from throneroom.tournament.workers import SeatBot, ThreadedBot, WorkerPool
@@ -130,12 +132,16 @@ def run_tournament(
     client: Client | None = None,
     progress: Progress | None = None,
 ) -> list[MatchRecord]:
-    """Play (or resume) the tournament; every record, in schedule order."""
+    """Play (or resume) the tournament; every record, in schedule order.
+
+    Every entrant is built and asked whether it plays first (:mod:`preflight`):
+    one that cannot raises :class:`EntrantError` before any game is played."""
     results = ResultsFile(results_path, config)
     if client is None:
         with connect(config.server) as own:
             return run_tournament(config, results_path, client=own, progress=progress)
     with WorkerPool(config.base_dir) as pool:
+        preflight(config, pool)
         return _run(config, results, client, pool, progress)
 
 
