@@ -3,8 +3,9 @@
 The results go to ``--results`` (default: the file's name with
 ``.results.jsonl``), appended as each match ends; running the command again
 resumes. ``--export-json``/``--export-csv`` write the standings; ``--json``
-prints them as JSON instead of the table; ``--plain`` prints the table as
-text without the progress bar (no rich needed).
+prints them as JSON instead of the table; ``--plain`` prints a line per
+finished match on stderr (its result and any failure) instead of the
+progress bar, and the table as text (no rich needed).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from throneroom.tournament.standings import (
     standings_json,
 )
 
-__all__ = ["add_arguments", "run_command"]
+__all__ = ["add_arguments", "plain_table", "progress_line", "run_command"]
 
 EXTRA_MISSING = (
     "tournaments need the 'tournament' extra (openskill, rich): "
@@ -54,19 +55,45 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--plain",
         action="store_true",
-        help="no progress bar; the table as plain text (default: rich when installed)",
+        help="a line per match on stderr instead of the progress bar; the table as plain "
+        "text (default: rich when installed)",
     )
 
 
-def _plain_table(standings: list[Standing]) -> str:
-    lines = ["rank  entrant               rating        games  win rate [95% CI]    per seat"]
+def plain_table(standings: list[Standing]) -> str:
+    """The standings as text: the rating (mu - 3 sigma) then mu with its 95%
+    interval (mu ± 1.96 sigma), games, win rate, per seat, failures by reason."""
+    width = max([20, *(len(s.entrant) for s in standings)])
+    seats = len(standings[0].seat_games) if standings else 0
+    per_seat = " ".join(f"{f'seat {n}':>6}" for n in range(seats))
+    lines = [
+        f"rank  {'entrant':<{width}}  rating  mu ± 95%      games  win rate [95% CI]  "
+        f"{per_seat}  failures"
+    ]
     for s in standings:
-        seats = " ".join("-" if r is None else f"{r:.0%}" for r in s.seat_win_rates)
+        rates = " ".join(f"{'-' if r is None else f'{r:.0%}':>6}" for r in s.seat_win_rates)
+        failures = ", ".join(f"{k} {v}" for k, v in sorted(s.failures.items())) or "-"
+        interval = f"{s.mu:.1f} ± {1.96 * s.sigma:.1f}"
+        win = f"{s.win_rate:.0%} [{s.win_low:.0%}, {s.win_high:.0%}]"
         lines.append(
-            f"{s.rank:>4}  {s.entrant:<20} {s.ordinal:>6.1f} ±{1.96 * s.sigma:<5.1f} {s.games:>6}  "
-            f"{s.win_rate:>4.0%} [{s.win_low:.0%}, {s.win_high:.0%}]   {seats}"
+            f"{s.rank:>4}  {s.entrant:<{width}}  {s.ordinal:>6.1f}  {interval:<12}  {s.games:>5}  "
+            f"{win:<17}  {rates}  {failures}"
         )
     return "\n".join(lines)
+
+
+def progress_line(record: MatchRecord, done: int, total: int) -> str:
+    """One finished match, as ``--plain`` prints it (on stderr) while the tournament runs."""
+    won = ", ".join(record.winning_entrants) or "nobody"
+    line = f"[{done}/{total}] {record.key}: {record.status}, won by {won} ({record.termination})"
+    for failure in record.failures:
+        line += f"; {failure.entrant} {failure.reason}: {failure.detail}"
+    return line
+
+
+def _print_progress(record: MatchRecord, done: int, total: int) -> None:
+    sys.stderr.write(progress_line(record, done, total)[:300] + "\n")
+    sys.stderr.flush()
 
 
 def run_command(args: argparse.Namespace) -> None:
@@ -88,8 +115,10 @@ def run_command(args: argparse.Namespace) -> None:
         raise UsageError(str(error)) from None
     quiet = args.plain or args.json
     try:
-        if quiet or importlib.util.find_spec("rich") is None:
+        if args.json:
             records = run_tournament(config, results_path)
+        elif quiet or importlib.util.find_spec("rich") is None:
+            records = run_tournament(config, results_path, progress=_print_progress)
         else:
             from throneroom.tournament.display import progress_bar  # noqa: PLC0415 - needs rich
 
@@ -107,7 +136,7 @@ def run_command(args: argparse.Namespace) -> None:
     if args.json:
         sys.stdout.write(standings_json(standings, meta=meta) + "\n")
     elif args.plain or importlib.util.find_spec("rich") is None:
-        sys.stdout.write(_plain_table(standings) + "\n")
+        sys.stdout.write(plain_table(standings) + "\n")
     else:
         from throneroom.tournament.display import print_standings  # noqa: PLC0415 - needs rich
 
