@@ -103,3 +103,26 @@ class SpinningBot(RandomBot):
             while True:  # never ends: only killing its process stops it
                 count += 1
         return super().choose(game_type, seat, view, legal_moves)
+
+
+class OnceHangingBot(RandomBot):
+    """Plays randomly, but hangs on its second decision the first time a bot
+    with its seed plays (it leaves a mark in ``marks``): a bot made again for
+    the same seat of the same game plays on."""
+
+    name = "once-hanger"
+
+    def __init__(self, seed: int | None = None, *, marks: str = "") -> None:
+        super().__init__(seed)
+        self.mark = os.path.join(marks, str(seed))
+        self.decisions = 0
+
+    def choose(
+        self, game_type: str, seat: int, view: game_pb2.View, legal_moves: Sequence[game_pb2.Move]
+    ) -> game_pb2.Move:
+        self.decisions += 1
+        if self.decisions == 2 and not os.path.exists(self.mark):
+            with open(self.mark, "w", encoding="utf-8"):
+                pass
+            _NEVER.wait()
+        return super().choose(game_type, seat, view, legal_moves)

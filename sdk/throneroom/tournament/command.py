@@ -127,7 +127,7 @@ def run_command(args: argparse.Namespace) -> None:
     except EntrantError as error:
         raise UsageError(f"{args.file}: {error}") from None
     names = [e.name for e in config.entrants]
-    standings = compute_standings(names, records, config.seats)
+    standings = compute_standings(names, records, config.seats, rate_forfeits=config.rate_forfeits)
     meta = _meta(config.name, config.game, records)
     if args.export_json:
         Path(args.export_json).write_text(standings_json(standings, meta=meta) + "\n")

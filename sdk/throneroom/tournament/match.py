@@ -13,11 +13,15 @@ its own, killed when it overruns (:mod:`throneroom.tournament.workers`):
 - no answer in time (``timeout``): the service applies the timeout (the seat
   loses under ``on_timeout = "lose"``); the runner reads that version from the
   seat's stream and records the service's outcome. Under ``default_move`` the
-  runner forfeits the seat all the same (a hung bot cannot play on);
+  service plays the game's default move for the seat (the engine's first
+  legal move) and the game goes on: the runner reads that move from the
+  stream, gives the seat a fresh bot if its bot overran (its worker was
+  killed), and records the timeout among the failures;
 - an exception in the bot, or an external program that exits (``crash``),
   a broken answer (``protocol``), a move outside the legal moves (``illegal``):
   the runner stops the game at once and records a forfeit: the failing seat
-  loses and every other seat wins. The game is left to the service, whose
+  loses; in a two-seat game the other seat wins, in a bigger one nobody
+  does (the others beat nobody). The game is left to the service, whose
   clock ends it.
 
 Either way the tournament goes on: one bot's failure costs its game only.
@@ -27,7 +31,8 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from throneroom.bots import Bot
 from throneroom.client import Client, GameHandle
@@ -37,7 +42,14 @@ from throneroom.external import GameStart
 from throneroom.tournament.config import TournamentConfig
 from throneroom.tournament.records import Failure, MatchRecord
 from throneroom.tournament.schedule import Match
-from throneroom.tournament.workers import BotFailure, SeatBot, ThreadedBot, WorkerBot, within
+from throneroom.tournament.workers import (
+    Answer,
+    BotFailure,
+    SeatBot,
+    ThreadedBot,
+    WorkerBot,
+    within,
+)
 from throneroom.v1 import common_pb2, game_pb2, service_pb2
 
 __all__ = ["SWEEP_GRACE_SECONDS", "play_tournament_match"]
@@ -113,10 +125,17 @@ def _create(client: Client, config: TournamentConfig, match: Match) -> str:
 
 
 def play_tournament_match(
-    client: Client, config: TournamentConfig, match: Match, players: Sequence[Bot | SeatBot]
+    client: Client,
+    config: TournamentConfig,
+    match: Match,
+    players: Sequence[Bot | SeatBot],
+    *,
+    remake: Callable[[int], SeatBot] | None = None,
 ) -> MatchRecord:
     """Play ``match`` with ``players`` (by seat: bots, or bots in their workers)
-    through ``client``; its record. The bots are released when the game ends."""
+    through ``client``; its record. The bots are released when the game ends.
+    ``remake(seat)`` makes a fresh bot for a seat whose bot overran while the
+    game goes on (``on_timeout = "default_move"``); without it that seat forfeits."""
     bots: list[SeatBot] = [
         p if isinstance(p, WorkerBot | ThreadedBot) else ThreadedBot(p) for p in players
     ]
@@ -130,21 +149,27 @@ def play_tournament_match(
     moves = applied = 0
     failures: list[Failure] = []
     status = "finished"
+
+    def begin(seat: int) -> None:
+        bot = bots[seat]
+        if bot.has("begin_game"):
+            start = GameStart(
+                config.game,
+                game_id,
+                seat,
+                config.seats,
+                match.bot_seeds[seat],
+                config.options,
+                config.time_control.message(),
+            )
+            outcome = bot.call(_allowance(snapshot, seat, config), "begin_game", start)
+            if not outcome.done or outcome.error is not None:
+                raise _Forfeit(seat, _reason(outcome.error), _detail(outcome.error, "start"))
+
+    plays_on = config.time_control.on_timeout == "default_move"
     try:
-        for seat, bot in enumerate(bots):
-            if bot.has("begin_game"):
-                start = GameStart(
-                    config.game,
-                    game_id,
-                    seat,
-                    config.seats,
-                    match.bot_seeds[seat],
-                    config.options,
-                    config.time_control.message(),
-                )
-                outcome = bot.call(_allowance(snapshot, seat, config), "begin_game", start)
-                if not outcome.done or outcome.error is not None:
-                    raise _Forfeit(seat, _reason(outcome.error), _detail(outcome.error, "start"))
+        for seat in range(len(bots)):
+            begin(seat)
         carried: tuple[int, list[game_pb2.Move]] | None = None
         while not snapshot.finished:
             if config.max_moves and moves >= config.max_moves:
@@ -166,14 +191,11 @@ def play_tournament_match(
                 _clock(snapshot, seat),
                 (config.game, seat, handle.view_envelope, legal),
             )
-            if not decision.done:
-                snapshot = _service_timeout(seats, seat, snapshot, config)
-                failures.append(Failure(seat, match.entrants[seat], "timeout", "no answer in time"))
-                break
+            late = "" if decision.done else "no answer in time"
             if decision.error is not None:
                 raise _Forfeit(seat, _reason(decision.error), _detail(decision.error, "choose"))
             move = decision.value
-            if (
+            if not late and (
                 not isinstance(move, game_pb2.Move)
                 or game_type_of(move) != config.game
                 or move not in legal
@@ -181,17 +203,33 @@ def play_tournament_match(
                 raise _Forfeit(
                     seat, "illegal", f"chose a move outside its legal moves: {move!r}"[:300]
                 )
-            try:
-                response = handle.play(move, with_legal_moves=True)
-            except (IllegalMove, StaleVersion) as error:
-                # Too late: either the service refused the move (TIME_EXPIRED), or its
-                # sweeper had already timed the seat out, so the move was chosen at a
-                # version that is gone (STALE_VERSION; nothing else moves this game).
-                if isinstance(error, IllegalMove) and error.reason != "TIME_EXPIRED":
-                    raise _Forfeit(seat, "illegal", str(error)) from None
+            response = None if late or move is None else _play(handle, seat, move)
+            if response is None:
+                # The service times the seat out: under "lose" the game is over;
+                # under "default_move" it plays the game's default move and the game
+                # goes on (with a fresh bot in that seat when the old one overran).
+                before = snapshot.version
                 snapshot = _service_timeout(seats, seat, snapshot, config)
-                failures.append(Failure(seat, match.entrants[seat], "timeout", "answered too late"))
-                break
+                played = plays_on and snapshot.version > before
+                failure = (late or "answered too late") + (
+                    "; the default move was played" if played else ""
+                )
+                failures.append(Failure(seat, match.entrants[seat], "timeout", failure))
+                if not played:
+                    break
+                moves += 1
+                carried = None
+                if late:
+                    if remake is None:
+                        break
+                    bots[seat].release()
+                    try:
+                        bots[seat] = remake(seat)
+                    except Exception as error:
+                        bots[seat] = _Gone()
+                        raise _Forfeit(seat, "crash", _detail(error, "remake")) from None
+                    begin(seat)
+                continue
             applied += 1
             moves += 1
             seats.moved(seat, response)
@@ -212,8 +250,11 @@ def play_tournament_match(
         winners = tuple(snapshot.outcome.winners)
         termination = snapshot.outcome.termination
     elif status == "forfeit":
+        # Only the last seat standing wins a forfeit: in a bigger game the other
+        # seats have not beaten anybody, so nobody wins.
         failed = {f.seat for f in failures}
-        winners = tuple(s for s in range(config.seats) if s not in failed)
+        standing = tuple(s for s in range(config.seats) if s not in failed)
+        winners = standing if len(standing) == 1 else ()
         termination = f"forfeit:{failures[0].reason}"
     else:
         winners, termination = (), "max_moves"
@@ -231,6 +272,34 @@ def play_tournament_match(
         failures=tuple(failures),
         seconds=round(time.monotonic() - started, 3),
     )
+
+
+def _play(
+    handle: GameHandle, seat: int, move: game_pb2.Move
+) -> service_pb2.ApplyMoveResponse | None:
+    """Apply the move; None when it came too late."""
+    try:
+        return handle.play(move, with_legal_moves=True)
+    except (IllegalMove, StaleVersion) as error:
+        # Too late: either the service refused the move (TIME_EXPIRED), or its
+        # sweeper had already timed the seat out, so the move was chosen at a
+        # version that is gone (STALE_VERSION; nothing else moves this game).
+        if isinstance(error, IllegalMove) and error.reason != "TIME_EXPIRED":
+            raise _Forfeit(seat, "illegal", str(error)) from None
+        return None
+
+
+class _Gone:
+    """A seat whose bot could not be made again (nothing to call or release)."""
+
+    def has(self, hook: str) -> bool:
+        return False
+
+    def call(self, seconds: float, hook: str, *args: Any) -> Answer[Any]:
+        return Answer(error=BotFailure("crash", "no bot"), done=True)
+
+    def release(self) -> None:
+        return None
 
 
 def _service_timeout(

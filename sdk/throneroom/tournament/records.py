@@ -39,8 +39,9 @@ class Failure:
 class MatchRecord:
     """One played match. ``winners`` are seats; ``status`` is ``finished`` (the
     service ended the game, by its rules or a timeout), ``forfeit`` (the runner
-    stopped the game because a bot failed: the failing seats lose, every other
-    seat wins) or ``abandoned`` (``max_moves`` reached: nobody wins)."""
+    stopped the game because a bot failed: the failing seats lose; in a
+    two-seat game the other seat wins, in a bigger one nobody does) or
+    ``abandoned`` (``max_moves`` reached: nobody wins)."""
 
     key: str
     round: int
@@ -54,6 +55,11 @@ class MatchRecord:
     apply_moves: int
     failures: tuple[Failure, ...] = field(default_factory=tuple)
     seconds: float = 0.0
+
+    @property
+    def forfeited(self) -> bool:
+        """Lost by a failure rather than played out: a forfeit, or a loss on time."""
+        return self.status == "forfeit" or self.termination == "timeout"
 
     @property
     def winning_entrants(self) -> tuple[str, ...]:

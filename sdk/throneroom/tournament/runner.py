@@ -83,7 +83,13 @@ def _play(client: Client, config: TournamentConfig, pool: WorkerPool, match: Mat
             apply_moves=0,
             failures=(Failure(seat, match.entrants[seat], "crash", f"{error}"[:500]),),
         )
-    return play_tournament_match(client, config, match, bots)
+    return play_tournament_match(
+        client,
+        config,
+        match,
+        bots,
+        remake=lambda seat: _seat_bot(config, pool, match.entrants[seat], match.bot_seeds[seat]),
+    )
 
 
 def _play_all(

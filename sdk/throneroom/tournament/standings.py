@@ -8,7 +8,8 @@ to finish, so the same results give the same ratings. The rating shown is
 the conservative ``ordinal`` (mu - 3 sigma); ``mu ± 1.96 sigma`` is its 95%
 interval. Win rates carry a 95% Wilson score interval. A shared victory
 counts as a win for each winner. Abandoned games (max_moves) count as
-played, won by nobody.
+played, won by nobody. Games lost by a failure (a forfeit, a loss on time)
+are not rated unless the tournament says ``rate_forfeits = true``.
 
 openskill is in the ``tournament`` extra (``pip install 'throneroom[tournament]'``).
 """
@@ -75,9 +76,17 @@ def _model() -> Any:
 
 
 def compute_standings(
-    entrants: Sequence[str], records: Iterable[MatchRecord], seats: int
+    entrants: Sequence[str],
+    records: Iterable[MatchRecord],
+    seats: int,
+    *,
+    rate_forfeits: bool = False,
 ) -> list[Standing]:
-    """The standings, best first (by ordinal, then win rate, then name)."""
+    """The standings, best first (by ordinal, then win rate, then name).
+
+    A game lost by a failure (:attr:`MatchRecord.forfeited`) counts in games,
+    wins and failures but is rated only with ``rate_forfeits``, and then the
+    failing seats rank last and every other seat first."""
     model = _model()
     ratings = {name: model.rating(name=name) for name in entrants}
     lines = {
@@ -95,10 +104,18 @@ def compute_standings(
         for failure in record.failures:
             counts = lines[failure.entrant].failures
             counts[failure.reason] = counts.get(failure.reason, 0) + 1
-        if len(set(record.entrants)) < 2 or not record.winners:
-            continue  # a mirror game or one nobody won says nothing about skill
+        if len(set(record.entrants)) < 2:
+            continue  # a mirror game says nothing about skill
+        if record.forfeited:
+            if not rate_forfeits:
+                continue
+            failed = {f.seat for f in record.failures}
+            ranks = [2 if seat in failed else 1 for seat in range(len(record.entrants))]
+        elif record.winners:
+            ranks = [1 if seat in record.winners else 2 for seat in range(len(record.entrants))]
+        else:
+            continue  # nobody won: no order to learn from
         teams = [[ratings[name]] for name in record.entrants]
-        ranks = [1 if seat in record.winners else 2 for seat in range(len(record.entrants))]
         if len(set(ranks)) < 2:
             continue  # everyone won: no order to learn from
         rated = model.rate(teams, ranks=ranks)
