@@ -2,7 +2,9 @@
 
 The results go to ``--results`` (default: the file's name with
 ``.results.jsonl``), appended as each match ends; running the command again
-resumes. ``--export-json``/``--export-csv`` write the standings; ``--json``
+resumes. Each finished game's record goes into ``--records DIR`` (default:
+beside the results file, its name with ``.records``; ``--no-records``:
+none). ``--export-json``/``--export-csv`` write the standings; ``--json``
 prints them as JSON instead of the table; ``--plain`` prints a line per
 finished match on stderr (its result and any failure) instead of the
 progress bar, and the table as text (no rich needed).
@@ -42,6 +44,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--results",
         metavar="PATH",
         help="the results file (JSON lines; default: FILE with .results.jsonl)",
+    )
+    records = parser.add_mutually_exclusive_group()
+    records.add_argument(
+        "--records",
+        metavar="DIR",
+        help="write each finished game's record (ExportGame's, JSON) into DIR as it ends "
+        "(default: beside the results file, FILE with .records)",
+    )
+    records.add_argument(
+        "--no-records", action="store_true", help="write no game records (default: written)"
     )
     parser.add_argument(
         "--export-json", metavar="PATH", help="write the standings as JSON (default: not written)"
@@ -114,16 +126,17 @@ def run_command(args: argparse.Namespace) -> None:
     except ResultsMismatch as error:
         raise UsageError(str(error)) from None
     quiet = args.plain or args.json
+    games: str | bool = False if args.no_records else args.records or True
     try:
         if args.json:
-            records = run_tournament(config, results_path)
+            records = run_tournament(config, results_path, records=games)
         elif quiet or importlib.util.find_spec("rich") is None:
-            records = run_tournament(config, results_path, progress=_print_progress)
+            records = run_tournament(config, results_path, progress=_print_progress, records=games)
         else:
             from throneroom.tournament.display import progress_bar  # noqa: PLC0415 - needs rich
 
             with progress_bar(config.name, total_matches(config), already) as advance:
-                records = run_tournament(config, results_path, progress=advance)
+                records = run_tournament(config, results_path, progress=advance, records=games)
     except EntrantError as error:
         raise UsageError(f"{args.file}: {error}") from None
     names = [e.name for e in config.entrants]

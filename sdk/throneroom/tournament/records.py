@@ -55,6 +55,8 @@ class MatchRecord:
     apply_moves: int
     failures: tuple[Failure, ...] = field(default_factory=tuple)
     seconds: float = 0.0
+    record_file: str = ""
+    """The game's record file in the records folder ("" when none was written)."""
 
     @property
     def forfeited(self) -> bool:
@@ -99,6 +101,7 @@ class MatchRecord:
             apply_moves=int(data["apply_moves"]),
             failures=tuple(Failure(**f) for f in data.get("failures", [])),
             seconds=float(data.get("seconds", 0.0)),
+            record_file=str(data.get("record_file", "")),
         )
 
 

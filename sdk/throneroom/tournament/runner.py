@@ -12,6 +12,7 @@ that still cannot be made for a game forfeits its seat without a game.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -20,6 +21,7 @@ from pathlib import Path
 from throneroom.client import Client
 from throneroom.tournament.config import TournamentConfig
 from throneroom.tournament.entrants import make_bot
+from throneroom.tournament.game_files import default_records_dir, write_game_record
 from throneroom.tournament.match import play_tournament_match
 from throneroom.tournament.preflight import preflight
 from throneroom.tournament.records import Failure, MatchRecord, ResultsFile
@@ -60,7 +62,13 @@ def _seat_bot(config: TournamentConfig, pool: WorkerPool, name: str, seed: int) 
     return pool.bot(spec, seed)
 
 
-def _play(client: Client, config: TournamentConfig, pool: WorkerPool, match: Match) -> MatchRecord:
+def _play(
+    client: Client,
+    config: TournamentConfig,
+    pool: WorkerPool,
+    records_dir: Path | None,
+    match: Match,
+) -> MatchRecord:
     bots: list[SeatBot] = []
     try:
         for seat, name in enumerate(match.entrants):
@@ -83,13 +91,17 @@ def _play(client: Client, config: TournamentConfig, pool: WorkerPool, match: Mat
             apply_moves=0,
             failures=(Failure(seat, match.entrants[seat], "crash", f"{error}"[:500]),),
         )
-    return play_tournament_match(
+    record = play_tournament_match(
         client,
         config,
         match,
         bots,
         remake=lambda seat: _seat_bot(config, pool, match.entrants[seat], match.bot_seeds[seat]),
     )
+    if records_dir is not None and record.status == "finished":
+        name = write_game_record(client, records_dir, match.key, record.game_id)
+        record = dataclasses.replace(record, record_file=name)
+    return record
 
 
 def _play_all(
@@ -137,30 +149,42 @@ def run_tournament(
     *,
     client: Client | None = None,
     progress: Progress | None = None,
+    records: str | Path | bool = True,
 ) -> list[MatchRecord]:
     """Play (or resume) the tournament; every record, in schedule order.
 
     Every entrant is built and asked whether it plays first (:mod:`preflight`):
-    one that cannot raises :class:`EntrantError` before any game is played."""
+    one that cannot raises :class:`EntrantError` before any game is played.
+    Each finished game's ``GameRecord`` is written as it ends
+    (:mod:`~throneroom.tournament.game_files`) into ``records``: a folder,
+    ``True`` for the one beside the results file, ``False`` for none."""
     results = ResultsFile(results_path, config)
     if client is None:
         with connect(config.server) as own:
-            return run_tournament(config, results_path, client=own, progress=progress)
+            return run_tournament(
+                config, results_path, client=own, progress=progress, records=records
+            )
+    records_dir = (
+        None
+        if records is False
+        else default_records_dir(results_path)
+        if records is True
+        else Path(records)
+    )
     with WorkerPool(config.base_dir) as pool:
         preflight(config, pool)
-        return _run(config, results, client, pool, progress)
+        play = partial(_play, client, config, pool, records_dir)
+        return _run(config, results, play, progress)
 
 
 def _run(
     config: TournamentConfig,
     results: ResultsFile,
-    client: Client,
-    pool: WorkerPool,
+    play: Callable[[Match], MatchRecord],
     progress: Progress | None,
 ) -> list[MatchRecord]:
     total = total_matches(config)
     done = [len(results.records)]
-    play = partial(_play, client, config, pool)
 
     def on_record(record: MatchRecord) -> None:
         done[0] += 1
