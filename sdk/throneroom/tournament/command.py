@@ -78,18 +78,26 @@ def plain_table(standings: list[Standing]) -> str:
     width = max([20, *(len(s.entrant) for s in standings)])
     seats = len(standings[0].seat_games) if standings else 0
     per_seat = " ".join(f"{f'seat {n}':>6}" for n in range(seats))
+    swiss = bool(standings) and standings[0].swiss is not None
     lines = [
-        f"rank  {'entrant':<{width}}  rating  mu ± 95%      games  win rate [95% CI]  "
-        f"{per_seat}  failures"
+        f"rank  {'entrant':<{width}}  "
+        + ("points  byes  Buchholz      SB  " if swiss else "")
+        + f"rating  mu ± 95%      games  win rate [95% CI]  {per_seat}  failures"
     ]
     for s in standings:
+        score = ""
+        if s.swiss is not None:
+            score = (
+                f"{s.swiss.points:>6.2f}  {s.swiss.byes:>4}  {s.swiss.buchholz:>8.2f}  "
+                f"{s.swiss.sonneborn_berger:>6.2f}  "
+            )
         rates = " ".join(f"{'-' if r is None else f'{r:.0%}':>6}" for r in s.seat_win_rates)
         failures = ", ".join(f"{k} {v}" for k, v in sorted(s.failures.items())) or "-"
         interval = f"{s.mu:.1f} ± {1.96 * s.sigma:.1f}"
         win = f"{s.win_rate:.0%} [{s.win_low:.0%}, {s.win_high:.0%}]"
         lines.append(
-            f"{s.rank:>4}  {s.entrant:<{width}}  {s.ordinal:>6.1f}  {interval:<12}  {s.games:>5}  "
-            f"{win:<17}  {rates}  {failures}"
+            f"{s.rank:>4}  {s.entrant:<{width}}  {score}{s.ordinal:>6.1f}  {interval:<12}  "
+            f"{s.games:>5}  {win:<17}  {rates}  {failures}"
         )
     return "\n".join(lines)
 
@@ -140,7 +148,13 @@ def run_command(args: argparse.Namespace) -> None:
     except EntrantError as error:
         raise UsageError(f"{args.file}: {error}") from None
     names = [e.name for e in config.entrants]
-    standings = compute_standings(names, records, config.seats, rate_forfeits=config.rate_forfeits)
+    standings = compute_standings(
+        names,
+        records,
+        config.seats,
+        rate_forfeits=config.rate_forfeits,
+        bye_points=config.games_per_pairing if config.schedule == "swiss" else None,
+    )
     meta = _meta(config.name, config.game, records)
     if args.export_json:
         Path(args.export_json).write_text(standings_json(standings, meta=meta) + "\n")

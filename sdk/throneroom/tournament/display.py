@@ -50,6 +50,10 @@ def standings_table(title: str, standings: Sequence[Standing]) -> Table:
     table = Table(title=title)
     table.add_column("#", justify="right")
     table.add_column("entrant")
+    swiss = bool(standings) and standings[0].swiss is not None
+    if swiss:
+        for column in ("points", "byes", "Buchholz", "SB"):
+            table.add_column(column, justify="right")
     table.add_column("rating", justify="right")
     table.add_column("mu ± 95%", justify="right")
     table.add_column("games", justify="right")
@@ -58,9 +62,20 @@ def standings_table(title: str, standings: Sequence[Standing]) -> Table:
         table.add_column(f"seat {seat}", justify="right")
     table.add_column("failures")
     for line in standings:
+        score = line.swiss
         table.add_row(
             str(line.rank),
             line.entrant,
+            *(
+                [
+                    f"{score.points:.2f}",
+                    str(score.byes),
+                    f"{score.buchholz:.2f}",
+                    f"{score.sonneborn_berger:.2f}",
+                ]
+                if score is not None
+                else []
+            ),
             f"{line.ordinal:.1f}",
             f"{line.mu:.1f} ± {1.96 * line.sigma:.1f}",
             str(line.games),
