@@ -12,9 +12,17 @@ beta=0.05``), e.g.::
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
-from throneroom.tournament import MatchRecord
+from throneroom import Client
+from throneroom.cli import main
+from throneroom.tournament import MatchRecord, load_config, run_tournament
 from throneroom.tournament.match_stats import MatchStats, Sprt, match_stats
+from throneroom_server.embedded import EmbeddedServer
+
+from tests.tournament.helpers import tournament_file
 
 # wins - losses - draws, then cutechess's Elo, its ±, LOS %, draw ratio %, LLR, LLR % of the bound
 CUTECHESS = [
@@ -64,3 +72,36 @@ def test_the_first_entrants_wins_losses_and_draws_over_their_games_in_either_sea
         _game("6", ("a", "c"), (0,)),  # not between them
     ]
     assert match_stats("a", "b", records) == MatchStats(wins=2, losses=1, draws=2)
+
+
+def test_a_tournament_stops_when_asked_and_a_rerun_without_the_stop_plays_the_rest(
+    tmp_path: Path,
+) -> None:
+    path = tournament_file(tmp_path, ["random", "heuristic"], games_per_pairing=3, concurrency=1)
+    config = load_config(path)
+    with EmbeddedServer() as server, Client(server.address) as client:
+        stopped = run_tournament(
+            config, tmp_path / "r.jsonl", client=client, stop=lambda played: len(played) >= 2
+        )
+        rest = run_tournament(config, tmp_path / "r.jsonl", client=client)
+    assert len(stopped) == 2 and len(rest) == 6
+    assert [r.key for r in stopped] == [r.key for r in rest[: len(stopped)]]
+
+
+def test_the_command_prints_the_match_and_its_sprt_for_two_entrants(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tournament_file(tmp_path, ["random", "heuristic"])
+    argv = ["tournament", str(path), "--plain", "--sprt", "elo0=0", "elo1=5"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "Score of random vs heuristic: " in out and "Elo difference: " in out
+    assert "SPRT: llr 0 (0.0%), lbound -2.94, ubound 2.94" in out  # no draw yet: it goes on
+    assert main(["tournament", str(path), "--json", "--sprt", "elo0=0", "elo1=5"]) == 0
+    match = json.loads(capsys.readouterr().out)["match"]
+    assert match["wins"] + match["losses"] + match["draws"] == 2
+    assert match["sprt"]["verdict"] == "continue" and match["sprt"]["elo1"] == 5
+    (tmp_path / "three").mkdir()
+    three = tournament_file(tmp_path / "three", ["random", "heuristic", "node"])
+    assert main(["tournament", str(three), "--sprt", "elo0=0", "elo1=5"]) == 1
+    assert "two entrants" in capsys.readouterr().err

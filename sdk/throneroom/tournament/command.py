@@ -21,6 +21,7 @@ from pathlib import Path
 from throneroom.cli_output import UsageError
 from throneroom.tournament.config import TournamentFileError, load_config
 from throneroom.tournament.entrants import EntrantError
+from throneroom.tournament.match_stats import Sprt, match_lines, match_stats, match_summary
 from throneroom.tournament.records import MatchRecord, ResultsFile, ResultsMismatch
 from throneroom.tournament.runner import run_tournament, total_matches
 from throneroom.tournament.standings import (
@@ -63,6 +64,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--concurrency", type=int, metavar="N", help="matches at once (default: the file's)"
+    )
+    parser.add_argument(
+        "--sprt",
+        nargs="+",
+        metavar="K=V",
+        help="two entrants: stop once a sequential probability ratio test decides, e.g. "
+        "--sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 (default: play every match)",
     )
     parser.add_argument(
         "--plain",
@@ -128,26 +136,35 @@ def run_command(args: argparse.Namespace) -> None:
         config = dataclasses.replace(config, server=server)
     if args.concurrency:
         config = dataclasses.replace(config, concurrency=args.concurrency)
+    names = [e.name for e in config.entrants]
+    sprt = _sprt(args.sprt, names)
     results_path = Path(args.results or Path(args.file).with_suffix(".results.jsonl"))
     try:
         already = len(ResultsFile(results_path, config).records)
     except ResultsMismatch as error:
         raise UsageError(str(error)) from None
+    stop = None
+    if sprt is not None:
+
+        def stop(played: list[MatchRecord]) -> bool:
+            return sprt.status(match_stats(names[0], names[1], played)).verdict != "continue"
+
     quiet = args.plain or args.json
     games: str | bool = False if args.no_records else args.records or True
     try:
         if args.json:
-            records = run_tournament(config, results_path, records=games)
+            records = run_tournament(config, results_path, records=games, stop=stop)
         elif quiet or importlib.util.find_spec("rich") is None:
             records = run_tournament(config, results_path, progress=_print_progress, records=games)
         else:
             from throneroom.tournament.display import progress_bar  # noqa: PLC0415 - needs rich
 
             with progress_bar(config.name, total_matches(config), already) as advance:
-                records = run_tournament(config, results_path, progress=advance, records=games)
+                records = run_tournament(
+                    config, results_path, progress=advance, records=games, stop=stop
+                )
     except EntrantError as error:
         raise UsageError(f"{args.file}: {error}") from None
-    names = [e.name for e in config.entrants]
     standings = compute_standings(
         names,
         records,
@@ -156,6 +173,11 @@ def run_command(args: argparse.Namespace) -> None:
         bye_points=config.games_per_pairing if config.schedule == "swiss" else None,
     )
     meta = _meta(config.name, config.game, records)
+    match_text = ""
+    if len(names) == 2:
+        stats = match_stats(names[0], names[1], records)
+        meta["match"] = match_summary(names[0], names[1], stats, sprt)
+        match_text = match_lines(names[0], names[1], stats, sprt) + "\n"
     if args.export_json:
         Path(args.export_json).write_text(standings_json(standings, meta=meta) + "\n")
     if args.export_csv:
@@ -163,11 +185,23 @@ def run_command(args: argparse.Namespace) -> None:
     if args.json:
         sys.stdout.write(standings_json(standings, meta=meta) + "\n")
     elif args.plain or importlib.util.find_spec("rich") is None:
-        sys.stdout.write(plain_table(standings) + "\n")
+        sys.stdout.write(plain_table(standings) + "\n" + match_text)
     else:
         from throneroom.tournament.display import print_standings  # noqa: PLC0415 - needs rich
 
         print_standings(f"{config.name} ({config.game})", standings)
+        sys.stdout.write(match_text)
+
+
+def _sprt(words: list[str] | None, names: list[str]) -> Sprt | None:
+    if not words:
+        return None
+    if len(names) != 2:
+        raise UsageError(f"--sprt is for a match of two entrants, not {len(names)}")
+    try:
+        return Sprt.parse(" ".join(words))
+    except ValueError as error:
+        raise UsageError(str(error)) from None
 
 
 def _meta(name: str, game: str, records: list[MatchRecord]) -> dict[str, object]:

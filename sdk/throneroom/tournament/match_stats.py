@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from statistics import NormalDist
+from typing import Any
 
 from throneroom.tournament.records import MatchRecord
 
-__all__ = ["MatchStats", "Sprt", "SprtStatus", "match_stats"]
+__all__ = ["MatchStats", "Sprt", "SprtStatus", "match_lines", "match_stats", "match_summary"]
 
 _Z95 = NormalDist().inv_cdf(0.975)
 
@@ -166,3 +167,49 @@ class Sprt:
         if not (0 < sprt.alpha < 1 and 0 < sprt.beta < 1) or sprt.elo1 <= sprt.elo0:
             raise ValueError("--sprt needs 0 < alpha, beta < 1 and elo0 < elo1")
         return sprt
+
+
+def match_summary(
+    first: str, second: str, stats: MatchStats, sprt: Sprt | None = None
+) -> dict[str, Any]:
+    """The match's statistics as data (``--json``'s ``match``)."""
+    summary: dict[str, Any] = {
+        "first": first,
+        "second": second,
+        "wins": stats.wins,
+        "losses": stats.losses,
+        "draws": stats.draws,
+        "score": stats.score,
+        "elo": stats.elo if stats.games else None,
+        "elo_margin": stats.elo_margin if stats.games else None,
+        "los": stats.los,
+        "draw_ratio": stats.draw_ratio,
+    }
+    if sprt is not None:
+        status = sprt.status(stats)
+        summary["sprt"] = {
+            **asdict(sprt),
+            "llr": status.llr,
+            "lower": status.lower,
+            "upper": status.upper,
+            "verdict": status.verdict,
+        }
+    return summary
+
+
+def match_lines(first: str, second: str, stats: MatchStats, sprt: Sprt | None = None) -> str:
+    """The match's statistics as cutechess-cli prints them."""
+    lines = [
+        f"Score of {first} vs {second}: {stats.wins} - {stats.losses} - {stats.draws}"
+        f"  [{stats.score:.3f}] {stats.games}",
+        f"Elo difference: {stats.elo:.1f} +/- {stats.elo_margin:.1f}, "
+        f"LOS: {100 * stats.los:.1f} %, DrawRatio: {100 * stats.draw_ratio:.1f} %",
+    ]
+    if sprt is not None:
+        status = sprt.status(stats)
+        verdict = {"H1": " - H1 was accepted", "H0": " - H0 was accepted"}.get(status.verdict, "")
+        lines.append(
+            f"SPRT: llr {status.llr:.3g} ({100 * status.llr / status.upper:.1f}%), "
+            f"lbound {status.lower:.2f}, ubound {status.upper:.2f}{verdict}"
+        )
+    return "\n".join(lines)

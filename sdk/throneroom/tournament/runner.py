@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -28,10 +29,12 @@ from throneroom.tournament.records import Failure, MatchRecord, ResultsFile
 from throneroom.tournament.schedule import Match, fixed_schedule, swiss_round
 from throneroom.tournament.workers import SeatBot, ThreadedBot, WorkerPool
 
-__all__ = ["Progress", "connect", "run_tournament", "total_matches"]
+__all__ = ["Progress", "Stop", "connect", "run_tournament", "total_matches"]
 
 Progress = Callable[[MatchRecord, int, int], None]
 """Called after each match with (its record, matches done, matches in all)."""
+Stop = Callable[[list[MatchRecord]], bool]
+"""Asked after each match with every record so far: True stops the tournament."""
 
 
 @contextlib.contextmanager
@@ -105,7 +108,7 @@ def _play(
 
 
 def _play_all(
-    play: Callable[[Match], MatchRecord],
+    play: Callable[[Match], MatchRecord | None],
     concurrency: int,
     matches: Sequence[Match],
     results: ResultsFile,
@@ -117,6 +120,8 @@ def _play_all(
 
     def one(match: Match) -> None:
         record = play(match)
+        if record is None:
+            return  # the tournament was stopped (an SPRT decided)
         results.add(record)
         on_record(record)
 
@@ -150,6 +155,7 @@ def run_tournament(
     client: Client | None = None,
     progress: Progress | None = None,
     records: str | Path | bool = True,
+    stop: Stop | None = None,
 ) -> list[MatchRecord]:
     """Play (or resume) the tournament; every record, in schedule order.
 
@@ -157,12 +163,15 @@ def run_tournament(
     one that cannot raises :class:`EntrantError` before any game is played.
     Each finished game's ``GameRecord`` is written as it ends
     (:mod:`~throneroom.tournament.game_files`) into ``records``: a folder,
-    ``True`` for the one beside the results file, ``False`` for none."""
+    ``True`` for the one beside the results file, ``False`` for none.
+    ``stop(records so far)`` is asked after each match: once it says True, no
+    further match begins (those under way finish and are kept), as when an
+    SPRT has decided; the records played are returned."""
     results = ResultsFile(results_path, config)
     if client is None:
         with connect(config.server) as own:
             return run_tournament(
-                config, results_path, client=own, progress=progress, records=records
+                config, results_path, client=own, progress=progress, records=records, stop=stop
             )
     records_dir = (
         None
@@ -174,7 +183,7 @@ def run_tournament(
     with WorkerPool(config.base_dir) as pool:
         preflight(config, pool)
         play = partial(_play, client, config, pool, records_dir)
-        return _run(config, results, play, progress)
+        return _run(config, results, play, progress, stop)
 
 
 def _run(
@@ -182,29 +191,42 @@ def _run(
     results: ResultsFile,
     play: Callable[[Match], MatchRecord],
     progress: Progress | None,
+    stop: Stop | None,
 ) -> list[MatchRecord]:
     total = total_matches(config)
     done = [len(results.records)]
+    stopped = threading.Event()
+    lock = threading.Lock()
+    if stop is not None and stop(list(results.records.values())):
+        stopped.set()
 
     def on_record(record: MatchRecord) -> None:
-        done[0] += 1
-        if progress is not None:
-            progress(record, done[0], total)
+        with lock:
+            done[0] += 1
+            if progress is not None:
+                progress(record, done[0], total)
+            if stop is not None and stop(list(results.records.values())):
+                stopped.set()
+
+    def play_unless_stopped(match: Match) -> MatchRecord | None:
+        return None if stopped.is_set() else play(match)
 
     if config.schedule != "swiss":
         schedule = fixed_schedule(config)
-        _play_all(play, config.concurrency, schedule, results, on_record)
-        return [results.records[m.key] for m in schedule]
+        _play_all(play_unless_stopped, config.concurrency, schedule, results, on_record)
+        return [results.records[m.key] for m in schedule if m.key in results.records]
     played: list[MatchRecord] = []
     byes_had: dict[str, int] = {}
     for round_ in range(1, config.rounds + 1):
+        if stopped.is_set():
+            break
         points, met = _swiss_points(config, played)
         for name, count in byes_had.items():
             # A bye is worth the table's even share of its games.
             points[name] += count * config.games_per_pairing
         matches, byes = swiss_round(config, round_, points, met, byes_had)
-        _play_all(play, config.concurrency, matches, results, on_record)
-        played.extend(results.records[m.key] for m in matches)
+        _play_all(play_unless_stopped, config.concurrency, matches, results, on_record)
+        played.extend(results.records[m.key] for m in matches if m.key in results.records)
         for name in byes:
             byes_had[name] = byes_had.get(name, 0) + 1
     return played
