@@ -3,12 +3,13 @@ a broken entrant stops the tournament with one line naming it and why."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
 import pytest
 from throneroom.cli import main
-from throneroom.tournament import EntrantError, load_config, run_tournament
+from throneroom.tournament import EntrantError, TournamentFileError, load_config, run_tournament
 
 from tests.tournament.helpers import tournament_file
 
@@ -44,8 +45,8 @@ def _refused(path: Path) -> str:
         ),
         (
             ['name = "kid"', 'bot = "throneroom.bots.king_is_dead:KingIsDeadBot"'],
-            "kings_life",
-            "does not play kings_life (2 seats)",
+            "kill_the_king",
+            "does not play kill_the_king (2 seats)",
         ),
         (
             ['name = "mcts"', 'bot = "throneroom.bots.mcts:MctsBot"'],
@@ -139,3 +140,22 @@ def test_a_module_next_to_the_tournament_file_is_importable(tmp_path: Path) -> N
     records = run_tournament(load_config(path), tmp_path / "r.jsonl")
     assert len(records) == 2 and not [f for r in records for f in r.failures]
     assert all(r.status == "finished" for r in records)
+
+
+@pytest.mark.parametrize(
+    ("settings", "why"),
+    [
+        ({"game": "chess"}, "game 'chess' is not played by the server ("),
+        ({"game": "kings_life", "seats": 2}, "is played by 4 to 8 seats, not 2"),
+    ],
+)
+def test_a_game_or_seat_count_the_server_does_not_play_stops_the_run_first(
+    tmp_path: Path, settings: dict[str, object], why: str
+) -> None:
+    path = tournament_file(tmp_path, ["random"], **settings)
+    path.write_text(
+        path.read_text() + '[[entrants]]\nname = "other"\nbot = "throneroom.bots:RandomBot"\n'
+    )
+    with pytest.raises(TournamentFileError, match=re.escape(why)):
+        run_tournament(load_config(path), tmp_path / "r.jsonl")
+    assert len((tmp_path / "r.jsonl").read_text().splitlines()) == 1

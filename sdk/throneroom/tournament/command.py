@@ -163,7 +163,7 @@ def run_command(args: argparse.Namespace) -> None:
                 records = run_tournament(
                     config, results_path, progress=advance, records=games, stop=stop
                 )
-    except EntrantError as error:
+    except (EntrantError, TournamentFileError) as error:
         raise UsageError(f"{args.file}: {error}") from None
     standings = compute_standings(
         names,

@@ -1,4 +1,8 @@
-"""Before the first game: every entrant built once and asked whether it plays.
+"""Before the first game: the game checked, every entrant built once and asked
+whether it plays.
+
+The server must play the file's game with its number of seats (else a
+:class:`~throneroom.tournament.config.TournamentFileError`).
 
 Each Python entrant's bot is made in a worker process (its module imported
 there, with the tournament file's folder on the import path) and asked
@@ -14,19 +18,37 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from throneroom.tournament.config import EntrantSpec, TournamentConfig
+from throneroom.client import Client
+from throneroom.tournament.config import EntrantSpec, TournamentConfig, TournamentFileError
 from throneroom.tournament.entrants import EntrantError, make_bot
 from throneroom.tournament.schedule import derived_seed
 from throneroom.tournament.workers import BotFailure, SeatBot, ThreadedBot, WorkerPool
 
-__all__ = ["PREFLIGHT_SECONDS", "preflight"]
+__all__ = ["PREFLIGHT_SECONDS", "check_game", "preflight"]
 
 PREFLIGHT_SECONDS = 30.0
 """How long an entrant has to be built and to answer whether it plays."""
 
 
-def preflight(config: TournamentConfig, pool: WorkerPool) -> None:
-    """Build and ask every entrant; raise :class:`EntrantError` for the first that fails."""
+def check_game(config: TournamentConfig, client: Client) -> None:
+    """The server plays the file's game with its seats (else :class:`TournamentFileError`)."""
+    types = {t.name: t for t in client.game_types()}
+    found = types.get(config.game)
+    if found is None:
+        known = ", ".join(sorted(types))
+        raise TournamentFileError(f"game {config.game!r} is not played by the server ({known})")
+    if not found.min_seats <= config.seats <= found.max_seats:
+        raise TournamentFileError(
+            f"{found.title or config.game} is played by {found.min_seats} to "
+            f"{found.max_seats} seats, not {config.seats}"
+        )
+
+
+def preflight(config: TournamentConfig, pool: WorkerPool, client: Client | None = None) -> None:
+    """Check the game (with ``client``), then build and ask every entrant; raise
+    :class:`TournamentFileError` or :class:`EntrantError` for the first problem."""
+    if client is not None:
+        check_game(config, client)
     with ThreadPoolExecutor(max_workers=min(4, len(config.entrants))) as threads:
         problems = list(threads.map(lambda spec: _problem(config, pool, spec), config.entrants))
     for spec, problem in zip(config.entrants, problems, strict=True):

@@ -1,8 +1,10 @@
 """Running a tournament: the schedule's matches, in parallel, into the results file.
 
 :func:`run_tournament` plays every match the results file does not hold yet
-(``concurrency`` at a time, each on its own thread with its own bots), appends
-each record as it ends, and returns all the records. Swiss rounds are played
+(``concurrency`` at a time, each driven by its own thread, its Python bots in
+worker processes of their entrants: :mod:`~throneroom.tournament.workers`),
+appends each record as it ends (and the game's record file), and returns all
+the records. Swiss rounds are played
 one after another (a round's tables need the previous rounds' points); a
 round's matches run in parallel. Before the first game every entrant is built
 and asked whether it plays (:mod:`~throneroom.tournament.preflight`); a bot
@@ -181,7 +183,7 @@ def run_tournament(
         else Path(records)
     )
     with WorkerPool(config.base_dir) as pool:
-        preflight(config, pool)
+        preflight(config, pool, client)
         play = partial(_play, client, config, pool, records_dir)
         return _run(config, results, play, progress, stop)
 
