@@ -86,3 +86,5 @@ def test_an_external_bot_answers_by_index_or_notation_and_fails_for_its_reason(
     else:
         assert {(f.entrant, f.reason) for f in failures} == {("heuristic", reason)}
         assert len(failures) == 2
+        # The detail says what the program did, not the reason again.
+        assert all(f.detail.startswith("heuristic: ") for f in failures if reason != "illegal")

@@ -113,7 +113,9 @@ def test_under_default_move_a_timeout_plays_the_default_move_and_the_game_goes_o
 ) -> None:
     marks = tmp_path / "marks"
     marks.mkdir()
-    path = tournament_file(tmp_path, ["random"], deadline=2)
+    # Deadlines long enough that neither the random bot nor the fresh bot made for
+    # the hung seat (a new worker process, on the seat's clock) runs out on a busy machine.
+    path = tournament_file(tmp_path, ["random"], deadline=5)
     text = path.read_text().replace(
         "[time_control]\n", '[time_control]\non_timeout = "default_move"\n'
     )

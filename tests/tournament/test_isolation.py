@@ -23,7 +23,7 @@ def _alive(pid: int) -> bool:
 
 def _runaway_file(directory: Path, *, spin: bool, pid_file: Path) -> Path:
     directory.mkdir()
-    path = tournament_file(directory, ["random", "heuristic"], deadline=2, concurrency=2)
+    path = tournament_file(directory, ["random", "heuristic"], deadline=4, concurrency=2)
     entrant = [
         "[[entrants]]",
         'name = "runaway"',

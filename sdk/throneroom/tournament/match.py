@@ -38,7 +38,7 @@ from throneroom.bots import Bot
 from throneroom.client import Client, GameHandle
 from throneroom.envelopes import game_type_of, wrap_options
 from throneroom.errors import IllegalMove, StaleVersion, ThroneroomError
-from throneroom.external import GameStart
+from throneroom.external import ExternalBotError, GameStart
 from throneroom.tournament.config import TournamentConfig
 from throneroom.tournament.records import Failure, MatchRecord
 from throneroom.tournament.schedule import Match
@@ -325,6 +325,8 @@ def _detail(error: BaseException | None, where: str) -> str:
         return f"no answer in time ({where})"
     if isinstance(error, BotFailure):
         return error.detail
+    if isinstance(error, ExternalBotError):
+        return error.message[:500]  # its str() would lead with the reason, said already
     return f"{type(error).__name__}: {error}"[:500]
 
 
