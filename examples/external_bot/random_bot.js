@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A reference bot for Throneroom's external bot protocol (docs/tournaments.md):
-// one JSON object per line on stdin, one answer per "decide" line on stdout.
+// one JSON object per line on stdin, one answer per "hello" and "decide" line on stdout.
 // It plays a uniformly random legal move, seeded by the "start" message's seed
 // (mulberry32), so a tournament with it replays exactly. Node.js 18+, no packages.
 "use strict";
@@ -24,6 +24,9 @@ lines.on("line", (line) => {
   if (!line.trim()) return;
   const message = JSON.parse(line);
   switch (message.type) {
+    case "hello": // the handshake: every game this bot is asked about, it plays
+      process.stdout.write(JSON.stringify({ type: "ready", version: "random_bot.js 2", plays: true }) + "\n");
+      break;
     case "start":
       random = mulberry32(message.seed);
       process.stderr.write(`seat ${message.seat} of ${message.game_type} game ${message.game_id}\n`);

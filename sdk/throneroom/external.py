@@ -1,10 +1,14 @@
 """Bots in any language: a line-delimited JSON protocol over stdin/stdout.
 
 As UCI is for chess engines: the runner starts the program once per game and
-seat, writes one JSON object per line to its stdin and reads one JSON object
+seat (and once before the tournament, to ask whether it plays the game),
+writes one JSON object per line to its stdin and reads one JSON object
 per line from its stdout. The full protocol (every field, an example session,
 how failures count) is in ``docs/tournaments.md``; in short::
 
+    runner -> bot  {"type": "hello", "protocol": 2, "game_type": ..., "num_seats": 2,
+                    "options": {...}}
+    bot -> runner  {"type": "ready", "version": "my-bot 1.0", "plays": true}
     runner -> bot  {"type": "start", "protocol": 1, "game_type": ..., "game_id": ...,
                     "seat": 0, "num_seats": 2, "seed": 123, "options": {...},
                     "time_control": {...}}
@@ -16,7 +20,7 @@ how failures count) is in ``docs/tournaments.md``; in short::
                or  {"move": "<notation>"}  (the move in the game's notation)
     runner -> bot  {"type": "end", "winners": [...], "termination": ..., "summary": ...}
 
-Only ``decide`` is answered. A bot that exits, closes stdout, or writes a line
+Only ``hello`` and ``decide`` are answered. A bot that exits, closes stdout, or writes a line
 that is not such an answer fails that game (``crash`` or ``protocol``); a
 move outside ``legal_moves`` is ``illegal``; one that does not answer in time
 loses on the service's clock. Lines the bot writes to stderr are kept (the
@@ -45,7 +49,7 @@ from throneroom.v1 import common_pb2, game_pb2
 
 __all__ = ["PROTOCOL_VERSION", "ExternalBot", "ExternalBotError", "GameStart"]
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 _STDERR_TAIL = 400  # characters of the bot's stderr quoted in a failure
 
 
@@ -102,11 +106,49 @@ class ExternalBot:
         self._stderr: IO[str] | None = None
         self._events: list[dict[str, Any]] = []
         self._clock: dict[str, Any] = {}
+        self.version = ""
+        """What the program's ``ready`` said of its version (empty until it said it)."""
 
     # -- the game's lifecycle (called by the tournament's match driver) ------
 
+    def plays(self, game_type: str, num_seats: int, options: Mapping[str, Any]) -> bool:
+        """Start the program, ask it (``hello``) whether it plays this game, stop it.
+
+        Raises :class:`ExternalBotError` when it cannot start or breaks the
+        handshake, ``ValueError`` (with its reason) when it answers that it
+        does not play the game."""
+        try:
+            ready = self._start(game_type, num_seats, options)
+        finally:
+            self.close()
+        if ready.get("plays", True) is not True:
+            why = ready.get("reason") or ""
+            raise ValueError(f"says it does not play {game_type}" + (f": {why}" if why else ""))
+        return True
+
     def begin_game(self, start: GameStart) -> None:
         """Start the program and tell it the game (raises :class:`ExternalBotError`)."""
+        ready = self._start(start.game_type, start.num_seats, start.options)
+        if ready.get("plays", True) is not True:
+            raise ExternalBotError(
+                f"{self.name}: says it does not play {start.game_type}", reason="protocol"
+            )
+        self._send(
+            {
+                "type": "start",
+                "protocol": PROTOCOL_VERSION,
+                "game_type": start.game_type,
+                "game_id": start.game_id,
+                "seat": start.seat,
+                "num_seats": start.num_seats,
+                "seed": start.seed,
+                "options": dict(start.options),
+                "time_control": as_dict(start.time_control) if start.time_control else {},
+            }
+        )
+
+    def _start(self, game_type: str, num_seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Start the program and shake hands: ``hello`` answered by ``ready``."""
         self.close()
         self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 - closed in close()
         try:
@@ -126,17 +168,23 @@ class ExternalBot:
             ) from None
         self._send(
             {
-                "type": "start",
+                "type": "hello",
                 "protocol": PROTOCOL_VERSION,
-                "game_type": start.game_type,
-                "game_id": start.game_id,
-                "seat": start.seat,
-                "num_seats": start.num_seats,
-                "seed": start.seed,
-                "options": dict(start.options),
-                "time_control": as_dict(start.time_control) if start.time_control else {},
+                "game_type": game_type,
+                "num_seats": num_seats,
+                "options": dict(options),
             }
         )
+        ready = self._receive()
+        if not isinstance(ready, dict) or ready.get("type") != "ready":
+            raise ExternalBotError(
+                f'{self.name}: expected {{"type": "ready"}} in answer to hello, got {ready!r}'[
+                    :300
+                ],
+                reason="protocol",
+            )
+        self.version = str(ready.get("version", ""))
+        return ready
 
     def observe(self, events: Sequence[game_pb2.Event], clock: common_pb2.SeatClock | None) -> None:
         """The events this seat saw since its last decision, and its clock now."""
@@ -220,7 +268,10 @@ class ExternalBot:
     # -- the pipe -------------------------------------------------------------
 
     def _failure(self, what: str) -> ExternalBotError:
-        code = self._process.poll() if self._process is not None else None
+        code = None
+        if self._process is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                code = self._process.wait(1.0)  # its output ended: it is exiting
         tail = ""
         if self._stderr is not None:
             self._stderr.flush()

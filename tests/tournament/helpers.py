@@ -15,7 +15,6 @@ ENTRANTS = {
     "hanger": 'bot = "tests.tournament.misbehaving:HangingBot"',
     "illegal": 'bot = "tests.tournament.misbehaving:IllegalBot"',
     "late": 'bot = "tests.tournament.misbehaving:LateBot"',
-    "dead": 'command = ["node", "-e", "process.exit(3)"]',
 }
 
 

@@ -48,6 +48,8 @@ SCRIPT = """
 import json, sys
 for line in sys.stdin:
     message = json.loads(line)
+    if message["type"] == "hello":
+        print(json.dumps({{"type": "ready", "version": "test 1"}}), flush=True)
     if message["type"] == "decide":
         assert message["legal_moves"][0]["index"] == 0 and message["view"]
         {answer}
@@ -84,3 +86,5 @@ def test_an_external_bot_answers_by_index_or_notation_and_fails_for_its_reason(
     else:
         assert {(f.entrant, f.reason) for f in failures} == {("heuristic", reason)}
         assert len(failures) == 2
+        # The detail says what the program did, not the reason again.
+        assert all(f.detail.startswith("heuristic: ") for f in failures if reason != "illegal")

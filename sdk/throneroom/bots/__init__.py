@@ -10,6 +10,11 @@ Here: the :class:`Bot` protocol, :class:`RandomBot` and the MCTS bot (any
 game). Each game's heuristic bot lives in its own package
 (``throneroom.games.<game>.bot``) and is found by name:
 ``throneroom.games.protocol.game_client(game).bot(seed)``.
+
+A bot may also say which games it plays: ``plays(game_type, num_seats,
+options) -> bool`` (``options`` as in a tournament file's ``[options]``; it
+may raise to say why not). The tournament runner asks every entrant before
+the first game; a bot without ``plays`` is taken to play every game.
 """
 
 from __future__ import annotations

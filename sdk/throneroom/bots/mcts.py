@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -112,6 +112,12 @@ class MctsBot:
         if _knowledge(game_type) is None or game_type not in self._registry:
             raise ValueError(f"the MCTS bot cannot build worlds of {game_type!r}")
         return self._registry[game_type]
+
+    def plays(self, game_type: str, num_seats: int, options: Mapping[str, Any]) -> bool:
+        """Whether this bot plays ``game_type`` (raises, saying why, when it cannot:
+        no world builder for the game, or the server distribution missing)."""
+        self._game(game_type)
+        return True
 
     def choose(
         self,

@@ -27,12 +27,14 @@ from throneroom.tournament.config import (
     load_config,
     parse_config,
 )
+from throneroom.tournament.entrants import EntrantError
 from throneroom.tournament.records import Failure, MatchRecord, ResultsFile, ResultsMismatch
 from throneroom.tournament.runner import connect, run_tournament, total_matches
 from throneroom.tournament.schedule import Match, fixed_schedule, swiss_round
 from throneroom.tournament.standings import Standing, compute_standings
 
 __all__ = [
+    "EntrantError",
     "EntrantSpec",
     "Failure",
     "Match",

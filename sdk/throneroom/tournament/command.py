@@ -2,9 +2,12 @@
 
 The results go to ``--results`` (default: the file's name with
 ``.results.jsonl``), appended as each match ends; running the command again
-resumes. ``--export-json``/``--export-csv`` write the standings; ``--json``
-prints them as JSON instead of the table; ``--plain`` prints the table as
-text without the progress bar (no rich needed).
+resumes. Each finished game's record goes into ``--records DIR`` (default:
+beside the results file, its name with ``.records``; ``--no-records``:
+none). ``--export-json``/``--export-csv`` write the standings; ``--json``
+prints them as JSON instead of the table; ``--plain`` prints a line per
+finished match on stderr (its result and any failure) instead of the
+progress bar, and the table as text (no rich needed).
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from pathlib import Path
 
 from throneroom.cli_output import UsageError
 from throneroom.tournament.config import TournamentFileError, load_config
+from throneroom.tournament.entrants import EntrantError
+from throneroom.tournament.match_stats import Sprt, match_lines, match_stats, match_summary
 from throneroom.tournament.records import MatchRecord, ResultsFile, ResultsMismatch
 from throneroom.tournament.runner import run_tournament, total_matches
 from throneroom.tournament.standings import (
@@ -26,7 +31,7 @@ from throneroom.tournament.standings import (
     standings_json,
 )
 
-__all__ = ["add_arguments", "run_command"]
+__all__ = ["add_arguments", "plain_table", "progress_line", "run_command"]
 
 EXTRA_MISSING = (
     "tournaments need the 'tournament' extra (openskill, rich): "
@@ -41,6 +46,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="the results file (JSON lines; default: FILE with .results.jsonl)",
     )
+    records = parser.add_mutually_exclusive_group()
+    records.add_argument(
+        "--records",
+        metavar="DIR",
+        help="write each finished game's record (ExportGame's, JSON) into DIR as it ends "
+        "(default: beside the results file, FILE with .records)",
+    )
+    records.add_argument(
+        "--no-records", action="store_true", help="write no game records (default: written)"
+    )
     parser.add_argument(
         "--export-json", metavar="PATH", help="write the standings as JSON (default: not written)"
     )
@@ -51,21 +66,62 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--concurrency", type=int, metavar="N", help="matches at once (default: the file's)"
     )
     parser.add_argument(
+        "--sprt",
+        nargs="+",
+        metavar="K=V",
+        help="two entrants: stop once a sequential probability ratio test decides, e.g. "
+        "--sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 (default: play every match)",
+    )
+    parser.add_argument(
         "--plain",
         action="store_true",
-        help="no progress bar; the table as plain text (default: rich when installed)",
+        help="a line per match on stderr instead of the progress bar; the table as plain "
+        "text (default: rich when installed)",
     )
 
 
-def _plain_table(standings: list[Standing]) -> str:
-    lines = ["rank  entrant               rating        games  win rate [95% CI]    per seat"]
+def plain_table(standings: list[Standing]) -> str:
+    """The standings as text: the rating (mu - 3 sigma) then mu with its 95%
+    interval (mu ± 1.96 sigma), games, win rate, per seat, failures by reason."""
+    width = max([20, *(len(s.entrant) for s in standings)])
+    seats = len(standings[0].seat_games) if standings else 0
+    per_seat = " ".join(f"{f'seat {n}':>6}" for n in range(seats))
+    swiss = bool(standings) and standings[0].swiss is not None
+    lines = [
+        f"rank  {'entrant':<{width}}  "
+        + ("points  byes  Buchholz      SB  " if swiss else "")
+        + f"rating  mu ± 95%      games  win rate [95% CI]  {per_seat}  failures"
+    ]
     for s in standings:
-        seats = " ".join("-" if r is None else f"{r:.0%}" for r in s.seat_win_rates)
+        score = ""
+        if s.swiss is not None:
+            score = (
+                f"{s.swiss.points:>6.2f}  {s.swiss.byes:>4}  {s.swiss.buchholz:>8.2f}  "
+                f"{s.swiss.sonneborn_berger:>6.2f}  "
+            )
+        rates = " ".join(f"{'-' if r is None else f'{r:.0%}':>6}" for r in s.seat_win_rates)
+        failures = ", ".join(f"{k} {v}" for k, v in sorted(s.failures.items())) or "-"
+        interval = f"{s.mu:.1f} ± {1.96 * s.sigma:.1f}"
+        win = f"{s.win_rate:.0%} [{s.win_low:.0%}, {s.win_high:.0%}]"
         lines.append(
-            f"{s.rank:>4}  {s.entrant:<20} {s.ordinal:>6.1f} ±{1.96 * s.sigma:<5.1f} {s.games:>6}  "
-            f"{s.win_rate:>4.0%} [{s.win_low:.0%}, {s.win_high:.0%}]   {seats}"
+            f"{s.rank:>4}  {s.entrant:<{width}}  {score}{s.ordinal:>6.1f}  {interval:<12}  "
+            f"{s.games:>5}  {win:<17}  {rates}  {failures}"
         )
     return "\n".join(lines)
+
+
+def progress_line(record: MatchRecord, done: int, total: int) -> str:
+    """One finished match, as ``--plain`` prints it (on stderr) while the tournament runs."""
+    won = ", ".join(record.winning_entrants) or "nobody"
+    line = f"[{done}/{total}] {record.key}: {record.status}, won by {won} ({record.termination})"
+    for failure in record.failures:
+        line += f"; {failure.entrant} {failure.reason}: {failure.detail}"
+    return line
+
+
+def _print_progress(record: MatchRecord, done: int, total: int) -> None:
+    sys.stderr.write(progress_line(record, done, total)[:300] + "\n")
+    sys.stderr.flush()
 
 
 def run_command(args: argparse.Namespace) -> None:
@@ -80,22 +136,48 @@ def run_command(args: argparse.Namespace) -> None:
         config = dataclasses.replace(config, server=server)
     if args.concurrency:
         config = dataclasses.replace(config, concurrency=args.concurrency)
+    names = [e.name for e in config.entrants]
+    sprt = _sprt(args.sprt, names)
     results_path = Path(args.results or Path(args.file).with_suffix(".results.jsonl"))
     try:
         already = len(ResultsFile(results_path, config).records)
     except ResultsMismatch as error:
         raise UsageError(str(error)) from None
-    quiet = args.plain or args.json
-    if quiet or importlib.util.find_spec("rich") is None:
-        records = run_tournament(config, results_path)
-    else:
-        from throneroom.tournament.display import progress_bar  # noqa: PLC0415 - needs rich
+    stop = None
+    if sprt is not None:
 
-        with progress_bar(config.name, total_matches(config), already) as advance:
-            records = run_tournament(config, results_path, progress=advance)
-    names = [e.name for e in config.entrants]
-    standings = compute_standings(names, records, config.seats)
+        def stop(played: list[MatchRecord]) -> bool:
+            return sprt.status(match_stats(names[0], names[1], played)).verdict != "continue"
+
+    quiet = args.plain or args.json
+    games: str | bool = False if args.no_records else args.records or True
+    try:
+        if args.json:
+            records = run_tournament(config, results_path, records=games, stop=stop)
+        elif quiet or importlib.util.find_spec("rich") is None:
+            records = run_tournament(config, results_path, progress=_print_progress, records=games)
+        else:
+            from throneroom.tournament.display import progress_bar  # noqa: PLC0415 - needs rich
+
+            with progress_bar(config.name, total_matches(config), already) as advance:
+                records = run_tournament(
+                    config, results_path, progress=advance, records=games, stop=stop
+                )
+    except (EntrantError, TournamentFileError) as error:
+        raise UsageError(f"{args.file}: {error}") from None
+    standings = compute_standings(
+        names,
+        records,
+        config.seats,
+        rate_forfeits=config.rate_forfeits,
+        bye_points=config.games_per_pairing if config.schedule == "swiss" else None,
+    )
     meta = _meta(config.name, config.game, records)
+    match_text = ""
+    if len(names) == 2:
+        stats = match_stats(names[0], names[1], records)
+        meta["match"] = match_summary(names[0], names[1], stats, sprt)
+        match_text = match_lines(names[0], names[1], stats, sprt) + "\n"
     if args.export_json:
         Path(args.export_json).write_text(standings_json(standings, meta=meta) + "\n")
     if args.export_csv:
@@ -103,11 +185,23 @@ def run_command(args: argparse.Namespace) -> None:
     if args.json:
         sys.stdout.write(standings_json(standings, meta=meta) + "\n")
     elif args.plain or importlib.util.find_spec("rich") is None:
-        sys.stdout.write(_plain_table(standings) + "\n")
+        sys.stdout.write(plain_table(standings) + "\n" + match_text)
     else:
         from throneroom.tournament.display import print_standings  # noqa: PLC0415 - needs rich
 
         print_standings(f"{config.name} ({config.game})", standings)
+        sys.stdout.write(match_text)
+
+
+def _sprt(words: list[str] | None, names: list[str]) -> Sprt | None:
+    if not words:
+        return None
+    if len(names) != 2:
+        raise UsageError(f"--sprt is for a match of two entrants, not {len(names)}")
+    try:
+        return Sprt.parse(" ".join(words))
+    except ValueError as error:
+        raise UsageError(str(error)) from None
 
 
 def _meta(name: str, game: str, records: list[MatchRecord]) -> dict[str, object]:

@@ -14,6 +14,7 @@ the same file and seed give the same pairings, game seeds and bot seeds::
     rounds = 4                     # swiss only
     hero = "mcts"                  # gauntlet only: the entrant playing the field
     max_moves = 5000               # a game longer than this is abandoned (no winner)
+    rate_forfeits = false          # rate games lost by a failure (crash, timeout, ...)?
 
     [options]                      # the game's options (field = value)
     mordred = false
@@ -69,6 +70,7 @@ _TOP_KEYS = {
     "rounds",
     "hero",
     "max_moves",
+    "rate_forfeits",
     "options",
     "time_control",
     "entrants",
@@ -137,17 +139,19 @@ class TournamentConfig:
     rounds: int = 0
     hero: str = ""
     max_moves: int = 0
+    rate_forfeits: bool = False
     options: dict[str, Any] = field(default_factory=dict)
     time_control: TimeControlSpec = field(default_factory=lambda: TimeControlSpec(10))
     base_dir: Path = Path(".")
 
     def fingerprint(self) -> str:
-        """A digest of what decides the games (not concurrency, server or paths):
-        a results file is resumed only by the tournament that wrote it."""
+        """A digest of what decides the games (not concurrency, server, paths or
+        how results are rated): a results file is resumed only by the
+        tournament that wrote it."""
         decided = {
             key: value
             for key, value in asdict(self).items()
-            if key not in {"concurrency", "server", "base_dir", "name"}
+            if key not in {"concurrency", "server", "base_dir", "name", "rate_forfeits"}
         }
         text = json.dumps(decided, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
@@ -180,6 +184,13 @@ def _str(data: dict[str, Any], key: str, default: str, *, where: str) -> str:
     value = data.get(key, default)
     if not isinstance(value, str):
         raise TournamentFileError(f"{where}: {key} must be a string, not {value!r}")
+    return value
+
+
+def _bool(data: dict[str, Any], key: str, default: bool, *, where: str) -> bool:
+    value = data.get(key, default)
+    if not isinstance(value, bool):
+        raise TournamentFileError(f"{where}: {key} must be true or false, not {value!r}")
     return value
 
 
@@ -298,6 +309,7 @@ def parse_config(
         rounds=rounds,
         hero=hero,
         max_moves=_int(data, "max_moves", 0, minimum=0, where=source),
+        rate_forfeits=_bool(data, "rate_forfeits", False, where=source),
         options=dict(options),
         time_control=_time_control(data.get("time_control", {"per_decision_seconds": 10}), source),
         base_dir=base_dir,

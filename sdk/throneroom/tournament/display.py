@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 from rich.console import Console
+from rich.measure import Measurement
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -49,17 +50,34 @@ def standings_table(title: str, standings: Sequence[Standing]) -> Table:
     table = Table(title=title)
     table.add_column("#", justify="right")
     table.add_column("entrant")
+    swiss = bool(standings) and standings[0].swiss is not None
+    if swiss:
+        for column in ("points", "byes", "Buchholz", "SB"):
+            table.add_column(column, justify="right")
     table.add_column("rating", justify="right")
+    table.add_column("mu ± 95%", justify="right")
     table.add_column("games", justify="right")
     table.add_column("win rate (95%)", justify="right")
     for seat in range(seats):
         table.add_column(f"seat {seat}", justify="right")
     table.add_column("failures")
     for line in standings:
+        score = line.swiss
         table.add_row(
             str(line.rank),
             line.entrant,
-            f"{line.ordinal:.1f} ({line.mu:.1f}±{1.96 * line.sigma:.1f})",
+            *(
+                [
+                    f"{score.points:.2f}",
+                    str(score.byes),
+                    f"{score.buchholz:.2f}",
+                    f"{score.sonneborn_berger:.2f}",
+                ]
+                if score is not None
+                else []
+            ),
+            f"{line.ordinal:.1f}",
+            f"{line.mu:.1f} ± {1.96 * line.sigma:.1f}",
             str(line.games),
             f"{line.win_rate:.0%} [{line.win_low:.0%}, {line.win_high:.0%}]",
             *["-" if r is None else f"{r:.0%}" for r in line.seat_win_rates],
@@ -68,6 +86,18 @@ def standings_table(title: str, standings: Sequence[Standing]) -> Table:
     return table
 
 
-def print_standings(title: str, standings: Sequence[Standing]) -> None:
-    """Print the standings table on the terminal."""
-    Console().print(standings_table(title, standings))
+def print_standings(
+    title: str, standings: Sequence[Standing], console: Console | None = None
+) -> None:
+    """Print the standings table: on a terminal, as wide as it is; elsewhere (a
+    file, a pipe) as wide as the table needs, never cut at rich's 80 columns."""
+    console = console or Console()
+    table = standings_table(title, standings)
+    if not console.is_terminal:
+        console.width = max(console.width, _widest(console, table))
+    console.print(table)
+
+
+def _widest(console: Console, table: Table) -> int:
+    """The width the table takes when nothing limits it."""
+    return Measurement.get(console, console.options.update_width(10_000), table).maximum

@@ -15,7 +15,8 @@ __all__ = ["EntrantError", "make_bot"]
 
 
 class EntrantError(ValueError):
-    """An entrant's bot cannot be made (bad entry point or arguments)."""
+    """An entrant cannot play: its bot cannot be made (bad entry point or
+    arguments), or it does not play the tournament's game (preflight)."""
 
 
 def _factory(entry_point: str) -> Any:

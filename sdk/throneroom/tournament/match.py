@@ -6,17 +6,22 @@ stream (``with_legal_moves``), and each decision is one ``ApplyMove``
 (``with_legal_moves``): exactly as :func:`throneroom.arena.play_match`, so
 remote players and tournament bots cost the service the same.
 
-A bot's decision runs in its own daemon thread, waited for until the seat's
-deadline on the service's clock (plus a grace for the clock sweep):
+Each bot's call is waited for until the seat's deadline on the service's clock
+(plus a grace for the clock sweep); a Python bot plays in a worker process of
+its own, killed when it overruns (:mod:`throneroom.tournament.workers`):
 
 - no answer in time (``timeout``): the service applies the timeout (the seat
   loses under ``on_timeout = "lose"``); the runner reads that version from the
   seat's stream and records the service's outcome. Under ``default_move`` the
-  runner forfeits the seat all the same (a hung bot cannot play on);
+  service plays the game's default move for the seat (the engine's first
+  legal move) and the game goes on: the runner reads that move from the
+  stream, gives the seat a fresh bot if its bot overran (its worker was
+  killed), and records the timeout among the failures;
 - an exception in the bot, or an external program that exits (``crash``),
   a broken answer (``protocol``), a move outside the legal moves (``illegal``):
   the runner stops the game at once and records a forfeit: the failing seat
-  loses and every other seat wins. The game is left to the service, whose
+  loses; in a two-seat game the other seat wins, in a bigger one nobody
+  does (the others beat nobody). The game is left to the service, whose
   clock ends it.
 
 Either way the tournament goes on: one bot's failure costs its game only.
@@ -25,54 +30,32 @@ Either way the tournament goes on: one bot's failure costs its game only.
 from __future__ import annotations
 
 import contextlib
-import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from functools import partial
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from throneroom.bots import Bot
 from throneroom.client import Client, GameHandle
 from throneroom.envelopes import game_type_of, wrap_options
 from throneroom.errors import IllegalMove, StaleVersion, ThroneroomError
-from throneroom.external import GameStart
+from throneroom.external import ExternalBotError, GameStart
 from throneroom.tournament.config import TournamentConfig
 from throneroom.tournament.records import Failure, MatchRecord
 from throneroom.tournament.schedule import Match
+from throneroom.tournament.workers import (
+    Answer,
+    BotFailure,
+    SeatBot,
+    ThreadedBot,
+    WorkerBot,
+    within,
+)
 from throneroom.v1 import common_pb2, game_pb2, service_pb2
 
 __all__ = ["SWEEP_GRACE_SECONDS", "play_tournament_match"]
 
-T = TypeVar("T")
-
 SWEEP_GRACE_SECONDS = 3.0
 """How long past a seat's deadline the runner waits for the service's timeout."""
-
-
-@dataclass
-class _Finished(Generic[T]):
-    value: T | None = None
-    error: BaseException | None = None
-    done: bool = False
-
-
-def _within(seconds: float, work: Callable[[], T]) -> _Finished[T]:
-    """Run ``work`` in a daemon thread; its result if it ends within ``seconds``."""
-    box: _Finished[T] = _Finished()
-    ended = threading.Event()
-
-    def run() -> None:
-        try:
-            box.value = work()
-        except BaseException as error:
-            box.error = error
-        finally:
-            ended.set()
-
-    threading.Thread(target=run, name="throneroom-bot-decision", daemon=True).start()
-    box.done = ended.wait(max(0.0, seconds))
-    return box
 
 
 class _Forfeit(Exception):
@@ -142,9 +125,20 @@ def _create(client: Client, config: TournamentConfig, match: Match) -> str:
 
 
 def play_tournament_match(
-    client: Client, config: TournamentConfig, match: Match, bots: Sequence[Bot]
+    client: Client,
+    config: TournamentConfig,
+    match: Match,
+    players: Sequence[Bot | SeatBot],
+    *,
+    remake: Callable[[int], SeatBot] | None = None,
 ) -> MatchRecord:
-    """Play ``match`` with ``bots`` (by seat) through ``client``; its record."""
+    """Play ``match`` with ``players`` (by seat: bots, or bots in their workers)
+    through ``client``; its record. The bots are released when the game ends.
+    ``remake(seat)`` makes a fresh bot for a seat whose bot overran while the
+    game goes on (``on_timeout = "default_move"``); without it that seat forfeits."""
+    bots: list[SeatBot] = [
+        p if isinstance(p, WorkerBot | ThreadedBot) else ThreadedBot(p) for p in players
+    ]
     started = time.monotonic()
     game_id = _create(client, config, match)
     handles = [
@@ -155,22 +149,27 @@ def play_tournament_match(
     moves = applied = 0
     failures: list[Failure] = []
     status = "finished"
+
+    def begin(seat: int) -> None:
+        bot = bots[seat]
+        if bot.has("begin_game"):
+            start = GameStart(
+                config.game,
+                game_id,
+                seat,
+                config.seats,
+                match.bot_seeds[seat],
+                config.options,
+                config.time_control.message(),
+            )
+            outcome = bot.call(_allowance(snapshot, seat, config), "begin_game", start)
+            if not outcome.done or outcome.error is not None:
+                raise _Forfeit(seat, _reason(outcome.error), _detail(outcome.error, "start"))
+
+    plays_on = config.time_control.on_timeout == "default_move"
     try:
-        for seat, bot in enumerate(bots):
-            begin = getattr(bot, "begin_game", None)
-            if begin is not None:
-                start = GameStart(
-                    config.game,
-                    game_id,
-                    seat,
-                    config.seats,
-                    match.bot_seeds[seat],
-                    config.options,
-                    config.time_control.message(),
-                )
-                outcome = _within(_allowance(snapshot, seat, config), partial(begin, start))
-                if not outcome.done or outcome.error is not None:
-                    raise _Forfeit(seat, _reason(outcome.error), _detail(outcome.error, "start"))
+        for seat in range(len(bots)):
+            begin(seat)
         carried: tuple[int, list[game_pb2.Move]] | None = None
         while not snapshot.finished:
             if config.max_moves and moves >= config.max_moves:
@@ -184,23 +183,19 @@ def play_tournament_match(
                 legal = carried[1]
             else:
                 legal = list(seats.read_until(seat, snapshot.version).legal_moves)
-            bot = bots[seat]
-            observe = getattr(bot, "observe", None)
-            if observe is not None:
-                observe(seats.events[seat], _clock(snapshot, seat))
-            seats.events[seat] = []
-            decision = _within(
+            events, seats.events[seat] = seats.events[seat], []
+            decision = bots[seat].call(
                 _allowance(snapshot, seat, config) + 1.0,
-                partial(bot.choose, config.game, seat, handle.view_envelope, legal),
+                "decide",
+                events,
+                _clock(snapshot, seat),
+                (config.game, seat, handle.view_envelope, legal),
             )
-            if not decision.done:
-                snapshot = _service_timeout(seats, seat, snapshot, config)
-                failures.append(Failure(seat, match.entrants[seat], "timeout", "no answer in time"))
-                break
+            late = "" if decision.done else "no answer in time"
             if decision.error is not None:
                 raise _Forfeit(seat, _reason(decision.error), _detail(decision.error, "choose"))
             move = decision.value
-            if (
+            if not late and (
                 not isinstance(move, game_pb2.Move)
                 or game_type_of(move) != config.game
                 or move not in legal
@@ -208,17 +203,33 @@ def play_tournament_match(
                 raise _Forfeit(
                     seat, "illegal", f"chose a move outside its legal moves: {move!r}"[:300]
                 )
-            try:
-                response = handle.play(move, with_legal_moves=True)
-            except (IllegalMove, StaleVersion) as error:
-                # Too late: either the service refused the move (TIME_EXPIRED), or its
-                # sweeper had already timed the seat out, so the move was chosen at a
-                # version that is gone (STALE_VERSION; nothing else moves this game).
-                if isinstance(error, IllegalMove) and error.reason != "TIME_EXPIRED":
-                    raise _Forfeit(seat, "illegal", str(error)) from None
+            response = None if late or move is None else _play(handle, seat, move)
+            if response is None:
+                # The service times the seat out: under "lose" the game is over;
+                # under "default_move" it plays the game's default move and the game
+                # goes on (with a fresh bot in that seat when the old one overran).
+                before = snapshot.version
                 snapshot = _service_timeout(seats, seat, snapshot, config)
-                failures.append(Failure(seat, match.entrants[seat], "timeout", "answered too late"))
-                break
+                played = plays_on and snapshot.version > before
+                failure = (late or "answered too late") + (
+                    "; the default move was played" if played else ""
+                )
+                failures.append(Failure(seat, match.entrants[seat], "timeout", failure))
+                if not played:
+                    break
+                moves += 1
+                carried = None
+                if late:
+                    if remake is None:
+                        break
+                    bots[seat].release()
+                    try:
+                        bots[seat] = remake(seat)
+                    except Exception as error:
+                        bots[seat] = _Gone()
+                        raise _Forfeit(seat, "crash", _detail(error, "remake")) from None
+                    begin(seat)
+                continue
             applied += 1
             moves += 1
             seats.moved(seat, response)
@@ -239,8 +250,11 @@ def play_tournament_match(
         winners = tuple(snapshot.outcome.winners)
         termination = snapshot.outcome.termination
     elif status == "forfeit":
+        # Only the last seat standing wins a forfeit: in a bigger game the other
+        # seats have not beaten anybody, so nobody wins.
         failed = {f.seat for f in failures}
-        winners = tuple(s for s in range(config.seats) if s not in failed)
+        standing = tuple(s for s in range(config.seats) if s not in failed)
+        winners = standing if len(standing) == 1 else ()
         termination = f"forfeit:{failures[0].reason}"
     else:
         winners, termination = (), "max_moves"
@@ -260,12 +274,40 @@ def play_tournament_match(
     )
 
 
+def _play(
+    handle: GameHandle, seat: int, move: game_pb2.Move
+) -> service_pb2.ApplyMoveResponse | None:
+    """Apply the move; None when it came too late."""
+    try:
+        return handle.play(move, with_legal_moves=True)
+    except (IllegalMove, StaleVersion) as error:
+        # Too late: either the service refused the move (TIME_EXPIRED), or its
+        # sweeper had already timed the seat out, so the move was chosen at a
+        # version that is gone (STALE_VERSION; nothing else moves this game).
+        if isinstance(error, IllegalMove) and error.reason != "TIME_EXPIRED":
+            raise _Forfeit(seat, "illegal", str(error)) from None
+        return None
+
+
+class _Gone:
+    """A seat whose bot could not be made again (nothing to call or release)."""
+
+    def has(self, hook: str) -> bool:
+        return False
+
+    def call(self, seconds: float, hook: str, *args: Any) -> Answer[Any]:
+        return Answer(error=BotFailure("crash", "no bot"), done=True)
+
+    def release(self) -> None:
+        return None
+
+
 def _service_timeout(
     seats: _Seats, seat: int, snapshot: service_pb2.GameSnapshot, config: TournamentConfig
 ) -> service_pb2.GameSnapshot:
     """Wait for the service to time the seat out; the snapshot it made (or the old one)."""
     wait = max(0.0, _allowance(snapshot, seat, config)) + SWEEP_GRACE_SECONDS
-    read = _within(wait, lambda: seats.read_until(seat, snapshot.version + 1))
+    read = within(wait, lambda: seats.read_until(seat, snapshot.version + 1))
     if read.done and read.value is not None and read.value.timeout:
         return read.value.snapshot
     return snapshot
@@ -281,14 +323,15 @@ def _reason(error: BaseException | None) -> str:
 def _detail(error: BaseException | None, where: str) -> str:
     if error is None:
         return f"no answer in time ({where})"
+    if isinstance(error, BotFailure):
+        return error.detail
+    if isinstance(error, ExternalBotError):
+        return error.message[:500]  # its str() would lead with the reason, said already
     return f"{type(error).__name__}: {error}"[:500]
 
 
-def _end(bot: Any, outcome: common_pb2.Outcome | None) -> None:
-    """Tell a bot the game is over (a failure here changes nothing)."""
-    for hook, args in (("end_game", (outcome,)), ("close", ())):
-        method = getattr(bot, hook, None)
-        if method is not None:
-            _within(2.0, partial(method, *args))
-            if hook == "end_game":
-                return  # end_game closes the program
+def _end(bot: SeatBot, outcome: common_pb2.Outcome | None) -> None:
+    """Tell a bot the game is over, and release it (a failure here changes nothing)."""
+    if bot.has("end_game"):
+        bot.call(2.0, "end_game", outcome)
+    bot.release()

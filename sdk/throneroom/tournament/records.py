@@ -39,8 +39,9 @@ class Failure:
 class MatchRecord:
     """One played match. ``winners`` are seats; ``status`` is ``finished`` (the
     service ended the game, by its rules or a timeout), ``forfeit`` (the runner
-    stopped the game because a bot failed: the failing seats lose, every other
-    seat wins) or ``abandoned`` (``max_moves`` reached: nobody wins)."""
+    stopped the game because a bot failed: the failing seats lose; in a
+    two-seat game the other seat wins, in a bigger one nobody does) or
+    ``abandoned`` (``max_moves`` reached: nobody wins)."""
 
     key: str
     round: int
@@ -54,6 +55,13 @@ class MatchRecord:
     apply_moves: int
     failures: tuple[Failure, ...] = field(default_factory=tuple)
     seconds: float = 0.0
+    record_file: str = ""
+    """The game's record file in the records folder ("" when none was written)."""
+
+    @property
+    def forfeited(self) -> bool:
+        """Lost by a failure rather than played out: a forfeit, or a loss on time."""
+        return self.status == "forfeit" or self.termination == "timeout"
 
     @property
     def winning_entrants(self) -> tuple[str, ...]:
@@ -93,6 +101,7 @@ class MatchRecord:
             apply_moves=int(data["apply_moves"]),
             failures=tuple(Failure(**f) for f in data.get("failures", [])),
             seconds=float(data.get("seconds", 0.0)),
+            record_file=str(data.get("record_file", "")),
         )
 
 

@@ -1,32 +1,42 @@
 """Running a tournament: the schedule's matches, in parallel, into the results file.
 
 :func:`run_tournament` plays every match the results file does not hold yet
-(``concurrency`` at a time, each on its own thread with its own bots), appends
-each record as it ends, and returns all the records. Swiss rounds are played
+(``concurrency`` at a time, each driven by its own thread, its Python bots in
+worker processes of their entrants: :mod:`~throneroom.tournament.workers`),
+appends each record as it ends (and the game's record file), and returns all
+the records. Swiss rounds are played
 one after another (a round's tables need the previous rounds' points); a
-round's matches run in parallel. A bot that cannot even be made (a bad entry
-point) forfeits its seat without a game.
+round's matches run in parallel. Before the first game every entrant is built
+and asked whether it plays (:mod:`~throneroom.tournament.preflight`); a bot
+that still cannot be made for a game forfeits its seat without a game.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 
-from throneroom.bots import Bot
 from throneroom.client import Client
 from throneroom.tournament.config import TournamentConfig
 from throneroom.tournament.entrants import make_bot
+from throneroom.tournament.game_files import default_records_dir, write_game_record
 from throneroom.tournament.match import play_tournament_match
+from throneroom.tournament.preflight import preflight
 from throneroom.tournament.records import Failure, MatchRecord, ResultsFile
 from throneroom.tournament.schedule import Match, fixed_schedule, swiss_round
+from throneroom.tournament.workers import SeatBot, ThreadedBot, WorkerPool
 
-__all__ = ["Progress", "connect", "run_tournament", "total_matches"]
+__all__ = ["Progress", "Stop", "connect", "run_tournament", "total_matches"]
 
 Progress = Callable[[MatchRecord, int, int], None]
 """Called after each match with (its record, matches done, matches in all)."""
+Stop = Callable[[list[MatchRecord]], bool]
+"""Asked after each match with every record so far: True stops the tournament."""
 
 
 @contextlib.contextmanager
@@ -50,16 +60,29 @@ def total_matches(config: TournamentConfig) -> int:
     return per_round * config.rounds
 
 
-def _play(client: Client, config: TournamentConfig, match: Match) -> MatchRecord:
-    bots: list[Bot] = []
+def _seat_bot(config: TournamentConfig, pool: WorkerPool, name: str, seed: int) -> SeatBot:
+    spec = config.entrant(name)
+    if spec.external:
+        return ThreadedBot(make_bot(spec, seed, config.base_dir))
+    return pool.bot(spec, seed)
+
+
+def _play(
+    client: Client,
+    config: TournamentConfig,
+    pool: WorkerPool,
+    records_dir: Path | None,
+    match: Match,
+) -> MatchRecord:
+    bots: list[SeatBot] = []
     try:
         for seat, name in enumerate(match.entrants):
-            bots.append(make_bot(config.entrant(name), match.bot_seeds[seat], config.base_dir))
+            bots.append(_seat_bot(config, pool, name, match.bot_seeds[seat]))
     except Exception as error:
         seat = len(bots)
         for bot in bots:
             with contextlib.suppress(Exception):
-                getattr(bot, "close", lambda: None)()
+                bot.release()
         return MatchRecord(
             key=match.key,
             round=match.round,
@@ -73,12 +96,22 @@ def _play(client: Client, config: TournamentConfig, match: Match) -> MatchRecord
             apply_moves=0,
             failures=(Failure(seat, match.entrants[seat], "crash", f"{error}"[:500]),),
         )
-    return play_tournament_match(client, config, match, bots)
+    record = play_tournament_match(
+        client,
+        config,
+        match,
+        bots,
+        remake=lambda seat: _seat_bot(config, pool, match.entrants[seat], match.bot_seeds[seat]),
+    )
+    if records_dir is not None and record.status == "finished":
+        name = write_game_record(client, records_dir, match.key, record.game_id)
+        record = dataclasses.replace(record, record_file=name)
+    return record
 
 
 def _play_all(
-    client: Client,
-    config: TournamentConfig,
+    play: Callable[[Match], MatchRecord | None],
+    concurrency: int,
     matches: Sequence[Match],
     results: ResultsFile,
     on_record: Callable[[MatchRecord], None],
@@ -88,18 +121,20 @@ def _play_all(
         return
 
     def one(match: Match) -> None:
-        record = _play(client, config, match)
+        record = play(match)
+        if record is None:
+            return  # the tournament was stopped (an SPRT decided)
         results.add(record)
         on_record(record)
 
-    pool = ThreadPoolExecutor(max_workers=config.concurrency, thread_name_prefix="match")
+    threads = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="match")
     try:
-        for future in [pool.submit(one, m) for m in todo]:
+        for future in [threads.submit(one, m) for m in todo]:
             future.result()  # a runner error (not a bot's) stops the tournament, loudly
     finally:
         # Stopped (an error, Ctrl-C): the matches not yet begun are not played;
         # those under way finish and are recorded, and a rerun plays the rest.
-        pool.shutdown(wait=True, cancel_futures=True)
+        threads.shutdown(wait=True, cancel_futures=True)
 
 
 def _swiss_points(
@@ -121,34 +156,79 @@ def run_tournament(
     *,
     client: Client | None = None,
     progress: Progress | None = None,
+    records: str | Path | bool = True,
+    stop: Stop | None = None,
 ) -> list[MatchRecord]:
-    """Play (or resume) the tournament; every record, in schedule order."""
+    """Play (or resume) the tournament; every record, in schedule order.
+
+    Every entrant is built and asked whether it plays first (:mod:`preflight`):
+    one that cannot raises :class:`EntrantError` before any game is played.
+    Each finished game's ``GameRecord`` is written as it ends
+    (:mod:`~throneroom.tournament.game_files`) into ``records``: a folder,
+    ``True`` for the one beside the results file, ``False`` for none.
+    ``stop(records so far)`` is asked after each match: once it says True, no
+    further match begins (those under way finish and are kept), as when an
+    SPRT has decided; the records played are returned."""
     results = ResultsFile(results_path, config)
     if client is None:
         with connect(config.server) as own:
-            return run_tournament(config, results_path, client=own, progress=progress)
+            return run_tournament(
+                config, results_path, client=own, progress=progress, records=records, stop=stop
+            )
+    records_dir = (
+        None
+        if records is False
+        else default_records_dir(results_path)
+        if records is True
+        else Path(records)
+    )
+    with WorkerPool(config.base_dir) as pool:
+        preflight(config, pool, client)
+        play = partial(_play, client, config, pool, records_dir)
+        return _run(config, results, play, progress, stop)
+
+
+def _run(
+    config: TournamentConfig,
+    results: ResultsFile,
+    play: Callable[[Match], MatchRecord],
+    progress: Progress | None,
+    stop: Stop | None,
+) -> list[MatchRecord]:
     total = total_matches(config)
     done = [len(results.records)]
+    stopped = threading.Event()
+    lock = threading.Lock()
+    if stop is not None and stop(list(results.records.values())):
+        stopped.set()
 
     def on_record(record: MatchRecord) -> None:
-        done[0] += 1
-        if progress is not None:
-            progress(record, done[0], total)
+        with lock:
+            done[0] += 1
+            if progress is not None:
+                progress(record, done[0], total)
+            if stop is not None and stop(list(results.records.values())):
+                stopped.set()
+
+    def play_unless_stopped(match: Match) -> MatchRecord | None:
+        return None if stopped.is_set() else play(match)
 
     if config.schedule != "swiss":
         schedule = fixed_schedule(config)
-        _play_all(client, config, schedule, results, on_record)
-        return [results.records[m.key] for m in schedule]
+        _play_all(play_unless_stopped, config.concurrency, schedule, results, on_record)
+        return [results.records[m.key] for m in schedule if m.key in results.records]
     played: list[MatchRecord] = []
     byes_had: dict[str, int] = {}
     for round_ in range(1, config.rounds + 1):
+        if stopped.is_set():
+            break
         points, met = _swiss_points(config, played)
         for name, count in byes_had.items():
             # A bye is worth the table's even share of its games.
             points[name] += count * config.games_per_pairing
         matches, byes = swiss_round(config, round_, points, met, byes_had)
-        _play_all(client, config, matches, results, on_record)
-        played.extend(results.records[m.key] for m in matches)
+        _play_all(play_unless_stopped, config.concurrency, matches, results, on_record)
+        played.extend(results.records[m.key] for m in matches if m.key in results.records)
         for name in byes:
             byes_had[name] = byes_had.get(name, 0) + 1
     return played

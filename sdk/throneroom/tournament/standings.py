@@ -8,7 +8,8 @@ to finish, so the same results give the same ratings. The rating shown is
 the conservative ``ordinal`` (mu - 3 sigma); ``mu ± 1.96 sigma`` is its 95%
 interval. Win rates carry a 95% Wilson score interval. A shared victory
 counts as a win for each winner. Abandoned games (max_moves) count as
-played, won by nobody.
+played, won by nobody. Games lost by a failure (a forfeit, a loss on time)
+are not rated unless the tournament says ``rate_forfeits = true``.
 
 openskill is in the ``tournament`` extra (``pip install 'throneroom[tournament]'``).
 """
@@ -24,6 +25,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from throneroom.tournament.records import MatchRecord
+from throneroom.tournament.tiebreaks import SwissScore, swiss_scores
 
 __all__ = ["Standing", "compute_standings", "standings_csv", "standings_json", "wilson_interval"]
 
@@ -58,6 +60,8 @@ class Standing:
     failures: dict[str, int] = field(default_factory=dict)
     seat_games: list[int] = field(default_factory=list)
     seat_wins: list[int] = field(default_factory=list)
+    swiss: SwissScore | None = None
+    """A Swiss tournament's points, byes and tie-breaks (None for other schedules)."""
 
     @property
     def seat_win_rates(self) -> list[float | None]:
@@ -75,16 +79,28 @@ def _model() -> Any:
 
 
 def compute_standings(
-    entrants: Sequence[str], records: Iterable[MatchRecord], seats: int
+    entrants: Sequence[str],
+    records: Iterable[MatchRecord],
+    seats: int,
+    *,
+    rate_forfeits: bool = False,
+    bye_points: float | None = None,
 ) -> list[Standing]:
-    """The standings, best first (by ordinal, then win rate, then name)."""
+    """The standings, best first (by ordinal, then win rate, then name; a Swiss
+    tournament's, given ``bye_points``, by points, Buchholz and
+    Sonneborn-Berger first: :mod:`~throneroom.tournament.tiebreaks`).
+
+    A game lost by a failure (:attr:`MatchRecord.forfeited`) counts in games,
+    wins and failures but is rated only with ``rate_forfeits``, and then the
+    failing seats rank last and every other seat first."""
     model = _model()
     ratings = {name: model.rating(name=name) for name in entrants}
     lines = {
         name: Standing(0, name, 0, 0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, {}, [0] * seats, [0] * seats)
         for name in entrants
     }
-    for record in sorted(records, key=lambda r: r.key):
+    played = sorted(records, key=lambda r: r.key)
+    for record in played:
         for seat, name in enumerate(record.entrants):
             line = lines[name]
             line.games += 1
@@ -95,10 +111,18 @@ def compute_standings(
         for failure in record.failures:
             counts = lines[failure.entrant].failures
             counts[failure.reason] = counts.get(failure.reason, 0) + 1
-        if len(set(record.entrants)) < 2 or not record.winners:
-            continue  # a mirror game or one nobody won says nothing about skill
+        if len(set(record.entrants)) < 2:
+            continue  # a mirror game says nothing about skill
+        if record.forfeited:
+            if not rate_forfeits:
+                continue
+            failed = {f.seat for f in record.failures}
+            ranks = [2 if seat in failed else 1 for seat in range(len(record.entrants))]
+        elif record.winners:
+            ranks = [1 if seat in record.winners else 2 for seat in range(len(record.entrants))]
+        else:
+            continue  # nobody won: no order to learn from
         teams = [[ratings[name]] for name in record.entrants]
-        ranks = [1 if seat in record.winners else 2 for seat in range(len(record.entrants))]
         if len(set(ranks)) < 2:
             continue  # everyone won: no order to learn from
         rated = model.rate(teams, ranks=ranks)
@@ -109,7 +133,17 @@ def compute_standings(
         line.mu, line.sigma, line.ordinal = rating.mu, rating.sigma, rating.ordinal()
         line.win_rate = line.wins / line.games if line.games else 0.0
         line.win_low, line.win_high = wilson_interval(line.wins, line.games)
-    ordered = sorted(lines.values(), key=lambda s: (-s.ordinal, -s.win_rate, s.entrant))
+    if bye_points is not None:
+        for name, score in swiss_scores(entrants, played, bye_points).items():
+            lines[name].swiss = score
+
+    def order(s: Standing) -> tuple[float, ...]:
+        tiebreaks = (
+            (-s.swiss.points, -s.swiss.buchholz, -s.swiss.sonneborn_berger) if s.swiss else ()
+        )
+        return (*tiebreaks, -s.ordinal, -s.win_rate)
+
+    ordered = sorted(lines.values(), key=lambda s: (order(s), s.entrant))
     for rank, line in enumerate(ordered, start=1):
         line.rank = rank
     return ordered
@@ -126,6 +160,7 @@ def standings_json(standings: Sequence[Standing], *, meta: dict[str, Any] | None
 
 def standings_csv(standings: Sequence[Standing]) -> str:
     seats = len(standings[0].seat_games) if standings else 0
+    swiss = bool(standings) and standings[0].swiss is not None
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(
@@ -142,6 +177,7 @@ def standings_csv(standings: Sequence[Standing]) -> str:
             "ordinal",
             *[f"seat{s}_win_rate" for s in range(seats)],
             "failures",
+            *(["points", "byes", "buchholz", "sonneborn_berger"] if swiss else []),
         ]
     )
     for line in standings:
@@ -159,6 +195,16 @@ def standings_csv(standings: Sequence[Standing]) -> str:
                 f"{line.ordinal:.3f}",
                 *["" if r is None else f"{r:.4f}" for r in line.seat_win_rates],
                 ";".join(f"{k}={v}" for k, v in sorted(line.failures.items())),
+                *(
+                    [
+                        f"{line.swiss.points:.4f}",
+                        line.swiss.byes,
+                        f"{line.swiss.buchholz:.4f}",
+                        f"{line.swiss.sonneborn_berger:.4f}",
+                    ]
+                    if line.swiss is not None
+                    else []
+                ),
             ]
         )
     return out.getvalue()

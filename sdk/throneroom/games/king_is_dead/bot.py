@@ -18,7 +18,7 @@ power struggles (against RandomBot, 0.3 wins 98% of 2-player games where
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -256,6 +256,10 @@ class KingIsDeadBot:
     def __init__(self, seed: int | None = None, card_reserve: float = 0.3) -> None:
         self._random = random.Random(seed)
         self.card_reserve = card_reserve
+
+    def plays(self, game_type: str, num_seats: int, options: Mapping[str, Any]) -> bool:
+        """Whether this bot plays ``game_type`` (every mode and seat count of it)."""
+        return game_type == "king_is_dead"
 
     def choose(
         self,

@@ -17,8 +17,9 @@ answers a Queen window for a seat without the Queen.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from throneroom.envelopes import unwrap, wrap_move
 from throneroom.games.kings_life import DAYS, auto_decline_queen, card_face, only_move
@@ -221,6 +222,10 @@ class KingsLifeBot:
     def __init__(self, seed: int | None = None, *, fight_margin: int = 2) -> None:
         self._random = random.Random(seed)
         self.fight_margin = fight_margin
+
+    def plays(self, game_type: str, num_seats: int, options: Mapping[str, Any]) -> bool:
+        """Whether this bot plays ``game_type`` (every mode and seat count of it)."""
+        return game_type == GAME
 
     def choose(
         self,

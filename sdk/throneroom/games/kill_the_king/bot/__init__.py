@@ -22,7 +22,8 @@ seat's hidden placement stays hidden: it plans with what it sees).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from throneroom.envelopes import unwrap
 from throneroom.games.kill_the_king.board import Coord, Position
@@ -69,6 +70,10 @@ class KillTheKingBot:
         self._random = random.Random(seed)
         self.side = Side(side) if side else Side.DEFENDER
         self._facings: tuple[tuple[int, int], dict[int, Direction]] = ((-1, -1), {})
+
+    def plays(self, game_type: str, num_seats: int, options: Mapping[str, Any]) -> bool:
+        """Whether this bot plays ``game_type`` (every mode and seat count of it)."""
+        return game_type == "kill_the_king"
 
     def choose(
         self,
