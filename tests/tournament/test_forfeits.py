@@ -108,6 +108,7 @@ def test_a_crash_in_a_four_seat_game_makes_nobody_a_winner(tmp_path: Path) -> No
         assert record.winners == ()
 
 
+@pytest.mark.slow  # a whole game waiting out a hung bot's deadlines
 def test_under_default_move_a_timeout_plays_the_default_move_and_the_game_goes_on(
     tmp_path: Path,
 ) -> None:

@@ -6,6 +6,7 @@ import os
 import threading
 from pathlib import Path
 
+import pytest
 from throneroom import Client
 from throneroom.tournament import load_config, run_tournament
 from throneroom_server.embedded import EmbeddedServer
@@ -34,6 +35,7 @@ def _runaway_file(directory: Path, *, spin: bool, pid_file: Path) -> Path:
     return path
 
 
+@pytest.mark.slow  # two whole tournaments, one with a bot losing each game on time
 def test_a_bot_spinning_forever_is_killed_and_the_other_games_are_the_same(
     tmp_path: Path,
 ) -> None:
