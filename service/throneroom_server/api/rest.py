@@ -38,8 +38,6 @@ from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.typedefs import Middleware
 from throneroom.v1 import service_pb2
 
-from throneroom_server import updates
-from throneroom_server.access import API_KEY_HEADER, Caller
 from throneroom_server.api.connections import LimitedSite
 from throneroom_server.api.cors import CorsPolicy, cors_headers, cors_middleware
 from throneroom_server.api.openapi import Route, build_spec
@@ -59,11 +57,13 @@ from throneroom_server.api.rest_io import (
     version_header,
 )
 from throneroom_server.api.web import add_web_routes
-from throneroom_server.app import App
-from throneroom_server.describe import check_language, legal_moves_response
-from throneroom_server.errors import AppError
-from throneroom_server.limits import DEFAULT_IDLE_CONNECTION_SECONDS, DEFAULT_MAX_CONNECTIONS
-from throneroom_server.metrics import Metrics
+from throneroom_server.app import updates
+from throneroom_server.app.access import API_KEY_HEADER, Caller
+from throneroom_server.app.describe import check_language, legal_moves_response
+from throneroom_server.app.errors import AppError
+from throneroom_server.app.limits import DEFAULT_IDLE_CONNECTION_SECONDS, DEFAULT_MAX_CONNECTIONS
+from throneroom_server.app.metrics import Metrics
+from throneroom_server.app.service import App
 
 log = structlog.get_logger("throneroom.http")
 

@@ -20,14 +20,14 @@ import structlog
 from google.protobuf.message import DecodeError, Message
 from throneroom.v1 import service_pb2, service_pb2_grpc
 
-from throneroom_server import updates
-from throneroom_server.access import API_KEY_HEADER, Caller, peer_address
 from throneroom_server.api import play
 from throneroom_server.api.errors import to_status
-from throneroom_server.app import App
-from throneroom_server.describe import check_language, legal_moves_response
-from throneroom_server.errors import AppError, invalid
-from throneroom_server.limits import discard_unknown
+from throneroom_server.app import updates
+from throneroom_server.app.access import API_KEY_HEADER, Caller, peer_address
+from throneroom_server.app.describe import check_language, legal_moves_response
+from throneroom_server.app.errors import AppError, invalid
+from throneroom_server.app.limits import discard_unknown
+from throneroom_server.app.service import App
 
 log = structlog.get_logger("throneroom.api")
 

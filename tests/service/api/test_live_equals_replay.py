@@ -41,10 +41,10 @@ import pytest
 from google.protobuf import json_format, text_format
 from google.protobuf.message import Message
 from throneroom.v1 import game_pb2, kings_life_pb2, service_pb2, service_pb2_grpc
-from throneroom_server import updates
 from throneroom_server.api import play_socket
-from throneroom_server.app import App
-from throneroom_server.errors import AppError
+from throneroom_server.app import updates
+from throneroom_server.app.errors import AppError
+from throneroom_server.app.service import App
 from throneroom_server.games.registry import service_games
 from throneroom_server.store.base import Store
 from throneroom_server.store.memory import MemoryStore

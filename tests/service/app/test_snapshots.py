@@ -8,9 +8,9 @@ import random
 
 import pytest
 from throneroom.v1 import game_pb2, nim_pb2, service_pb2
-from throneroom_server.app import App, Viewer
+from throneroom_server.app.service import App, Viewer
+from throneroom_server.app.snapshots import Snapshots
 from throneroom_server.games.registry import service_games
-from throneroom_server.snapshots import Snapshots
 from throneroom_server.store.memory import MemoryStore
 
 OPTIONS = {

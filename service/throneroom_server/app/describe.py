@@ -28,7 +28,7 @@ from throneroom.games import king_is_dead as kid
 from throneroom.games import kings_life as kl
 from throneroom.v1 import game_pb2, service_pb2, storage_pb2
 
-from throneroom_server.errors import invalid
+from throneroom_server.app.errors import invalid
 from throneroom_server.games.kit.service import ServiceGame
 
 LANGUAGES = ("en", "es", "pt")

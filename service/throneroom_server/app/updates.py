@@ -23,13 +23,13 @@ from collections.abc import AsyncGenerator, Sequence
 
 from throneroom.v1 import game_pb2, service_pb2, storage_pb2
 
-from throneroom_server import app as _app
-from throneroom_server.access import LOCAL, Caller
-from throneroom_server.app import App, KnownGame, Viewer
-from throneroom_server.describe import Describer
-from throneroom_server.errors import AppError, ErrorKind, exhausted
+from throneroom_server.app import service as _app
+from throneroom_server.app.access import LOCAL, Caller
+from throneroom_server.app.describe import Describer
+from throneroom_server.app.errors import AppError, ErrorKind, exhausted
+from throneroom_server.app.service import App, KnownGame, Viewer
+from throneroom_server.app.watch import Subscription, TooManyStreams, WatcherTooSlow
 from throneroom_server.store import LoadedGame, StoreError
-from throneroom_server.watch import Subscription, TooManyStreams, WatcherTooSlow
 
 SETTLE_SECONDS = 1.0
 """How long an update of the session's own move waits for the commit's answer

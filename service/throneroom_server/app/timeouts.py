@@ -19,11 +19,11 @@ from collections.abc import Awaitable, Callable
 import structlog
 from throneroom.v1 import common_pb2, game_pb2, storage_pb2
 
-from throneroom_server import clocks, records
-from throneroom_server.errors import AppError, ErrorKind
+from throneroom_server.app import clocks, records
+from throneroom_server.app.errors import AppError, ErrorKind
+from throneroom_server.app.lobby import Lobby, StoreCall
+from throneroom_server.app.metrics import Metrics
 from throneroom_server.games.kit.service import ServiceGame
-from throneroom_server.lobby import Lobby, StoreCall
-from throneroom_server.metrics import Metrics
 from throneroom_server.store import Committed, LoadedGame, Store
 
 log = structlog.get_logger("throneroom.app")

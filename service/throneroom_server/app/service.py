@@ -20,10 +20,10 @@ from typing import TypeVar
 import structlog
 from throneroom.v1 import common_pb2, game_pb2, service_pb2, storage_pb2
 
-from throneroom_server import clocks, limits, records, timeouts, tokens
-from throneroom_server.access import LOCAL, Access, Caller
-from throneroom_server.describe import Describer, check_language, describer
-from throneroom_server.errors import (
+from throneroom_server.app import clocks, limits, records, timeouts, tokens
+from throneroom_server.app.access import LOCAL, Access, Caller
+from throneroom_server.app.describe import Describer, check_language, describer
+from throneroom_server.app.errors import (
     AppError,
     ErrorKind,
     game_not_found,
@@ -33,6 +33,12 @@ from throneroom_server.errors import (
     store_full,
     store_unavailable,
 )
+from throneroom_server.app.limits import Limits
+from throneroom_server.app.lobby import Lobby
+from throneroom_server.app.metrics import Metrics
+from throneroom_server.app.snapshots import Snapshots
+from throneroom_server.app.timeouts import Timeouts
+from throneroom_server.app.watch import WatchHub, WatchLimits
 from throneroom_server.games.core import (
     GameError,
     IllegalMoveError,
@@ -40,10 +46,6 @@ from throneroom_server.games.core import (
     InvalidOptionsError,
 )
 from throneroom_server.games.kit.service import ServiceGame
-from throneroom_server.limits import Limits
-from throneroom_server.lobby import Lobby
-from throneroom_server.metrics import Metrics
-from throneroom_server.snapshots import Snapshots
 from throneroom_server.store import (
     Committed,
     Duplicate,
@@ -57,8 +59,6 @@ from throneroom_server.store import (
     StoreGameNotFound,
     StoreUnavailable,
 )
-from throneroom_server.timeouts import Timeouts
-from throneroom_server.watch import WatchHub, WatchLimits
 
 log = structlog.get_logger("throneroom.app")
 
