@@ -51,7 +51,7 @@ Admit = Callable[[Caller], Awaitable[None]]
 
 
 class StoreCall(Protocol):
-    """Await a store call, its errors turned into the client's (``App._store``)."""
+    """Await a store call, its errors turned into the client's (``Gateway.guard``)."""
 
     def __call__(self, awaitable: Awaitable[T], /) -> Awaitable[T]: ...
 
