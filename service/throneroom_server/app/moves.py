@@ -24,7 +24,6 @@ import datetime
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import structlog
 from throneroom.v1 import game_pb2, service_pb2, storage_pb2
@@ -78,15 +77,10 @@ class KnownGame:
     viewer: Viewer
 
 
-class Admitted(NamedTuple):
-    """A move admitted: the game as loaded, the seat that moves, its engine,
-    and the hash that recognises a retry of the move."""
-
-    loaded: LoadedGame
-    viewer: Viewer
-    seat: int
-    game: ServiceGame
-    digest: bytes
+Admitted = tuple[LoadedGame, Viewer, int, ServiceGame, bytes]
+"""A move admitted: the game as loaded, the viewer and the seat that moves, its
+engine, and the hash that recognises a retry of the move (a plain tuple, as
+``Decision``)."""
 
 
 Decision = tuple[game_pb2.GameState, storage_pb2.StoredEntry, storage_pb2.StoredClock | None]
@@ -183,13 +177,29 @@ class Moves:
                 if done is not None:
                     return done
         admitted = await self.admit(game_id, token, move, idempotency_key, caller)
-        if isinstance(admitted, MoveDone):  # a retry
+        if isinstance(admitted, MoveDone):  # a retry (Admitted is a tuple)
             return admitted
         loaded, viewer, seat, game, digest = admitted
         for attempt in range(MAX_COMMIT_ATTEMPTS):
-            decision = await self.decide(
-                game, loaded, seat, move, digest=digest, expected_version=expected_version
+            now_ms = self.gateway.now_ms()
+            decision = self.decide(
+                game,
+                loaded,
+                seat,
+                move,
+                digest=digest,
+                expected_version=expected_version,
+                now_ms=now_ms,
             )
+            if decision is None:
+                # The move came after the seat's deadline: the timeout is due
+                # (whichever replica applies it first), the move is not taken.
+                await self.timeouts.claim(game_id)
+                raise precondition(
+                    "TIME_EXPIRED",
+                    f"seat {seat}'s time ran out at "
+                    f"{_iso(loaded.clock.deadline_ms[seat] if loaded.clock else now_ms)}",
+                )
             result = await self.commit(game, loaded, viewer, decision, idempotency_key)
             if not isinstance(result, Stale):
                 if not result.replayed:
@@ -251,11 +261,11 @@ class Moves:
             raise invalid(
                 "INVALID_MOVE", f"this game is {game.name!r}; a {given!r} move cannot apply"
             )
-        return Admitted(loaded, viewer, seat, game, digest)
+        return loaded, viewer, seat, game, digest
 
     # -- decision -----------------------------------------------------------------------
 
-    async def decide(
+    def decide(
         self,
         game: ServiceGame,
         loaded: LoadedGame,
@@ -264,23 +274,17 @@ class Moves:
         *,
         digest: bytes,
         expected_version: int,
-    ) -> Decision:
-        """The move on ``loaded``'s state, chosen at ``expected_version``: the
-        state it makes and its record; a rules error, a stale version or a
-        late seat (whose timeout is claimed) as the client's error."""
+        now_ms: int,
+    ) -> Decision | None:
+        """The move on ``loaded``'s state at ``now_ms``, chosen at
+        ``expected_version``: the state it makes and its record; a rules error
+        or a stale version as the client's error; None when the seat's time
+        ran out (the caller claims the timeout and refuses the move)."""
         self.check_version(game, loaded, seat, expected_version)
         if loaded.state.HasField("forfeit"):
             raise precondition("GAME_FINISHED", loaded.state.forfeit.summary)
-        now_ms = self.gateway.now_ms()
         if seat in timeouts.late_seats(game, loaded, now_ms):
-            # The move came after the seat's deadline: the timeout is due
-            # (whichever replica applies it first), the move is not taken.
-            await self.timeouts.claim(loaded.game_id)
-            raise precondition(
-                "TIME_EXPIRED",
-                f"seat {seat}'s time ran out at "
-                f"{_iso(loaded.clock.deadline_ms[seat] if loaded.clock else now_ms)}",
-            )
+            return None
         try:
             new_state, events = game.apply(loaded.state, seat, move)
         except InvalidMoveError as exc:
