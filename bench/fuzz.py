@@ -53,8 +53,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "sdk"), str(ROOT / "service")]
 
 from throneroom.v1 import game_pb2, service_pb2, service_pb2_grpc  # noqa: E402
-from throneroom_server.config import Config  # noqa: E402
-from throneroom_server.server import RunningServer, create_server  # noqa: E402
+from throneroom_server.runtime.config import Config  # noqa: E402
+from throneroom_server.runtime.server import RunningServer, create_server  # noqa: E402
 from throneroom_server.store.base import Committed  # noqa: E402
 from throneroom_server.store.memory import MemoryStore  # noqa: E402
 

@@ -24,9 +24,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "sdk"), str(ROOT / "service")]
 
 from throneroom.v1 import game_pb2, nim_pb2, service_pb2  # noqa: E402
-from throneroom_server.app import App  # noqa: E402
+from throneroom_server.app.service import App  # noqa: E402
 from throneroom_server.games.registry import service_games  # noqa: E402
-from throneroom_server.logs import configure_logging  # noqa: E402
+from throneroom_server.runtime.logs import configure_logging  # noqa: E402
 from throneroom_server.store.base import Store  # noqa: E402
 from throneroom_server.store.memory import MemoryStore  # noqa: E402
 from throneroom_server.store.redis import RedisStore  # noqa: E402

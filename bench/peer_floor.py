@@ -271,8 +271,8 @@ async def ping_load(address: str, pids: list[int], method: str, m: int, calls: i
 @contextlib.contextmanager
 def bare(port: int, ws_port: int) -> Iterator[int]:
     """The bare server in its own process, with the grpc settings
-    ``throneroom-server`` runs with (throneroom_server.main.GRPC_SETTINGS)."""
-    from throneroom_server.main import use_grpc_settings  # noqa: PLC0415  (peer set sys.path)
+    ``throneroom-server`` runs with (throneroom_server.runtime.main.GRPC_SETTINGS)."""
+    from throneroom_server.runtime.main import use_grpc_settings  # noqa: PLC0415  (peer set sys.path)
 
     env = dict(os.environ)
     use_grpc_settings(env)

@@ -63,10 +63,10 @@ class _Requests:
 async def _play(store: Any, matches: int, min_moves: int, seed: int) -> int:
     """Rounds of ``matches`` concurrent games until ``min_moves`` moves; the moves."""
     from throneroom.v1 import service_pb2  # noqa: PLC0415
-    from throneroom_server.access import LOCAL  # noqa: PLC0415
     from throneroom_server.api import play  # noqa: PLC0415
     from throneroom_server.api.servicer import decoder  # noqa: PLC0415
-    from throneroom_server.app import App  # noqa: PLC0415
+    from throneroom_server.app.access import LOCAL  # noqa: PLC0415
+    from throneroom_server.app.service import App  # noqa: PLC0415
     from throneroom_server.games.registry import service_games  # noqa: PLC0415
 
     app = App(store, service_games())
@@ -153,7 +153,7 @@ async def _timed(redis_url: str | None, matches: int, min_moves: int) -> tuple[i
 
 def worker(redis_url: str | None, matches: int, min_moves: int) -> None:
     """One measurement in this process: a warm-up, then the timed games."""
-    from throneroom_server.logs import configure_logging  # noqa: PLC0415
+    from throneroom_server.runtime.logs import configure_logging  # noqa: PLC0415
 
     configure_logging("json", "warning")
 

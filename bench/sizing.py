@@ -37,7 +37,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "sdk"), str(ROOT / "service")]
 
 from throneroom.envelopes import wrap_options  # noqa: E402
 from throneroom.v1 import storage_pb2  # noqa: E402
-from throneroom_server.app import App  # noqa: E402
+from throneroom_server.app.service import App  # noqa: E402
 from throneroom_server.games.registry import build_registry, service_games  # noqa: E402
 from throneroom_server.store.base import Committed, Store  # noqa: E402
 from throneroom_server.store.memory import MemoryStore  # noqa: E402

@@ -9,7 +9,7 @@ those fixtures without its marker fails, so the markers cannot drift from what
 the tests use. ``slow`` is set by hand on long playouts and whole-game runs.
 ``make test-fast`` runs ``-m "not slow and not cluster and not browser"``.
 
-The service's grpc settings (``throneroom_server.main.GRPC_SETTINGS``) are put
+The service's grpc settings (``throneroom_server.runtime.main.GRPC_SETTINGS``) are put
 into the environment here, before any test imports grpc (grpc reads them once,
 at import): servers started in this process run as the shipped process does,
 and server processes started by tests inherit them."""
@@ -21,7 +21,7 @@ import sys
 from collections.abc import Iterator
 
 import pytest
-from throneroom_server.main import use_grpc_settings
+from throneroom_server.runtime.main import use_grpc_settings
 
 from throneroom_dev.processes import RedisServerError, throwaway_redis, throwaway_redis_cluster
 

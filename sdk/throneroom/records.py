@@ -56,9 +56,9 @@ def replay(record: service_pb2.GameRecord) -> int:
     process); the number of versions replayed, or RecordMismatch saying where
     it stops agreeing."""
     try:
+        from throneroom_server.app.records import RecordMismatch as Mismatch  # noqa: PLC0415
+        from throneroom_server.app.records import replay as replay_record  # noqa: PLC0415
         from throneroom_server.games.registry import service_games  # noqa: PLC0415
-        from throneroom_server.records import RecordMismatch as Mismatch  # noqa: PLC0415
-        from throneroom_server.records import replay as replay_record  # noqa: PLC0415
     except ImportError:
         raise RecordMismatch("replaying needs the engines: pip install throneroom-server") from None
     try:

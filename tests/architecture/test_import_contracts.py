@@ -9,7 +9,8 @@
     and the modules of its three dependencies (grpcio, protobuf,
     googleapis-common-protos); the server only lazily, inside the functions
     listed in LAZY_SERVER_IMPORTS;
-(c) dependencies point one way: main/server/embedded -> api -> app -> (games, store);
+(c) dependencies point one way: runtime (and the embedded re-export) -> api -> app
+    -> (games, store);
 (d) no import cycles: within each engine package, and across the server and the SDK.
 
 Every import statement counts, lazy or not (tests/architecture/imports.py).
@@ -83,15 +84,15 @@ LAZY_SERVER_IMPORTS = frozenset(
         ("throneroom.bots.mcts", "throneroom_server.games.registry"),
         # Replaying a game record runs it through the engines.
         ("throneroom.records", "throneroom_server.games.registry"),
-        ("throneroom.records", "throneroom_server.records"),
+        ("throneroom.records", "throneroom_server.app.records"),
     }
 )
 
 COMPOSITION = (
-    "throneroom_server.main",
-    "throneroom_server.process",
-    "throneroom_server.server",
+    "throneroom_server.runtime",
+    # The documented re-exports of runtime.embedded and runtime.main.
     "throneroom_server.embedded",
+    "throneroom_server.main",
 )
 API = "throneroom_server.api"
 APP = "throneroom_server.app"
@@ -301,7 +302,9 @@ def test_the_source_tree_is_seen() -> None:
     assert {
         "throneroom.client",
         "throneroom.arena",
-        "throneroom_server.app",
+        "throneroom_server.app.service",
+        "throneroom_server.app.updates",
+        "throneroom_server.runtime.server",
         "throneroom_server.store.redis",
         "throneroom_server.api.servicer",
         "throneroom_server.games.kings_life.days",
@@ -334,7 +337,7 @@ def test_games_contract_catches_planted_violations(tmp_path: Path) -> None:
                 from throneroom_server.store import base
                 from throneroom_server import app
                 from throneroom_server.api import servicer
-                from throneroom_server import server
+                from throneroom_server.runtime import server
                 from throneroom_server.games import core
 
                 def lazily():
@@ -343,9 +346,9 @@ def test_games_contract_catches_planted_violations(tmp_path: Path) -> None:
             """,
             "service/throneroom_server/games/core.py": "",
             "service/throneroom_server/store/base.py": "",
-            "service/throneroom_server/app.py": "",
+            "service/throneroom_server/app/__init__.py": "",
             "service/throneroom_server/api/servicer.py": "",
-            "service/throneroom_server/server.py": "",
+            "service/throneroom_server/runtime/server.py": "",
             "sdk/throneroom/v1/nim_pb2.py": "",
             "sdk/throneroom/v1/service_pb2_grpc.py": "import grpc\n",
             "sdk/throneroom/games/kings_life/__init__.py": "import socket\n",
@@ -365,7 +368,7 @@ def test_games_contract_catches_planted_violations(tmp_path: Path) -> None:
         "throneroom_server.games.bad imports throneroom_server.store.base",
         "throneroom_server.games.bad imports throneroom_server.app",
         "throneroom_server.games.bad imports throneroom_server.api.servicer",
-        "throneroom_server.games.bad imports throneroom_server.server",
+        "throneroom_server.games.bad imports throneroom_server.runtime.server",
         "throneroom_server.games.bad imports asyncio (inside a function)",
         "throneroom_server.games.bad imports random (inside a function)",
         "throneroom.games.kings_life imports socket",
@@ -390,7 +393,7 @@ def test_sdk_contract_catches_planted_violations(tmp_path: Path) -> None:
                 from google.rpc import status_pb2
                 import redis
                 from grpc_status import rpc_status
-                from throneroom_server.app import App
+                from throneroom_server.app.service import App
 
                 def local():
                     from throneroom_server.games.registry import build_registry
@@ -407,19 +410,19 @@ def test_sdk_contract_catches_planted_violations(tmp_path: Path) -> None:
             "sdk/throneroom/records.py": """
                 def replay():
                     from throneroom_server.games.registry import service_games
-                    from throneroom_server.records import replay
+                    from throneroom_server.app.records import replay
             """,
-            "service/throneroom_server/app.py": "",
+            "service/throneroom_server/app/service.py": "",
             "service/throneroom_server/embedded.py": "",
             "service/throneroom_server/games/registry.py": "",
-            "service/throneroom_server/records.py": "",
+            "service/throneroom_server/app/records.py": "",
         },
     )
     flagged = {line.split(": ")[1] for line in _check_sdk(imports)}
     assert flagged == {
         "throneroom.client imports redis",
         "throneroom.client imports grpc_status",
-        "throneroom.client imports throneroom_server.app",
+        "throneroom.client imports throneroom_server.app.service",
         "throneroom.client imports throneroom_server.games.registry (inside a function)",
         "throneroom.client imports structlog (inside a function)",
     }
@@ -460,11 +463,11 @@ def test_cli_extra_contract_catches_planted_violations(tmp_path: Path) -> None:
             "sdk/throneroom/records.py": """
                 def replay():
                     from throneroom_server.games.registry import service_games
-                    from throneroom_server.records import replay
+                    from throneroom_server.app.records import replay
             """,
             "service/throneroom_server/embedded.py": "",
             "service/throneroom_server/games/registry.py": "",
-            "service/throneroom_server/records.py": "",
+            "service/throneroom_server/app/records.py": "",
         },
     )
     flagged = {line.split(": ")[1] for line in _check_sdk(imports)}
@@ -513,10 +516,10 @@ def test_sdk_contract_reports_a_stale_allowed_lazy_import(tmp_path: Path) -> Non
             "sdk/throneroom/records.py": """
                 def replay():
                     from throneroom_server.games.registry import service_games
-                    from throneroom_server.records import replay
+                    from throneroom_server.app.records import replay
             """,
             "service/throneroom_server/games/registry.py": "",
-            "service/throneroom_server/records.py": "",
+            "service/throneroom_server/app/records.py": "",
         },
     )
     assert _check_sdk(imports) == [
@@ -538,29 +541,30 @@ def test_layer_contract_catches_planted_violations(tmp_path: Path) -> None:
         {
             "service/throneroom_server/store/redis.py": """
                 from throneroom_server.store.base import Store
-                from throneroom_server.errors import AppError
 
                 def later():
-                    from throneroom_server import app
+                    from throneroom_server.app import errors
             """,
             "service/throneroom_server/store/base.py": "",
-            "service/throneroom_server/errors.py": "",
-            "service/throneroom_server/app.py": """
+            "service/throneroom_server/app/errors.py": "",
+            "service/throneroom_server/app/service.py": """
                 from throneroom_server.games import core
                 from throneroom_server.store import base
-                from .api import errors
+                from ..api import errors
             """,
-            "service/throneroom_server/api/errors.py": "from throneroom_server import server\n",
+            "service/throneroom_server/api/errors.py": "from ..runtime import server\n",
             "service/throneroom_server/api/servicer.py": "from throneroom_server import app\n",
-            "service/throneroom_server/server.py": "from throneroom_server.api import servicer\n",
+            "service/throneroom_server/runtime/server.py": "from ..api import servicer\n",
+            "service/throneroom_server/embedded.py": "from .runtime import embedded\n",
+            "service/throneroom_server/runtime/embedded.py": "from . import server\n",
             "service/throneroom_server/games/core.py": "",
         },
     )
     flagged = {line.split(": ")[1] for line in check_layers(imports, LAYERS)}
     assert flagged == {
-        "throneroom_server.store.redis imports throneroom_server.app (inside a function)",
-        "throneroom_server.app imports throneroom_server.api.errors",
-        "throneroom_server.api.errors imports throneroom_server.server",
+        "throneroom_server.store.redis imports throneroom_server.app.errors (inside a function)",
+        "throneroom_server.app.service imports throneroom_server.api.errors",
+        "throneroom_server.api.errors imports throneroom_server.runtime.server",
     }
 
 

@@ -6,7 +6,7 @@ import threading
 from collections.abc import Iterator, Sequence
 
 import pytest
-import throneroom_server.server
+import throneroom_server.runtime.server
 from throneroom import Client, RandomBot
 from throneroom.arena import MatchError, MatchResult, play_match, play_seat
 from throneroom.v1 import game_pb2
@@ -102,7 +102,7 @@ def simultaneous_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[EmbeddedSer
     def registry(*, include_fixtures: bool = False) -> dict[str, ServiceGame]:
         return {"nim": serve(SimultaneousNim())}
 
-    monkeypatch.setattr(throneroom_server.server, "service_games", registry)
+    monkeypatch.setattr(throneroom_server.runtime.server, "service_games", registry)
     with EmbeddedServer(include_fixtures=True) as embedded:
         yield embedded
 

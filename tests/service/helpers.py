@@ -10,9 +10,9 @@ import grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 from throneroom.v1 import game_pb2, nim_pb2, service_pb2, service_pb2_grpc
-from throneroom_server.config import Config
 from throneroom_server.games.registry import build_registry
-from throneroom_server.server import RunningServer, create_server
+from throneroom_server.runtime.config import Config
+from throneroom_server.runtime.server import RunningServer, create_server
 from throneroom_server.store.base import Store
 
 

@@ -19,9 +19,8 @@ import grpc
 from google.protobuf import json_format, text_format
 from google.protobuf.message import Message
 from throneroom.v1 import game_pb2, service_pb2, service_pb2_grpc
-from throneroom_server import updates
-from throneroom_server.app import App
-from throneroom_server.errors import AppError
+from throneroom_server.app import App, updates
+from throneroom_server.app.errors import AppError
 
 from tests.service.decoding import last_occurrence
 from tests.service.rest_helpers import Rest, sse_frames

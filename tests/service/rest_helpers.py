@@ -15,7 +15,7 @@ from aiohttp import web
 from multidict import CIMultiDict
 from throneroom_server.api.cors import CorsPolicy
 from throneroom_server.api.rest import start_rest
-from throneroom_server.app import App, AppConfig
+from throneroom_server.app.service import App, AppConfig
 from throneroom_server.games.nim import Nim
 from throneroom_server.games.registry import serve
 from throneroom_server.store.base import Store

@@ -68,7 +68,7 @@ class Server:
 
 def _serve(redis_url: str | None, ready: threading.Event, holder: dict[str, Any]) -> None:
     from throneroom_server.api.rest import start_rest
-    from throneroom_server.app import App
+    from throneroom_server.app.service import App
     from throneroom_server.games.registry import service_games
     from throneroom_server.store.memory import MemoryStore
 

@@ -8,7 +8,7 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 from throneroom.v1 import service_pb2
 
-from throneroom_server.errors import AppError, ErrorKind
+from throneroom_server.app.errors import AppError, ErrorKind
 
 ERROR_DOMAIN = "throneroom"
 

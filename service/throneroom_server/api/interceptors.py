@@ -13,7 +13,7 @@ import grpc
 import structlog
 from grpc.aio import ServerInterceptor
 
-from throneroom_server.metrics import Metrics
+from throneroom_server.app.metrics import Metrics
 
 log = structlog.get_logger("throneroom.rpc")
 

@@ -18,7 +18,7 @@ from typing import Any
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
-from throneroom_server.limits import MAX_GAME_ID_CHARS
+from throneroom_server.app.limits import MAX_GAME_ID_CHARS
 
 OPENAPI_VERSION = "3.0.3"
 PATH_FIELDS = frozenset({"game_id"})

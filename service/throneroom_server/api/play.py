@@ -28,11 +28,11 @@ import structlog
 from throneroom.games.messages import varint
 from throneroom.v1 import service_pb2
 
-from throneroom_server.access import Caller
 from throneroom_server.api.errors import to_play_error
-from throneroom_server.app import App
-from throneroom_server.errors import AppError, invalid
-from throneroom_server.updates import Outbox, Sent, serialized, stream
+from throneroom_server.app.access import Caller
+from throneroom_server.app.errors import AppError, invalid
+from throneroom_server.app.service import App
+from throneroom_server.app.updates import Outbox, Sent, serialized, stream
 
 __all__ = ["Sent", "serialize", "session"]
 

@@ -44,13 +44,13 @@ import structlog
 from aiohttp import WSCloseCode, WSMsgType, web
 from throneroom.v1 import service_pb2
 
-from throneroom_server.access import Caller
 from throneroom_server.api import play
 from throneroom_server.api.errors import grpc_code
 from throneroom_server.api.rest_io import error_body, message_json, parse_json
 from throneroom_server.api.servicer import decoder
-from throneroom_server.app import App
-from throneroom_server.errors import AppError, invalid
+from throneroom_server.app.access import Caller
+from throneroom_server.app.errors import AppError, invalid
+from throneroom_server.app.service import App
 
 log = structlog.get_logger("throneroom.http")
 

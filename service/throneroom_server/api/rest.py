@@ -38,8 +38,6 @@ from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.typedefs import Middleware
 from throneroom.v1 import game_pb2, service_pb2
 
-from throneroom_server import updates
-from throneroom_server.access import API_KEY_HEADER, Caller
 from throneroom_server.api.connections import LimitedSite
 from throneroom_server.api.cors import CorsPolicy, cors_headers, cors_middleware
 from throneroom_server.api.openapi import Route, build_spec
@@ -59,11 +57,13 @@ from throneroom_server.api.rest_io import (
     version_header,
 )
 from throneroom_server.api.web import add_web_routes
-from throneroom_server.app import App
-from throneroom_server.describe import check_language, legal_moves_response
-from throneroom_server.errors import AppError
-from throneroom_server.limits import DEFAULT_IDLE_CONNECTION_SECONDS, DEFAULT_MAX_CONNECTIONS
-from throneroom_server.metrics import Metrics
+from throneroom_server.app import calls, updates
+from throneroom_server.app.access import API_KEY_HEADER, Caller
+from throneroom_server.app.describe import check_language
+from throneroom_server.app.errors import AppError
+from throneroom_server.app.limits import DEFAULT_IDLE_CONNECTION_SECONDS, DEFAULT_MAX_CONNECTIONS
+from throneroom_server.app.metrics import Metrics
+from throneroom_server.app.service import App
 
 log = structlog.get_logger("throneroom.http")
 
@@ -122,59 +122,40 @@ def _caller(request: web.Request) -> Caller:
 
 async def list_game_types(request: web.Request) -> web.StreamResponse:
     read_query(request, service_pb2.ListGameTypesRequest())
-    return json_response(
-        service_pb2.ListGameTypesResponse(game_types=_app(request).list_game_types())
-    )
+    return json_response(calls.list_game_types(_app(request)))
 
 
 async def list_games(request: web.Request) -> web.StreamResponse:
     """The lobby; ``status`` may also be written short: any, open, started, finished."""
     query = read_query(request, service_pb2.ListGamesRequest(), short_enums=_STATUS_WORDS)
-    return json_response(await _app(request).lobby.list_games(query, caller=_caller(request)))
+    return json_response(await calls.list_games(_app(request), query, caller=_caller(request)))
 
 
 async def create_game(request: web.Request) -> web.StreamResponse:
     body = await read_body(request, service_pb2.CreateGameRequest())
-    seed = body.seed if body.HasField("seed") else None
-    game_id, version = await _app(request).create_game(
-        body.options,
-        body.num_seats,
-        seed,
-        time_control=body.time_control if body.HasField("time_control") else None,
-        caller=_caller(request),
-    )
-    structlog.contextvars.bind_contextvars(game_id=game_id)
-    response = json_response(
-        service_pb2.CreateGameResponse(game_id=game_id, version=version), status=201
-    )
-    response.headers["Location"] = f"/v1/games/{game_id}"
+    created = await calls.create_game(_app(request), body, caller=_caller(request))
+    structlog.contextvars.bind_contextvars(game_id=created.game_id)
+    response = json_response(created, status=201)
+    response.headers["Location"] = f"/v1/games/{created.game_id}"
     return response
 
 
 async def join_game(request: web.Request) -> web.StreamResponse:
     body = await read_body(request, service_pb2.JoinGameRequest())
-    seat = body.seat if body.HasField("seat") else None
-    seat, token = await _app(request).join_game(
-        body.game_id, seat, body.display_name, caller=_caller(request)
-    )
-    return json_response(service_pb2.JoinGameResponse(seat=seat, seat_token=token))
+    return json_response(await calls.join_game(_app(request), body, caller=_caller(request)))
 
 
 async def get_game(request: web.Request) -> web.StreamResponse:
     query = read_query(request, service_pb2.GetGameRequest())
-    snapshot = await _app(request).get_game(
-        query.game_id, seat_token(request), caller=_caller(request)
-    )
-    return json_response(service_pb2.GetGameResponse(snapshot=snapshot))
+    query.seat_token = seat_token(request)
+    return json_response(await calls.get_game(_app(request), query, caller=_caller(request)))
 
 
 async def list_legal_moves(request: web.Request) -> web.StreamResponse:
     query = read_query(request, service_pb2.ListLegalMovesRequest())
-    lang = check_language(query.describe_language)
-    version, seat, moves = await _app(request).legal_moves(
-        query.game_id, seat_token(request), caller=_caller(request)
-    )
-    return json_response(legal_moves_response(version, seat, moves, lang))
+    query.seat_token = seat_token(request)
+    moves = await calls.list_legal_moves(_app(request), query, caller=_caller(request))
+    return json_response(moves)
 
 
 async def apply_move(request: web.Request) -> web.StreamResponse:
@@ -187,35 +168,20 @@ async def apply_move(request: web.Request) -> web.StreamResponse:
         raise malformed(
             "the Idempotency-Key header and the body's idempotencyKey differ; send one key"
         )
-    result = await _app(request).apply_move(
-        body.game_id,
-        seat_token(request),
-        body.expected_version,
-        body.move,
-        body.idempotency_key or header_key,
-        with_legal_moves=body.with_legal_moves,
-        caller=_caller(request),
-    )
-    return json_response(result)
+    body.seat_token = seat_token(request)
+    body.idempotency_key = body.idempotency_key or header_key
+    return json_response(await calls.apply_move(_app(request), body, caller=_caller(request)))
 
 
 async def get_history(request: web.Request) -> web.StreamResponse:
     query = read_query(request, service_pb2.GetHistoryRequest())
-    history = await _app(request).history(
-        query.game_id,
-        seat_token(request),
-        query.from_version,
-        query.page_size,
-        describe_language=query.describe_language,
-        caller=_caller(request),
-    )
-    return json_response(history)
+    query.seat_token = seat_token(request)
+    return json_response(await calls.get_history(_app(request), query, caller=_caller(request)))
 
 
 async def export_game(request: web.Request) -> web.StreamResponse:
     query = read_query(request, service_pb2.ExportGameRequest())
-    record = await _app(request).export_game(query.game_id, caller=_caller(request))
-    return json_response(service_pb2.ExportGameResponse(record=record))
+    return json_response(await calls.export_game(_app(request), query, caller=_caller(request)))
 
 
 async def watch_game(request: web.Request) -> web.StreamResponse:
@@ -248,17 +214,8 @@ async def watch_game(request: web.Request) -> web.StreamResponse:
         },
     )
     await response.prepare(request)
-    items = updates.watch(
-        app,
-        query.game_id,
-        token,
-        from_version,
-        float(query.heartbeat_seconds),
-        with_legal_moves=query.with_legal_moves,
-        include_current=query.include_current,
-        describe_language=query.describe_language,
-        caller=caller,
-    )
+    query.seat_token, query.from_version = token, from_version
+    items = calls.watch_game(app, query, caller=caller)
     try:
         async for sent in items:
             item = updates.parsed(sent)

@@ -12,8 +12,8 @@ from aiohttp import web
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
-from throneroom_server.errors import AppError, ErrorKind, invalid
-from throneroom_server.limits import MAX_JSON_DEPTH, parse_version
+from throneroom_server.app.errors import AppError, ErrorKind, invalid
+from throneroom_server.app.limits import MAX_JSON_DEPTH, parse_version
 
 JSON_MEDIA_TYPE = "application/json"
 

@@ -20,14 +20,13 @@ import structlog
 from google.protobuf.message import DecodeError, Message
 from throneroom.v1 import service_pb2, service_pb2_grpc
 
-from throneroom_server import updates
-from throneroom_server.access import API_KEY_HEADER, Caller, peer_address
 from throneroom_server.api import play
 from throneroom_server.api.errors import to_status
-from throneroom_server.app import App
-from throneroom_server.describe import check_language, legal_moves_response
-from throneroom_server.errors import AppError, invalid
-from throneroom_server.limits import discard_unknown
+from throneroom_server.app import calls, updates
+from throneroom_server.app.access import API_KEY_HEADER, Caller, peer_address
+from throneroom_server.app.errors import AppError, invalid
+from throneroom_server.app.limits import discard_unknown
+from throneroom_server.app.service import App
 
 log = structlog.get_logger("throneroom.api")
 
@@ -180,64 +179,37 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
     async def ListGameTypes(
         self, request: service_pb2.ListGameTypesRequest, context: Context
     ) -> service_pb2.ListGameTypesResponse:
-        return service_pb2.ListGameTypesResponse(game_types=self.app.list_game_types())
+        return calls.list_game_types(self.app)
 
     @_unary
     async def CreateGame(
         self, request: service_pb2.CreateGameRequest, context: Context
     ) -> service_pb2.CreateGameResponse:
-        seed = request.seed if request.HasField("seed") else None
-        game_id, version = await self.app.create_game(
-            request.options,
-            request.num_seats,
-            seed,
-            time_control=request.time_control if request.HasField("time_control") else None,
-            caller=self._caller(context),
-        )
-        return service_pb2.CreateGameResponse(game_id=game_id, version=version)
+        return await calls.create_game(self.app, request, caller=self._caller(context))
 
     @_unary
     async def JoinGame(
         self, request: service_pb2.JoinGameRequest, context: Context
     ) -> service_pb2.JoinGameResponse:
-        seat = request.seat if request.HasField("seat") else None
-        seat, token = await self.app.join_game(
-            request.game_id, seat, request.display_name, caller=self._caller(context)
-        )
-        return service_pb2.JoinGameResponse(seat=seat, seat_token=token)
+        return await calls.join_game(self.app, request, caller=self._caller(context))
 
     @_unary
     async def GetGame(
         self, request: service_pb2.GetGameRequest, context: Context
     ) -> service_pb2.GetGameResponse:
-        snapshot = await self.app.get_game(
-            request.game_id, request.seat_token, caller=self._caller(context)
-        )
-        return service_pb2.GetGameResponse(snapshot=snapshot)
+        return await calls.get_game(self.app, request, caller=self._caller(context))
 
     @_unary
     async def ListLegalMoves(
         self, request: service_pb2.ListLegalMovesRequest, context: Context
     ) -> service_pb2.ListLegalMovesResponse:
-        lang = check_language(request.describe_language)
-        version, seat, moves = await self.app.legal_moves(
-            request.game_id, request.seat_token, caller=self._caller(context)
-        )
-        return legal_moves_response(version, seat, moves, lang)
+        return await calls.list_legal_moves(self.app, request, caller=self._caller(context))
 
     @_unary
     async def ApplyMove(
         self, request: service_pb2.ApplyMoveRequest, context: Context
     ) -> service_pb2.ApplyMoveResponse:
-        return await self.app.apply_move(
-            request.game_id,
-            request.seat_token,
-            request.expected_version,
-            request.move,
-            request.idempotency_key,
-            with_legal_moves=request.with_legal_moves,
-            caller=self._caller(context),
-        )
+        return await calls.apply_move(self.app, request, caller=self._caller(context))
 
     async def WatchGame(  # type: ignore[override]
         self, request: service_pb2.WatchGameRequest, context: Context
@@ -246,17 +218,7 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
         if isinstance(request, Undecodable):
             await _abort(context, request.error())
         structlog.contextvars.bind_contextvars(game_id=request.game_id)
-        watching = updates.watch(
-            self.app,
-            request.game_id,
-            request.seat_token,
-            request.from_version,
-            float(request.heartbeat_seconds),
-            with_legal_moves=request.with_legal_moves,
-            include_current=request.include_current,
-            describe_language=request.describe_language,
-            caller=self._caller(context),
-        )
+        watching = calls.watch_game(self.app, request, caller=self._caller(context))
         await _written(watching, context)
 
     async def Play(  # type: ignore[override]
@@ -269,27 +231,19 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
     async def GetHistory(
         self, request: service_pb2.GetHistoryRequest, context: Context
     ) -> service_pb2.GetHistoryResponse:
-        return await self.app.history(
-            request.game_id,
-            request.seat_token,
-            request.from_version,
-            request.page_size,
-            describe_language=request.describe_language,
-            caller=self._caller(context),
-        )
+        return await calls.get_history(self.app, request, caller=self._caller(context))
 
     @_unary
     async def ListGames(
         self, request: service_pb2.ListGamesRequest, context: Context
     ) -> service_pb2.ListGamesResponse:
-        return await self.app.lobby.list_games(request, caller=self._caller(context))
+        return await calls.list_games(self.app, request, caller=self._caller(context))
 
     @_unary
     async def ExportGame(
         self, request: service_pb2.ExportGameRequest, context: Context
     ) -> service_pb2.ExportGameResponse:
-        record = await self.app.export_game(request.game_id, caller=self._caller(context))
-        return service_pb2.ExportGameResponse(record=record)
+        return await calls.export_game(self.app, request, caller=self._caller(context))
 
     @_unary
     async def Ping(

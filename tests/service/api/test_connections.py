@@ -18,8 +18,8 @@ import pytest
 from throneroom.v1 import service_pb2, service_pb2_grpc
 from throneroom_server.api import play_socket
 from throneroom_server.api.connections import HANDSHAKE_SECONDS, LimitedSite, grpc_options
-from throneroom_server.config import Config
-from throneroom_server.server import RunningServer, create_server
+from throneroom_server.runtime.config import Config
+from throneroom_server.runtime.server import RunningServer, create_server
 from throneroom_server.store.memory import MemoryStore
 
 from tests.service import rest_helpers
@@ -296,8 +296,8 @@ def test_the_process_raises_its_open_files_limit_for_both_faces_or_warns() -> No
         """
         import json, resource
         from structlog.testing import capture_logs
-        from throneroom_server.config import Config
-        from throneroom_server.process import OPEN_FILES_SPARE, open_files_for
+        from throneroom_server.runtime.config import Config
+        from throneroom_server.runtime.process import OPEN_FILES_SPARE, open_files_for
         _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         needed = 2 * 100 + OPEN_FILES_SPARE
         assert hard == resource.RLIM_INFINITY or hard >= needed, hard

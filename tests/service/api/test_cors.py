@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 from throneroom_server.api.cors import ALLOWED_HEADERS, parse_origins
-from throneroom_server.config import load_config
+from throneroom_server.runtime.config import load_config
 from throneroom_server.store.memory import MemoryStore
 
 from tests.service.rest_helpers import Rest, new_nim, start, stop

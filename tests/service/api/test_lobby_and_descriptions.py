@@ -11,8 +11,8 @@ from google.protobuf import json_format
 from throneroom import notation
 from throneroom.games import king_is_dead as kid
 from throneroom.v1 import game_pb2, nim_pb2, service_pb2
+from throneroom_server.app.lobby import MAX_PAGE_SIZE, cursor_of, page_token
 from throneroom_server.games.registry import build_registry
-from throneroom_server.lobby import MAX_PAGE_SIZE, cursor_of, page_token
 from throneroom_server.store.base import Store
 
 from tests.service.api.test_rest_watch import collect

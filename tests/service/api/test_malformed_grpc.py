@@ -11,9 +11,9 @@ import grpc
 import pytest
 import structlog
 from throneroom.v1 import service_pb2
-from throneroom_server import updates
-from throneroom_server.config import Config
-from throneroom_server.server import create_server
+from throneroom_server.app import updates
+from throneroom_server.runtime.config import Config
+from throneroom_server.runtime.server import create_server
 from throneroom_server.store.redis import RedisStore
 
 from tests.service.helpers import (

@@ -15,7 +15,7 @@ from throneroom.v1 import game_pb2, service_pb2
 from throneroom_server.api.openapi import collect_schemas
 from throneroom_server.api.rest import ROUTES, create_rest_app
 from throneroom_server.api.web import CLIENT_ROUTES
-from throneroom_server.app import App
+from throneroom_server.app.service import App
 from throneroom_server.games.registry import build_registry
 from throneroom_server.store.memory import MemoryStore
 

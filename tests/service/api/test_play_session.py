@@ -11,8 +11,8 @@ from typing import Any
 import grpc
 import pytest
 from throneroom.v1 import game_pb2, nim_pb2, service_pb2
-from throneroom_server.app import App, KnownGame, Viewer
-from throneroom_server.errors import AppError
+from throneroom_server.app.errors import AppError
+from throneroom_server.app.service import App, KnownGame, Viewer
 from throneroom_server.games.registry import service_games
 from throneroom_server.store.base import Store
 

@@ -17,8 +17,8 @@ import grpc
 import pytest
 from throneroom.v1 import service_pb2
 from throneroom_server.api import play_socket
-from throneroom_server.config import Config
-from throneroom_server.server import RunningServer, create_server
+from throneroom_server.runtime.config import Config
+from throneroom_server.runtime.server import RunningServer, create_server
 from throneroom_server.store.base import Store
 from throneroom_server.store.memory import MemoryStore
 

@@ -276,7 +276,7 @@ async def test_one_access_line_per_request_with_context_and_no_secrets(rest: Res
 
 
 def test_http_listen_is_configurable() -> None:
-    from throneroom_server.config import load_config
+    from throneroom_server.runtime.config import load_config
 
     assert load_config([], {}).http_listen is None
     assert load_config([], {"THRONEROOM_HTTP_LISTEN": ":8080"}).http_listen == ":8080"
@@ -285,8 +285,8 @@ def test_http_listen_is_configurable() -> None:
 
 async def test_the_server_starts_and_stops_the_rest_face() -> None:
     import aiohttp
-    from throneroom_server.config import Config
-    from throneroom_server.server import create_server
+    from throneroom_server.runtime.config import Config
+    from throneroom_server.runtime.server import create_server
     from throneroom_server.store.memory import MemoryStore
 
     running = await create_server(

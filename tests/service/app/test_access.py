@@ -16,9 +16,9 @@ import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 from throneroom.v1 import game_pb2, nim_pb2, service_pb2, service_pb2_grpc
-from throneroom_server.access import Access, AccessConfig, ApiKeyError, load_keys, peer_address
-from throneroom_server.config import Config
-from throneroom_server.server import RunningServer, create_server
+from throneroom_server.app.access import Access, AccessConfig, ApiKeyError, load_keys, peer_address
+from throneroom_server.runtime.config import Config
+from throneroom_server.runtime.server import RunningServer, create_server
 from throneroom_server.store.memory import MemoryStore
 from throneroom_server.store.redis import RedisStore
 

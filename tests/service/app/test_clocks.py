@@ -9,9 +9,9 @@ from collections.abc import Iterator
 import grpc
 import pytest
 from throneroom.v1 import common_pb2, game_pb2, nim_pb2, service_pb2, storage_pb2
-from throneroom_server import clocks
-from throneroom_server.app import App
-from throneroom_server.errors import AppError
+from throneroom_server.app import clocks
+from throneroom_server.app.errors import AppError
+from throneroom_server.app.service import App
 from throneroom_server.games.registry import service_games
 from throneroom_server.store.base import Store
 from throneroom_server.store.memory import MemoryStore

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 from throneroom.games import king_is_dead as kid
-from throneroom_server.describe import LANGUAGES, check_language, describer
-from throneroom_server.errors import AppError
+from throneroom_server.app.describe import LANGUAGES, check_language, describer
+from throneroom_server.app.errors import AppError
 from throneroom_server.games.registry import service_games
 
 GAMES = service_games(include_fixtures=True)

@@ -18,12 +18,12 @@ from throneroom.v1 import (
     service_pb2,
     service_pb2_grpc,
 )
-from throneroom_server.app import App, AppConfig
-from throneroom_server.config import Config, load_config
+from throneroom_server.app.limits import Limits
+from throneroom_server.app.service import App, AppConfig
 from throneroom_server.games.nim import Nim
 from throneroom_server.games.registry import serve
-from throneroom_server.limits import Limits
-from throneroom_server.server import create_server
+from throneroom_server.runtime.config import Config, load_config
+from throneroom_server.runtime.server import create_server
 from throneroom_server.store.base import Store
 from throneroom_server.store.memory import MemoryStore
 

@@ -9,11 +9,11 @@ import grpc
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from throneroom.v1 import common_pb2, game_pb2, nim_pb2, service_pb2, service_pb2_grpc
-from throneroom_server.app import App
-from throneroom_server.config import Config
+from throneroom_server.app.metrics import Metrics, metered
+from throneroom_server.app.service import App
 from throneroom_server.games.registry import service_games
-from throneroom_server.metrics import Metrics, metered
-from throneroom_server.server import RunningServer, create_server
+from throneroom_server.runtime.config import Config
+from throneroom_server.runtime.server import RunningServer, create_server
 from throneroom_server.store.memory import MemoryStore
 
 from tests.service.helpers import new_nim, nim_move

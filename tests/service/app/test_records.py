@@ -14,12 +14,12 @@ from google.protobuf import json_format
 from throneroom import records as record_files
 from throneroom.envelopes import wrap_options
 from throneroom.v1 import common_pb2, game_pb2, nim_pb2, service_pb2, service_pb2_grpc
-from throneroom_server.app import App
-from throneroom_server.config import Config
-from throneroom_server.errors import AppError
+from throneroom_server.app.errors import AppError
+from throneroom_server.app.records import RecordMismatch, replay
+from throneroom_server.app.service import App
 from throneroom_server.games.registry import service_games
-from throneroom_server.records import RecordMismatch, replay
-from throneroom_server.server import create_server
+from throneroom_server.runtime.config import Config
+from throneroom_server.runtime.server import create_server
 from throneroom_server.store.base import Store
 from throneroom_server.store.memory import MemoryStore
 

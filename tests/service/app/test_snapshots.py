@@ -8,9 +8,9 @@ import random
 
 import pytest
 from throneroom.v1 import game_pb2, nim_pb2, service_pb2
-from throneroom_server.app import App, Viewer
+from throneroom_server.app.service import App, Viewer
+from throneroom_server.app.snapshots import Snapshots
 from throneroom_server.games.registry import service_games
-from throneroom_server.snapshots import Snapshots
 from throneroom_server.store.memory import MemoryStore
 
 OPTIONS = {
@@ -27,7 +27,7 @@ async def _played(name: str, moves: int) -> tuple[App, str]:
     tokens = [(await app.join_game(game_id, s, f"p{s}"))[1] for s in range(2)]
     rng = random.Random(5)
     for n in range(moves):
-        loaded = await app._load(game_id)
+        loaded = await app.gateway.load(game_id)
         acting = game.to_act(loaded.state)
         if not acting:
             break
@@ -43,7 +43,7 @@ async def test_every_viewer_gets_its_own_update_whoever_came_first(name: str) ->
     game = app.games[name]
     assert game.shares_views == (name == "king_is_dead")
     assert game.public_events == (name == "king_is_dead")  # nim's secret_peeked is private
-    loaded = await app._load(game_id)
+    loaded = await app.gateway.load(game_id)
     entries = await app.store.read_entries(game_id, 0, 100)
     assert len(entries) >= 4
     viewers: list[int | None] = [0, 1, None]
@@ -61,14 +61,14 @@ async def test_every_viewer_gets_its_own_update_whoever_came_first(name: str) ->
                 assert list(got.events) == game.redact_events(entry.events, seat)
                 assert (got.version, got.seat) == (entry.version, entry.seat)
                 assert got.snapshot.HasField("viewer_seat") == (seat is not None)
-                snapshot = app._snapshot(loaded, entry.state, entry.version, Viewer(seat))
+                snapshot = app.gateway.snapshot(loaded, entry.state, entry.version, Viewer(seat))
                 assert snapshot == got.snapshot
 
 
 async def test_a_seat_sees_its_secret_and_nobody_else_does() -> None:
     app, game_id = await _played("nim", 3)
     game = app.games["nim"]
-    loaded = await app._load(game_id)
+    loaded = await app.gateway.load(game_id)
     entry = (await app.store.read_entries(game_id, 0, 1))[0]
     shared = Snapshots()
     updates = {}
@@ -104,7 +104,7 @@ async def test_a_framed_update_parses_to_the_built_one(name: str) -> None:
     only in their seat's bytes."""
     app, game_id = await _played(name, 12)
     game = app.games[name]
-    loaded = await app._load(game_id)
+    loaded = await app.gateway.load(game_id)
     entries = await app.store.read_entries(game_id, 0, 100)
     shared = Snapshots()
     number = service_pb2.GameUpdate.DESCRIPTOR.fields_by_name["legal_moves"].number
@@ -121,7 +121,7 @@ async def test_a_framed_update_parses_to_the_built_one(name: str) -> None:
                 continue
             moves = game.encoded_legal_moves(entry.state, seat, number)
             assert moves
-            app._add_moves(built.update, loaded, entry.state, seat)
+            app.gateway.add_moves(built.update, loaded, entry.state, seat)
             assert list(built.update.legal_moves) == game.legal_moves(entry.state, seat)
             with_moves = shared.framed(game, loaded, entry, seat, shared=common, legal_moves=moves)
             assert service_pb2.WatchGameResponse.FromString(with_moves) == built

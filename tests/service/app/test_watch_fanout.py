@@ -11,16 +11,16 @@ import grpc
 import pytest
 import redis.asyncio as aioredis
 from throneroom.v1 import game_pb2, nim_pb2, service_pb2, service_pb2_grpc
-from throneroom_server import updates
-from throneroom_server.access import Caller
-from throneroom_server.app import App, AppConfig
-from throneroom_server.config import Config
+from throneroom_server.app import updates
+from throneroom_server.app.access import Caller
+from throneroom_server.app.service import App, AppConfig
+from throneroom_server.app.watch import WatchLimits
 from throneroom_server.games.registry import service_games
-from throneroom_server.server import create_server
+from throneroom_server.runtime.config import Config
+from throneroom_server.runtime.server import create_server
 from throneroom_server.store.base import Store
 from throneroom_server.store.memory import MemoryStore
 from throneroom_server.store.redis import RedisStore
-from throneroom_server.watch import WatchLimits
 
 from tests.service.helpers import Service, error_info, new_nim, nim_move, start_service
 from tests.waiting import until

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from throneroom_server.config import SETTINGS, Config, load_config
+from throneroom_server.runtime.config import SETTINGS, Config, load_config
 
 
 def test_flags_win_over_the_environment_which_wins_over_defaults() -> None:

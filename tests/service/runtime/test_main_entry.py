@@ -1,5 +1,5 @@
 """The process's entry point sets grpc's environment before grpc is imported
-(``throneroom_server.main.GRPC_SETTINGS``), and the setting does what it is
+(``throneroom_server.runtime.main.GRPC_SETTINGS``), and the setting does what it is
 there for: the shipped server accepts its connections with iomgr's TCP server.
 (The last test reads grpc's own trace, which names its source files: pinned
 grpcio, checked again when grpcio changes.)"""
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from throneroom_server.main import GRPC_SETTINGS, use_grpc_settings
+from throneroom_server.runtime.main import GRPC_SETTINGS, use_grpc_settings
 
 from throneroom_dev.processes import free_port, wait_for_port
 
@@ -34,7 +34,7 @@ def test_the_settings_fill_only_what_the_environment_leaves_unset() -> None:
 def test_the_entry_module_imports_no_grpc() -> None:
     """grpc reads its environment once, at import: the entry point must set
     it before anything imports grpc."""
-    probe = "import sys, throneroom_server.main; print('grpc' in sys.modules)"
+    probe = "import sys, throneroom_server.runtime.main; print('grpc' in sys.modules)"
     result = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
     )
@@ -82,7 +82,13 @@ def _served_once(environment: dict[str, str]) -> str:
     env.update(environment, GRPC_TRACE="tcp", GRPC_VERBOSITY="debug", THRONEROOM_LOG_FORMAT="json")
     with tempfile.TemporaryFile("w+") as log:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "throneroom_server.main", "--listen", f"127.0.0.1:{port}"],
+            [
+                sys.executable,
+                "-m",
+                "throneroom_server.main",
+                "--listen",
+                f"127.0.0.1:{port}",
+            ],
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=log,

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import grpc
 from throneroom.v1 import game_pb2, nim_pb2, service_pb2, service_pb2_grpc
-from throneroom_server.main import GRPC_SETTINGS
-from throneroom_server.process import WORKER_ENV
+from throneroom_server.runtime.main import GRPC_SETTINGS
+from throneroom_server.runtime.process import WORKER_ENV
 
 from throneroom_dev.processes import free_port, wait_for_port
 

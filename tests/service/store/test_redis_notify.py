@@ -11,10 +11,10 @@ from collections.abc import AsyncIterator, Sequence
 import pytest
 import redis
 from throneroom.v1 import game_pb2, nim_pb2, storage_pb2
+from throneroom_server.app.watch import WatchHub, WatchLimits
 from throneroom_server.store import Committed, StoreUnavailable
 from throneroom_server.store.notify import LINGER, Notifier, channel_name
 from throneroom_server.store.redis import COMMIT_LUA, RedisStore, game_key, log_key
-from throneroom_server.watch import WatchHub, WatchLimits
 
 from tests.waiting import until
 

@@ -7,8 +7,8 @@ import grpc
 import pytest
 import redis.asyncio as aioredis
 from throneroom.v1 import game_pb2, nim_pb2, service_pb2, service_pb2_grpc, storage_pb2
-from throneroom_server.config import Config
-from throneroom_server.server import create_server
+from throneroom_server.runtime.config import Config
+from throneroom_server.runtime.server import create_server
 from throneroom_server.store.base import Retention, StoreGameNotFound
 from throneroom_server.store.memory import MemoryStore
 from throneroom_server.store.redis import RedisStore, game_key, log_key

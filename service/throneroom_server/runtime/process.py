@@ -25,10 +25,10 @@ from types import FrameType
 
 import structlog
 
-from throneroom_server.access import ApiKeyError
-from throneroom_server.config import Config, load_config
-from throneroom_server.logs import configure_logging
-from throneroom_server.server import ListenError, serve
+from throneroom_server.app.access import ApiKeyError
+from throneroom_server.runtime.config import Config, load_config
+from throneroom_server.runtime.logs import configure_logging
+from throneroom_server.runtime.server import ListenError, serve
 from throneroom_server.store import StoreUnavailable
 
 WORKER_ENV = "THRONEROOM_WORKER"

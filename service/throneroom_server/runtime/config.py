@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from throneroom_server.api.cors import parse_origins
-from throneroom_server.limits import (
+from throneroom_server.app.limits import (
     DEFAULT_IDLE_CONNECTION_SECONDS,
     DEFAULT_MAX_CALLS,
     DEFAULT_MAX_CONNECTIONS,

@@ -34,9 +34,9 @@ from typing import NamedTuple, TypeVar
 from throneroom.games.messages import varint
 from throneroom.v1 import game_pb2, service_pb2, storage_pb2
 
-from throneroom_server import clocks
+from throneroom_server.app import clocks
+from throneroom_server.app.records import outcome_of
 from throneroom_server.games.kit.service import ServiceGame
-from throneroom_server.records import outcome_of
 from throneroom_server.store import LoadedGame
 
 SHARED_LIMIT = 1024

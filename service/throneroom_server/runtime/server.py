@@ -18,19 +18,19 @@ from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 from throneroom.v1 import service_pb2
 
-from throneroom_server.access import Access, AccessConfig, load_keys
 from throneroom_server.api.connections import grpc_options
 from throneroom_server.api.cors import parse_origins
 from throneroom_server.api.interceptors import LoggingInterceptor
 from throneroom_server.api.rest import start_rest
 from throneroom_server.api.servicer import ThroneroomServicer, add_servicer_to_server
-from throneroom_server.app import App, AppConfig
-from throneroom_server.config import Config
+from throneroom_server.app.access import Access, AccessConfig, load_keys
+from throneroom_server.app.metrics import Metrics, metered, start_metrics
+from throneroom_server.app.service import App, AppConfig
+from throneroom_server.app.watch import WatchLimits
 from throneroom_server.games.registry import service_games
-from throneroom_server.metrics import Metrics, metered, start_metrics
+from throneroom_server.runtime.config import Config
 from throneroom_server.store.base import Retention, Store
 from throneroom_server.store.memory import MemoryStore
-from throneroom_server.watch import WatchLimits
 
 log = structlog.get_logger("throneroom.server")
 

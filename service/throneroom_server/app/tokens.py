@@ -17,8 +17,8 @@ import hmac
 import secrets
 import string
 
-from throneroom_server.errors import invalid
-from throneroom_server.limits import is_decimal
+from throneroom_server.app.errors import invalid
+from throneroom_server.app.limits import is_decimal
 
 TOKEN_BYTES = 32
 SECRET_CHARS = len(secrets.token_urlsafe(TOKEN_BYTES))  # 43: base64 of 32 bytes, unpadded

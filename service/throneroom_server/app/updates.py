@@ -23,13 +23,15 @@ from collections.abc import AsyncGenerator, Sequence
 
 from throneroom.v1 import game_pb2, service_pb2, storage_pb2
 
-from throneroom_server import app as _app
-from throneroom_server.access import LOCAL, Caller
-from throneroom_server.app import App, KnownGame, Viewer
-from throneroom_server.describe import Describer
-from throneroom_server.errors import AppError, ErrorKind, exhausted
+from throneroom_server.app import records
+from throneroom_server.app.access import LOCAL, Caller
+from throneroom_server.app.describe import Describer
+from throneroom_server.app.errors import AppError, ErrorKind, exhausted
+from throneroom_server.app.gateway import Viewer, store_error
+from throneroom_server.app.moves import KnownGame, request_hash
+from throneroom_server.app.service import DEFAULT_PAGE, App
+from throneroom_server.app.watch import Subscription, TooManyStreams, WatcherTooSlow
 from throneroom_server.store import LoadedGame, StoreError
-from throneroom_server.watch import Subscription, TooManyStreams, WatcherTooSlow
 
 SETTLE_SECONDS = 1.0
 """How long an update of the session's own move waits for the commit's answer
@@ -220,7 +222,8 @@ async def stream(
     is committed (through any replica), with heartbeats while nothing
     happens; ends once the game is finished and delivered, or on shutdown.
     ``describe_language``: updates carry descriptions (describe.py)."""
-    loaded, viewer, game, words = await app._read_for(game_id, token, caller, describe_language)
+    gateway = app.gateway
+    loaded, viewer, game, words = await gateway.read_for(game_id, token, caller, describe_language)
     heartbeat = heartbeat_seconds or app.config.heartbeat_seconds
     heartbeat = min(max(heartbeat, 0.05), app.config.max_heartbeat_seconds)
     hub = app.watch_hub
@@ -237,7 +240,7 @@ async def stream(
     no_results: Results = []
     try:
         current = loaded.version
-        finished = _app._outcome(game, loaded.state) is not None
+        finished = records.outcome_of(game, loaded.state) is not None
         if include_current and from_version >= current:
             last = current
             first = await current_update(app, loaded, viewer, seat, words)
@@ -264,13 +267,13 @@ async def stream(
                     {"resume_from_version": str(last)},
                 ) from exc
             except StoreError as exc:
-                raise _app._store_error(exc) from exc
+                raise store_error(exc) from exc
             if pushed:
                 current = max(current, pushed[-1].version)
             if last >= current:
                 if finished:
                     return
-                await sub.wait(heartbeat, app._closing)
+                await sub.wait(heartbeat, app.shutdown)
                 if sub.woken or app.closing:
                     continue
                 heartbeat_response = service_pb2.WatchGameResponse(
@@ -282,20 +285,20 @@ async def stream(
             entries = [e for e in pushed if e.version > last]
             if not entries or entries[0].version != last + 1:
                 entries = list(
-                    await app._store(app.store.read_entries(game_id, last, _app.DEFAULT_PAGE))
+                    await gateway.guard(app.store.read_entries(game_id, last, DEFAULT_PAGE))
                 )
                 if not entries:  # the store lags what the feed saw: wait for it
-                    await sub.wait(min(heartbeat, 0.05), app._closing)
+                    await sub.wait(min(heartbeat, 0.05), app.shutdown)
                     continue
             if len(loaded.seats) < loaded.meta.num_seats:
                 # Seats were free when the watch began: show who has joined since.
-                loaded = await app._load(game_id)
+                loaded = await gateway.load(game_id)
             for entry in entries:
                 if (
                     outbox is not None
                     and outbox.in_flight is not None
                     and entry.seat == viewer.seat
-                    and entry.request_sha256 == _app.request_hash(entry.seat, outbox.in_flight)
+                    and entry.request_sha256 == request_hash(entry.seat, outbox.in_flight)
                 ):
                     await outbox.settled(SETTLE_SECONDS)  # this seat's move: its result rides
                 last = entry.version
@@ -318,7 +321,7 @@ async def stream(
                     update = response.update  # built in place: nothing copied into its parent
                     app.snapshots.update(game, loaded, entry, viewer.seat, update)
                     if newest:
-                        app._add_moves(update, loaded, state, seat)
+                        gateway.add_moves(update, loaded, state, seat)
                     if words is not None:
                         words.annotate_entry(update, entry, viewer.seat)
                     finished = finished or update.snapshot.finished
@@ -342,20 +345,23 @@ async def current_update(
 ) -> service_pb2.WatchGameResponse:
     """The update of the loaded (current) version, as the stream would have
     sent it (version 0: no mover, seat -1, no events)."""
-    game = app._game_of(loaded)
+    gateway = app.gateway
+    game = gateway.game_of(loaded)
     response = service_pb2.WatchGameResponse()
     update = response.update
     update.version = loaded.version
     update.seat = -1
-    app._snapshot(loaded, loaded.state, loaded.version, viewer, loaded.clock, into=update.snapshot)
-    app._add_moves(update, loaded, loaded.state, seat)
+    gateway.snapshot(
+        loaded, loaded.state, loaded.version, viewer, loaded.clock, into=update.snapshot
+    )
+    gateway.add_moves(update, loaded, loaded.state, seat)
     entries: Sequence[storage_pb2.StoredEntry] = ()
     if loaded.version > 0:
-        entries = await app._store(app.store.read_entries(loaded.game_id, loaded.version - 1, 1))
+        entries = await gateway.guard(app.store.read_entries(loaded.game_id, loaded.version - 1, 1))
         if entries and entries[0].version == loaded.version:
             update.seat = entries[0].seat
             update.timeout = entries[0].timeout
-            update.events.extend(app._visible_events(game, entries[0].events, viewer))
+            update.events.extend(gateway.visible_events(game, entries[0].events, viewer))
     if words is not None:
         if update.seat >= 0:
             words.annotate_entry(update, entries[0], viewer.seat)

@@ -14,16 +14,17 @@ time control says: the engine's first legal move for the seat, or a forfeit.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
 
 import structlog
 from throneroom.v1 import common_pb2, game_pb2, storage_pb2
 
-from throneroom_server import clocks, records
-from throneroom_server.errors import AppError, ErrorKind
+from throneroom_server.app import clocks, records
+from throneroom_server.app.commit import Committer
+from throneroom_server.app.errors import AppError, ErrorKind
+from throneroom_server.app.gateway import Gateway
+from throneroom_server.app.lobby import Lobby
+from throneroom_server.app.metrics import Metrics
 from throneroom_server.games.kit.service import ServiceGame
-from throneroom_server.lobby import Lobby, StoreCall
-from throneroom_server.metrics import Metrics
 from throneroom_server.store import Committed, LoadedGame, Store
 
 log = structlog.get_logger("throneroom.app")
@@ -68,35 +69,22 @@ def late_seats(game: ServiceGame, loaded: LoadedGame, now_ms: int) -> list[int]:
 
 
 class Timeouts:
-    """The App's timeouts: claimed by a move that comes late or by the sweeper.
-    It reaches the store as the App does: ``load`` (a game, NOT_FOUND when
-    there is none), ``game_of`` (its engine), ``guard`` (a store call, its
-    errors as the App's) and ``now_ms`` (the App's clock)."""
+    """The App's timeouts: claimed by a move that comes late or by the sweeper,
+    through the gateway (a game loaded, its engine, store calls, the clock)
+    and committed by the one commit step (``commit.py``)."""
 
     def __init__(
         self,
         store: Store,
+        gateway: Gateway,
+        committer: Committer,
         *,
-        load: Callable[[str], Awaitable[LoadedGame]],
-        game_of: Callable[[LoadedGame], ServiceGame],
-        guard: StoreCall,
-        now_ms: Callable[[], int],
         metrics: Metrics | None = None,
     ) -> None:
         self.store = store
-        self._load = load
-        self._game_of = game_of
-        self._guard = guard
-        self._now_ms = now_ms
-        self._metrics = metrics
-
-    async def note_deadline(self, game_id: str, clock: storage_pb2.StoredClock) -> None:
-        """Put the clocks' next deadline in the index *before* the commit that
-        makes it real: a crash between the two leaves an entry the sweeper
-        finds stale and drops, never a deadline nobody watches."""
-        deadline = clocks.next_deadline(clock)
-        if deadline is not None:
-            await self._guard(self.store.schedule_deadline(game_id, deadline))
+        self.gateway = gateway
+        self.committer = committer
+        self.metrics = metrics
 
     async def claim(self, game_id: str) -> int:
         """Apply every timeout of the game that is due now, each through the
@@ -105,14 +93,14 @@ class Timeouts:
         apply it once). Returns how many this call applied."""
         applied = 0
         for _ in range(MAX_CLAIM_ROUNDS):
-            now_ms = self._now_ms()
+            now_ms = self.gateway.now_ms()
             try:
-                loaded = await self._load(game_id)
+                loaded = await self.gateway.load(game_id)
             except AppError as error:
                 if error.kind is ErrorKind.NOT_FOUND:
                     return applied
                 raise
-            game = self._game_of(loaded)
+            game = self.gateway.game_of(loaded)
             late = late_seats(game, loaded, now_ms)
             if not late:
                 return applied
@@ -146,23 +134,13 @@ class Timeouts:
         else:
             new_state = records.forfeited(loaded.state, seat, loaded.meta.num_seats)
             clock = clocks.stopped(loaded.clock)
-        entry.clock.CopyFrom(clock)
-        await self.note_deadline(loaded.game_id, clock)
-        result = await self._guard(
-            self.store.commit(
-                loaded.game_id,
-                loaded.version,
-                new_state,
-                entry,
-                "",
-                finished=records.outcome_of(game, new_state) is not None,
-                clock=clock,
-            )
+        result = await self.committer.commit(
+            game, loaded, new_state, entry, idempotency_key="", clock=clock
         )
         if isinstance(result, Committed):
             log.info("timeout_applied", game_id=loaded.game_id, seat=seat, version=result.version)
-            if self._metrics is not None:
-                self._metrics.timeouts.labels(loaded.meta.game_type).inc()
+            if self.metrics is not None:
+                self.metrics.timeouts.labels(loaded.meta.game_type).inc()
             return True
         return False
 
@@ -170,20 +148,20 @@ class Timeouts:
         """One pass of this replica's sweeper over the deadline index: claim
         what is due, then note each game's next deadline. Returns the number
         of timeouts this pass applied."""
-        store, guard = self.store, self._guard
+        store, guard = self.store, self.gateway.guard
         applied = 0
-        due = await guard(store.due_deadlines(self._now_ms(), limit))
+        due = await guard(store.due_deadlines(self.gateway.now_ms(), limit))
         for game_id, seen in due:
             applied += await self.claim(game_id)
             try:
-                loaded = await self._load(game_id)
+                loaded = await self.gateway.load(game_id)
             except AppError as error:
                 if error.kind is not ErrorKind.NOT_FOUND:
                     raise
                 await guard(store.reschedule_deadline(game_id, seen, None))
                 continue
             running = None
-            game = self._game_of(loaded)
+            game = self.gateway.game_of(loaded)
             if loaded.clock is not None and records.outcome_of(game, loaded.state) is None:
                 running = clocks.next_deadline(loaded.clock)
             await guard(store.reschedule_deadline(game_id, seen, running))

@@ -17,8 +17,8 @@ from typing import Protocol, TypeVar
 import structlog
 from throneroom.v1 import service_pb2
 
-from throneroom_server.access import Caller
-from throneroom_server.errors import invalid
+from throneroom_server.app.access import Caller
+from throneroom_server.app.errors import invalid
 from throneroom_server.store import Store, StoreError
 from throneroom_server.store.lobby import ListedGame, LobbyStatus, is_member
 
@@ -51,7 +51,7 @@ Admit = Callable[[Caller], Awaitable[None]]
 
 
 class StoreCall(Protocol):
-    """Await a store call, its errors turned into the client's (``App._store``)."""
+    """Await a store call, its errors turned into the client's (``Gateway.guard``)."""
 
     def __call__(self, awaitable: Awaitable[T], /) -> Awaitable[T]: ...
 

@@ -24,7 +24,7 @@ from throneroom.envelopes import game_type_of, one_line, unwrap
 from throneroom.games.protocol import GameClient, game_client
 from throneroom.v1 import game_pb2, service_pb2, storage_pb2
 
-from throneroom_server.errors import invalid
+from throneroom_server.app.errors import invalid
 from throneroom_server.games.kit.service import ServiceGame
 
 LANGUAGES = ("en", "es", "pt")

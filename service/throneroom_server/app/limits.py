@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from google.protobuf.message import Message
 
-from throneroom_server.errors import invalid
+from throneroom_server.app.errors import invalid
 
 DEFAULT_MAX_MOVE_BYTES = 4 * 1024
 DEFAULT_MAX_OPTIONS_BYTES = 4 * 1024

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from throneroom_server.errors import AppError, ErrorKind, exhausted
+from throneroom_server.app.errors import AppError, ErrorKind, exhausted
 from throneroom_server.store.base import Store
 
 API_KEY_HEADER = "x-api-key"
