@@ -5,7 +5,6 @@ on, as ``THRONEROOM_FIXTURE_GAMES=1 make run`` starts it."""
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -17,18 +16,12 @@ import pytest
 from throneroom.v1 import service_pb2, service_pb2_grpc
 
 from tests.docs.snippets import Server
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+from throneroom_dev.processes import free_port
 
 
 @pytest.fixture(scope="session")
 def doc_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    server = Server(grpc=f"127.0.0.1:{_free_port()}", http=f"127.0.0.1:{_free_port()}")
+    server = Server(grpc=f"127.0.0.1:{free_port()}", http=f"127.0.0.1:{free_port()}")
     log = tmp_path_factory.mktemp("doc-server") / "server.log"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("THRONEROOM_", "REDIS_"))}
     env.update(THRONEROOM_FIXTURE_GAMES="1", THRONEROOM_LOG_LEVEL="warning")

@@ -16,7 +16,6 @@ test_malformed_rest.py cover it.
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import urllib.request
@@ -26,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from throneroom_dev.processes import RedisServerError, wait_for_port
+from throneroom_dev.processes import RedisServerError, free_port, wait_for_port
 
 BIN = Path(sys.executable).parent
 CHECKS = (
@@ -39,21 +38,14 @@ CHECKS = (
 SEED = "20261130"
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @contextmanager
 def _server(tmp_path: Path, redis_url: str | None = None) -> Iterator[str]:
-    http = f"127.0.0.1:{_free_port()}"
+    http = f"127.0.0.1:{free_port()}"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("THRONEROOM_", "REDIS_"))}
     env.update(
         THRONEROOM_FIXTURE_GAMES="1",
         THRONEROOM_LOG_LEVEL="warning",
-        THRONEROOM_LISTEN=f"127.0.0.1:{_free_port()}",
+        THRONEROOM_LISTEN=f"127.0.0.1:{free_port()}",
         THRONEROOM_HTTP_LISTEN=http,
     )
     if redis_url:
