@@ -452,11 +452,13 @@ async def play_session(
     rng: random.Random | None,
     played: Played,
     live: bool,
+    go: asyncio.Event | None = None,
 ) -> Watched:
     """A seat (or, without a token, a spectator) on a play session from version
     0: live, each update that carries its legal moves is answered with one of
     them (now and then, and on its first two, a stale move before it or the
-    move again after it); a replay (``live`` False) sends nothing."""
+    move again after it), once ``go`` is set (so that every viewer's session
+    is open before the game moves); a replay (``live`` False) sends nothing."""
     await session.send(
         service_pb2.PlayRequest(
             open=service_pb2.WatchGameRequest(
@@ -478,6 +480,8 @@ async def play_session(
             update = response.update
             if not live or seat is None or rng is None or not update.legal_moves:
                 continue
+            if go is not None:
+                await go.wait()
             turn += 1
             move = rng.choice(update.legal_moves)
             version = update.version

@@ -165,11 +165,20 @@ async def in_sessions_and_watched(
     (``play_session``); moves after the end by ``table``; then every viewer
     replays on a session from version 0 and each is compared."""
 
+    everyone_open = asyncio.Event()
+
     async def live(token: str, viewer: int | None, played: Played) -> Watched:
         rng = None if viewer is None else random.Random(f"{game.rng.random()}-{viewer}")
         session = await connect()
         return await play_session(
-            session, game.game_id, token, seat=viewer, rng=rng, played=played, live=True
+            session,
+            game.game_id,
+            token,
+            seat=viewer,
+            rng=rng,
+            played=played,
+            live=True,
+            go=everyone_open,
         )
 
     async def again(token: str, viewer: int | None) -> Watched:
@@ -188,6 +197,7 @@ async def in_sessions_and_watched(
             for (token, viewer), record in zip(viewers, played, strict=True)
         ]
         await until(lambda: hub.open_streams == opened + len(tasks), "every stream open")
+        everyone_open.set()
         watched = [await task for task in tasks]
         final = await table.current()
         applied, version = check_results(where, played, final.version)
