@@ -42,6 +42,7 @@ from throneroom_server.games.kill_the_king.keys import (
     STEP,
     Key,
 )
+from throneroom_server.games.kill_the_king.sequence import movement_over
 
 State = pb.KillTheKingState
 Unit = pb.KillTheKingUnit
@@ -329,7 +330,7 @@ def _unit_keys(f: Field, u: Unit, keys: list[Key], *, whole: bool = True) -> Non
     kind = u.type
     chart = CHARTS[kind]
     moved = u.moved
-    finished = (moved and f.active != uid) or u.attacked or u.HasField("climb")
+    finished = movement_over(u, f.active)
     left = -1000 if finished or locked else f.left(u, chart)
     # steps (movement._step_keys)
     if left >= 1 and not u.immobile:
@@ -365,7 +366,7 @@ def _unit_keys(f: Field, u: Unit, keys: list[Key], *, whole: bool = True) -> Non
 def _steps(f: Field, u: Unit, keys: list[Key]) -> None:
     """``u``'s steps (movement._step_keys for one unit)."""
     uid = u.id
-    if u.immobile or (u.moved and f.active != uid) or u.attacked or u.HasField("climb"):
+    if u.immobile or movement_over(u, f.active):
         return
     chart = CHARTS[u.type]
     left = f.left(u, chart)

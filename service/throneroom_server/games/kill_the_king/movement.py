@@ -36,6 +36,7 @@ from throneroom_server.games.kill_the_king.keys import (
     move_from_key,
     move_key,
 )
+from throneroom_server.games.kill_the_king.sequence import movement_over, start
 from throneroom_server.games.rng import Rng
 
 State = pb.KillTheKingState
@@ -172,9 +173,8 @@ def points_left(state: State, u: Unit) -> int:
 
 
 def finished(state: State, u: Unit) -> bool:
-    """Its movement is over this turn: another unit moved after it (KK-30), it
-    set a climb, or it made a climbing attack."""
-    return (u.moved and state.active_unit != u.id) or u.HasField("climb") or u.attacked
+    """Its movement is over this turn (:func:`.sequence.movement_over`)."""
+    return movement_over(u, state.active_unit)
 
 
 def _passage_unit(state: State, board: Board) -> Unit | None:
@@ -291,8 +291,8 @@ def _step_keys(scene: Scene, seat: int, only: int | None = None) -> Iterator[Key
         uid = u.id
         if (only is not None and uid != only) or u.immobile:
             continue
-        if (u.moved and active != uid) or u.attacked or u.HasField("climb"):
-            continue  # finished()
+        if movement_over(u, active):
+            continue
         left = scene.points_left(u)
         if left < 1:
             continue
@@ -409,40 +409,6 @@ def movement_keys(scene: Scene, seat: int) -> list[Key]:
     ]
 
 
-def _start(state: State, u: Unit, events: list[Event]) -> None:
-    """``u`` becomes the unit moving: the previous one's move is complete."""
-    if state.active_unit != u.id:
-        complete_movement(state, events)
-        state.active_unit = u.id
-
-
-def complete_movement(state: State, events: list[Event]) -> None:
-    """The active unit's move is over: a unit that ends its move above the gate
-    takes control of it for its side (KK-56)."""
-    if state.active_unit < 0:
-        return
-    u = state.units[state.active_unit]
-    state.active_unit = -1
-    if u.status == st.ON_FIELD and u.level == int(Level.WALL):
-        take_gate(state, u, events)
-    if u.status == st.ON_FIELD and u.type == TOWER:
-        towers.settle(state, u, st.field(state), st.in_play(state))
-
-
-def take_gate(state: State, u: Unit, events: list[Event]) -> None:
-    for g in state.gates:
-        here = (g.square.row, g.square.col) == (u.square.row, u.square.col)
-        if here and not g.destroyed and g.controlled_by != u.side:
-            g.controlled_by = u.side
-            events.append(
-                Event(
-                    gate_control_changed=Event.GateControlChanged(
-                        square=g.square, controlled_by=u.side
-                    )
-                )
-            )
-
-
 def step(
     state: State, seat: int, move: Move, events: list[Event], field: listing.Field | None = None
 ) -> None:
@@ -453,7 +419,7 @@ def step(
     origin = st.position(u)
     ram: Unit | None = None
     if u.type == PIG and pigs.blocked_ahead(state, u):
-        _start(state, u, events)
+        start(state, u, events)
         state.active_unit = -1
         combat_deaths.explode(state, u, Rng(state.rng), events)  # the end, a wall, the gate
         return
@@ -468,7 +434,7 @@ def step(
         u.carried_by = -1
         u.stack = 0
         events.append(Event(unmanned=Event.Unmanned(crew=u.id, engine=engine)))
-    _start(state, u, events)
+    start(state, u, events)
     u.movement_used += 1
     u.moved = True
     if ram is not None:
@@ -548,7 +514,7 @@ def rotate(state: State, seat: int, move: Move, events: list[Event]) -> None:
     u = state.units[move.rotate.unit]
     cost = _rotation_cost(state, u)
     if cost:
-        _start(state, u, events)
+        start(state, u, events)
         u.movement_used += cost
         u.moved = True
     u.rotated = True
