@@ -42,7 +42,7 @@ from throneroom_server.games.kill_the_king.keys import (
     STEP,
     Key,
 )
-from throneroom_server.games.kill_the_king.sequence import movement_over
+from throneroom_server.games.kill_the_king.sequence import gate_side, movement_over
 
 State = pb.KillTheKingState
 Unit = pb.KillTheKingUnit
@@ -147,15 +147,17 @@ class Field:
         return None if found is None else self.units[found]
 
     def gate_open(self, side: int, space: int) -> bool:
-        """Defenders pass the gate; attackers only while they control it (KK-55)."""
+        """Defenders pass the gate; attackers only while they control it (KK-55),
+        as the next unit to move sees it (``sequence.gate_side``, KK-56)."""
         if side == DEFENDER:
             return True
         gates = self.gates
         if gates is None:
             gates = self.gates = {}
-            for g in self.state.gates:
+            state = self.state
+            for g in state.gates:
                 square = g.square
-                gates.setdefault(square.row << 6 | square.col, g.controlled_by)
+                gates.setdefault(square.row << 6 | square.col, gate_side(state, g))
         return gates.get(space) == ATTACKER
 
     def side_of(self, u: Unit) -> int:
@@ -461,7 +463,10 @@ def after_step(
     gate's passage, whose pass looks at the space beyond) are listed again,
     and once the side has moved no crew steps off its Ram (KK-90); the other
     units' keys are those of ``before``. Nothing else changes: no gate's
-    control (an event), no crew (an event), no death (an event); ``end_phase``
+    control (an event; the gate's side for the next unit, ``sequence.gate_side``,
+    changes with the active unit on or off the space above the gate, and the
+    units next to that space are listed again), no crew (an event), no death
+    (an event); ``end_phase``
     waits for a Flaming Pig that must still move (listed again when there are
     Pigs).
     Returns the keys and the plain field."""

@@ -36,7 +36,7 @@ from throneroom_server.games.kill_the_king.keys import (
     move_from_key,
     move_key,
 )
-from throneroom_server.games.kill_the_king.sequence import movement_over, start
+from throneroom_server.games.kill_the_king.sequence import gate_side, movement_over, start
 from throneroom_server.games.rng import Rng
 
 State = pb.KillTheKingState
@@ -191,12 +191,13 @@ def _passage_unit(state: State, board: Board) -> Unit | None:
 
 
 def _gate_open_for(state: State, side: int, coord: Coord) -> bool:
-    """Defenders pass the gate; attackers only while they control it (KK-55)."""
+    """Defenders pass the gate; attackers only while they control it (KK-55),
+    as the next unit to move sees it (:func:`.sequence.gate_side`, KK-56)."""
     if side == int(Side.DEFENDER):
         return True
     for g in state.gates:
         if (g.square.row, g.square.col) == coord:
-            return g.controlled_by == int(Side.ATTACKER)
+            return gate_side(state, g) == int(Side.ATTACKER)
     return False
 
 

@@ -5,7 +5,9 @@ that says when a unit's movement is over and what completing it does.
 The unit moving is the state's ``active_unit``; moving another unit completes
 it (:func:`start`, :func:`complete`), and from then on it moves no more this
 turn (:func:`movement_over`). Completing a movement that ends above the outer
-gate takes the gate (KK-56). The listing (:mod:`.listing`), the rules' reference
+gate takes the gate (KK-56), so the gate's side for the next unit to move is
+the one :func:`gate_side` gives, before that unit's step completes the
+movement. The listing (:mod:`.listing`), the rules' reference
 (:mod:`.movement`, :mod:`.climbing`) and the effects ask here.
 """
 
@@ -19,6 +21,7 @@ from throneroom_server.games.kill_the_king import towers
 State = pb.KillTheKingState
 Event = pb.KillTheKingEvent
 Unit = pb.KillTheKingUnit
+Gate = pb.KillTheKingGate
 
 ON_FIELD = st.ON_FIELD
 WALL = pb.LEVEL_WALL
@@ -51,6 +54,21 @@ def complete(state: State, events: list[Event]) -> None:
         take_gate(state, u, events)
     if u.status == ON_FIELD and u.type == TOWER:
         towers.settle(state, u, st.field(state), st.in_play(state))
+
+
+def gate_side(state: State, gate: Gate) -> int:
+    """The side controlling ``gate`` for the next unit to move (KK-56): the
+    active unit standing above it completes its movement, taking the gate,
+    before another unit moves (as :func:`complete` does); else the side that
+    controls it."""
+    active = state.active_unit
+    if active >= 0 and not gate.destroyed:
+        u = state.units[active]
+        if u.status == ON_FIELD and u.level == WALL:
+            square = u.square
+            if square.row == gate.square.row and square.col == gate.square.col:
+                return u.side
+    return gate.controlled_by
 
 
 def take_gate(state: State, u: Unit, events: list[Event]) -> None:
