@@ -93,45 +93,6 @@ def test_moving_another_unit_completes_the_first_ones_move() -> None:
     assert state.active_unit == b
 
 
-# --- KK-31, S5: rotation ------------------------------------------------------------------------
-
-
-def test_rotation_is_free_once_per_phase_even_after_moving() -> None:
-    f = Field()
-    sw = f.put(SW, A, 1, 3)
-    other = f.put(SW, A, 1, 7)
-    f.put(AR, D, 12, 3)
-    state = walk(f.turn(A), sw, N, N, N)
-    state = walk(state, other, N)
-    state, events = play(state, rotate(sw, W))
-    assert state.units[sw].facing == pb.DIRECTION_WEST
-    assert events[0].rotated.cost == 0 and state.units[sw].movement_used == 3
-    assert not any(m.rotate.unit == sw for m in legal(state) if m.HasField("rotate"))
-
-
-def test_s5_a_catapult_on_the_road_rotates_for_one_point_steps_and_cannot_attack() -> None:
-    f = Field()
-    cat = f.put(CAT, A, 1, 5)  # col 5 is the road
-    f.put(AR, D, 12, 3)
-    state = f.turn(A)
-    assert state.units[cat].bonus_movement == 1
-    state, events = play(state, rotate(cat, E))
-    assert events[0].rotated.cost == 1 and state.units[cat].moved
-    state = walk(state, cat, E)
-    assert where(state, cat) == (1, 6, GROUND) and steps_of(state, cat) == set()
-    state, _ = play(state, END)
-    assert state.phase == pb.KillTheKingState.PHASE_ATTACK
-    assert not any(m.attack.unit == cat for m in legal(state) if m.HasField("attack"))
-
-
-def test_a_catapult_off_the_road_has_one_point_a_rotation_uses_it() -> None:
-    f = Field()
-    cat = f.put(CAT, A, 1, 3)
-    f.put(AR, D, 12, 3)
-    state, _ = play(f.turn(A), rotate(cat, E))
-    assert steps_of(state, cat) == set()
-
-
 # --- KK-42, KK-46, KK-60, S6: walls and stairs ---------------------------------------------------
 
 

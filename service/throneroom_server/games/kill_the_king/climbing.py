@@ -21,7 +21,7 @@ from throneroom_server.games.kill_the_king.movement import (
     allowance,
     listed,
 )
-from throneroom_server.games.kill_the_king.sequence import complete, start
+from throneroom_server.games.kill_the_king.sequence import complete, other_move, start
 from throneroom_server.games.rng import Rng
 
 State = pb.KillTheKingState
@@ -95,6 +95,7 @@ def climb(state: State, seat: int, move: Move, events: list[Event]) -> None:
     u = state.units[move.climb.unit]
     d = Direction(move.climb.direction)
     wall = st.coord(u).step(d)
+    other_move(state)
     start(state, u, events)
     u.moved = True
     if st.occupant(state, Position(wall, Level.WALL)) is None:
@@ -122,6 +123,7 @@ def prepare_climb(state: State, seat: int, move: Move, events: list[Event]) -> N
     u = state.units[move.prepare_climb.unit]
     d = Direction(move.prepare_climb.direction)
     wall = st.coord(u).step(d)
+    other_move(state)
     if state.active_unit != u.id:
         complete(state, events)
     state.active_unit = -1

@@ -28,6 +28,7 @@ from throneroom.v1 import kill_the_king_pb2 as pb
 
 from throneroom_server.games.kill_the_king import combat_deaths, listing, pigs, towers
 from throneroom_server.games.kill_the_king import state as st
+from throneroom_server.games.kill_the_king.grid import tables
 from throneroom_server.games.kill_the_king.keys import (
     DISMOUNT,
     ROTATE,
@@ -36,7 +37,13 @@ from throneroom_server.games.kill_the_king.keys import (
     move_from_key,
     move_key,
 )
-from throneroom_server.games.kill_the_king.sequence import gate_side, movement_over, start
+from throneroom_server.games.kill_the_king.sequence import (
+    gate_side,
+    may_turn,
+    movement_over,
+    other_move,
+    start,
+)
 from throneroom_server.games.rng import Rng
 
 State = pb.KillTheKingState
@@ -420,6 +427,7 @@ def step(
     origin = st.position(u)
     ram: Unit | None = None
     if u.type == PIG and pigs.blocked_ahead(state, u):
+        other_move(state)
         start(state, u, events)
         state.active_unit = -1
         combat_deaths.explode(state, u, Rng(state.rng), events)  # the end, a wall, the gate
@@ -428,8 +436,12 @@ def step(
         scene = Scene(state)
         left = scene.points_left(u)  # before this step's point is spent
         target = next(p for way, p in _tower_exits(scene, u) if way is d)
+        other_move(state)
     else:
+        if field is None:
+            field = listing.Field(state, tables(state))
         target, ram, left = listing.step_target(state, u, int(d), field)
+        other_move(state, field.turned)  # the units turned, as the field found them
     if u.carried_by >= 0:
         engine = u.carried_by
         u.carried_by = -1
@@ -494,12 +506,12 @@ def _rotate_keys(scene: Scene, seat: int, only: int | None = None) -> Iterator[K
     locked = state.movement_locked_now
     for u in units:
         uid = u.id
-        if u.rotated or only not in (None, uid) or u.type == PIG:
-            continue  # Flaming Pigs never turn (KK-86)
-        cost = 0 if locked else UNITS[_TYPE[u.type]].rotation_cost  # _rotation_cost
-        if cost and (finished(state, u) or scene.points_left(u) < cost):
+        if only not in (None, uid):
             continue
-        for facing in _OTHER_FACINGS[u.facing]:
+        cost = 0 if locked else UNITS[_TYPE[u.type]].rotation_cost  # _rotation_cost
+        if not may_turn(u, cost, finished(state, u), scene.points_left(u) if cost else 0):
+            continue
+        for facing in _OTHER_FACINGS[u.facing]:  # never the facing it has
             yield (ROTATE, uid, facing)
 
 
@@ -514,11 +526,13 @@ def narrow_rotate(state: State, seat: int, move: Move) -> list[Move]:
 def rotate(state: State, seat: int, move: Move, events: list[Event]) -> None:
     u = state.units[move.rotate.unit]
     cost = _rotation_cost(state, u)
-    if cost:
+    if cost:  # counts as moving it (KK-68): another move
+        other_move(state)
         start(state, u, events)
         u.movement_used += cost
         u.moved = True
-    u.rotated = True
+    else:
+        u.rotated = True  # once until its side's next other move (KK-31)
     u.facing = move.rotate.facing
     if u.type in (RAM, TOWER):  # only engines carry crews
         for crew in st.crew_of(state, u.id):
@@ -550,6 +564,7 @@ def narrow_dismount(state: State, seat: int, move: Move) -> list[Move]:
 
 def dismount(state: State, seat: int, move: Move, events: list[Event]) -> None:
     u = state.units[move.dismount.unit]
+    other_move(state)
     u.type = pb.UNIT_TYPE_SWORDSMEN
     u.dismounted = True
     events.append(Event(flipped=Event.Flipped(unit=u.id, by_choice=True)))

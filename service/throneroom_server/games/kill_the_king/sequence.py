@@ -1,5 +1,6 @@
-"""A side's movement phase as a sequence of units (KK-30, KK-56): the one place
-that says when a unit's movement is over and what completing it does.
+"""A side's movement phase as a sequence of units (KK-30, KK-31, KK-56): the one
+place that says when a unit's movement is over, what completing it does, and
+when a unit may turn.
 
 "A unit's movement must be fully completed before you move another unit."
 The unit moving is the state's ``active_unit``; moving another unit completes
@@ -9,9 +10,22 @@ gate takes the gate (KK-56), so the gate's side for the next unit to move is
 the one :func:`gate_side` gives, before that unit's step completes the
 movement. The listing (:mod:`.listing`), the rules' reference
 (:mod:`.movement`, :mod:`.climbing`) and the effects ask here.
+
+"You can rotate any unit, as many times as you want during the player's
+movement phase. Rotating the unit is a free action, and does not consume
+movement points, except for catapults which consume movement points when
+rotated." A unit's ``rotated`` flag says it was turned (for free) since its
+side's last other move of the phase (:func:`other_move`); it may be turned
+again after one (:func:`may_turn`). A rotation names the facing, so a turn
+right after a turn of the same unit, with nothing in between, ends where
+one turn to that facing ends: the listing offers one rotation of a unit
+between two other moves of its side, which keeps the game finite
+(docs/rules/kill_the_king.md, KK-31).
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from throneroom.v1 import kill_the_king_pb2 as pb
 
@@ -26,6 +40,7 @@ Gate = pb.KillTheKingGate
 ON_FIELD = st.ON_FIELD
 WALL = pb.LEVEL_WALL
 TOWER = pb.UNIT_TYPE_SIEGE_TOWER
+PIG = pb.UNIT_TYPE_FLAMING_PIGS
 
 
 def movement_over(u: Unit, active_unit: int) -> bool:
@@ -85,3 +100,31 @@ def take_gate(state: State, u: Unit, events: list[Event]) -> None:
                     )
                 )
             )
+
+
+def may_turn(u: Unit, cost: int, over: bool, left: int) -> bool:
+    """Whether ``u`` may be turned now (KK-31): a rotation for free once between
+    two other moves of its side; one that costs ``cost`` movement points (a
+    Catapult's) as often as it has the points, until its movement is ``over``
+    (it counts as moving it, KK-68); ``left``: its points left (read only for
+    a cost). Flaming Pigs never turn (KK-86)."""
+    if u.type == PIG:
+        return False
+    if cost:
+        return not over and left >= cost
+    return not u.rotated
+
+
+def other_move(state: State, turned: Iterable[int] | None = None) -> None:
+    """A decision of the movement phase other than a free rotation (a step, a
+    climb, a prepared climb, a dismount, a Catapult's paid rotation): every
+    unit may be turned again (KK-31). ``turned``: the ids of the units turned,
+    if known (else every unit is looked at). Changes ``state``."""
+    units = state.units
+    if turned is not None:
+        for i in turned:
+            units[i].rotated = False
+        return
+    for u in units:
+        if u.rotated:
+            u.rotated = False

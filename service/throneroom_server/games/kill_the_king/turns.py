@@ -46,7 +46,7 @@ from throneroom_server.games.kill_the_king.keys import (
 )
 from throneroom_server.games.kill_the_king.movement import pigs_to_move
 from throneroom_server.games.kill_the_king.scope import buy_menu, spec_of
-from throneroom_server.games.kill_the_king.sequence import complete
+from throneroom_server.games.kill_the_king.sequence import complete, other_move
 from throneroom_server.games.kill_the_king.treasury import treasurer_flees
 
 State = pb.KillTheKingState
@@ -301,6 +301,7 @@ def end_phase(state: State, seat: int, move: Move, events: list[Event]) -> None:
         _open(state, S.PHASE_MOVEMENT, events)
     elif phase == S.PHASE_MOVEMENT:
         complete(state, events)  # the active unit's movement (KK-56)
+        other_move(state)  # the phase's turns are over (KK-31)
         _open(state, S.PHASE_ATTACK, events)
     elif not _next_seat_turn(state, events):
         end_turn(state, events)
