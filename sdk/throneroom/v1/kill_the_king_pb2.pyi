@@ -475,7 +475,7 @@ class KillTheKingUnit(_message.Message):
     moved: _builtins.bool
     """took a step (or, for a Catapult, a paid rotation)"""
     rotated: _builtins.bool
-    """used its one free rotation of the movement phase"""
+    """turned for free since its side's last other move (KK-31)"""
     attacked: _builtins.bool
     """made its attack of the turn (or a climbing attack)"""
     climb: Global___Direction.ValueType

@@ -8,6 +8,7 @@ import pytest
 from throneroom.games.kill_the_king.data import Level, Mode, UnitType
 from throneroom.v1 import kill_the_king_pb2 as pb
 from throneroom_server.games.core import IllegalMoveError
+from throneroom_server.games.kill_the_king import derived
 
 from tests.games.kill_the_king.positions import (
     END,
@@ -92,45 +93,6 @@ def test_moving_another_unit_completes_the_first_ones_move() -> None:
     assert state.active_unit == b
 
 
-# --- KK-31, S5: rotation ------------------------------------------------------------------------
-
-
-def test_rotation_is_free_once_per_phase_even_after_moving() -> None:
-    f = Field()
-    sw = f.put(SW, A, 1, 3)
-    other = f.put(SW, A, 1, 7)
-    f.put(AR, D, 12, 3)
-    state = walk(f.turn(A), sw, N, N, N)
-    state = walk(state, other, N)
-    state, events = play(state, rotate(sw, W))
-    assert state.units[sw].facing == pb.DIRECTION_WEST
-    assert events[0].rotated.cost == 0 and state.units[sw].movement_used == 3
-    assert not any(m.rotate.unit == sw for m in legal(state) if m.HasField("rotate"))
-
-
-def test_s5_a_catapult_on_the_road_rotates_for_one_point_steps_and_cannot_attack() -> None:
-    f = Field()
-    cat = f.put(CAT, A, 1, 5)  # col 5 is the road
-    f.put(AR, D, 12, 3)
-    state = f.turn(A)
-    assert state.units[cat].bonus_movement == 1
-    state, events = play(state, rotate(cat, E))
-    assert events[0].rotated.cost == 1 and state.units[cat].moved
-    state = walk(state, cat, E)
-    assert where(state, cat) == (1, 6, GROUND) and steps_of(state, cat) == set()
-    state, _ = play(state, END)
-    assert state.phase == pb.KillTheKingState.PHASE_ATTACK
-    assert not any(m.attack.unit == cat for m in legal(state) if m.HasField("attack"))
-
-
-def test_a_catapult_off_the_road_has_one_point_a_rotation_uses_it() -> None:
-    f = Field()
-    cat = f.put(CAT, A, 1, 3)
-    f.put(AR, D, 12, 3)
-    state, _ = play(f.turn(A), rotate(cat, E))
-    assert steps_of(state, cat) == set()
-
-
 # --- KK-42, KK-46, KK-60, S6: walls and stairs ---------------------------------------------------
 
 
@@ -211,6 +173,84 @@ def test_the_gate_is_recaptured_by_the_defender() -> None:
     assert [
         e.gate_control_changed.controlled_by for e in events if e.HasField("gate_control_changed")
     ] == [pb.SIDE_DEFENDER]
+
+
+# The rulebook: "A unit's movement must be fully completed before you move another
+# unit." and "If an attacking player has a unit standing above the outer gate, it
+# controls the gate, which allows any attacking units to move across the tile.
+# Defending units may recapture the gate if they end a unit's movement on the wall
+# space above the outer gate."
+
+
+def _gate_events(events: list[pb.KillTheKingEvent]) -> list[str]:
+    return [
+        str(e.WhichOneof("kind"))
+        for e in events
+        if e.HasField("gate_control_changed") or e.HasField("stepped")
+    ]
+
+
+def _listings_agree(state: pb.KillTheKingState) -> bool:
+    """The fast listing and the rules' reference list the same moves."""
+    return derived.movement_keys(state, state.to_move) == derived.reference_keys(
+        state, state.to_move
+    )
+
+
+def test_s17_the_next_attacker_passes_the_gate_right_after_one_reaches_the_space_above_it() -> None:
+    """KK-56: the attacker above the gate completes its movement when the next
+    unit moves, so that very unit may step onto the passage."""
+    f = Field()
+    above = f.put(SW, A, 9, 4)  # on the wall next to the gate
+    below = f.put(SW, A, 8, 5)  # in front of the gate
+    f.put(AR, D, 14, 3)
+    state = f.turn(A)
+    assert N not in steps_of(state, below)  # the gate is the defender's
+    state = walk(state, above, E)
+    assert where(state, above) == (9, 5, WALL)
+    assert state.gates[0].controlled_by == pb.SIDE_DEFENDER  # its movement is not over yet
+    assert N in steps_of(state, below) and _listings_agree(state)
+    state, events = play(state, step(below, N))
+    assert _gate_events(events) == ["gate_control_changed", "stepped"]
+    assert events[0].gate_control_changed.controlled_by == pb.SIDE_ATTACKER
+    assert state.gates[0].controlled_by == pb.SIDE_ATTACKER
+    assert where(state, below) == (9, 5, GROUND)
+    state = walk(state, below, N)
+    assert where(state, below) == (10, 5, GROUND)  # across the gate's tile, in the castle
+
+
+def test_s17_an_attacker_that_walks_on_past_the_gate_does_not_open_it() -> None:
+    """KK-56: only a movement that ends above the gate takes it."""
+    f = Field()
+    wall = f.put(SW, A, 9, 4)
+    below = f.put(SW, A, 8, 5)
+    f.put(AR, D, 14, 3)
+    state = walk(f.turn(A), wall, E, E)
+    assert where(state, wall) == (9, 6, WALL)
+    assert N not in steps_of(state, below) and _listings_agree(state)
+    state = walk(state, wall, W)  # back above the gate: the passage opens again
+    assert N in steps_of(state, below) and _listings_agree(state)
+
+
+def test_s17_a_defender_retakes_the_gate_when_its_next_unit_moves() -> None:
+    """KK-56: the defender's unit ends its movement above the gate when the next
+    defending unit moves; the gate is the defender's from then on, and the
+    attacker's next turn finds it closed."""
+    f = Field(gate_side=A)
+    attacker = f.put(SW, A, 8, 5)
+    dfd = f.put(SW, D, 9, 7)
+    other = f.put(SW, D, 12, 3)
+    state = walk(f.turn(D), dfd, W, W)
+    assert where(state, dfd) == (9, 5, WALL)
+    assert state.gates[0].controlled_by == pb.SIDE_ATTACKER
+    state, events = play(state, step(other, N))
+    assert _gate_events(events) == ["gate_control_changed", "stepped"]
+    assert events[0].gate_control_changed.controlled_by == pb.SIDE_DEFENDER
+    assert state.gates[0].controlled_by == pb.SIDE_DEFENDER
+    state, _ = play(state, END)  # to the attack phase
+    state, _ = play(state, END)  # the attacker's turn
+    assert state.turn_side == pb.SIDE_ATTACKER
+    assert N not in steps_of(state, attacker)
 
 
 # --- KK-44, KK-45, S7..S9, S12: climbing ---------------------------------------------------------

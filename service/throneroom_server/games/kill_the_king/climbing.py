@@ -18,11 +18,10 @@ from throneroom_server.games.kill_the_king.movement import (
     _TYPE,
     Scene,
     _passage_unit,
-    _start,
     allowance,
-    complete_movement,
     listed,
 )
+from throneroom_server.games.kill_the_king.sequence import complete, other_move, start
 from throneroom_server.games.rng import Rng
 
 State = pb.KillTheKingState
@@ -96,7 +95,8 @@ def climb(state: State, seat: int, move: Move, events: list[Event]) -> None:
     u = state.units[move.climb.unit]
     d = Direction(move.climb.direction)
     wall = st.coord(u).step(d)
-    _start(state, u, events)
+    other_move(state)
+    start(state, u, events)
     u.moved = True
     if st.occupant(state, Position(wall, Level.WALL)) is None:
         u.movement_used += 1
@@ -107,7 +107,7 @@ def climb(state: State, seat: int, move: Move, events: list[Event]) -> None:
         return
     u.movement_used = allowance(state, u)
     combat.climb_attack(state, board, u.id, d, Rng(state.rng), events)
-    complete_movement(state, events)
+    complete(state, events)
 
 
 def prepare_climb_moves(state: State, seat: int) -> list[Move]:
@@ -123,8 +123,9 @@ def prepare_climb(state: State, seat: int, move: Move, events: list[Event]) -> N
     u = state.units[move.prepare_climb.unit]
     d = Direction(move.prepare_climb.direction)
     wall = st.coord(u).step(d)
+    other_move(state)
     if state.active_unit != u.id:
-        complete_movement(state, events)
+        complete(state, events)
     state.active_unit = -1
     u.climb = pb.Direction.ValueType(d)
     events.append(

@@ -194,6 +194,8 @@ class Derived:
         keys, plain = before
         start = bisect_left(keys, (ROTATE, uid))
         end = bisect_left(keys, (ROTATE, uid + 1), start)
+        if plain is not None:  # turned: not again before another move (KK-31)
+            plain = plain._replace(turned=tuple(sorted((*plain.turned, uid))))
         found = Listing(keys[:start] + keys[end:], plain)
         self._store((state.SerializeToString(), seat), found)
 
@@ -320,6 +322,8 @@ def after_plain_step(play: Play, derived: Derived, then_check: Callable[[Play], 
             if derived.verify and not (u.type == PIG and pigs.blocked_ahead(state, u)):
                 # the plain field is the state's own (a blocked Pig explodes instead)
                 assert listing.step_target(state, u, d, field) == listing.step_target(state, u, d)
+                turned = tuple(v.id for v in state.units if v.rotated)
+                assert field.turned == turned, f"kept {field.turned} != turned {turned}"
             movement.step(state, seat, move, events, field)
 
         uid = move.step.unit

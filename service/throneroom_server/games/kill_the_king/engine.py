@@ -90,10 +90,12 @@ def new_game(options: Options, num_seats: int, seed: int) -> State:
 def max_decisions(options: Options, num_seats: int) -> int:
     """A bound on any game's decisions (KK-120): the setup (a purchase per three
     coins, the Treasurer's too, each bringing up to two free extras, two leaders,
-    a placement per counter), then per turn for each counter its movement points,
-    a rotation, a climb, a dismount, an attack and a follow-up, plus the phase
-    ends, the reinforcements and the removals after a Treasurer's death. Giga:
-    every seat of a side ends its own phases, and each board half may get
+    a placement per counter), then per turn for each counter its movement points
+    (a Catapult's paid rotations among them), a climb, a prepared climb, a
+    dismount, an attack and a follow-up; a free rotation of each counter
+    between two of those other moves of its side (KK-31); plus the phase ends,
+    the reinforcements and the removals after a Treasurer's death. Giga: every
+    seat of a side ends its own phases, and each board half may get
     reinforcements."""
     spec = mode_of(options.mode)
     cheapest = min(UNITS[t].cost for t in ALL_BUYABLE)
@@ -106,9 +108,10 @@ def max_decisions(options: Options, num_seats: int) -> int:
     )
     counters += reinforcements
     most_movement = max(UNITS[t].movement for t in (*UNITS_IN_PLAY, *LEADERS_IN_PLAY))
-    per_counter = most_movement + 1 + 5 + 1 + 1 + 1 + 1
+    other_moves = counters * (most_movement + 5 + 1 + 1 + 1)  # points (bonuses), climbs, dismount
+    free_rotations = counters * (other_moves + 1)
     phase_ends = 3 + 2 * (num_seats - 2) + (spec.boards - 1)
-    per_turn = counters * per_counter + phase_ends + reinforcements + counters
+    per_turn = other_moves + free_rotations + counters * 2 + phase_ends + reinforcements + counters
     setup_moves = 1 + counters + 2 * spec.leaders_per_side + counters
     return setup_moves + spec.rounds * 2 * per_turn
 

@@ -130,6 +130,21 @@ def placed_before_play(state: State) -> None:
         assert not any(u.status == st.RESERVE for u in state.units), "reserve units in play"
 
 
+def turned_only_in_the_movement_phase(state: State) -> None:
+    """A unit's ``rotated`` flag (turned since its side's last other move, KK-31)
+    is set only in the movement phase, on a unit on the field that the seat to
+    move controls (its own, or a Ram its crew mans): the listing finds every
+    turned unit among the seat's."""
+    for u in state.units:
+        if not u.rotated:
+            continue
+        assert state.phase == S.PHASE_MOVEMENT, f"unit {u.id} turned outside the movement phase"
+        assert u.status == st.ON_FIELD, f"unit {u.id} turned off the field"
+        crew = st.crew_of(state, u.id) if u.type in _ENGINES else []
+        seat = crew[0].seat if crew else u.seat
+        assert seat == state.to_move, f"unit {u.id} turned, not the seat to move's"
+
+
 INVARIANTS = (
     ids_are_indices,
     one_unit_per_position,
@@ -139,4 +154,5 @@ INVARIANTS = (
     over_exactly_with_outcome,
     placed_before_play,
     advanced_units_only_when_advanced,
+    turned_only_in_the_movement_phase,
 )

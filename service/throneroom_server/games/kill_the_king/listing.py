@@ -42,6 +42,7 @@ from throneroom_server.games.kill_the_king.keys import (
     STEP,
     Key,
 )
+from throneroom_server.games.kill_the_king.sequence import gate_side, may_turn, movement_over
 
 State = pb.KillTheKingState
 Unit = pb.KillTheKingUnit
@@ -68,11 +69,15 @@ class Plain(NamedTuple):
     """Battering Ram -> the ids of its crew (a Siege Tower's crew is never here)."""
     pigs: tuple[int, ...]
     """The Flaming Pigs on the field."""
+    turned: tuple[int, ...]
+    """The units turned since their side's last other move (no rotation of
+    theirs listed, KK-31), ascending: every unit whose ``rotated`` is set."""
 
 
 class Field:
     """The units as the listing reads them, from one pass: who stands where (by
-    position int), the crews by engine, the living Rangers by side."""
+    position int), the crews by engine, the living Rangers by side, the units
+    turned (KK-31)."""
 
     __slots__ = (
         "active",
@@ -84,6 +89,7 @@ class Field:
         "rangers",
         "state",
         "t",
+        "turned",
         "units",
     )
 
@@ -96,9 +102,12 @@ class Field:
         crews: dict[int, list[Unit]] = {}
         rangers: dict[int, int] = {}
         pigs_on_field: list[Unit] = []
+        turned: list[int] = []
         for i, u in enumerate(state.units):  # a unit's id is its index (an invariant)
             if u.status != ON_FIELD:
                 continue
+            if u.rotated:
+                turned.append(i)
             carried = u.carried_by
             if carried >= 0:
                 found = crews.get(carried)
@@ -119,6 +128,7 @@ class Field:
         self.pigs = pigs_on_field
         self.crews = crews
         self.rangers = rangers
+        self.turned = tuple(turned)
         self.gates: dict[int, int] | None = None
 
     @classmethod
@@ -136,6 +146,7 @@ class Field:
         f.crews = {e: [units[i] for i in ids] for e, ids in plain.crews.items()}
         f.pigs = [units[i] for i in plain.pigs]
         f.rangers = plain.rangers
+        f.turned = plain.turned
         f.gates = None
         return f
 
@@ -146,15 +157,17 @@ class Field:
         return None if found is None else self.units[found]
 
     def gate_open(self, side: int, space: int) -> bool:
-        """Defenders pass the gate; attackers only while they control it (KK-55)."""
+        """Defenders pass the gate; attackers only while they control it (KK-55),
+        as the next unit to move sees it (``sequence.gate_side``, KK-56)."""
         if side == DEFENDER:
             return True
         gates = self.gates
         if gates is None:
             gates = self.gates = {}
-            for g in self.state.gates:
+            state = self.state
+            for g in state.gates:
                 square = g.square
-                gates.setdefault(square.row << 6 | square.col, g.controlled_by)
+                gates.setdefault(square.row << 6 | square.col, gate_side(state, g))
         return gates.get(space) == ATTACKER
 
     def side_of(self, u: Unit) -> int:
@@ -312,6 +325,7 @@ def plain_listing(state: State, seat: int) -> tuple[list[Key], Plain | None] | N
         f.rangers,
         {e: tuple(u.id for u in c) for e, c in crews.items()},
         tuple(u.id for u in f.pigs),
+        f.turned,
     )
     return keys, plain
 
@@ -329,7 +343,7 @@ def _unit_keys(f: Field, u: Unit, keys: list[Key], *, whole: bool = True) -> Non
     kind = u.type
     chart = CHARTS[kind]
     moved = u.moved
-    finished = (moved and f.active != uid) or u.attacked or u.HasField("climb")
+    finished = movement_over(u, f.active)
     left = -1000 if finished or locked else f.left(u, chart)
     # steps (movement._step_keys)
     if left >= 1 and not u.immobile:
@@ -339,11 +353,9 @@ def _unit_keys(f: Field, u: Unit, keys: list[Key], *, whole: bool = True) -> Non
             for d, _, _ in f.targets(u, chart, position(u), left):
                 add((STEP, uid, d))
     # rotations (movement._rotate_keys; exposed crews are a tower's: not here)
-    if whole and kind != PIG and not u.rotated:
-        cost = 0 if locked else chart.rotation_cost
-        if not cost or (not finished and f.left(u, chart) >= cost):
-            for facing in OTHER_FACINGS[u.facing]:
-                add((ROTATE, uid, facing))
+    if whole and may_turn(u, 0 if locked else chart.rotation_cost, finished, left):
+        for facing in OTHER_FACINGS[u.facing]:
+            add((ROTATE, uid, facing))
     # dismounts (movement._dismount_keys)
     if whole and kind == CAVALRY and not u.dismounted:
         add((DISMOUNT, uid))
@@ -365,7 +377,7 @@ def _unit_keys(f: Field, u: Unit, keys: list[Key], *, whole: bool = True) -> Non
 def _steps(f: Field, u: Unit, keys: list[Key]) -> None:
     """``u``'s steps (movement._step_keys for one unit)."""
     uid = u.id
-    if u.immobile or (u.moved and f.active != uid) or u.attacked or u.HasField("climb"):
+    if u.immobile or movement_over(u, f.active):
         return
     chart = CHARTS[u.type]
     left = f.left(u, chart)
@@ -458,9 +470,13 @@ def after_step(
     and climbs of the units next to either square (a step, a climb and the
     Knight's bonus look no further; two spaces away for a square next to the
     gate's passage, whose pass looks at the space beyond) are listed again,
-    and once the side has moved no crew steps off its Ram (KK-90); the other
-    units' keys are those of ``before``. Nothing else changes: no gate's
-    control (an event), no crew (an event), no death (an event); ``end_phase``
+    and once the side has moved no crew steps off its Ram (KK-90); the units
+    turned before it have their rotations again (it is another move, KK-31);
+    the other units' keys are those of ``before``. Nothing else changes: no gate's
+    control (an event; the gate's side for the next unit, ``sequence.gate_side``,
+    changes with the active unit on or off the space above the gate, and the
+    units next to that space are listed again), no crew (an event), no death
+    (an event); ``end_phase``
     waits for a Flaming Pig that must still move (listed again when there are
     Pigs).
     Returns the keys and the plain field."""
@@ -470,7 +486,7 @@ def after_step(
     if occupied.pop(origin, None) != uid or target in occupied:
         return None
     occupied[target] = uid
-    after = Plain(occupied, plain.rangers, plain.crews, plain.pigs)
+    after = Plain(occupied, plain.rangers, plain.crews, plain.pigs, ())
     f = Field.of_plain(state, tables(state), after)
     if f.passage() is not None or _on_gate_passage(f):
         return None  # a unit on the gate's passage must go on: it alone is listed
@@ -511,6 +527,17 @@ def after_step(
         elif v.seat != seat:
             continue
         _unit_keys(f, v, keys, whole=i in whole)
+    # the units turned before it may turn again (another move, KK-31); they
+    # are the seat's (invariants.turned_only_in_the_movement_phase)
+    for i in plain.turned:
+        if i not in whole:
+            v = units[i]
+            chart = CHARTS[v.type]
+            over = movement_over(v, f.active)
+            cost = 0 if f.locked else chart.rotation_cost
+            if may_turn(v, cost, over, f.left(v, chart) if cost and not over else 0):
+                for facing in OTHER_FACINGS[v.facing]:
+                    keys.append((ROTATE, i, facing))
     # end_phase: no unit on the passage; a Flaming Pig may still have to move
     has_end = (not _pigs_to_move(f, seat, None)) if f.pigs else had_end
     if has_end:

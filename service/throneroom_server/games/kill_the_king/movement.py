@@ -28,6 +28,7 @@ from throneroom.v1 import kill_the_king_pb2 as pb
 
 from throneroom_server.games.kill_the_king import combat_deaths, listing, pigs, towers
 from throneroom_server.games.kill_the_king import state as st
+from throneroom_server.games.kill_the_king.grid import tables
 from throneroom_server.games.kill_the_king.keys import (
     DISMOUNT,
     ROTATE,
@@ -35,6 +36,13 @@ from throneroom_server.games.kill_the_king.keys import (
     Key,
     move_from_key,
     move_key,
+)
+from throneroom_server.games.kill_the_king.sequence import (
+    gate_side,
+    may_turn,
+    movement_over,
+    other_move,
+    start,
 )
 from throneroom_server.games.rng import Rng
 
@@ -172,9 +180,8 @@ def points_left(state: State, u: Unit) -> int:
 
 
 def finished(state: State, u: Unit) -> bool:
-    """Its movement is over this turn: another unit moved after it (KK-30), it
-    set a climb, or it made a climbing attack."""
-    return (u.moved and state.active_unit != u.id) or u.HasField("climb") or u.attacked
+    """Its movement is over this turn (:func:`.sequence.movement_over`)."""
+    return movement_over(u, state.active_unit)
 
 
 def _passage_unit(state: State, board: Board) -> Unit | None:
@@ -191,12 +198,13 @@ def _passage_unit(state: State, board: Board) -> Unit | None:
 
 
 def _gate_open_for(state: State, side: int, coord: Coord) -> bool:
-    """Defenders pass the gate; attackers only while they control it (KK-55)."""
+    """Defenders pass the gate; attackers only while they control it (KK-55),
+    as the next unit to move sees it (:func:`.sequence.gate_side`, KK-56)."""
     if side == int(Side.DEFENDER):
         return True
     for g in state.gates:
         if (g.square.row, g.square.col) == coord:
-            return g.controlled_by == int(Side.ATTACKER)
+            return gate_side(state, g) == int(Side.ATTACKER)
     return False
 
 
@@ -291,8 +299,8 @@ def _step_keys(scene: Scene, seat: int, only: int | None = None) -> Iterator[Key
         uid = u.id
         if (only is not None and uid != only) or u.immobile:
             continue
-        if (u.moved and active != uid) or u.attacked or u.HasField("climb"):
-            continue  # finished()
+        if movement_over(u, active):
+            continue
         left = scene.points_left(u)
         if left < 1:
             continue
@@ -409,40 +417,6 @@ def movement_keys(scene: Scene, seat: int) -> list[Key]:
     ]
 
 
-def _start(state: State, u: Unit, events: list[Event]) -> None:
-    """``u`` becomes the unit moving: the previous one's move is complete."""
-    if state.active_unit != u.id:
-        complete_movement(state, events)
-        state.active_unit = u.id
-
-
-def complete_movement(state: State, events: list[Event]) -> None:
-    """The active unit's move is over: a unit that ends its move above the gate
-    takes control of it for its side (KK-56)."""
-    if state.active_unit < 0:
-        return
-    u = state.units[state.active_unit]
-    state.active_unit = -1
-    if u.status == st.ON_FIELD and u.level == int(Level.WALL):
-        take_gate(state, u, events)
-    if u.status == st.ON_FIELD and u.type == TOWER:
-        towers.settle(state, u, st.field(state), st.in_play(state))
-
-
-def take_gate(state: State, u: Unit, events: list[Event]) -> None:
-    for g in state.gates:
-        here = (g.square.row, g.square.col) == (u.square.row, u.square.col)
-        if here and not g.destroyed and g.controlled_by != u.side:
-            g.controlled_by = u.side
-            events.append(
-                Event(
-                    gate_control_changed=Event.GateControlChanged(
-                        square=g.square, controlled_by=u.side
-                    )
-                )
-            )
-
-
 def step(
     state: State, seat: int, move: Move, events: list[Event], field: listing.Field | None = None
 ) -> None:
@@ -453,7 +427,8 @@ def step(
     origin = st.position(u)
     ram: Unit | None = None
     if u.type == PIG and pigs.blocked_ahead(state, u):
-        _start(state, u, events)
+        other_move(state)
+        start(state, u, events)
         state.active_unit = -1
         combat_deaths.explode(state, u, Rng(state.rng), events)  # the end, a wall, the gate
         return
@@ -461,14 +436,18 @@ def step(
         scene = Scene(state)
         left = scene.points_left(u)  # before this step's point is spent
         target = next(p for way, p in _tower_exits(scene, u) if way is d)
+        other_move(state)
     else:
+        if field is None:
+            field = listing.Field(state, tables(state))
         target, ram, left = listing.step_target(state, u, int(d), field)
+        other_move(state, field.turned)  # the units turned, as the field found them
     if u.carried_by >= 0:
         engine = u.carried_by
         u.carried_by = -1
         u.stack = 0
         events.append(Event(unmanned=Event.Unmanned(crew=u.id, engine=engine)))
-    _start(state, u, events)
+    start(state, u, events)
     u.movement_used += 1
     u.moved = True
     if ram is not None:
@@ -527,12 +506,12 @@ def _rotate_keys(scene: Scene, seat: int, only: int | None = None) -> Iterator[K
     locked = state.movement_locked_now
     for u in units:
         uid = u.id
-        if u.rotated or only not in (None, uid) or u.type == PIG:
-            continue  # Flaming Pigs never turn (KK-86)
-        cost = 0 if locked else UNITS[_TYPE[u.type]].rotation_cost  # _rotation_cost
-        if cost and (finished(state, u) or scene.points_left(u) < cost):
+        if only not in (None, uid):
             continue
-        for facing in _OTHER_FACINGS[u.facing]:
+        cost = 0 if locked else UNITS[_TYPE[u.type]].rotation_cost  # _rotation_cost
+        if not may_turn(u, cost, finished(state, u), scene.points_left(u) if cost else 0):
+            continue
+        for facing in _OTHER_FACINGS[u.facing]:  # never the facing it has
             yield (ROTATE, uid, facing)
 
 
@@ -547,11 +526,13 @@ def narrow_rotate(state: State, seat: int, move: Move) -> list[Move]:
 def rotate(state: State, seat: int, move: Move, events: list[Event]) -> None:
     u = state.units[move.rotate.unit]
     cost = _rotation_cost(state, u)
-    if cost:
-        _start(state, u, events)
+    if cost:  # counts as moving it (KK-68): another move
+        other_move(state)
+        start(state, u, events)
         u.movement_used += cost
         u.moved = True
-    u.rotated = True
+    else:
+        u.rotated = True  # once until its side's next other move (KK-31)
     u.facing = move.rotate.facing
     if u.type in (RAM, TOWER):  # only engines carry crews
         for crew in st.crew_of(state, u.id):
@@ -583,6 +564,7 @@ def narrow_dismount(state: State, seat: int, move: Move) -> list[Move]:
 
 def dismount(state: State, seat: int, move: Move, events: list[Event]) -> None:
     u = state.units[move.dismount.unit]
+    other_move(state)
     u.type = pb.UNIT_TYPE_SWORDSMEN
     u.dismounted = True
     events.append(Event(flipped=Event.Flipped(unit=u.id, by_choice=True)))

@@ -44,8 +44,9 @@ from throneroom_server.games.kill_the_king.keys import (
     move_from_key,
     move_key,
 )
-from throneroom_server.games.kill_the_king.movement import complete_movement, pigs_to_move
+from throneroom_server.games.kill_the_king.movement import pigs_to_move
 from throneroom_server.games.kill_the_king.scope import buy_menu, spec_of
+from throneroom_server.games.kill_the_king.sequence import complete, other_move
 from throneroom_server.games.kill_the_king.treasury import treasurer_flees
 
 State = pb.KillTheKingState
@@ -299,7 +300,8 @@ def end_phase(state: State, seat: int, move: Move, events: list[Event]) -> None:
         state.to_move = state.turn_seat
         _open(state, S.PHASE_MOVEMENT, events)
     elif phase == S.PHASE_MOVEMENT:
-        complete_movement(state, events)
+        complete(state, events)  # the active unit's movement (KK-56)
+        other_move(state)  # the phase's turns are over (KK-31)
         _open(state, S.PHASE_ATTACK, events)
     elif not _next_seat_turn(state, events):
         end_turn(state, events)
