@@ -34,13 +34,13 @@ redis-server: ## Make sure a redis-server binary exists (installs Debian's packa
 chromium: ## Make sure Debian's headless chromium exists for the browser tests (installs it as root)
 	@./scripts/ensure-chromium.sh
 
-test: $(STAMP) redis-server chromium ## Install, start a throwaway redis-server, run the whole test suite (browser tests in chromium)
+test: $(STAMP) redis-server chromium ## Install, start a throwaway redis-server, run the whole test suite on every core (browser tests in chromium)
 	$(PY) scripts/gen_proto.py --check
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto
 
 # The developer's loop: make test-fast, plus the test files of what you touched.
-# The fast tier runs on every core (pytest-xdist: one worker per CPU, each with
-# its own throwaway servers); make test stays in one process (docs/testing.md says why).
+# Both run on every core (pytest-xdist: one worker process per CPU, each with its
+# own throwaway servers; docs/testing.md has the figures).
 FAST := not slow and not cluster and not browser
 test-fast: $(STAMP) redis-server ## The fast tier on every core: all tests but the slow, Redis Cluster and browser ones (under 3 minutes on 2 cores)
 	$(PY) -m pytest -q -n auto -m "$(FAST)" $(PYTEST_ARGS)
