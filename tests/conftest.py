@@ -12,7 +12,7 @@ the tests use. ``slow`` is set by hand on long playouts and whole-game runs.
 The service's grpc settings (``throneroom_server.runtime.main.GRPC_SETTINGS``) are put
 into the environment here, before any test imports grpc (grpc reads them once,
 at import): servers started in this process run as the shipped process does,
-and server processes started by tests inherit them."""
+and server processes started by tests inherit them (and a drain period of 0)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,10 @@ from throneroom_dev.processes import RedisServerError, throwaway_redis, throwawa
 if "grpc" in sys.modules:
     raise RuntimeError("grpc was imported before tests/conftest.py could set its environment")
 use_grpc_settings(os.environ)
+# Server processes the tests start stop at once on SIGTERM (no drain period:
+# nothing balances over them); tests/service/runtime/test_drain.py runs the
+# shipped default.
+os.environ.setdefault("THRONEROOM_DRAIN_SECONDS", "0")
 
 
 #: fixture -> the marker of every test that uses it.

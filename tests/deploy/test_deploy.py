@@ -153,7 +153,8 @@ def test_compose_runs_three_replicas_behind_a_grpc_balancer_on_persistent_redis(
         (d["directive"], d["args"]) for config in parsed["config"] for d in _walk(config["parsed"])
     ]
     assert ("grpc_pass", ["grpc://throneroom_grpc"]) in directives
-    assert ("http2", ["on"]) in directives
+    assert ("listen", ["50051", "http2"]) in directives  # nginx 1.22's spelling (1.25+: http2 on)
+    assert ("proxy_set_header", ["Connection", "$connection_upgrade"]) in directives  # WebSocket
     assert ("proxy_buffering", ["off"]) in directives  # SSE watches flow
 
 

@@ -262,7 +262,7 @@ async def play_over_websocket(request: web.Request) -> web.StreamResponse:
 
 
 async def healthz(request: web.Request) -> web.StreamResponse:
-    serving = not _app(request).closing
+    serving = not _app(request).draining
     return web.json_response(
         {"status": "SERVING" if serving else "NOT_SERVING"}, status=200 if serving else 503
     )

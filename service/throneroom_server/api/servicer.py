@@ -24,7 +24,7 @@ from throneroom_server.api import play
 from throneroom_server.api.errors import to_status
 from throneroom_server.app import calls, updates
 from throneroom_server.app.access import API_KEY_HEADER, Caller, peer_address
-from throneroom_server.app.errors import AppError, invalid
+from throneroom_server.app.errors import AppError, invalid, shutting_down
 from throneroom_server.app.limits import discard_unknown
 from throneroom_server.app.service import App
 
@@ -141,17 +141,21 @@ async def _fail(context: Context, error: Exception) -> NoReturn:
     raise AssertionError("unreachable: abort raises") from error
 
 
-async def _written(items: AsyncGenerator[Item, None], context: Context) -> None:
+async def _written(items: AsyncGenerator[Item, None], context: Context, app: App) -> None:
     """A streaming call's ``items``, each written to the stream as it comes
     (the call's own task writes: no generator between it and grpc), their
     errors told as ``_unary`` tells them (``_fail``); ``items`` closed at once when the
     call ends (giving back its stream slot). A failed write is grpc's to
-    report (the client went away), not the service's."""
+    report (the client went away), not the service's. A stream that ends
+    because the server shuts down ends with UNAVAILABLE ``SHUTTING_DOWN`` (and
+    a RetryInfo), never with OK, which means "the game is over"."""
     async with contextlib.aclosing(items):
         while True:
             try:
                 item = await anext(items)
             except StopAsyncIteration:
+                if app.closing:
+                    await _abort(context, shutting_down())
                 return
             except Exception as error:
                 await _fail(context, error)
@@ -219,13 +223,15 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
             await _abort(context, request.error())
         structlog.contextvars.bind_contextvars(game_id=request.game_id)
         watching = calls.watch_game(self.app, request, caller=self._caller(context))
-        await _written(watching, context)
+        await _written(watching, context, self.app)
 
     async def Play(  # type: ignore[override]
         self, request_iterator: AsyncIterator[Any], context: Context
     ) -> None:
         """A play session (api/play.py); its items are serialized by ``play.serialize``."""
-        await _written(play.session(self.app, request_iterator, self._caller(context)), context)
+        await _written(
+            play.session(self.app, request_iterator, self._caller(context)), context, self.app
+        )
 
     @_unary
     async def GetHistory(

@@ -85,6 +85,17 @@ def store_unavailable(detail: str) -> AppError:
     )
 
 
+def shutting_down() -> AppError:
+    """A stream this replica ends because it is shutting down (not because the
+    game is over): the client resumes on another replica from its last version."""
+    return AppError(
+        ErrorKind.UNAVAILABLE,
+        "SHUTTING_DOWN",
+        "the server is shutting down; resume from your last version (another replica serves it)",
+        retry_after=1.0,
+    )
+
+
 def exhausted(reason: str, message: str, *, retry_after: float | None = None) -> AppError:
     """A limit or quota is reached (RESOURCE_EXHAUSTED, HTTP 429)."""
     return AppError(ErrorKind.RESOURCE_EXHAUSTED, reason, message, retry_after=retry_after)

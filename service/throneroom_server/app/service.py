@@ -72,6 +72,8 @@ class App:
             metrics.count_open_streams(lambda: hub.open_streams)
         self.shutdown = asyncio.Event()
         """Set when the server begins to shut down (``begin_shutdown``)."""
+        self.draining = False
+        """True from SIGTERM on (``begin_drain``): health says NOT_SERVING."""
         self.snapshots = Snapshots()
         self.gateway = Gateway(store, self.games, self.access, self.snapshots, clock)
         gateway = self.gateway
@@ -87,8 +89,14 @@ class App:
 
     # -- lifecycle --------------------------------------------------------
 
+    def begin_drain(self) -> None:
+        """Tell load balancers this replica is going away (REST /healthz: 503)
+        while every call, new ones included, is still served."""
+        self.draining = True
+
     def begin_shutdown(self) -> None:
-        """Ask open watch streams to end cleanly."""
+        """Ask open watch streams to end (with ``errors.shutting_down``)."""
+        self.draining = True
         self.shutdown.set()
 
     @property

@@ -39,6 +39,7 @@ class Config:
     max_options_bytes: int = DEFAULT_MAX_OPTIONS_BYTES
     heartbeat_seconds: float = 15.0
     shutdown_grace_seconds: float = 10.0
+    drain_seconds: float = 5.0  # SIGTERM: NOT_SERVING but serving, before listeners close
     fixture_games: bool = False
     access_log: bool = True
     metrics_listen: str | None = None  # Prometheus /metrics; off when unset
@@ -102,6 +103,13 @@ SETTINGS: tuple[Setting, ...] = (
         "shutdown_grace_seconds",
         "THRONEROOM_SHUTDOWN_GRACE_SECONDS",
         "time in-flight calls get on SIGTERM",
+    ),
+    Setting(
+        "drain_seconds",
+        "THRONEROOM_DRAIN_SECONDS",
+        "on SIGTERM, seconds health says NOT_SERVING while calls are still served"
+        " (balancers move away), before the graceful stop",
+        zero_allowed=True,
     ),
     Setting(
         "fixture_games",

@@ -103,10 +103,18 @@ class RunningServer:
     metrics: web.AppRunner | None = None  # the /metrics listener, when config.metrics_listen
     metrics_port: int | None = None
 
-    async def stop(self, grace: float | None) -> None:
-        """Graceful stop: NOT_SERVING, streams told to end, in-flight calls finish."""
+    async def stop(self, grace: float | None, *, drain: float = 0.0) -> None:
+        """Graceful stop. Health says NOT_SERVING (gRPC health and REST
+        /healthz) and, for ``drain`` seconds, every call is still served, new
+        ones included, so that balancers and Kubernetes move traffic away
+        before anything is refused; then streams are told to end (UNAVAILABLE
+        ``SHUTTING_DOWN``), in-flight calls get ``grace`` seconds, listeners close."""
         await self.health.enter_graceful_shutdown()
-        self.app.begin_shutdown()  # also turns /healthz to 503, ends SSE watches and the sweeper
+        self.app.begin_drain()
+        if drain > 0:
+            log.info("draining", drain_seconds=drain)
+            await asyncio.sleep(drain)  # the drain period itself, not a wait for an event
+        self.app.begin_shutdown()  # ends watch streams, SSE watches and the sweeper
         stopping: list[Awaitable[None]] = [self.server.stop(grace)]
         if self.rest is not None:
             stopping.append(self.rest.cleanup())
@@ -250,6 +258,10 @@ async def serve(config: Config, *, worker: int | None = None) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
-    log.info("shutting_down", grace_seconds=config.shutdown_grace_seconds)
-    await running.stop(config.shutdown_grace_seconds)
+    log.info(
+        "shutting_down",
+        drain_seconds=config.drain_seconds,
+        grace_seconds=config.shutdown_grace_seconds,
+    )
+    await running.stop(config.shutdown_grace_seconds, drain=config.drain_seconds)
     log.info("stopped")

@@ -89,7 +89,9 @@ async def test_watch_sends_heartbeats_while_idle(store: Store) -> None:
         await svc.running.stop(None)
 
 
-async def test_shutdown_ends_streams_cleanly(store: Store) -> None:
+async def test_shutdown_ends_streams_with_a_resume_hint(store: Store) -> None:
+    """A stream ended by shutdown ends UNAVAILABLE SHUTTING_DOWN (OK would say
+    the game is over) and gives its stream slot back."""
     svc = await start_service(store, heartbeat_seconds=30)
     game_id, _ = await new_nim(svc.stub)
     stream = svc.stub.WatchGame(service_pb2.WatchGameRequest(game_id=game_id))
@@ -100,8 +102,11 @@ async def test_shutdown_ends_streams_cleanly(store: Store) -> None:
     task = asyncio.create_task(drain())
     await until(lambda: svc.running.app.watch_hub.open_streams == 1, "the stream open")
     await svc.running.stop(5)
-    assert await asyncio.wait_for(task, 10) == []  # ended with OK, no error
-    assert await stream.code() == grpc.StatusCode.OK
+    with pytest.raises(grpc.aio.AioRpcError) as ended:
+        await asyncio.wait_for(task, 10)
+    assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
+    assert "shutting down" in (ended.value.details() or "")
+    assert svc.running.app.watch_hub.open_streams == 0
     await svc.channel.close()
 
 
