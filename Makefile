@@ -11,7 +11,7 @@ LATEST ?= .venv-latest
 LPY    := $(LATEST)/bin/python
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test test-fast test-latest latest-venv lock lint proto redis-server chromium bench bench-tournament bots golden clean
+.PHONY: help install run test test-fast test-latest latest-venv lock lint proto redis-server nginx chromium bench bench-tournament bots golden clean
 
 help: ## Show this help
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  make %-12s %s\n", $$1, $$2}'
@@ -31,10 +31,13 @@ run: $(STAMP) ## Start the service (gRPC 127.0.0.1:50051, REST 127.0.0.1:8080; i
 redis-server: ## Make sure a redis-server binary exists (installs Debian's package as root)
 	@./scripts/ensure-redis.sh
 
+nginx: ## Make sure Debian's nginx exists for tests/deploy (nginx -t, a throwaway balancer; installs it as root)
+	@./scripts/ensure-nginx.sh
+
 chromium: ## Make sure Debian's headless chromium exists for the browser tests (installs it as root)
 	@./scripts/ensure-chromium.sh
 
-test: $(STAMP) redis-server chromium ## Install, start a throwaway redis-server, run the whole test suite on every core (browser tests in chromium)
+test: $(STAMP) redis-server nginx chromium ## Install, start a throwaway redis-server, run the whole test suite on every core (browser tests in chromium)
 	$(PY) scripts/gen_proto.py --check
 	$(PY) -m pytest -q -n auto
 
@@ -42,7 +45,7 @@ test: $(STAMP) redis-server chromium ## Install, start a throwaway redis-server,
 # Both run on every core (pytest-xdist: one worker process per CPU, each with its
 # own throwaway servers; docs/testing.md has the figures).
 FAST := not slow and not cluster and not browser
-test-fast: $(STAMP) redis-server ## The fast tier on every core: all tests but the slow, Redis Cluster and browser ones (under 3 minutes on 2 cores)
+test-fast: $(STAMP) redis-server nginx ## The fast tier on every core: all tests but the slow, Redis Cluster and browser ones (under 3 minutes on 2 cores)
 	$(PY) -m pytest -q -n auto -m "$(FAST)" $(PYTEST_ARGS)
 
 latest-venv:
@@ -51,7 +54,7 @@ latest-venv:
 	$(LPY) -m pip install --quiet --upgrade pip setuptools
 	$(LPY) -m pip install --quiet --upgrade --upgrade-strategy eager -e './sdk[cli,tournament,websocket]' -e . --group dev
 
-test-latest: latest-venv redis-server chromium ## The newest versions the ranges allow (no constraints) in .venv-latest: drift, then every test
+test-latest: latest-venv redis-server nginx chromium ## The newest versions the ranges allow (no constraints) in .venv-latest: drift, then every test
 	$(LPY) scripts/lock.py drift $(LPY)
 	$(LPY) -m pytest -q
 

@@ -102,9 +102,17 @@ def test_the_deployment_probes_grpc_health_and_drains_before_it_is_killed() -> N
     for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
         assert container[probe]["grpc"]["port"] == ports["grpc"]
     env = {e["name"]: e.get("value") for e in container["env"]}
-    assert int(env["THRONEROOM_SHUTDOWN_GRACE_SECONDS"]) < pod["terminationGracePeriodSeconds"]
+    pre_stop = container["lifecycle"]["preStop"]["exec"]["command"]
+    assert pre_stop[0] == "sleep" and int(pre_stop[1]) > 0  # endpoints drop the pod first
+    stopping = (
+        int(pre_stop[1])
+        + int(env["THRONEROOM_DRAIN_SECONDS"])
+        + int(env["THRONEROOM_SHUTDOWN_GRACE_SECONDS"])
+    )
+    assert int(env["THRONEROOM_DRAIN_SECONDS"]) > 0
+    assert stopping < pod["terminationGracePeriodSeconds"]
     assert env["THRONEROOM_METRICS_LISTEN"].endswith(f":{ports['metrics']}")
-    assert container["image"] == f"throneroom:{__version__}"
+    assert container["image"] == f"ghcr.io/throneroom/throneroom:{__version__}"
     assert deployment["spec"]["strategy"]["rollingUpdate"]["maxUnavailable"] == 0
 
 
@@ -171,3 +179,61 @@ def test_the_image_installs_exactly_the_lock() -> None:
     assert "-c constraints.txt" in dockerfile
     assert "--no-index --find-links /wheels -c /tmp/constraints.txt" in dockerfile
     assert re.search(r"^USER throneroom$", dockerfile, re.M)
+
+
+# -- images pinned, health checked, metrics reachable, pods unprivileged -------
+
+PINNED = re.compile(
+    r"^[a-z0-9.-]+\.[a-z]+/[a-z0-9./_-]+:(\d+\.\d+\.\d+[\w.-]*|(?<=debian:)\d+\.\d+-slim)$"
+)
+"""A fully qualified image name (registry host first) with a patch-level tag
+(Debian's: its point release, e.g. 12.9)."""
+
+
+def _images() -> list[str]:
+    compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+    images = [service["image"] for service in compose["services"].values()]
+    for doc in _manifests():
+        template = doc.get("spec", {}).get("template", {}).get("spec", {})
+        images += [c["image"] for c in template.get("containers", [])]
+    for name in ("Dockerfile", "balancer.Dockerfile"):
+        images += re.findall(r"^FROM (\S+)", (DEPLOY / name).read_text(), re.M)
+    return images
+
+
+def test_every_image_is_qualified_and_pinned() -> None:
+    images = _images()
+    assert len(images) >= 7
+    assert [image for image in images if not PINNED.match(image)] == []
+    assert not PINNED.match("redis:7.2") and not PINNED.match("nginx:1.27")  # the check bites
+
+
+def test_compose_checks_every_service_and_publishes_the_metrics() -> None:
+    services = yaml.safe_load((DEPLOY / "compose.yaml").read_text())["services"]
+    assert {name for name, s in services.items() if "healthcheck" not in s} == set()
+    server = services["throneroom"]
+    assert server["healthcheck"]["test"][-1] == "throneroom_server.runtime.healthcheck"
+    assert "9100-9102:9100" in server["ports"]  # one host port per replica
+    assert int(server["environment"]["THRONEROOM_DRAIN_SECONDS"]) > 0
+    assert services["balancer"]["build"]["dockerfile"] == "balancer.Dockerfile"
+    assert services["balancer"]["depends_on"]["throneroom"]["condition"] == "service_healthy"
+    dockerfile = (DEPLOY / "Dockerfile").read_text()
+    assert "throneroom_server.runtime.healthcheck" in dockerfile.split("HEALTHCHECK", 1)[1]
+
+
+def test_the_metrics_port_is_on_the_headless_service() -> None:
+    ports = {p["name"]: p for p in _kind("Service", "throneroom-headless")["spec"]["ports"]}
+    assert ports["metrics"]["targetPort"] == "metrics"
+
+
+def test_every_pod_runs_unprivileged() -> None:
+    for doc in _manifests():
+        template = doc.get("spec", {}).get("template")
+        if template is None:
+            continue
+        pod = template["spec"]
+        assert pod["securityContext"]["runAsNonRoot"] is True, doc["metadata"]["name"]
+        for container in pod["containers"]:
+            context = container["securityContext"]
+            assert context["allowPrivilegeEscalation"] is False
+            assert context["capabilities"]["drop"] == ["ALL"]
