@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from throneroom import AsyncClient
+
 from throneroom_dev.processes import free_port, server_process, wait_for_port
 
 SHIPPED = Path(__file__).resolve().parents[2] / "deploy" / "nginx.conf"
@@ -52,7 +53,8 @@ def test_nginx_refuses_a_planted_bad_value(tmp_path: Path) -> None:
     # The value the balancer once shipped with: names and argument counts are
     # right (a parser passes it), nginx refuses it.
     text = SHIPPED.read_text()
-    bad = re.sub(r"grpc_next_upstream [^;]*;", "grpc_next_upstream error timeout unavailable;", text)
+    old_value = "grpc_next_upstream error timeout unavailable;"
+    bad = re.sub(r"grpc_next_upstream [^;]*;", old_value, text)
     assert bad != text
     planted = tmp_path / "nginx.conf"
     planted.write_text(bad)
@@ -66,7 +68,8 @@ def _behind(text: str, grpc: list[int], rest: list[int], listen: tuple[int, int]
     replicas and its listen ports by free ones; every other line as shipped."""
 
     def servers(ports: list[int]) -> str:
-        return "\n".join(f"        server 127.0.0.1:{p} max_fails=3 fail_timeout=5s;" for p in ports)
+        line = "        server 127.0.0.1:{} max_fails=3 fail_timeout=5s;"
+        return "\n".join(line.format(port) for port in ports)
 
     text, n_grpc = re.subn(r"^\s*server throneroom:50051 [^;]*;$", servers(grpc), text, flags=re.M)
     text, n_rest = re.subn(r"^\s*server throneroom:8080 [^;]*;$", servers(rest), text, flags=re.M)
@@ -82,8 +85,15 @@ def _nginx(config: str) -> Iterator[None]:
         path = Path(workdir) / "nginx.conf"
         path.write_text(config)
         proc = subprocess.Popen(
-            [NGINX, "-c", str(path), "-e", f"{workdir}/error.log"]
-            + ["-g", f"pid {workdir}/nginx.pid; daemon off;"],
+            [
+                NGINX,
+                "-c",
+                str(path),
+                "-e",
+                f"{workdir}/error.log",
+                "-g",
+                f"pid {workdir}/nginx.pid; daemon off;",
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )

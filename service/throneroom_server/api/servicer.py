@@ -105,7 +105,7 @@ def add_servicer_to_server(servicer: ThroneroomServicer, server: grpc.aio.Server
     server.add_registered_method_handlers(SERVICE.full_name, handlers)  # type: ignore[attr-defined]
 
 
-async def _abort(context: Context, error: AppError) -> None:
+async def abort_with(context: Context, error: AppError) -> None:
     status = to_status(error)
     log.info("rpc_rejected", reason=error.reason, detail=error.message)
     await context.abort(status.code, status.details, status.trailing_metadata)
@@ -134,7 +134,7 @@ async def _fail(context: Context, error: Exception) -> NoReturn:
     AppError told as its status; anything else is a bug, logged whole and
     told as little as INTERNAL."""
     if isinstance(error, AppError):
-        await _abort(context, error)
+        await abort_with(context, error)
     else:
         log.exception("rpc_failed")
         await context.abort(grpc.StatusCode.INTERNAL, "internal error")
@@ -155,7 +155,7 @@ async def _written(items: AsyncGenerator[Item, None], context: Context, app: App
                 item = await anext(items)
             except StopAsyncIteration:
                 if app.closing:
-                    await _abort(context, shutting_down())
+                    await abort_with(context, shutting_down())
                 return
             except Exception as error:
                 await _fail(context, error)
@@ -220,7 +220,7 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
     ) -> None:
         """A watch (updates.py); its items are serialized by ``updates.serialized``."""
         if isinstance(request, Undecodable):
-            await _abort(context, request.error())
+            await abort_with(context, request.error())
         structlog.contextvars.bind_contextvars(game_id=request.game_id)
         watching = calls.watch_game(self.app, request, caller=self._caller(context))
         await _written(watching, context, self.app)

@@ -13,9 +13,8 @@ from dataclasses import dataclass
 import grpc
 import structlog
 from aiohttp import web
-from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1 import health_pb2
 from grpc_health.v1._async import HealthServicer
-from grpc_reflection.v1alpha import reflection
 from throneroom.v1 import service_pb2
 
 from throneroom_server.api.connections import grpc_options
@@ -23,6 +22,7 @@ from throneroom_server.api.cors import parse_origins
 from throneroom_server.api.interceptors import LoggingInterceptor
 from throneroom_server.api.rest import start_rest
 from throneroom_server.api.servicer import ThroneroomServicer, add_servicer_to_server
+from throneroom_server.api.standard import add_standard_services
 from throneroom_server.app.access import Access, AccessConfig, load_keys
 from throneroom_server.app.metrics import Metrics, metered, start_metrics
 from throneroom_server.app.service import App, AppConfig
@@ -159,14 +159,10 @@ async def create_server(
     )
     add_servicer_to_server(ThroneroomServicer(app), server)
     health_servicer = HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection(
-        (
-            SERVICE_NAME,
-            health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
-            reflection.SERVICE_NAME,
-        ),
+    add_standard_services(
         server,
+        health_servicer,
+        (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name),
     )
     try:
         port = server.add_insecure_port(config.listen)

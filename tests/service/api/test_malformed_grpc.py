@@ -201,3 +201,54 @@ async def test_a_bug_in_a_watch_is_a_terse_internal_and_logged_whole(
     assert (err.value.code(), err.value.details()) == (grpc.StatusCode.INTERNAL, "internal error")
     (failure,) = [e for e in logs if e["event"] == "rpc_failed"]
     assert failure["exc_info"] is True
+
+
+STANDARD = [
+    ("/grpc.health.v1.Health/Check", "unary"),
+    ("/grpc.health.v1.Health/Watch", "unary_stream"),
+    ("/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo", "stream_stream"),
+]
+
+
+@pytest.mark.parametrize(("path", "shape"), STANDARD)
+async def test_health_and_reflection_refuse_undecodable_requests(
+    service: Service, path: str, shape: str
+) -> None:
+    """The standard services decode as Throneroom's methods do: INVALID_ARGUMENT
+    MALFORMED_REQUEST, never the UNKNOWN of a stock deserializer."""
+    for data in [*UNDECODABLE, NOT_UTF8]:
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            if shape == "unary":
+                await service.channel.unary_unary(
+                    path, request_serializer=_identity, response_deserializer=_identity
+                )(data)
+            elif shape == "unary_stream":
+                async for _ in service.channel.unary_stream(
+                    path, request_serializer=_identity, response_deserializer=_identity
+                )(data):
+                    pass
+            else:
+                call = service.channel.stream_stream(
+                    path, request_serializer=_identity, response_deserializer=_identity
+                )()
+                await call.write(data)
+                await call.done_writing()
+                async for _ in call:
+                    pass
+        assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT, (path, data)
+        assert error_info(err.value).reason == "MALFORMED_REQUEST"
+
+
+async def test_health_and_reflection_still_answer_well_formed_requests(service: Service) -> None:
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+    from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+    health = health_pb2_grpc.HealthStub(service.channel)
+    answer = await health.Check(health_pb2.HealthCheckRequest(service=""))
+    assert answer.status == health_pb2.HealthCheckResponse.SERVING
+    stub = reflection_pb2_grpc.ServerReflectionStub(service.channel)
+    call = stub.ServerReflectionInfo()
+    await call.write(reflection_pb2.ServerReflectionRequest(list_services=""))
+    await call.done_writing()
+    names = [s.name async for r in call for s in r.list_services_response.service]
+    assert "throneroom.v1.Throneroom" in names and "grpc.health.v1.Health" in names
