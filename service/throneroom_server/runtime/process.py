@@ -29,7 +29,7 @@ from throneroom_server.app.access import ApiKeyError
 from throneroom_server.runtime.config import Config, load_config
 from throneroom_server.runtime.logs import configure_logging
 from throneroom_server.runtime.server import ListenError, serve
-from throneroom_server.store import StoreUnavailable
+from throneroom_server.store import StoreMisconfigured, StoreUnavailable
 
 WORKER_ENV = "THRONEROOM_WORKER"
 """Set by the supervisor in each worker's environment: the worker's number."""
@@ -50,6 +50,9 @@ def run(argv: Sequence[str] | None = None) -> int:
     except StoreUnavailable as exc:
         log.error("store_unreachable", store=config.store_name, error=str(exc))
         return 1
+    except StoreMisconfigured as exc:
+        log.error("store_misconfigured", store=config.store_name, error=str(exc))
+        return 2
     except ListenError as exc:
         log.error("cannot_listen", error=str(exc))
         return 1

@@ -14,6 +14,7 @@ from throneroom_server.store.base import (
     StoreError,
     StoreFull,
     StoreGameNotFound,
+    StoreMisconfigured,
     StoreUnavailable,
 )
 
@@ -31,5 +32,6 @@ __all__ = [
     "StoreError",
     "StoreFull",
     "StoreGameNotFound",
+    "StoreMisconfigured",
     "StoreUnavailable",
 ]

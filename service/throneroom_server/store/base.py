@@ -51,6 +51,11 @@ class StoreUnavailable(StoreError):
     """The backing store cannot be reached."""
 
 
+class StoreMisconfigured(StoreError):
+    """The store answers but is not what the settings say (a Redis Cluster
+    node without ``THRONEROOM_REDIS_CLUSTER``): found at start-up, fatal."""
+
+
 class StoreFull(StoreError):
     """The store refuses writes for lack of memory (Redis at its ``maxmemory``
     with the ``noeviction`` policy). Nothing was written."""

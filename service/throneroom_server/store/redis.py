@@ -86,6 +86,7 @@ from throneroom_server.store.base import (
     SeatTaken,
     Stale,
     StoreGameNotFound,
+    StoreMisconfigured,
     StoreUnavailable,
     entry_bytes,
 )
@@ -472,10 +473,22 @@ class RedisStore(RedisLobby):
         return int(raw) / 1000.0
 
     async def ping(self) -> None:
+        """Reach Redis (else StoreUnavailable) and check that it is what the
+        settings say: a Redis Cluster node used without ``cluster=True``
+        (``THRONEROOM_REDIS_CLUSTER``) would serve only the games whose slots
+        it holds, so it is refused here, at start-up (StoreMisconfigured)."""
         try:
             await self._redis.ping()
+            if self.cluster:
+                return
+            info = await self._redis.info("cluster")
         except _UNREACHABLE as exc:
             raise StoreUnavailable(str(exc)) from exc
+        if int(info.get("cluster_enabled", 0)) == 1:
+            raise StoreMisconfigured(
+                "REDIS_URL names a node of a Redis Cluster: set THRONEROOM_REDIS_CLUSTER=1"
+                " (--redis-cluster) to use the cluster"
+            )
 
     async def close(self) -> None:
         if self._hot is not None:

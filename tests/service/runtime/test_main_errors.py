@@ -6,6 +6,8 @@ import socket
 import subprocess
 import sys
 
+from throneroom_dev.processes import server_process
+
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -46,3 +48,18 @@ def test_an_unusable_keys_file_is_one_line() -> None:
     assert result.returncode == 2
     output = result.stdout + result.stderr
     assert "Traceback" not in output and "api_keys_unusable" in output
+
+
+def test_a_cluster_node_without_the_cluster_setting_is_refused_at_start_up(
+    redis_cluster_urls: list[str], redis_url: str
+) -> None:
+    """Without THRONEROOM_REDIS_CLUSTER a cluster node would take only the
+    games of its own slots: the server refuses to start, in one line (status 2)."""
+    result = _run("--listen", "127.0.0.1:0", "--redis-url", redis_cluster_urls[0])
+    assert result.returncode == 2
+    output = result.stdout + result.stderr
+    assert "Traceback" not in output and "store_misconfigured" in output
+    assert "THRONEROOM_REDIS_CLUSTER=1" in output
+    # A plain Redis passes the same check: the server starts and listens.
+    with server_process(redis_url) as (address, _pid):
+        assert address.startswith("127.0.0.1:")
