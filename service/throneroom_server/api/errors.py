@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 import grpc
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
@@ -11,6 +13,10 @@ from throneroom.v1 import service_pb2
 from throneroom_server.app.errors import AppError, ErrorKind
 
 ERROR_DOMAIN = "throneroom"
+
+REFUSED = ContextVar("throneroom_refused", default="")
+"""The reason a gRPC call was refused with (set where the call is aborted,
+read by the interceptor that counts it: each call runs in its own task)."""
 
 _CODES: dict[ErrorKind, tuple[grpc.StatusCode, int]] = {
     ErrorKind.INVALID_ARGUMENT: (grpc.StatusCode.INVALID_ARGUMENT, code_pb2.INVALID_ARGUMENT),

@@ -13,6 +13,7 @@ import grpc
 import structlog
 from grpc.aio import ServerInterceptor
 
+from throneroom_server.api.errors import REFUSED
 from throneroom_server.app.metrics import Metrics
 
 log = structlog.get_logger("throneroom.rpc")
@@ -58,6 +59,7 @@ class LoggingInterceptor(ServerInterceptor):  # type: ignore[type-arg]
     def __init__(self, *, access_log: bool = True, metrics: Metrics | None = None) -> None:
         self._wrapped: dict[str, tuple[Handler, Handler]] = {}  # method: (handler, wrapped)
         self._end = _ending(access_log, metrics)
+        self._metrics = metrics
 
     async def intercept_service(
         self,
@@ -66,7 +68,11 @@ class LoggingInterceptor(ServerInterceptor):  # type: ignore[type-arg]
     ) -> Handler:
         handler = await continuation(details)
         method: str = details.method
-        if handler is None or method in _QUIET:
+        if handler is None:  # no such method: grpc answers UNIMPLEMENTED
+            if self._metrics is not None:
+                self._metrics.observe_request("grpc", "other", "UNIMPLEMENTED", 0.0)
+            return handler
+        if method in _QUIET:
             return handler
         known = self._wrapped.get(method)  # only served methods get here: a bounded set
         if known is not None and known[0] is handler:
@@ -159,5 +165,8 @@ def _ending(access_log: bool, metrics: Metrics | None) -> End:
             log.info("rpc", code=name, ms=round(seconds * 1000, 3))
         if metrics is not None:
             metrics.observe_request("grpc", metrics.method_label(method), name, seconds)
+            reason = REFUSED.get()
+            if reason:
+                metrics.refused("grpc", reason)
 
     return end

@@ -137,6 +137,8 @@ async def _read_moves(
                 )
             except AppError as error:
                 log.info("move_rejected", reason=error.reason, detail=error.message)
+                if app.metrics is not None:
+                    app.metrics.refused("play", error.reason)
                 result.error.CopyFrom(to_play_error(error))
             else:
                 result.version = done.version

@@ -320,11 +320,11 @@ async def request_context(request: web.Request, handler: Handler) -> web.StreamR
     game_id = request.match_info.get("game_id")
     if game_id:
         structlog.contextvars.bind_contextvars(game_id=game_id)
-    code = "OK"
+    code, reason = "OK", ""
     try:
         response = await handler(request)
     except AppError as error:
-        code = error.kind.value
+        code, reason = error.kind.value, error.reason
         structlog.contextvars.bind_contextvars(reason=error.reason)
         response = error_response(error)
     except web.HTTPException as exc:
@@ -345,6 +345,8 @@ async def request_context(request: web.Request, handler: Handler) -> web.StreamR
         metrics = request.app[METRICS_KEY]
         if metrics is not None:
             metrics.observe_request("rest", _route_label(request), str(response.status), seconds)
+            if reason:
+                metrics.refused("rest", reason)
     return response
 
 
@@ -549,5 +551,8 @@ async def start_rest(
     except OSError:
         await runner.cleanup()
         raise
+    if metrics is not None:
+        gate = site.gate
+        metrics.count_rest_connections(lambda: gate.open)
     bound = int(runner.addresses[0][1])
     return runner, bound

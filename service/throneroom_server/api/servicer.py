@@ -21,7 +21,7 @@ from google.protobuf.message import DecodeError, Message
 from throneroom.v1 import service_pb2, service_pb2_grpc
 
 from throneroom_server.api import play
-from throneroom_server.api.errors import to_status
+from throneroom_server.api.errors import REFUSED, to_status
 from throneroom_server.app import calls, updates
 from throneroom_server.app.access import API_KEY_HEADER, Caller, peer_address
 from throneroom_server.app.errors import AppError, invalid, shutting_down
@@ -107,6 +107,7 @@ def add_servicer_to_server(servicer: ThroneroomServicer, server: grpc.aio.Server
 
 async def abort_with(context: Context, error: AppError) -> None:
     status = to_status(error)
+    REFUSED.set(error.reason)
     log.info("rpc_rejected", reason=error.reason, detail=error.message)
     await context.abort(status.code, status.details, status.trailing_metadata)
 

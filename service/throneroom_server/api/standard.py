@@ -9,6 +9,7 @@ API's promise: no input produces UNKNOWN or INTERNAL)."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -91,6 +92,15 @@ def _unary(behaviour: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _unary_stream(behaviour: Callable[..., Any]) -> Callable[..., Any]:
+    if inspect.iscoroutinefunction(behaviour):  # it writes its responses itself
+
+        async def writing(request: Any, context: Context) -> None:
+            if isinstance(request, Undecodable):
+                await abort_with(context, request.error())
+            await behaviour(request, context)
+
+        return writing
+
     async def call(request: Any, context: Context) -> AsyncIterator[Any]:
         if isinstance(request, Undecodable):
             await abort_with(context, request.error())
@@ -101,14 +111,24 @@ def _unary_stream(behaviour: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _stream_stream(behaviour: Callable[..., Any]) -> Callable[..., Any]:
-    async def call(requests: AsyncIterator[Any], context: Context) -> AsyncIterator[Any]:
-        async def checked() -> AsyncIterator[Any]:
+    def checked(requests: AsyncIterator[Any], context: Context) -> AsyncIterator[Any]:
+        async def each() -> AsyncIterator[Any]:
             async for request in requests:
                 if isinstance(request, Undecodable):
                     await abort_with(context, request.error())
                 yield request
 
-        async for response in behaviour(checked(), context):
+        return each()
+
+    if inspect.iscoroutinefunction(behaviour):
+
+        async def writing(requests: AsyncIterator[Any], context: Context) -> None:
+            await behaviour(checked(requests, context), context)
+
+        return writing
+
+    async def call(requests: AsyncIterator[Any], context: Context) -> AsyncIterator[Any]:
+        async for response in behaviour(checked(requests, context), context):
             yield response
 
     return call

@@ -70,6 +70,7 @@ class App:
         if metrics is not None:
             hub = self.watch_hub
             metrics.count_open_streams(lambda: hub.open_streams)
+            metrics.count_watched_games(lambda: hub.feeds)
         self.shutdown = asyncio.Event()
         """Set when the server begins to shut down (``begin_shutdown``)."""
         self.draining = False

@@ -246,6 +246,9 @@ async def test_health_and_reflection_still_answer_well_formed_requests(service: 
     health = health_pb2_grpc.HealthStub(service.channel)
     answer = await health.Check(health_pb2.HealthCheckRequest(service=""))
     assert answer.status == health_pb2.HealthCheckResponse.SERVING
+    watch = health.Watch(health_pb2.HealthCheckRequest(service=""))
+    assert (await watch.read()).status == health_pb2.HealthCheckResponse.SERVING
+    watch.cancel()
     stub = reflection_pb2_grpc.ServerReflectionStub(service.channel)
     call = stub.ServerReflectionInfo()
     await call.write(reflection_pb2.ServerReflectionRequest(list_services=""))

@@ -147,3 +147,63 @@ def test_unknown_methods_share_one_label() -> None:
     metrics = Metrics([APPLY])
     assert metrics.method_label(APPLY) == APPLY
     assert metrics.method_label("/attacker/picks/any/path") == "other"
+
+
+async def test_refusals_gauges_process_and_unknown_methods_are_counted(
+    running: RunningServer,
+) -> None:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+        stub = service_pb2_grpc.ThroneroomStub(channel)
+        game_id, players = await new_nim(stub, pile=10)
+        request = service_pb2.ApplyMoveRequest(
+            game_id=game_id, seat_token=players[1].token, move=nim_move(1), idempotency_key="k"
+        )
+        with pytest.raises(grpc.aio.AioRpcError):
+            await stub.ApplyMove(request)  # seat 1 is not to act
+        with pytest.raises(grpc.aio.AioRpcError):
+            await stub.GetGame(service_pb2.GetGameRequest(game_id="ffffffffffffffff"))
+        unknown = channel.unary_unary("/attacker.Service/Method")
+        with pytest.raises(grpc.aio.AioRpcError) as missing:
+            await unknown(b"")
+        assert missing.value.code() == grpc.StatusCode.UNIMPLEMENTED
+        stream = stub.WatchGame(service_pb2.WatchGameRequest(game_id=game_id, include_current=True))
+        await stream.read()
+        async with aiohttp.ClientSession() as session:
+            base = f"http://127.0.0.1:{running.http_port}"
+            async with session.get(f"{base}/v1/games/ffffffffffffffff") as response:
+                assert response.status == 404
+            samples = await _scrape(running)  # the session's connection is open
+        stream.cancel()
+    refusals = "throneroom_refusals_total"
+    assert _value(samples, refusals, face="grpc", reason="NOT_YOUR_TURN") == 1
+    assert _value(samples, refusals, face="grpc", reason="GAME_NOT_FOUND") == 1
+    assert _value(samples, refusals, face="rest", reason="GAME_NOT_FOUND") == 1
+    total = "throneroom_requests_total"
+    assert _value(samples, total, face="grpc", method="other", code="UNIMPLEMENTED") == 1
+    assert _value(samples, "throneroom_watched_games") == 1
+    assert _value(samples, "throneroom_rest_connections") >= 1
+    assert _value(samples, "process_open_fds") > 0
+    assert _value(samples, "process_cpu_seconds_total") > 0
+
+
+async def test_store_failures_are_counted_by_kind() -> None:
+    from throneroom_server.store.base import StoreFull, StoreUnavailable
+
+    metrics = Metrics()
+
+    class Failing(MemoryStore):
+        fail: Exception = StoreUnavailable("down")
+
+        async def load(self, *args: object, **kwargs: object) -> object:  # type: ignore[override]
+            raise self.fail
+
+    store = Failing()
+    meter = metered(store, metrics)
+    for failure in (StoreUnavailable("down"), StoreFull("full"), StoreUnavailable("again")):
+        store.fail = failure
+        with pytest.raises(type(failure)):
+            await meter.load("g")  # type: ignore[call-arg]
+    samples = _samples(metrics.exposition().decode())
+    errors = "throneroom_store_errors_total"
+    assert _value(samples, errors, operation="load", kind="unavailable") == 2
+    assert _value(samples, errors, operation="load", kind="full") == 1
