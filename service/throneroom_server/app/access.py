@@ -15,7 +15,9 @@ bucket; calls without a key (seats playing with their seat tokens,
 spectators) spend from their peer address's anonymous bucket. The buckets
 live in the store (Redis: ``take_tokens.lua``), so every replica shares them.
 Without keys (``make run``) the service is open for local use: no key, no
-request quota.
+request quota; only games created from an address other than a loopback one
+spend from that address's games bucket (``open_games_per_hour``), so that one
+client on a network cannot fill the store.
 
 Wrong seat tokens are throttled per client in every mode: each failure spends
 from the client's bucket; once it is empty, every call of that client that
@@ -28,6 +30,7 @@ which a retry can succeed (google.rpc.RetryInfo, Retry-After).
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import json
 import math
 import time
@@ -150,6 +153,9 @@ class AccessConfig:
     anonymous_requests_per_second: float = 20.0
     anonymous_burst: int = 40
     """Calls without a key, per peer address, when keys are configured."""
+    open_games_per_hour: float = 600.0
+    """Without keys: games one non-loopback address may create per hour (a
+    burst of a tenth of it); 0: no limit."""
     bad_tokens_burst: int = 20
     bad_tokens_per_second: float = 0.5
     """Wrong seat tokens a client may send (per client, shared by replicas)."""
@@ -194,6 +200,15 @@ class Access:
                 ErrorKind.PERMISSION_DENIED, "API_KEY_INVALID", "the API key is not valid"
             )
         if self.open:
+            per_hour = self.config.open_games_per_hour
+            if creating and per_hour > 0 and not is_loopback(caller.client):
+                await self._spend(
+                    f"games:{caller.client_id}",
+                    max(1.0, per_hour / 10),
+                    per_hour / 3600.0,
+                    "GAME_QUOTA_EXCEEDED",
+                    f"this address creates more than {per_hour:g} games/hour",
+                )
             return
         key = caller.key
         if key is None:
@@ -269,6 +284,17 @@ def _throttled(wait: float) -> AppError:
         f"too many wrong seat tokens from this client; retry in {math.ceil(wait)} s",
         retry_after=wait,
     )
+
+
+def is_loopback(address: str) -> bool:
+    """A client on this host: a loopback address, a unix socket, or an
+    in-process caller (``LOCAL``)."""
+    if address in (LOCAL.client, "unknown", "localhost") or address.startswith("unix:"):
+        return True
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
 
 
 def peer_address(peer: str) -> str:

@@ -45,6 +45,8 @@ class Config:
     metrics_listen: str | None = None  # Prometheus /metrics; off when unset
     api_keys_file: str | None = None  # JSON keys file; the service is open when unset
     anonymous_requests_per_second: float = 20.0  # per address, only when keys are set
+    open_games_per_hour: float = 600.0  # no keys: games per non-loopback address; 0: no limit
+    open_access: bool = False  # no keys on a non-loopback address: refused unless set
     max_connections: int = DEFAULT_MAX_CONNECTIONS  # per face (gRPC, REST), per replica
     idle_connection_seconds: float = DEFAULT_IDLE_CONNECTION_SECONDS
     max_calls: int = DEFAULT_MAX_CALLS  # gRPC calls in progress, streams included
@@ -131,6 +133,18 @@ SETTINGS: tuple[Setting, ...] = (
         "anonymous_requests_per_second",
         "THRONEROOM_ANONYMOUS_RPS",
         "calls/s per address without a key (only when keys are configured)",
+    ),
+    Setting(
+        "open_games_per_hour",
+        "THRONEROOM_OPEN_GAMES_PER_HOUR",
+        "without API keys: games one non-loopback address may create per hour (0: no limit)",
+        zero_allowed=True,
+    ),
+    Setting(
+        "open_access",
+        "THRONEROOM_OPEN_ACCESS",
+        "without API keys, listen on a non-loopback address all the same (anyone on the"
+        " network may create and join games); refused otherwise",
     ),
     Setting(
         "max_connections",

@@ -28,7 +28,12 @@ import structlog
 from throneroom_server.app.access import ApiKeyError
 from throneroom_server.runtime.config import Config, load_config
 from throneroom_server.runtime.logs import configure_logging
-from throneroom_server.runtime.server import ListenError, serve
+from throneroom_server.runtime.server import (
+    ListenError,
+    OpenAccessRefused,
+    guard_open_access,
+    serve,
+)
 from throneroom_server.store import StoreMisconfigured, StoreUnavailable
 
 WORKER_ENV = "THRONEROOM_WORKER"
@@ -43,6 +48,11 @@ def run(argv: Sequence[str] | None = None) -> int:
     worker_text = os.environ.get(WORKER_ENV, "")
     worker = int(worker_text) if worker_text.isdigit() else None
     if config.workers > 1 and worker is None:
+        try:
+            guard_open_access(config)
+        except OpenAccessRefused as exc:
+            log.error("open_access_refused", error=str(exc))
+            return 2
         return supervise(config, list(sys.argv[1:] if argv is None else argv))
     open_files_for(config)
     try:
@@ -58,6 +68,9 @@ def run(argv: Sequence[str] | None = None) -> int:
         return 1
     except ApiKeyError as exc:
         log.error("api_keys_unusable", error=str(exc))
+        return 2
+    except OpenAccessRefused as exc:
+        log.error("open_access_refused", error=str(exc))
         return 2
     return 0
 

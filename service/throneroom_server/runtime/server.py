@@ -23,7 +23,7 @@ from throneroom_server.api.interceptors import LoggingInterceptor
 from throneroom_server.api.rest import start_rest
 from throneroom_server.api.servicer import ThroneroomServicer, add_servicer_to_server
 from throneroom_server.api.standard import add_standard_services
-from throneroom_server.app.access import Access, AccessConfig, load_keys
+from throneroom_server.app.access import Access, AccessConfig, is_loopback, load_keys
 from throneroom_server.app.metrics import Metrics, metered, start_metrics
 from throneroom_server.app.service import App, AppConfig
 from throneroom_server.app.watch import WatchLimits
@@ -86,8 +86,27 @@ def access_config(config: Config) -> AccessConfig:
     keys = load_keys(config.api_keys_file) if config.api_keys_file else None
     rps = config.anonymous_requests_per_second
     return AccessConfig(
-        keys=keys, anonymous_requests_per_second=rps, anonymous_burst=max(1, round(2 * rps))
+        keys=keys,
+        anonymous_requests_per_second=rps,
+        anonymous_burst=max(1, round(2 * rps)),
+        open_games_per_hour=config.open_games_per_hour,
     )
+
+
+def exposed_without_keys(config: Config) -> list[str]:
+    """The addresses (gRPC, REST) the service would listen on, open to anyone
+    (no keys file), that are not loopback addresses."""
+    if config.api_keys_file:
+        return []
+    exposed = []
+    for address in (config.listen, config.http_listen):
+        if address and not is_loopback(address.rsplit(":", 1)[0].strip("[]") or "0.0.0.0"):
+            exposed.append(address)
+    return exposed
+
+
+class OpenAccessRefused(Exception):
+    """Open access (no keys) on a non-loopback address without THRONEROOM_OPEN_ACCESS."""
 
 
 @dataclass
@@ -222,9 +241,31 @@ async def create_server(
     )
 
 
+def guard_open_access(config: Config) -> list[str]:
+    """The non-loopback addresses open to anyone (``exposed_without_keys``);
+    raises OpenAccessRefused when there are some and THRONEROOM_OPEN_ACCESS is off."""
+    exposed = exposed_without_keys(config)
+    if exposed and not config.open_access:
+        raise OpenAccessRefused(
+            f"no API keys (THRONEROOM_API_KEYS_FILE) and listening on {', '.join(exposed)}:"
+            " anyone on the network could create and join games; configure keys, listen on"
+            " a loopback address, or set THRONEROOM_OPEN_ACCESS=1 to accept it"
+        )
+    return exposed
+
+
 async def serve(config: Config, *, worker: int | None = None) -> None:
     """Run one server process until SIGTERM/SIGINT (``worker``: its number
     among the processes of ``--workers``, which share the ports)."""
+    exposed = guard_open_access(config)
+    if exposed:
+        log.warning(
+            "open_access_on_network",
+            addresses=exposed,
+            games_per_hour_per_address=config.open_games_per_hour,
+            hint="anyone who reaches these addresses may create and join games:"
+            " configure THRONEROOM_API_KEYS_FILE for production",
+        )
     store = make_store(config)
     await store.ping()
     running = await create_server(config, store, reuse_port=worker is not None)

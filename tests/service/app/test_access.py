@@ -246,3 +246,34 @@ def test_peer_addresses_drop_the_port() -> None:
     assert peer_address("ipv6:[::1]:51234") == "::1"
     assert peer_address("ipv6:%5B::1%5D:51234") == "::1"
     assert peer_address("unix:/tmp/sock") == "unix:/tmp/sock"
+
+
+async def test_open_mode_limits_creates_per_network_address_not_per_local_client() -> None:
+    """Without keys, one address on the network may create a burst of a tenth
+    of ``open_games_per_hour`` games, then is refused GAME_QUOTA_EXCEEDED
+    with a retry delay; loopback and in-process callers are never counted."""
+    from throneroom_server.app.access import LOCAL, Caller, is_loopback
+    from throneroom_server.app.errors import AppError
+
+    now = [1000.0]
+    store = MemoryStore(clock=lambda: now[0])
+    access = Access(store, AccessConfig(open_games_per_hour=600.0))
+    assert access.open
+    remote = Caller("203.0.113.5")
+    for _ in range(60):
+        await access.admit(remote, creating=True)
+    with pytest.raises(AppError) as refused:
+        await access.admit(remote, creating=True)
+    assert refused.value.reason == "GAME_QUOTA_EXCEEDED"
+    assert refused.value.retry_after is not None and refused.value.retry_after > 0
+    await access.admit(Caller("198.51.100.7"), creating=True)  # another address: its own bucket
+    await access.admit(remote)  # other calls are not limited in open mode
+    for caller in (Caller("127.0.0.1"), Caller("::1"), LOCAL):
+        assert is_loopback(caller.client)
+        for _ in range(100):
+            await access.admit(caller, creating=True)
+    now[0] += 6.0  # 600 an hour: one more game every 6 s
+    await access.admit(remote, creating=True)
+    unlimited = Access(store, AccessConfig(open_games_per_hour=0))
+    for _ in range(100):
+        await unlimited.admit(Caller("192.0.2.1"), creating=True)

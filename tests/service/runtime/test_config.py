@@ -61,3 +61,15 @@ def test_help_lists_every_setting_with_its_variable_and_default() -> None:
         assert "$" + setting.env in text
     assert "default: 127.0.0.1:50051" in text
     assert "default: 100)" in text  # streams per client
+
+
+def test_open_access_is_seen_on_every_non_loopback_address() -> None:
+    from throneroom_server.runtime.server import exposed_without_keys
+
+    assert exposed_without_keys(Config(listen="127.0.0.1:50051")) == []
+    assert exposed_without_keys(Config(listen="[::1]:50051", http_listen="localhost:8080")) == []
+    assert exposed_without_keys(Config(listen="0.0.0.0:1", http_listen="127.0.0.1:2")) == [
+        "0.0.0.0:1"
+    ]
+    assert exposed_without_keys(Config(listen="127.0.0.1:1", http_listen=":8080")) == [":8080"]
+    assert exposed_without_keys(Config(listen="[::]:1", api_keys_file="keys.json")) == []

@@ -63,3 +63,15 @@ def test_a_cluster_node_without_the_cluster_setting_is_refused_at_start_up(
     # A plain Redis passes the same check: the server starts and listens.
     with server_process(redis_url) as (address, _pid):
         assert address.startswith("127.0.0.1:")
+
+
+def test_open_access_on_a_network_address_is_refused_unless_opted_in() -> None:
+    """No keys file and a non-loopback address: anyone on the network could
+    create games. Refused in one line (status 2) unless THRONEROOM_OPEN_ACCESS=1."""
+    result = _run("--listen", "0.0.0.0:0")
+    assert result.returncode == 2
+    output = result.stdout + result.stderr
+    assert "Traceback" not in output and "open_access_refused" in output
+    assert "THRONEROOM_OPEN_ACCESS=1" in output
+    workers = _run("--listen", "0.0.0.0:0", "--workers", "2", "--redis-url", "redis://127.0.0.1:1")
+    assert workers.returncode == 2 and "open_access_refused" in workers.stdout + workers.stderr
