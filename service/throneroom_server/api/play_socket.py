@@ -23,7 +23,11 @@ over a WebSocket"):
   session that simply ends (the game delivered to its end, the client's
   close) closes with 1000, a server shutting down with 1001;
 * a frame over ``max_message_bytes`` closes the session with 1009 (message
-  too big); a frame of the other kind than the session's (text in a binary
+  too big) and the reason ``MESSAGE_TOO_BIG: ...``; the server then reads and
+  discards what the client still sends of that frame (up to
+  ``LINGER_SECONDS``) before it closes the connection, so that the close
+  frame reaches the client (a connection closed with unread data is reset,
+  and the reset would discard it); a frame of the other kind than the session's (text in a binary
   session, binary in a JSON one) ends it with the MALFORMED_REQUEST error.
 
 Nothing else differs: the seat token travels in the ``open`` request, the
@@ -62,6 +66,10 @@ dropped: aiohttp closes it when the pong is late by half this)."""
 OPEN_SECONDS = 10.0
 """How long a new WebSocket may wait before sending its ``open`` request (a
 connection is held only by a session: one that never opens is closed)."""
+
+LINGER_SECONDS = 5.0
+"""How long a session closed for a frame too large keeps reading (and
+discarding) the rest of that frame, for its close frame to be read."""
 
 CLOSED_WITH_ERROR = 4000
 """A close code at or above this ends a session with an error: 4000 + its gRPC code."""
@@ -115,6 +123,68 @@ _NOT_OPENED = _Refused(
 )
 
 
+class _Discarding(asyncio.Protocol):
+    """What reads a connection after its session was closed for a frame too
+    large: everything is discarded until the client closes its side (or the
+    linger ends); then the connection is closed with nothing unread."""
+
+    def __init__(self, transport: asyncio.Transport, done: asyncio.Future[None]) -> None:
+        self._transport = transport
+        self._done = done
+        self._timer = asyncio.get_running_loop().call_later(LINGER_SECONDS, self._end)
+
+    def data_received(self, data: bytes) -> None:
+        pass  # the rest of the frame too large, then the client's close frame
+
+    def eof_received(self) -> bool:
+        self._end()
+        return True
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._end()
+
+    def _end(self) -> None:
+        self._timer.cancel()
+        if not self._transport.is_closing():
+            self._transport.close()
+        if not self._done.done():
+            self._done.set_result(None)
+
+
+class PlaySocket(web.WebSocketResponse):
+    """aiohttp's WebSocket response, but a frame over the size limit ends
+    with a close frame that carries its reason and reaches the client: aiohttp
+    would close the connection at once with the rest of the frame unread,
+    and the kernel's reset would discard the close frame (the client then
+    sees 1006)."""
+
+    def __init__(self, *, max_msg_size: int, **kwargs: Any) -> None:
+        super().__init__(max_msg_size=max_msg_size, **kwargs)
+        self._limit = max_msg_size
+        self._too_big = False
+        self.lingered: asyncio.Future[None] | None = None
+        """Set when the connection reads out a frame too large: done once closed."""
+
+    async def close(
+        self, *, code: int = WSCloseCode.OK, message: bytes = b"", drain: bool = True
+    ) -> bool:
+        if code == WSCloseCode.MESSAGE_TOO_BIG:
+            self._too_big = True
+            message = message or (
+                f"MESSAGE_TOO_BIG: a frame is larger than {self._limit} bytes".encode()
+            )
+        return await super().close(code=code, message=message, drain=drain)
+
+    def _close_transport(self) -> None:
+        transport = self._req.transport if self._req is not None else None
+        if not self._too_big or not isinstance(transport, asyncio.Transport):
+            super()._close_transport()
+            return
+        if self.lingered is None and not transport.is_closing():
+            self.lingered = asyncio.get_running_loop().create_future()
+            transport.set_protocol(_Discarding(transport, self.lingered))
+
+
 class _Session:
     """One WebSocket's session: the task that writes it, and the client's frames
     as the session's requests."""
@@ -165,7 +235,7 @@ async def play_socket(
     request: web.Request, app: App, caller: Caller, max_message_bytes: int
 ) -> web.StreamResponse:
     """One play session on the WebSocket ``request`` upgrades to."""
-    ws = web.WebSocketResponse(
+    ws = PlaySocket(
         max_msg_size=max_message_bytes, heartbeat=PING_SECONDS, autoping=True, compress=False
     )
     if not ws.can_prepare(request).ok:
@@ -190,6 +260,8 @@ async def play_socket(
         await _close(ws, body, WSCloseCode.INTERNAL_ERROR, "INTERNAL")
     if not ws.closed:
         await ws.close(code=WSCloseCode.GOING_AWAY if app.closing else WSCloseCode.OK)
+    if ws.lingered is not None:
+        await ws.lingered  # the rest of a frame too large read out: nothing reset
     return ws
 
 
