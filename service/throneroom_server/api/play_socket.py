@@ -71,10 +71,29 @@ LINGER_SECONDS = 5.0
 """How long a session closed for a frame too large keeps reading (and
 discarding) the rest of that frame, for its close frame to be read."""
 
+PROTOCOL = "throneroom.v1"
+"""The subprotocol the server answers with when the client offers subprotocols
+(browsers fail a connection whose offered subprotocols get no answer)."""
+
+KEY_PROTOCOL_PREFIX = "throneroom.key."
+"""A browser cannot send ``X-Api-Key`` on a WebSocket: it may offer the key as
+the subprotocol ``throneroom.key.<key>`` beside ``throneroom.v1``
+(``new WebSocket(url, ["throneroom.v1", "throneroom.key." + key])``); the
+server never echoes it."""
+
 CLOSED_WITH_ERROR = 4000
 """A close code at or above this ends a session with an error: 4000 + its gRPC code."""
 
 _decode = decoder(service_pb2.PlayRequest)
+
+
+def key_protocol(offered: str) -> str:
+    """The API key offered as a subprotocol in ``Sec-WebSocket-Protocol``, or ""."""
+    for offer in offered[:4096].split(","):
+        protocol = offer.strip()
+        if protocol.startswith(KEY_PROTOCOL_PREFIX):
+            return protocol[len(KEY_PROTOCOL_PREFIX) :]
+    return ""
 
 
 def close_code(error: AppError) -> int:
@@ -236,7 +255,11 @@ async def play_socket(
 ) -> web.StreamResponse:
     """One play session on the WebSocket ``request`` upgrades to."""
     ws = PlaySocket(
-        max_msg_size=max_message_bytes, heartbeat=PING_SECONDS, autoping=True, compress=False
+        max_msg_size=max_message_bytes,
+        heartbeat=PING_SECONDS,
+        autoping=True,
+        compress=False,
+        protocols=(PROTOCOL,),
     )
     if not ws.can_prepare(request).ok:
         raise invalid("MALFORMED_REQUEST", f"{PATH} is a WebSocket: send an upgrade request")

@@ -42,7 +42,7 @@ from throneroom_server.api.connections import LimitedSite
 from throneroom_server.api.cors import CorsPolicy, cors_headers, cors_middleware
 from throneroom_server.api.openapi import Route, build_spec
 from throneroom_server.api.play_socket import PATH as PLAY_PATH
-from throneroom_server.api.play_socket import play_socket
+from throneroom_server.api.play_socket import key_protocol, play_socket
 from throneroom_server.api.rest_io import (
     JSON_MEDIA_TYPE,
     error_body,
@@ -114,10 +114,18 @@ def _app(request: web.Request) -> App:
 
 
 def _caller(request: web.Request) -> Caller:
-    """The peer's address and the API key it sent (header ``X-Api-Key``)."""
-    return _app(request).access.identify(
-        request.remote or "unknown", request.headers.get(API_KEY_HEADER, "").strip()
+    """The client's address (the peer's, or behind a trusted proxy the one it
+    forwards) and the API key it sent (header ``X-Api-Key``; on a WebSocket,
+    which browsers cannot give headers, also the subprotocol
+    ``throneroom.key.<key>``: ``play_socket.key_protocol``)."""
+    access = _app(request).access
+    client = access.client_address(
+        request.remote or "unknown", request.headers.get("X-Forwarded-For", "")
     )
+    key = request.headers.get(API_KEY_HEADER, "").strip() or key_protocol(
+        request.headers.get("Sec-WebSocket-Protocol", "")
+    )
+    return access.identify(client, key)
 
 
 async def list_game_types(request: web.Request) -> web.StreamResponse:

@@ -176,9 +176,11 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
 
     def _caller(self, context: Context) -> Caller:
         """The peer's address and the API key it sent (metadata ``x-api-key``)."""
-        return self.app.access.identify(
-            peer_address(context.peer()), _metadata_value(context, API_KEY_HEADER)
+        access = self.app.access
+        client = access.client_address(
+            peer_address(context.peer()), _metadata_value(context, "x-forwarded-for")
         )
+        return access.identify(client, _metadata_value(context, API_KEY_HEADER))
 
     @_unary
     async def ListGameTypes(

@@ -156,6 +156,8 @@ class AccessConfig:
     open_games_per_hour: float = 600.0
     """Without keys: games one non-loopback address may create per hour (a
     burst of a tenth of it); 0: no limit."""
+    trusted_proxies: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = ()
+    """Peers whose forwarded-for header names the client (load balancers)."""
     bad_tokens_burst: int = 20
     bad_tokens_per_second: float = 0.5
     """Wrong seat tokens a client may send (per client, shared by replicas)."""
@@ -180,6 +182,21 @@ class Access:
     def open(self) -> bool:
         """No keys configured: anyone may create and join games."""
         return self.config.keys is None
+
+    def client_address(self, peer: str, forwarded_for: str) -> str:
+        """The client behind ``peer``: the peer itself, unless it is a trusted
+        proxy (``trusted_proxies``) that says whom it forwards
+        (``X-Forwarded-For``); then the rightmost address of that list that is
+        not a trusted proxy (what a client writes there itself is left of
+        what the proxies added, so it cannot choose its identity)."""
+        trusted = self.config.trusted_proxies
+        if not trusted or not forwarded_for or not _within(peer, trusted):
+            return peer
+        hops = [hop.strip() for hop in forwarded_for[:4096].split(",") if hop.strip()]
+        for hop in reversed(hops):
+            if not _within(hop, trusted):
+                return _canonical(hop) or peer
+        return _canonical(hops[0]) or peer if hops else peer
 
     def identify(self, client: str, presented_key: str) -> Caller:
         """The caller behind a peer address and the API key it presented ("" = none)."""
@@ -284,6 +301,32 @@ def _throttled(wait: float) -> AppError:
         f"too many wrong seat tokens from this client; retry in {math.ceil(wait)} s",
         retry_after=wait,
     )
+
+
+def parse_networks(text: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    """``THRONEROOM_TRUSTED_PROXIES``: addresses and networks, comma-separated
+    (``10.0.0.0/8, 192.0.2.7``); raises ValueError on anything else."""
+    return tuple(
+        ipaddress.ip_network(part.strip(), strict=False) for part in text.split(",") if part.strip()
+    )
+
+
+def _canonical(address: str) -> str:
+    """An address as ``ipaddress`` spells it, or "" when it is none."""
+    try:
+        return str(ipaddress.ip_address(address.strip("[]")))
+    except ValueError:
+        return ""
+
+
+def _within(
+    address: str, networks: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]
+) -> bool:
+    try:
+        ip = ipaddress.ip_address(address.strip("[]"))
+    except ValueError:
+        return False
+    return any(ip in network for network in networks)
 
 
 def is_loopback(address: str) -> bool:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from throneroom_server.api.cors import parse_origins
+from throneroom_server.app.access import parse_networks
 from throneroom_server.app.limits import (
     DEFAULT_IDLE_CONNECTION_SECONDS,
     DEFAULT_MAX_CALLS,
@@ -47,6 +48,7 @@ class Config:
     anonymous_requests_per_second: float = 20.0  # per address, only when keys are set
     open_games_per_hour: float = 600.0  # no keys: games per non-loopback address; 0: no limit
     open_access: bool = False  # no keys on a non-loopback address: refused unless set
+    trusted_proxies: str | None = None  # addresses/networks whose X-Forwarded-For is believed
     max_connections: int = DEFAULT_MAX_CONNECTIONS  # per face (gRPC, REST), per replica
     idle_connection_seconds: float = DEFAULT_IDLE_CONNECTION_SECONDS
     max_calls: int = DEFAULT_MAX_CALLS  # gRPC calls in progress, streams included
@@ -145,6 +147,12 @@ SETTINGS: tuple[Setting, ...] = (
         "THRONEROOM_OPEN_ACCESS",
         "without API keys, listen on a non-loopback address all the same (anyone on the"
         " network may create and join games); refused otherwise",
+    ),
+    Setting(
+        "trusted_proxies",
+        "THRONEROOM_TRUSTED_PROXIES",
+        "load balancers (addresses or networks, comma-separated) whose X-Forwarded-For"
+        " names the client: limits, quotas and lockouts then count per client, not per proxy",
     ),
     Setting(
         "max_connections",
@@ -299,6 +307,10 @@ def load_config(argv: Sequence[str] | None = None, env: Mapping[str, str] | None
         parse_origins(values.get("cors_origins"))
     except ValueError as exc:
         parser.error(str(exc))
+    try:
+        parse_networks(values.get("trusted_proxies") or "")
+    except ValueError as exc:
+        parser.error(f"trusted-proxies: {exc}")
     config = Config(**values)
     if config.max_calls <= config.max_streams:
         # A watch over the stream limit is refused TOO_MANY_STREAMS, precisely,

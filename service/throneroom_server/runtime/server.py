@@ -23,7 +23,13 @@ from throneroom_server.api.interceptors import LoggingInterceptor
 from throneroom_server.api.rest import start_rest
 from throneroom_server.api.servicer import ThroneroomServicer, add_servicer_to_server
 from throneroom_server.api.standard import add_standard_services
-from throneroom_server.app.access import Access, AccessConfig, is_loopback, load_keys
+from throneroom_server.app.access import (
+    Access,
+    AccessConfig,
+    is_loopback,
+    load_keys,
+    parse_networks,
+)
 from throneroom_server.app.metrics import Metrics, metered, start_metrics
 from throneroom_server.app.service import App, AppConfig
 from throneroom_server.app.watch import WatchLimits
@@ -90,6 +96,7 @@ def access_config(config: Config) -> AccessConfig:
         anonymous_requests_per_second=rps,
         anonymous_burst=max(1, round(2 * rps)),
         open_games_per_hour=config.open_games_per_hour,
+        trusted_proxies=parse_networks(config.trusted_proxies or ""),
     )
 
 

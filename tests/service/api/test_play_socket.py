@@ -327,3 +327,25 @@ async def test_a_server_shutting_down_closes_its_sessions_with_1001() -> None:
         stopping = asyncio.get_running_loop().create_task(running.running.stop(5))
         assert await closed_with(ws) == aiohttp.WSCloseCode.GOING_AWAY
         await stopping
+
+
+async def test_a_browser_offers_its_api_key_as_a_subprotocol(served: Served) -> None:
+    """Browsers cannot set X-Api-Key on a WebSocket: the key may come as the
+    subprotocol throneroom.key.<key> (read as the header is: a wrong one is
+    refused API_KEY_INVALID), and the server answers throneroom.v1 (never the key)."""
+    game_id, tokens = await served.new_nim()
+    plain = await served.connect(protocols=(play_socket.PROTOCOL,))
+    assert plain.protocol == play_socket.PROTOCOL
+    await send(plain, opening(game_id, tokens[0]))
+    assert (await receive(plain)).update.version == 0
+    await plain.close()
+    keyed = await served.connect(protocols=(play_socket.PROTOCOL, "throneroom.key.not-a-key"))
+    assert keyed.protocol == play_socket.PROTOCOL
+    await send(keyed, opening(game_id, tokens[0]))
+    error, code = await ended_with(keyed)
+    assert (error["reason"], code) == (
+        "API_KEY_INVALID",
+        code_of(grpc.StatusCode.PERMISSION_DENIED),
+    )
+    assert play_socket.key_protocol("throneroom.v1, throneroom.key.abc") == "abc"
+    assert play_socket.key_protocol("throneroom.v1") == ""

@@ -277,3 +277,53 @@ async def test_open_mode_limits_creates_per_network_address_not_per_local_client
     unlimited = Access(store, AccessConfig(open_games_per_hour=0))
     for _ in range(100):
         await unlimited.admit(Caller("192.0.2.1"), creating=True)
+
+
+def test_a_trusted_proxy_names_the_client_and_nobody_else_can() -> None:
+    from throneroom_server.app.access import parse_networks
+
+    access = Access(
+        MemoryStore(), AccessConfig(trusted_proxies=parse_networks("10.0.0.0/8, 192.0.2.7"))
+    )
+    # The balancer (10.1.2.3) adds the client it saw at the right end.
+    assert access.client_address("10.1.2.3", "203.0.113.9") == "203.0.113.9"
+    # A client that writes its own header cannot choose its identity: the
+    # rightmost hop that is no trusted proxy is the one the proxy saw.
+    assert access.client_address("10.1.2.3", "1.1.1.1, 203.0.113.9") == "203.0.113.9"
+    assert access.client_address("10.1.2.3", "203.0.113.9, 192.0.2.7") == "203.0.113.9"
+    # An untrusted peer's header is ignored; no header, or garbage, is the peer.
+    assert access.client_address("198.51.100.1", "203.0.113.9") == "198.51.100.1"
+    assert access.client_address("10.1.2.3", "") == "10.1.2.3"
+    assert access.client_address("10.1.2.3", "not-an-address") == "10.1.2.3"
+    assert access.client_address("10.1.2.3", "2001:db8::1") == "2001:db8::1"
+    # No trusted proxies configured: the header means nothing.
+    assert Access(MemoryStore()).client_address("10.1.2.3", "203.0.113.9") == "10.1.2.3"
+    with pytest.raises(ValueError):
+        parse_networks("10.0.0.0/8, nonsense")
+
+
+async def test_behind_a_trusted_proxy_wrong_tokens_lock_out_only_their_sender() -> None:
+    """Two clients behind one balancer: one sends wrong tokens until it is
+    throttled; the other, through the same proxy, plays on (per client, not
+    per proxy)."""
+    config = Config(listen="127.0.0.1:0", fixture_games=True, trusted_proxies="127.0.0.1")
+    replica = Replica(await create_server(config, MemoryStore()))
+    try:
+        created = await replica.stub.CreateGame(_create())
+        joined = await replica.stub.JoinGame(service_pb2.JoinGameRequest(game_id=created.game_id))
+        wrong = service_pb2.GetGameRequest(game_id=created.game_id, seat_token=f"0.{'x' * 43}")
+        right = service_pb2.GetGameRequest(game_id=created.game_id, seat_token=joined.seat_token)
+        mallory, alice = (
+            (("x-forwarded-for", "203.0.113.66"),),
+            (("x-forwarded-for", "198.51.100.5"),),
+        )
+        burst = replica.running.app.access.config.bad_tokens_burst
+        for _ in range(burst + 1):
+            with pytest.raises(grpc.aio.AioRpcError):
+                await replica.stub.GetGame(wrong, metadata=mallory)
+        with pytest.raises(grpc.aio.AioRpcError) as locked:
+            await replica.stub.GetGame(right, metadata=mallory)
+        assert error_info(locked.value).reason == "SEAT_TOKEN_THROTTLED"
+        await replica.stub.GetGame(right, metadata=alice)  # another client: not locked out
+    finally:
+        await replica.close()
