@@ -96,6 +96,13 @@ def server_process(
 def throwaway_redis(*extra_args: str) -> Iterator[str]:
     """Yield the URL of a fresh redis-server on a free port; stop it afterwards.
     ``extra_args`` are more redis-server options (``"--maxmemory", "2mb"``)."""
+    with redis_process(*extra_args) as (url, _proc):
+        yield url
+
+
+@contextmanager
+def redis_process(*extra_args: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``throwaway_redis``, yielding its process too (a test may kill it)."""
     binary = shutil.which("redis-server")
     if binary is None:
         raise RedisServerError(
@@ -106,9 +113,10 @@ def throwaway_redis(*extra_args: str) -> Iterator[str]:
     proc = _start_redis(binary, port, workdir, *extra_args)
     try:
         wait_for_port(port, timeout=10, proc=proc)
-        yield f"redis://127.0.0.1:{port}/0"
+        yield f"redis://127.0.0.1:{port}/0", proc
     finally:
-        proc.terminate()
+        if proc.poll() is None:
+            proc.terminate()
         try:
             proc.wait(10)
         except subprocess.TimeoutExpired:

@@ -85,6 +85,19 @@ def store_unavailable(detail: str) -> AppError:
     )
 
 
+def not_replicated(detail: str) -> AppError:
+    """A move written on the primary that too few replicas confirmed in time
+    (THRONEROOM_REDIS_MIN_REPLICAS_ACKED): not done yet as far as the client
+    knows; retrying with the same idempotency key answers it once replicated."""
+    log.warning("commit_not_replicated", detail=detail)
+    return AppError(
+        ErrorKind.UNAVAILABLE,
+        "NOT_REPLICATED",
+        "the move is not yet confirmed by enough replicas; retry it with the same idempotency key",
+        retry_after=1.0,
+    )
+
+
 def shutting_down() -> AppError:
     """A stream this replica ends because it is shutting down (not because the
     game is over): the client resumes on another replica from its last version."""

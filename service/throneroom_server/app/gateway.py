@@ -25,6 +25,7 @@ from throneroom_server.app.errors import (
     AppError,
     ErrorKind,
     game_not_found,
+    not_replicated,
     precondition,
     store_full,
     store_unavailable,
@@ -37,6 +38,7 @@ from throneroom_server.store import (
     StoreError,
     StoreFull,
     StoreGameNotFound,
+    StoreNotReplicated,
     StoreUnavailable,
 )
 
@@ -231,4 +233,6 @@ def store_error(exc: StoreError) -> AppError:
         return store_full()
     if isinstance(exc, StoreGameNotFound):
         return game_not_found(str(exc))
+    if isinstance(exc, StoreNotReplicated):
+        return not_replicated(str(exc))
     return store_unavailable(str(exc))

@@ -359,6 +359,8 @@ class Moves:
                 "IDEMPOTENCY_KEY_REUSED",
                 f"this idempotency key was used for a different move (version {version})",
             )
+        # Told "done" only once replicated, as the first answer was (commit).
+        await gateway.guard(gateway.store.confirm_replicated())
         structlog.contextvars.bind_contextvars(version=version, replayed=True)
         clock = entry.clock if entry.HasField("clock") else None
         return MoveDone(loaded, viewer, version, entry.state, entry, clock, True)

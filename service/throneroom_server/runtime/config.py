@@ -60,6 +60,8 @@ class Config:
     idle_game_ttl_seconds: float = 14 * 24 * 3600.0  # 0 keeps games forever
     finished_game_ttl_seconds: float = 7 * 24 * 3600.0
     redis_max_connections: int = 256
+    redis_min_replicas_acked: int = 0  # WAIT for this many replicas before a move is done
+    redis_replication_timeout_seconds: float = 1.0  # how long that WAIT may take
     clock_sweep_seconds: float = 1.0  # 0: this replica applies no timeouts
     workers: int = 1  # server processes sharing the ports (SO_REUSEPORT); > 1 needs Redis
     cors_origins: str | None = None  # origins browsers may call the REST face from; off when unset
@@ -205,6 +207,18 @@ SETTINGS: tuple[Setting, ...] = (
         "Redis command connections per replica",
     ),
     Setting(
+        "redis_min_replicas_acked",
+        "THRONEROOM_REDIS_MIN_REPLICAS_ACKED",
+        "replicas that must confirm each commit (Redis WAIT) before a move is acknowledged;"
+        " fewer in time: the move is refused UNAVAILABLE (retry it with its key). 0: none",
+        zero_allowed=True,
+    ),
+    Setting(
+        "redis_replication_timeout_seconds",
+        "THRONEROOM_REDIS_REPLICATION_TIMEOUT_SECONDS",
+        "how long a commit waits for those replicas",
+    ),
+    Setting(
         "clock_sweep_seconds",
         "THRONEROOM_CLOCK_SWEEP_SECONDS",
         "how often this replica looks for clocks that ran out (0: never)",
@@ -312,6 +326,8 @@ def load_config(argv: Sequence[str] | None = None, env: Mapping[str, str] | None
     except ValueError as exc:
         parser.error(f"trusted-proxies: {exc}")
     config = Config(**values)
+    if config.redis_min_replicas_acked and config.redis_cluster:
+        parser.error("redis-min-replicas-acked is not supported with redis-cluster")
     if config.max_calls <= config.max_streams:
         # A watch over the stream limit is refused TOO_MANY_STREAMS, precisely,
         # only while the limit of calls leaves room above it.

@@ -69,6 +69,8 @@ def make_store(config: Config) -> Store:
             max_connections=config.redis_max_connections,
             max_blocking_connections=config.max_watched_games,
             retention=retention_of(config),
+            min_replicas_acked=config.redis_min_replicas_acked,
+            replication_timeout_seconds=config.redis_replication_timeout_seconds,
         )
     return MemoryStore(retention=retention_of(config))
 

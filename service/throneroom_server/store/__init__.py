@@ -15,6 +15,7 @@ from throneroom_server.store.base import (
     StoreFull,
     StoreGameNotFound,
     StoreMisconfigured,
+    StoreNotReplicated,
     StoreUnavailable,
 )
 
@@ -33,5 +34,6 @@ __all__ = [
     "StoreFull",
     "StoreGameNotFound",
     "StoreMisconfigured",
+    "StoreNotReplicated",
     "StoreUnavailable",
 ]

@@ -51,6 +51,13 @@ class StoreUnavailable(StoreError):
     """The backing store cannot be reached."""
 
 
+class StoreNotReplicated(StoreUnavailable):
+    """The commit was written on the primary but fewer replicas than asked
+    (``THRONEROOM_REDIS_MIN_REPLICAS_ACKED``) confirmed it in time: it must not
+    be reported as done. A retry with the same idempotency key finds it and
+    answers once it is replicated."""
+
+
 class StoreMisconfigured(StoreError):
     """The store answers but is not what the settings say (a Redis Cluster
     node without ``THRONEROOM_REDIS_CLUSTER``): found at start-up, fatal."""
@@ -134,6 +141,13 @@ CommitResult = Committed | Stale | Duplicate
 
 
 class Store(Protocol):
+    async def confirm_replicated(self) -> None:
+        """Return once what this store has written so far is confirmed by the
+        replicas the settings ask for (nothing to wait for without them); else
+        raise StoreNotReplicated. Answering a retried move from its first
+        result waits here, as the first answer waited in ``commit``."""
+        ...
+
     async def create_game(
         self, game_id: str, meta: storage_pb2.StoredGameMeta, state: game_pb2.GameState
     ) -> None:

@@ -114,6 +114,9 @@ class MemoryStore:
         for name in [b for b, bucket in self._buckets.items() if bucket.at < now - 3600]:
             del self._buckets[name]
 
+    async def confirm_replicated(self) -> None:
+        """One process, no replicas: nothing to wait for."""
+
     async def create_game(
         self, game_id: str, meta: storage_pb2.StoredGameMeta, state: game_pb2.GameState
     ) -> None:

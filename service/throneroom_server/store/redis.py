@@ -69,6 +69,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.connection import parse_url
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import (
     NoScriptError,
     ResponseError,
@@ -87,6 +88,7 @@ from throneroom_server.store.base import (
     Stale,
     StoreGameNotFound,
     StoreMisconfigured,
+    StoreNotReplicated,
     StoreUnavailable,
     entry_bytes,
 )
@@ -203,7 +205,16 @@ class RedisStore(RedisLobby):
         max_blocking_connections: int = 2000,
         max_block_seconds: float = 60.0,
         retention: Retention | None = None,
+        min_replicas_acked: int = 0,
+        replication_timeout_seconds: float = 1.0,
     ) -> None:
+        if min_replicas_acked and cluster:
+            raise StoreMisconfigured(
+                "THRONEROOM_REDIS_MIN_REPLICAS_ACKED is not supported on a Redis Cluster"
+            )
+        self.min_replicas_acked = min_replicas_acked
+        """Replicas that must confirm a commit (Redis WAIT) before it is done; 0: none."""
+        self._wait_ms = max(1, round(replication_timeout_seconds * 1000))
         # decode_responses=False: every reply is bytes (the stubs cannot know).
         # Timeouts are explicit: library defaults change between versions.
         # Blocking reads (one per watched game on this replica, see watch.py)
@@ -341,13 +352,14 @@ class RedisStore(RedisLobby):
             "1" if finished else "",
             "" if self.cluster else channel_name(game_id, self._db),
         ]
+        commit = self._call if not self.min_replicas_acked else self._call_replicated
         notes = self._notes
         if notes is None:
-            raw = await self._call(self._commit, keys=keys, args=args)
+            raw = await commit(self._commit, keys=keys, args=args)
         else:
             notes.committing(game_id)
             try:
-                raw = await self._call(self._commit, keys=keys, args=args)
+                raw = await commit(self._commit, keys=keys, args=args)
             finally:
                 notes.committed(game_id)
         status, value, ended = _status(raw)
@@ -497,6 +509,82 @@ class RedisStore(RedisLobby):
             self._notes.close()
         await self._redis.aclose()
         await self._blocking.aclose()
+
+    async def confirm_replicated(self) -> None:
+        """A tiny write (a probe key that expires) and ``WAIT`` on the same
+        connection: replication is one ordered stream, so once replicas
+        confirm the probe they hold every earlier write, a retried move's
+        first commit among them."""
+        if not self.min_replicas_acked:
+            return
+        probe = ("SET", "throneroom:replication-probe", "1", "PX", "60000")
+        wait = ("WAIT", self.min_replicas_acked, self._wait_ms)
+        try:
+            _, acked = await self._with_wait(probe, wait)
+        except _UNREACHABLE as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        except ResponseError as exc:
+            raise _refused(exc) or exc from exc
+        if int(acked) < self.min_replicas_acked:
+            raise StoreNotReplicated(
+                f"{acked} of {self.min_replicas_acked} replicas confirmed within {self._wait_ms} ms"
+            )
+
+    async def _call_replicated(self, script: Any, *, keys: list[str], args: list[Any]) -> Any:
+        """``_call``, then ``WAIT min_replicas_acked`` on the same connection
+        (WAIT covers the writes of the connection it is sent on: the two are
+        sent together, so no reconnection can come between them). A commit,
+        or a duplicate of one, that too few replicas confirmed in time raises
+        StoreNotReplicated; a refused one (stale, unknown game) is answered as is."""
+        wait = ("WAIT", self.min_replicas_acked, self._wait_ms)
+        command = ("EVALSHA", script.sha, len(keys), *keys, *args)
+        try:
+            for attempt in range(2):
+                try:
+                    raw, acked = await self._with_wait(command, wait)
+                    break
+                except NoScriptError:
+                    if attempt:
+                        raise
+                    await self._redis.script_load(script.script)
+        except _UNREACHABLE as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        except ResponseError as exc:
+            raise _refused(exc) or exc from exc
+        if _status(raw)[0] in ("OK", "DUPLICATE") and int(acked) < self.min_replicas_acked:
+            raise StoreNotReplicated(
+                f"{acked} of {self.min_replicas_acked} replicas confirmed the commit"
+                f" within {self._wait_ms} ms"
+            )
+        return raw
+
+    async def _with_wait(self, command: tuple[Any, ...], wait: tuple[Any, ...]) -> tuple[Any, Any]:
+        """``command`` and ``wait`` written back to back on one connection."""
+        hot = self._hot
+        if hot is None:
+            pipe = self._redis.pipeline(transaction=False)
+            pipe.execute_command(*command)
+            pipe.execute_command(*wait)
+            raw, acked = await pipe.execute(raise_on_error=False)
+            if isinstance(raw, Exception):
+                raise raw
+            if isinstance(acked, Exception):
+                raise acked
+            return raw, acked
+        first = hot.submit(command)
+        if first is None:  # not connected: connect, then both on the new connection
+            await hot.execute("PING")
+            first = hot.submit(command)
+            if first is None:
+                raise RedisConnectionError("the connection to Redis was lost")
+        second = hot.submit(wait)
+        if second is None:
+            raise RedisConnectionError("the connection to Redis was lost")
+        try:
+            raw = await first
+        finally:
+            acked = await second
+        return raw, acked
 
     async def _call(self, script: Any, *, keys: list[str], args: list[Any]) -> Any:
         """Run a registered script: EVALSHA on the multiplexed connection where
