@@ -174,6 +174,21 @@ def throwaway_redis_cluster(masters: int = 3, *, timeout: float = 30.0) -> Itera
     """Yield the URLs of a fresh Redis Cluster of ``masters`` primaries (no
     replicas) on free ports, made with ``redis-cli --cluster create``; stop it
     afterwards. Any of the URLs reaches the whole cluster."""
+    with redis_cluster_processes(masters, timeout=timeout) as nodes:
+        yield [url for url, _proc in nodes]
+
+
+@contextmanager
+def redis_cluster_processes(
+    masters: int = 3,
+    *,
+    replicas: int = 0,
+    node_timeout_ms: int = 15000,
+    timeout: float = 30.0,
+) -> Iterator[list[tuple[str, subprocess.Popen[bytes]]]]:
+    """``throwaway_redis_cluster`` with ``replicas`` replicas per primary
+    (``--cluster-replicas``) and ``cluster-node-timeout`` (after which a dead
+    primary's replica is promoted), yielding each node's URL and process."""
     binary = shutil.which("redis-server")
     cli = shutil.which("redis-cli")
     if binary is None or cli is None:
@@ -182,7 +197,7 @@ def throwaway_redis_cluster(masters: int = 3, *, timeout: float = 30.0) -> Itera
         )
     workdir = tempfile.mkdtemp(prefix="throneroom-cluster-")
     ports: list[int] = []
-    while len(ports) < masters:
+    while len(ports) < masters * (1 + replicas):
         port = _cluster_port()
         if port not in ports:
             ports.append(port)
@@ -191,12 +206,24 @@ def throwaway_redis_cluster(masters: int = 3, *, timeout: float = 30.0) -> Itera
         for port in ports:
             node_dir = f"{workdir}/{port}"
             os.makedirs(node_dir)
-            cluster_args = ("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf")
+            cluster_args = (
+                "--cluster-enabled", "yes",
+                "--cluster-config-file", "nodes.conf",
+                "--cluster-node-timeout", str(node_timeout_ms),
+            )  # fmt: skip
             procs.append(_start_redis(binary, port, node_dir, *cluster_args))
         for port, proc in zip(ports, procs, strict=True):
             wait_for_port(port, timeout=10, proc=proc)
         created = subprocess.run(
-            [cli, "--cluster", "create", *(f"127.0.0.1:{p}" for p in ports), "--cluster-yes"],
+            [
+                cli,
+                "--cluster",
+                "create",
+                *(f"127.0.0.1:{p}" for p in ports),
+                "--cluster-replicas",
+                str(replicas),
+                "--cluster-yes",
+            ],
             check=False,
             capture_output=True,
             text=True,
@@ -209,10 +236,13 @@ def throwaway_redis_cluster(masters: int = 3, *, timeout: float = 30.0) -> Itera
             if time.monotonic() > deadline:
                 raise RedisServerError("the cluster did not reach cluster_state:ok")
             time.sleep(0.1)
-        yield [f"redis://127.0.0.1:{port}/0" for port in ports]
+        yield [
+            (f"redis://127.0.0.1:{port}/0", proc) for port, proc in zip(ports, procs, strict=True)
+        ]
     finally:
         for proc in procs:
-            proc.terminate()
+            if proc.poll() is None:
+                proc.terminate()
         for proc in procs:
             try:
                 proc.wait(10)
