@@ -22,24 +22,24 @@ def test_every_move_kind_has_its_own_sentence() -> None:
     for field in Move.DESCRIPTOR.oneofs_by_name["decision"].fields:
         move = Move()
         getattr(move, field.name).SetInParent()
-        assert describe_move(move) != "an empty move", field.name
+        assert describe_move(move) != "Make an empty move", field.name
 
 
 def test_the_new_units_sentences() -> None:
     assert (
         describe_event(Event(panicked=Event.Panicked(unit=7, direction=pb.DIRECTION_WEST)))
-        == "unit 7 panics and runs west"
+        == "Unit 7 panics and runs west"
     )
     assert describe_event(Event(pigs_exploded=Event.PigsExploded(unit=3))) == (
-        "the Flaming Pigs 3 explode"
+        "The Flaming Pigs (unit 3) explode"
     )
     bolt = Move(attack=Move.Attack(unit=2, target=pb.Square(row=7, col=5), level=pb.LEVEL_WALL))
-    assert describe_move(bolt) == "unit 2 attacks (7, 5) on the wall"
+    assert describe_move(bolt) == "Attack f8 on the wall with unit 2"
     assert describe_move(Move(disband=Move.Disband(unit=4))) == (
-        "remove unit 4 (the Treasurer is dead)"
+        "Remove unit 4 (the Treasurer is dead)"
     )
     assert describe_event(Event(manned=Event.Manned(crew=3, engine=2))) == (
-        "unit 3 mans (or boards) unit 2"
+        "Unit 3 mans (or boards) unit 2"
     )
 
 
@@ -57,15 +57,15 @@ def test_giga_games_are_told_sentence_by_sentence() -> None:
         assert isinstance(seat, int)
         moves = list(ENGINE.legal_moves(state, seat))
         move = moves[moves_seen % len(moves)]
-        assert describe_move(move) not in ("", "an empty move")
+        assert describe_move(move) not in ("", "Make an empty move")
         state, events = ENGINE.apply(state, seat, move)
         told += [describe_event(e) for e in events]
         moves_seen += 1
     assert all(told)
-    turns = [t for t in told if t.startswith("round 1: ")]
-    assert {t.rsplit("seat ", 1)[1] for t in turns} == {
-        "0 to play",
-        "1 to play",
-        "2 to play",
-        "3 to play",
+    turns = [t for t in told if t.endswith("(round 1)")]
+    assert {t.split(" plays for ", 1)[0] for t in turns} == {
+        "Seat 0",
+        "Seat 1",
+        "Seat 2",
+        "Seat 3",
     }
