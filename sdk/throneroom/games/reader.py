@@ -52,6 +52,7 @@ _YOUR: Final[Mapping[str, tuple[str, str]]] = {
     "es": ("tu", "tu"),
     "pt": ("seu", "sua"),
 }
+_THE: Final[Mapping[str, tuple[str, str]]] = {"es": ("el", "la"), "pt": ("o", "a")}
 _MARKS: Final[Mapping[tuple[str, str], Mapping[str, str]]] = {
     ("en", "you"): {"s": "", "es": "", "has": "have", "is": "are", "does": "do"},
     ("en", "other"): {"s": "s", "es": "es", "has": "has", "is": "is", "does": "does"},
@@ -104,13 +105,16 @@ class Reader:
         """A seat after a preposition ("for you", "para ti", "para você")."""
         return _YOU_AFTER_PREPOSITION[self.lang] if self.is_you(seat) else self.name(seat)
 
-    def poss(self, seat: int, noun: str, *, feminine: bool = False) -> str:
-        """A seat's thing: "your Hunt 3" / "Ana's Hunt 3"; "tu X" / "X de Ana"."""
+    def poss(self, seat: int, nouns: Mapping[str, tuple[str, bool]]) -> str:
+        """A seat's thing, with its article: "your token" / "Ana's token"; "tu
+        ficha" / "la ficha de Ana"; "sua ficha" / "a ficha de Ana". ``nouns``
+        is language -> (noun, feminine?)."""
+        noun, feminine = nouns.get(self.lang) or nouns["en"]
         if self.is_you(seat):
             return f"{_YOUR[self.lang][feminine]} {noun}"
         if self.lang == "en":
             return f"{self.name(seat)}'s {noun}"
-        return f"{noun} de {self.name(seat)}"
+        return f"{_THE[self.lang][feminine]} {noun} de {self.name(seat)}"
 
     def act(self, seat: int | None, predicate: Words, /, **fields: object) -> str:
         """A sentence whose subject is ``seat`` (see the module's doc), capitalized."""
