@@ -253,7 +253,7 @@ def _ended(b: Any, r: Reader) -> dict[str, object]:
     how = w.ENDINGS.get(b.termination)
     winners = r.join([r.who(s) for s in b.winners])
     return {
-        "how": r.word(how) if how else b.termination.replace("_", " "),
+        "how": f" ({r.word(how)})" if how else "",
         "side": _word(w.SIDES, b.winning_side, r),
         "winners": winners,
     }
@@ -557,9 +557,9 @@ EVENTS: Mapping[str, tuple[str, Mapping[str, str], Fields]] = {
     "game_ended": (
         _SAY,
         {
-            "en": "Game over: {how}; victory for the {side} ({winners})",
-            "es": "Fin de la partida: {how}; victoria para el {side} ({winners})",
-            "pt": "Fim de jogo: {how}; vitória para o {side} ({winners})",
+            "en": "Game over{how}: victory for the {side} ({winners})",
+            "es": "Fin de la partida{how}: victoria para el {side} ({winners})",
+            "pt": "Fim de jogo{how}: vitória para o {side} ({winners})",
         },
         _ended,
     ),

@@ -149,7 +149,11 @@ PHASES: Final[Mapping[int, Words]] = {
     _PHASE.PHASE_OVER: {"en": "final", "es": "cierre", "pt": "encerramento"},
 }
 DIE_PURPOSES: Final[Mapping[int, Words]] = {
-    pb.DIE_PURPOSE_INITIATIVE: {"en": "initiative", "es": "iniciativa", "pt": "iniciativa"},
+    pb.DIE_PURPOSE_INITIATIVE: {
+        "en": "for initiative",
+        "es": "de iniciativa",
+        "pt": "de iniciativa",
+    },
     pb.DIE_PURPOSE_HIT: {"en": "to hit", "es": "para impactar", "pt": "para acertar"},
     pb.DIE_PURPOSE_SAVE: {"en": "to save", "es": "para salvarse", "pt": "para se salvar"},
     pb.DIE_PURPOSE_WALL_SAVE: {
