@@ -79,8 +79,9 @@ class Describer:
     def moves(
         self, moves: Sequence[game_pb2.Move], seat: int | None
     ) -> list[service_pb2.MoveDescription]:
-        """The moves ``seat`` may make, read by that seat."""
-        return [self.move(m, seat, seat) for m in moves]
+        """The moves ``seat`` may make, read by that seat: each as an
+        instruction ("Play the Garrison card"), the mover left out."""
+        return [self.move(m, None, seat) for m in moves]
 
     def events(self, events: Sequence[game_pb2.Event], viewer: int | None = None) -> list[str]:
         """One sentence per event, in order ("" for an empty envelope), read by ``viewer``."""

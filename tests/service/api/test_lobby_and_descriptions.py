@@ -189,7 +189,7 @@ async def test_legal_moves_are_described_in_the_asked_language(rest: Rest) -> No
             inner = json_format.ParseDict(move, game_pb2.Move()).king_is_dead
             assert words == {
                 "notation": kid_notation.format_move(inner),
-                "text": kid.describe_move(inner, lang, mover=seat, viewer=seat),
+                "text": kid.describe_move(inner, lang, viewer=seat),
             }
     spanish = await rest.ok(
         "GET", f"/v1/games/{gid}/legal-moves?describe_language=es", token=tokens[seat]
@@ -262,7 +262,7 @@ async def test_history_and_watch_describe_moves_and_events(rest: Rest) -> None:
     assert len(update["legalMoveDescriptions"]) == len(update["legalMoves"]) > 0
     first = json_format.ParseDict(update["legalMoves"][0], game_pb2.Move()).king_is_dead
     assert update["legalMoveDescriptions"][0]["text"] == kid.describe_move(
-        first, "es", mover=seat, viewer=seat
+        first, "es", viewer=seat
     )
     assert ("moveDescription" in update) == (movers[2] == seat)
     async with rest.session.get(

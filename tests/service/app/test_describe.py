@@ -34,7 +34,7 @@ def test_every_game_describes_its_first_moves_and_events(name: str) -> None:
     assert spanish is not None
     client = game_client(name)  # every game speaks Spanish: its client's own sentences
     assert [d.text for d in spanish.moves(moves, seat)] == [
-        client.describe_move(unwrap(m), mover=seat, lang="es", viewer=seat) for m in moves
+        client.describe_move(unwrap(m), lang="es", viewer=seat) for m in moves
     ]
     assert spanish.events(events) == [
         client.describe_event(unwrap(e), lang="es") for e in events
