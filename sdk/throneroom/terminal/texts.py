@@ -50,6 +50,7 @@ def move_sentence(
     seat: int | None,
     lang: str = "en",
     viewer: int | None = None,
+    *,
     names: Sequence[str] = (),
 ) -> str:
     """The move (the game's own message) made by ``seat`` (None: one to make,
@@ -75,9 +76,7 @@ def event_sentences(
         if not game_type:
             continue
         event = unwrap(envelope)
-        text = game_client(game_type).describe_event(
-            event, lang=lang, viewer=viewer, names=names
-        )
+        text = game_client(game_type).describe_event(event, lang=lang, viewer=viewer, names=names)
         sentences.append(text if text is not None else one_line(event))
     return sentences
 

@@ -261,9 +261,7 @@ async def test_history_and_watch_describe_moves_and_events(rest: Rest) -> None:
     assert len(update["eventTexts"]) == len(update["events"]) > 0
     assert len(update["legalMoveDescriptions"]) == len(update["legalMoves"]) > 0
     first = json_format.ParseDict(update["legalMoves"][0], game_pb2.Move()).king_is_dead
-    assert update["legalMoveDescriptions"][0]["text"] == kid.describe_move(
-        first, "es", viewer=seat
-    )
+    assert update["legalMoveDescriptions"][0]["text"] == kid.describe_move(first, "es", viewer=seat)
     assert ("moveDescription" in update) == (movers[2] == seat)
     async with rest.session.get(
         rest.base + f"/v1/games/{gid}/watch?describeLanguage=xx", headers={}

@@ -36,9 +36,7 @@ def test_every_game_describes_its_first_moves_and_events(name: str) -> None:
     assert [d.text for d in spanish.moves(moves, seat)] == [
         client.describe_move(unwrap(m), lang="es", viewer=seat) for m in moves
     ]
-    assert spanish.events(events) == [
-        client.describe_event(unwrap(e), lang="es") for e in events
-    ]
+    assert spanish.events(events) == [client.describe_event(unwrap(e), lang="es") for e in events]
     assert spanish.moves(moves, seat) != described
 
 

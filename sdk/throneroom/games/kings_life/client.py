@@ -47,7 +47,14 @@ class KingsLifeClient(BasicGameClient):
     ) -> str:
         return texts.describe_event(event, lang=lang, viewer=viewer, names=names)  # type: ignore[arg-type]
 
-    def task(self, view: Message, *, lang: str = "en", viewer: int | None = None) -> str:
+    def task(
+        self,
+        view: Message,
+        *,
+        lang: str = "en",
+        viewer: int | None = None,
+        names: Sequence[str] = (),
+    ) -> str:
         return _task(view)  # type: ignore[arg-type]
 
     def terminal_board(self, view: Message, *, viewer: int | None, lang: str = "en") -> list[Any]:
