@@ -69,3 +69,48 @@ def test_giga_games_are_told_sentence_by_sentence() -> None:
         "Seat 2",
         "Seat 3",
     }
+
+
+def test_a_square_is_spelled_one_way_everywhere() -> None:
+    from throneroom.games import kill_the_king
+    from throneroom.games.kill_the_king.notation import square_text
+    from throneroom.games.kill_the_king.web import web_data
+
+    gate = pb.Square(row=9, col=1)
+    assert kill_the_king.square_name(gate) == square_text(gate) == "b10"
+    for mode in web_data()["modes"].values():
+        field = mode["field"]
+        assert field["squareNames"][9][1] == "b10"
+        assert len(field["squareNames"]) == field["rows"]
+    wall = Event(wall_destroyed=Event.WallDestroyed(square=gate))
+    assert describe_event(wall) == "The wall at b10 falls"
+    assert describe_event(wall, lang="es") == "Cae el muro de b10"
+    assert describe_event(wall, lang="pt") == "A muralha em b10 cai"
+
+
+def test_units_are_named_with_their_articles() -> None:
+    def buy(unit: int, lang: str = "en") -> str:
+        return describe_move(Move(buy=Move.Buy(unit=unit)), mover=0, viewer=0, lang=lang)
+
+    assert buy(pb.UNIT_TYPE_ARCHER) == "You buy an Archer"
+    assert buy(pb.UNIT_TYPE_SPEARMEN) == "You buy Spearmen"
+    assert buy(pb.UNIT_TYPE_CATAPULT, "es") == "Compras una Catapulta"
+    assert buy(pb.UNIT_TYPE_CAVALRY, "pt") == "Você compra Cavalaria"
+    leader = Move(choose_leader=Move.ChooseLeader(leader=pb.UNIT_TYPE_RANGER))
+    assert describe_move(leader) == "Choose the Ranger as leader"  # not "the The Ranger"
+    assert describe_move(leader, lang="es") == "Elige como líder al Explorador"
+    placed = Event(
+        unit_placed=Event.UnitPlaced(
+            seat=1, unit=pb.KillTheKingUnit(type=pb.UNIT_TYPE_SPEARMEN, square=pb.Square())
+        )
+    )
+    assert describe_event(placed, names=("Ana", "Rui")) == "Rui places Spearmen on a1"
+    assert describe_event(placed, viewer=1) == "You place Spearmen on a1"
+    due = Event(reinforcements_due=Event.ReinforcementsDue(seat=0, cavalry=1, value=1))
+    assert describe_event(due) == (
+        "Seat 0 gets reinforcements: 1 Cavalry counter and units worth 1 coin"
+    )
+    ended = Event(game_ended=Event.GameEnded(termination="door", winners=[0], winning_side=1))
+    assert describe_event(ended, viewer=1) == (
+        "Game over (the attacker destroyed the King's Door): victory for the attacker (seat 0)"
+    )
