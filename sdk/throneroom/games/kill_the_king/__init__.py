@@ -7,7 +7,8 @@
   where each side sets up;
 * :mod:`.texts`: one sentence per move and event in English, Spanish and
   Portuguese (``describe_move``, ``describe_event``, asked through the game's
-  client, :mod:`.client`), with the words of :mod:`.words`;
+  client, :mod:`.client`; the events' are :mod:`.events`'), with the words
+  of :mod:`.words`;
 * :mod:`.squares`: the one spelling of a square, ``b10`` (:func:`square_name`),
   for the notation, the sentences, the terminal and the web's labels.
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
+from throneroom.games.reader import Reader
 from throneroom.v1 import kill_the_king_pb2 as pb
 
 __all__ = [
@@ -23,6 +24,9 @@ __all__ = [
     "PHASES",
     "SIDES",
     "UNIT_NAMES",
+    "leader_name",
+    "unit_name",
+    "word_of",
 ]
 
 Words = Mapping[str, str]
@@ -292,3 +296,23 @@ COUNTS: Final[Mapping[str, Mapping[str, tuple[str, str]]]] = {
     },
 }
 """What a sentence counts: language -> (singular, plural)."""
+
+
+def unit_name(unit: int, r: Reader, *, definite: bool = False) -> str:
+    """A unit type in words, with its article: "an Archer", "Spearmen", "the Ranger"."""
+    forms = UNIT_NAMES.get(unit)
+    if forms is None:
+        return f"unit type {unit}"
+    return (forms.get(r.lang) or forms["en"])[definite]
+
+
+def word_of(table: Mapping[int, Words], value: int, r: Reader) -> str:
+    """A value's word in the reader's language ("?" for a value without one)."""
+    words = table.get(value)
+    return r.word(words) if words else "?"
+
+
+def leader_name(unit: int, r: Reader) -> str:
+    """A leader after Spanish's personal "a" (al Explorador), else with its article."""
+    name = unit_name(unit, r, definite=True)
+    return "al " + name.removeprefix("el ") if r.lang == "es" and name.startswith("el ") else name

@@ -3,9 +3,9 @@ Portuguese, for a reader (``throneroom.games.reader.Reader``: "you" for the
 viewer's own, names for the others), from the (redacted) message alone::
 
     >>> from throneroom.v1.kings_life_pb2 import KingsLifeMove
-    >>> describe_move(KingsLifeMove(passing=KingsLifeMove.Passing(support=0)), mover=2, viewer=0)
+    >>> describe_move(KingsLifeMove(passing=KingsLifeMove.Pass(support=0)), mover=2, viewer=0)
     'Seat 2 passes, supporting you'
-    >>> describe_move(KingsLifeMove(passing=KingsLifeMove.Passing()), mover=0, viewer=0, lang="es")
+    >>> describe_move(KingsLifeMove(passing=KingsLifeMove.Pass()), mover=0, viewer=0, lang="es")
     'Pasas'
 
 A move's sentence has the mover as its subject (none: an instruction); the
@@ -196,13 +196,13 @@ _MOVES: Mapping[str, Callable[[Any, Reader], Words]] = {
 
 def describe_move(
     move: KingsLifeMove,
-    seat: int | None = None,
+    mover: int | None = None,
     *,
     lang: str = "en",
     viewer: int | None = None,
     names: Sequence[str] = (),
 ) -> str:
-    """One sentence for a move made (or to be made) by ``seat``."""
+    """One sentence for a move made (or to be made) by ``mover``."""
     r = Reader(lang, viewer, names)
     kind = move.WhichOneof("kind")
     if kind is None or kind not in _MOVES:
@@ -211,5 +211,5 @@ def describe_move(
             "es": "hace{s} un movimiento vacío",
             "pt": "faz um movimento vazio",
         }
-        return r.act(seat, empty)
-    return r.act(seat, _MOVES[kind](getattr(move, kind), r))
+        return r.act(mover, empty)
+    return r.act(mover, _MOVES[kind](getattr(move, kind), r))
