@@ -201,7 +201,7 @@ def cmd_moves(args: argparse.Namespace) -> None:
 
         width = max((len(w) for w in written), default=0)
         written = [
-            f"{w:<{width}}  # {move_sentence(handle.game_type, m, handle.seat, args.lang)}"
+            f"{w:<{width}}  # {move_sentence(handle.game_type, m, None, args.lang, handle.seat)}"
             for w, m in zip(written, moves, strict=True)
         ]
     if args.json:
@@ -261,10 +261,11 @@ def cmd_play(args: argparse.Namespace) -> None:
     if args.json:
         emit_json(as_dict(response))
         return
-    from throneroom.terminal.texts import event_sentences  # noqa: PLC0415 - rich-free texts
+    from throneroom.terminal.texts import event_sentences, seat_names  # noqa: PLC0415 - rich-free
 
     print(f"played {move_text(handle.game_type, move)}: now version {response.version}")
-    for sentence in event_sentences(response.events, args.lang):
+    names = seat_names(response.snapshot)
+    for sentence in event_sentences(response.events, args.lang, handle.seat, names):
         print(f"  {sentence}")
     if handle.finished:
         print(f"finished: {outcome_text(response.snapshot.outcome)}")
@@ -282,11 +283,12 @@ def cmd_watch(args: argparse.Namespace) -> None:
                 emit_json(as_dict(update))
             elif console is not None:
                 from throneroom.terminal.boards import board  # noqa: PLC0415 - the cli extra
-                from throneroom.terminal.texts import event_sentences  # noqa: PLC0415
+                from throneroom.terminal.texts import event_sentences, seat_names  # noqa: PLC0415
 
                 mover = "no move yet" if update.seat < 0 else f"seat {update.seat}"
                 console.rule(f"version {update.version} ({mover})")
-                for sentence in event_sentences(update.events, args.lang):
+                names = seat_names(update.snapshot)
+                for sentence in event_sentences(update.events, args.lang, handle.seat, names):
                     console.print(f"  {sentence}", markup=False)
                 console.print(board(update.snapshot, args.lang))
             else:

@@ -153,5 +153,8 @@ def test_texts_of_unknown_or_textless_games_are_none() -> None:
         game_client("chess")
     with pytest.raises(UnknownGame):
         game_client("king_is_dead_names")  # a helper module is no game
-    nim = game_client("nim")
-    assert nim.describe_move(nim_pb2.NimMove(take=1)) is None, "the fixture game has no texts"
+    from throneroom.games.protocol import BasicGameClient
+
+    textless = BasicGameClient("nim")  # a game without an SDK package of its own
+    assert textless.describe_move(nim_pb2.NimMove(take=1)) is None
+    assert game_client("nim").describe_move(nim_pb2.NimMove(take=1)) == "Take 1 stone"

@@ -78,7 +78,7 @@ def test_a_game_played_from_the_shell(capsys: Capture, addr: str) -> None:
     code, out, _ = run(capsys, "--server", addr, "play", game_id, "--token", ada, "--index", "1")
     assert code == 0
     assert out.splitlines()[0] == "played take 2: now version 1"
-    assert "took { stones: 2 pile_left: 3 }" in out  # proto3 text omits zeros
+    assert "  You take 2 stones (3 stones left)\n" in out  # ada reads her own move
     assert out.endswith("to act: 1 (seat 1 (bo) must move)\n")
     # Protobuf text format is still accepted, as before the notation.
     code, out, _ = run(
@@ -92,13 +92,13 @@ def test_a_game_played_from_the_shell(capsys: Capture, addr: str) -> None:
 
     code, out, _ = run(capsys, "--server", addr, "history", game_id)
     assert out.splitlines() == [
-        "v1 seat 0: took { stones: 2 pile_left: 3 }",
-        "v2 seat 1: took { seat: 1 stones: 1 pile_left: 2 }",
-        "v3 seat 0: took { stones: 1 pile_left: 1 }",
-        "v4 seat 1: took { seat: 1 stones: 1 }",
+        "v1 seat 0: Seat 0 takes 2 stones (3 stones left)",
+        "v2 seat 1: Seat 1 takes 1 stone (2 stones left)",
+        "v3 seat 0: Seat 0 takes 1 stone (1 stone left)",
+        "v4 seat 1: Seat 1 takes 1 stone (0 stones left)",
     ]
     code, out, _ = run(capsys, "--server", addr, "history", game_id, "--token", ada)
-    assert out.count("secret_peeked") == 2  # ada's own two moves, and only hers
+    assert out.count("peeks at the secret: ") == 2  # ada's own two moves, and only hers
 
     code, out, _ = run(capsys, "--server", addr, "watch", game_id, "--from", "2")
     assert code == 0

@@ -19,8 +19,11 @@ board). A registered game without an SDK package gets :class:`BasicGameClient`,
 whose every hook answers None, so a new game is playable everywhere at once.
 
 Texts take the reader's language and seat (``lang``, ``viewer``: None for a
-spectator), so that a sentence can say "you" or use a name; a game answers in
-English when it does not speak the language. Hooks that need heavy or
+spectator) and the players' names (``names[seat]``; "seat N" in the language
+where none is given), so that a sentence says "you" to its viewer only and
+names the others (:class:`throneroom.games.reader.Reader`). Every game speaks
+every language of ``throneroom.games.reader.LANGUAGES``
+(tests/sdk/test_texts_complete.py). Hooks that need heavy or
 optional modules (rich for the terminal, the bots) import them when called:
 ``CLIENT`` itself is cheap to import.
 """
@@ -173,18 +176,31 @@ class GameClient(Protocol):
         mover: int | None = None,
         lang: str = "en",
         viewer: int | None = None,
+        names: Sequence[str] = (),
     ) -> str | None:
         """A sentence for the game's own move message, made (or to be made) by
         ``mover``, read by ``viewer`` in ``lang``."""
         ...
 
     def describe_event(
-        self, event: Message, *, lang: str = "en", viewer: int | None = None
+        self,
+        event: Message,
+        *,
+        lang: str = "en",
+        viewer: int | None = None,
+        names: Sequence[str] = (),
     ) -> str | None:
         """A sentence for the game's own event message, read by ``viewer``."""
         ...
 
-    def task(self, view: Message, *, lang: str = "en", viewer: int | None = None) -> str | None:
+    def task(
+        self,
+        view: Message,
+        *,
+        lang: str = "en",
+        viewer: int | None = None,
+        names: Sequence[str] = (),
+    ) -> str | None:
         """What the seats to act must decide, as the end of "<who> must ...",
         from the game's own view message."""
         ...
@@ -230,15 +246,28 @@ class BasicGameClient:
         mover: int | None = None,
         lang: str = "en",
         viewer: int | None = None,
+        names: Sequence[str] = (),
     ) -> str | None:
         return None
 
     def describe_event(
-        self, event: Message, *, lang: str = "en", viewer: int | None = None
+        self,
+        event: Message,
+        *,
+        lang: str = "en",
+        viewer: int | None = None,
+        names: Sequence[str] = (),
     ) -> str | None:
         return None
 
-    def task(self, view: Message, *, lang: str = "en", viewer: int | None = None) -> str | None:
+    def task(
+        self,
+        view: Message,
+        *,
+        lang: str = "en",
+        viewer: int | None = None,
+        names: Sequence[str] = (),
+    ) -> str | None:
         return None
 
     def terminal_board(

@@ -183,7 +183,7 @@ class Session:
             move = unwrap(envelope)
             table.add_row(
                 str(i),
-                move_sentence(self.game_type, move, player.number, self.lang),
+                move_sentence(self.game_type, move, None, self.lang, player.number),
                 move_notation(self.game_type, move),
             )
         self.console.print(table)
@@ -210,7 +210,7 @@ class Session:
 
     def _report(self, player: Seat, move: Message, events: Sequence[game_pb2.Event]) -> None:
         line = Text(f"{player.label}: ", style="bold")
-        line.append(move_sentence(self.game_type, move, player.number, self.lang))
+        line.append(move_sentence(self.game_type, move, None, self.lang, player.number))
         line.append(f"  [{move_notation(self.game_type, move)}]", style="cyan")
         self.console.print(line)
         for sentence in event_sentences(events, self.lang):

@@ -24,6 +24,7 @@ __all__ = [
     "move_notation",
     "move_sentence",
     "pending_sentence",
+    "seat_names",
 ]
 
 #: Languages of the sentences: every language some game speaks (others fall back to English).
@@ -37,19 +38,37 @@ def move_notation(game_type: str, move: Message) -> str:
     return one_line(move) or "(empty move)"
 
 
+def seat_names(snapshot: service_pb2.GameSnapshot) -> tuple[str, ...]:
+    """The players' display names by seat ("" where a seat has none)."""
+    names = {info.seat: info.display_name for info in snapshot.seats}
+    return tuple(names.get(seat, "") for seat in range(max(names, default=-1) + 1))
+
+
 def move_sentence(
-    game_type: str, move: Message, seat: int | None, lang: str = "en", viewer: int | None = None
+    game_type: str,
+    move: Message,
+    seat: int | None,
+    lang: str = "en",
+    viewer: int | None = None,
+    *,
+    names: Sequence[str] = (),
 ) -> str:
-    """The move (the game's own message) made by ``seat`` as a sentence ("Play the
-    Garrison card", "seat 2 passes ..."), or in notation for a game without texts."""
-    text = game_client(game_type).describe_move(move, mover=seat, lang=lang, viewer=viewer)
+    """The move (the game's own message) made by ``seat`` (None: one to make,
+    as an instruction, "Play the Garrison card") as ``viewer`` reads it ("You
+    pass", "Ana passes"), or in notation for a game without texts."""
+    text = game_client(game_type).describe_move(
+        move, mover=seat, lang=lang, viewer=viewer, names=names
+    )
     return text if text is not None else move_notation(game_type, move)
 
 
 def event_sentences(
-    events: Sequence[game_pb2.Event], lang: str = "en", viewer: int | None = None
+    events: Sequence[game_pb2.Event],
+    lang: str = "en",
+    viewer: int | None = None,
+    names: Sequence[str] = (),
 ) -> list[str]:
-    """Each visible event as a sentence, in order (hidden ones say so); the
+    """Each visible event as a sentence, in order, as ``viewer`` reads it; the
     event's protobuf text for a game without texts."""
     sentences = []
     for envelope in events:
@@ -57,7 +76,7 @@ def event_sentences(
         if not game_type:
             continue
         event = unwrap(envelope)
-        text = game_client(game_type).describe_event(event, lang=lang, viewer=viewer)
+        text = game_client(game_type).describe_event(event, lang=lang, viewer=viewer, names=names)
         sentences.append(text if text is not None else one_line(event))
     return sentences
 

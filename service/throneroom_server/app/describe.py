@@ -49,12 +49,17 @@ class Describer:
     lang: str
     hidden_information: bool = True
     """Moves are described to their own seat only (see the module's doc)."""
+    names: tuple[str, ...] = ()
+    """The players' names by seat ("" for none: "seat N" in the language)."""
 
     def _client(self) -> GameClient:
         return game_client(self.game_type)
 
-    def move(self, move: game_pb2.Move, seat: int | None) -> service_pb2.MoveDescription:
-        """``move`` (a Move envelope) made or to be made by ``seat``."""
+    def move(
+        self, move: game_pb2.Move, seat: int | None, viewer: int | None = None
+    ) -> service_pb2.MoveDescription:
+        """``move`` (a Move envelope) made or to be made by ``seat``, read by
+        ``viewer`` (a seat, None for a spectator): "you" for the viewer's own."""
         if game_type_of(move) != self.game_type:
             return service_pb2.MoveDescription()
         inner = unwrap(move)
@@ -66,16 +71,20 @@ class Describer:
             written = notation.for_game(self.game_type).format_move(inner)
         except ValueError:  # no notation for this game, or a move it cannot spell
             written = one_line(inner)
-        text = self._client().describe_move(inner, mover=seat, lang=self.lang)
+        text = self._client().describe_move(
+            inner, mover=seat, lang=self.lang, viewer=viewer, names=self.names
+        )
         return service_pb2.MoveDescription(notation=written, text=written if text is None else text)
 
     def moves(
         self, moves: Sequence[game_pb2.Move], seat: int | None
     ) -> list[service_pb2.MoveDescription]:
-        return [self.move(m, seat) for m in moves]
+        """The moves ``seat`` may make, read by that seat: each as an
+        instruction ("Play the Garrison card"), the mover left out."""
+        return [self.move(m, None, seat) for m in moves]
 
-    def events(self, events: Sequence[game_pb2.Event]) -> list[str]:
-        """One sentence per event, in order ("" for an empty envelope)."""
+    def events(self, events: Sequence[game_pb2.Event], viewer: int | None = None) -> list[str]:
+        """One sentence per event, in order ("" for an empty envelope), read by ``viewer``."""
         client = self._client()
         out = []
         for event in events:
@@ -83,7 +92,7 @@ class Describer:
                 out.append("")
                 continue
             inner = unwrap(event)
-            text = client.describe_event(inner, lang=self.lang)
+            text = client.describe_event(inner, lang=self.lang, viewer=viewer, names=self.names)
             out.append(one_line(inner) if text is None else text)
         return out
 
@@ -92,16 +101,19 @@ class Describer:
         target: service_pb2.GameUpdate | service_pb2.HistoryEntry,
         move: game_pb2.Move | None,
         mover: int,
+        viewer: int | None = None,
     ) -> None:
-        """Add the descriptions to an update or a history entry: its events'
+        """Add the descriptions to an update or a history entry, read by
+        ``viewer`` (an update's own viewer seat when it has one): its events'
         sentences, its move's (``move``: None when the viewer may not see it
         or no move made this version) and, on an update, its legal moves'."""
-        target.event_texts.extend(self.events(target.events))
+        if isinstance(target, service_pb2.GameUpdate) and target.snapshot.HasField("viewer_seat"):
+            viewer = target.snapshot.viewer_seat
+        target.event_texts.extend(self.events(target.events, viewer))
         if move is not None and move.WhichOneof("game") is not None:
-            target.move_description.CopyFrom(self.move(move, mover))
+            target.move_description.CopyFrom(self.move(move, mover, viewer))
         if isinstance(target, service_pb2.GameUpdate):
-            seat = target.snapshot.viewer_seat if target.snapshot.HasField("viewer_seat") else None
-            target.legal_move_descriptions.extend(self.moves(target.legal_moves, seat))
+            target.legal_move_descriptions.extend(self.moves(target.legal_moves, viewer))
 
     def annotate_entry(
         self,
@@ -113,13 +125,15 @@ class Describer:
         seat, None for a spectator) may see it: the move only to its own seat
         in a game with hidden information."""
         shown = entry.HasField("move") and (not self.hidden_information or viewer == entry.seat)
-        self.annotate(target, entry.move if shown else None, entry.seat)
+        self.annotate(target, entry.move if shown else None, entry.seat, viewer)
 
 
-def describer(game: ServiceGame, lang: str) -> Describer | None:
-    """The describer of a game for a request's language, or None when none
-    was asked."""
-    return Describer(game.name, lang, game.info.hidden_information) if lang else None
+def describer(game: ServiceGame, lang: str, names: Sequence[str] = ()) -> Describer | None:
+    """The describer of a game for a request's language and its players'
+    names (by seat), or None when no language was asked."""
+    if not lang:
+        return None
+    return Describer(game.name, lang, game.info.hidden_information, tuple(names))
 
 
 def legal_moves_response(

@@ -158,7 +158,11 @@ class Gateway:
         loaded = await self.load(game_id)
         viewer = await self.authenticate(loaded, token, caller, required=False)
         game = self.game_of(loaded)
-        return loaded, viewer, game, describer(game, lang)
+        names = [
+            loaded.seats[s].display_name if s in loaded.seats else ""
+            for s in range(loaded.meta.num_seats)
+        ]
+        return loaded, viewer, game, describer(game, lang, names)
 
     # -- what a viewer is shown ------------------------------------------------------
 

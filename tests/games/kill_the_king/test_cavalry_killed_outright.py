@@ -240,9 +240,10 @@ def test_the_events_and_their_sentences_show_the_hit_and_the_death_only() -> Non
     assert [d.purpose for d in dice_rolled(events)] == [HIT]
     hit = dice_rolled(events)[0]
     assert [describe_event(e) for e in events[:3]] == [
-        "unit 0 attacks (7, 3) at 3",
-        f"seat 0 rolls {hit.value} (hit)",
-        "unit 1 is killed (attack)",
+        "Unit 0 attacks d8 at 3",
+        f"Seat 0 rolls {hit.value} to hit, target {hit.needed}: "
+        + ("success" if hit.success else "failure"),
+        "Unit 1 is killed (attacked)",
     ]
     assert died_a_cavalry(after, 1)
 

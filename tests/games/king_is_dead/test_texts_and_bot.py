@@ -127,15 +127,20 @@ def test_some_sentences() -> None:
     )
     assert (
         texts.describe_move(move)
-        == "Garrison: Scots and Welsh from Deva to Ratae, Loyalists back to Deva"
+        == "Resolve the Garrison: Scots and Welsh from Deva to Ratae, Loyalists back to Deva"
     )
     assert texts.describe_move(move, "es").startswith(
-        "Guarnición: Escoceses y Galeses de Deva a Ratae"
+        "Resuelve la Guarnición: Escoceses y Galeses de Deva a Ratae"
+    )
+    assert texts.describe_move(move, "es", mover=1, viewer=1).startswith("Resuelves la")
+    assert texts.describe_move(move, "pt", mover=1, viewer=0, names=("Ana", "Rui")).startswith(
+        "Rui resolve a Guarnição"
     )
     played = pb.KingIsDeadEvent.CardPlayed(seat=1, card=pb.ACTION_CARD_GARRISON, cards_left=5)
     event = pb.KingIsDeadEvent(card_played=played)
     assert texts.describe_event(event) == "Seat 1 plays Garrison (5 cards left)."
-    assert texts.describe_event(event, "pt") == "Assento 1 joga Guarnição (restam 5 cartas)."
+    assert texts.describe_event(event, "pt") == "Assento 1 joga Guarnição (5 cartas na mão)."
+    assert texts.describe_event(event, "es", viewer=1) == "Juegas Guarnición (5 cartas en la mano)."
 
 
 def test_sdk_modules_do_not_import_the_server() -> None:

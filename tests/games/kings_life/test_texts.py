@@ -34,15 +34,20 @@ def test_moves_and_events_of_random_games_read_as_sentences() -> None:
             moves = ENGINE.legal_moves(state, seat)
             move = moves[rng.randrange(len(moves))]
             text = describe_move(move, seat)
-            assert text.startswith(f"seat {seat} ") and "?" not in text
+            assert text.startswith(f"Seat {seat} ") and "?" not in text
+            for lang, you in (("en", "You "), ("pt", "Você ")):
+                mine = describe_move(move, seat, lang=lang, viewer=seat)
+                assert mine.startswith(you) and "?" not in mine
             seen_moves.add(move.WhichOneof("kind") or "")
             state, events = ENGINE.apply(state, seat, move)
             for event in events:
                 for viewer in (seat, None):
                     redacted = ENGINE.redact_event(event, viewer)
                     assert redacted is not None
-                    sentence = describe_event(redacted)
-                    assert sentence and sentence != "nothing happened" and "?" not in sentence
+                    for lang in ("en", "es", "pt"):
+                        sentence = describe_event(redacted, lang=lang, viewer=viewer)
+                        assert sentence and "?" not in sentence and "{" not in sentence
+                        assert sentence not in ("Nothing happens", "No pasa nada", "Nada acontece")
                 seen_events.add(event.WhichOneof("kind") or "")
     assert seen_moves >= {"exchange", "mulligan", "commit", "queen", "play", "passing"}
     assert len(seen_events) >= 18
@@ -52,17 +57,17 @@ def test_some_sentences() -> None:
     assert card_name(A(HUNT, 3)) == "Hunt 3"
     assert card_name(THIEF_4) == "the Thief (4)"
     move = Move(play=Play(card=THIEF_4, target_card=A(HUNT, 4)))
-    assert describe_move(move, 2) == "seat 2 plays the Thief (4), taking Hunt 4"
+    assert describe_move(move, 2) == "Seat 2 plays the Thief (4), taking Hunt 4"
     passing = Move(passing=Move.Pass(support=1, hand_over=A(HUNT, 3)))
-    assert describe_move(passing, 0) == "seat 0 passes, supporting seat 1 and handing over Hunt 3"
+    assert describe_move(passing, 0) == "Seat 0 passes, supporting seat 1 and handing over Hunt 3"
     assert describe_move(Move(queen=Move.Queen(cancel=True, target=3)), 1) == (
-        "seat 1 plays the Queen, cancelling seat 3's card"
+        "Seat 1 plays the Queen, cancelling seat 3's card"
     )
     assert describe_move(Move(take_back=Move.TakeBack(card=A(HUNT, 3))), 0) == (
-        "seat 0 takes Hunt 3 back in hand with the Fool"
+        "Seat 0 takes Hunt 3 back in hand with the Fool"
     )
     assert describe_move(Move(take_back=Move.TakeBack()), 0) == (
-        "seat 0 stops taking cards back with the Fool"
+        "Seat 0 stops taking cards back with the Fool"
     )
 
 

@@ -189,7 +189,7 @@ async def test_legal_moves_are_described_in_the_asked_language(rest: Rest) -> No
             inner = json_format.ParseDict(move, game_pb2.Move()).king_is_dead
             assert words == {
                 "notation": kid_notation.format_move(inner),
-                "text": kid.describe_move(inner, lang),
+                "text": kid.describe_move(inner, lang, viewer=seat),
             }
     spanish = await rest.ok(
         "GET", f"/v1/games/{gid}/legal-moves?describe_language=es", token=tokens[seat]
@@ -235,7 +235,9 @@ async def test_history_and_watch_describe_moves_and_events(rest: Rest) -> None:
     assert [e["version"] for e in history["entries"]] == ["1", "2", "3"]
     for entry, mover in zip(history["entries"], movers, strict=True):
         events = [json_format.ParseDict(e, game_pb2.Event()).king_is_dead for e in entry["events"]]
-        assert entry["eventTexts"] == [kid.describe_event(e, "pt") for e in events]
+        assert entry["eventTexts"] == [
+            kid.describe_event(e, "pt", viewer=movers[0]) for e in events
+        ]
         assert entry["eventTexts"], "every move has events"
         # The move is described to the seat that made it only (hidden information).
         assert ("moveDescription" in entry) == (mover == movers[0])
@@ -259,7 +261,7 @@ async def test_history_and_watch_describe_moves_and_events(rest: Rest) -> None:
     assert len(update["eventTexts"]) == len(update["events"]) > 0
     assert len(update["legalMoveDescriptions"]) == len(update["legalMoves"]) > 0
     first = json_format.ParseDict(update["legalMoves"][0], game_pb2.Move()).king_is_dead
-    assert update["legalMoveDescriptions"][0]["text"] == kid.describe_move(first, "es")
+    assert update["legalMoveDescriptions"][0]["text"] == kid.describe_move(first, "es", viewer=seat)
     assert ("moveDescription" in update) == (movers[2] == seat)
     async with rest.session.get(
         rest.base + f"/v1/games/{gid}/watch?describeLanguage=xx", headers={}

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from throneroom.envelopes import unwrap
 from throneroom.games import king_is_dead as kid
+from throneroom.games.protocol import game_client
 from throneroom_server.app.describe import LANGUAGES, check_language, describer
 from throneroom_server.app.errors import AppError
 from throneroom_server.games.registry import service_games
@@ -30,13 +32,12 @@ def test_every_game_describes_its_first_moves_and_events(name: str) -> None:
     assert len(texts) == len(events) and all(texts)
     spanish = describer(game, "es")
     assert spanish is not None
-    if name == "king_is_dead":  # the one game with Spanish and Portuguese texts
-        assert [d.text for d in spanish.moves(moves, seat)] == [
-            kid.describe_move(m.king_is_dead, "es") for m in moves
-        ]
-    else:  # English whatever the language asked
-        assert spanish.moves(moves, seat) == described
-        assert spanish.events(events) == texts
+    client = game_client(name)  # every game speaks Spanish: its client's own sentences
+    assert [d.text for d in spanish.moves(moves, seat)] == [
+        client.describe_move(unwrap(m), lang="es", viewer=seat) for m in moves
+    ]
+    assert spanish.events(events) == [client.describe_event(unwrap(e), lang="es") for e in events]
+    assert spanish.moves(moves, seat) != described
 
 
 def test_languages() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -10,6 +11,7 @@ from google.protobuf.message import Message
 from throneroom.games.kill_the_king import texts
 from throneroom.games.kill_the_king.notation import KillTheKingNotation
 from throneroom.games.protocol import BasicGameClient, BotTrial
+from throneroom.games.reader import LANGUAGES
 
 if TYPE_CHECKING:
     from throneroom.games.kill_the_king.bot import KillTheKingBot
@@ -29,11 +31,19 @@ class KillTheKingClient(BasicGameClient):
         mover: int | None = None,
         lang: str = "en",
         viewer: int | None = None,
+        names: Sequence[str] = (),
     ) -> str:
-        return texts.describe_move(move)  # type: ignore[arg-type]
+        return texts.describe_move(move, mover=mover, lang=lang, viewer=viewer, names=names)  # type: ignore[arg-type]
 
-    def describe_event(self, event: Message, *, lang: str = "en", viewer: int | None = None) -> str:
-        return texts.describe_event(event)  # type: ignore[arg-type]
+    def describe_event(
+        self,
+        event: Message,
+        *,
+        lang: str = "en",
+        viewer: int | None = None,
+        names: Sequence[str] = (),
+    ) -> str:
+        return texts.describe_event(event, lang=lang, viewer=viewer, names=names)  # type: ignore[arg-type]
 
     def terminal_board(self, view: Message, *, viewer: int | None, lang: str = "en") -> list[Any]:
         from throneroom.games.kill_the_king.terminal import kill_the_king_board  # noqa: PLC0415 - needs rich
@@ -56,4 +66,4 @@ class KillTheKingClient(BasicGameClient):
         return trials()
 
 
-CLIENT = KillTheKingClient("kill_the_king")
+CLIENT = KillTheKingClient("kill_the_king", languages=LANGUAGES)

@@ -27,7 +27,8 @@ from throneroom.games.kill_the_king.board import Board, Coord
 from throneroom.games.kill_the_king.data import MODES, UNITS, Mode, Side, UnitType, mode_of
 from throneroom.games.kill_the_king.field import field_for
 from throneroom.games.kill_the_king.notation.board import ARROWS, unit_letter
-from throneroom.games.kill_the_king.notation.moves import COLUMNS, NO_UNIT, square_text
+from throneroom.games.kill_the_king.notation.moves import NO_UNIT, square_text
+from throneroom.games.kill_the_king.squares import COLUMNS
 from throneroom.v1 import kill_the_king_pb2 as pb
 
 __all__ = ["SIDE_STYLES", "TERRAIN_STYLES", "kill_the_king_board"]

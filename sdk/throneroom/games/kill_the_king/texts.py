@@ -1,163 +1,204 @@
-"""Sentences for Kill the King's moves and events (for clients and logs).
-
-One English sentence per message, from the message alone (no state)::
+"""Sentences for Kill the King's moves and events, in English, Spanish and
+Portuguese, for a reader (``throneroom.games.reader.Reader``: "you" for the
+viewer's own, names for the others), from the message alone (no state)::
 
     >>> from throneroom.v1 import kill_the_king_pb2 as pb
     >>> describe_move(pb.KillTheKingMove(step=pb.KillTheKingMove.Step(unit=4, direction=1)))
-    'unit 4 steps north'
-    >>> describe_move(pb.KillTheKingMove(buy=pb.KillTheKingMove.Buy(unit=5)))
-    'buy a Cavalry'
+    'Move unit 4 north'
+    >>> describe_move(pb.KillTheKingMove(buy=pb.KillTheKingMove.Buy(unit=1)), mover=0, viewer=0)
+    'You buy an Archer'
+    >>> describe_move(pb.KillTheKingMove(buy=pb.KillTheKingMove.Buy(unit=1)), mover=0, lang="es")
+    'Asiento 0 compra un Arquero'
+
+A move's table entry is a predicate whose subject is the mover (none: an
+instruction); an event's is a sentence, or a predicate of the event's ``seat``.
+Squares are spelled as the notation spells them (:func:`.squares.square_name`).
 """
 
 from __future__ import annotations
 
-from throneroom.games.kill_the_king.data import UNITS, Direction, UnitType
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from throneroom.games.kill_the_king import words as w
+from throneroom.games.kill_the_king.events import EVENTS, describe_event
+from throneroom.games.kill_the_king.squares import square_name
+from throneroom.games.reader import Reader
 from throneroom.v1 import kill_the_king_pb2 as pb
+
+__all__ = ["EVENTS", "MOVES", "describe_event", "describe_move", "square_name"]
 
 Move = pb.KillTheKingMove
 Event = pb.KillTheKingEvent
+Words = Mapping[str, str]
+Fields = Callable[[Any, Reader], dict[str, object]]
 
 
-def _unit(value: int) -> str:
-    try:
-        return UNITS[UnitType(value)].name
-    except ValueError:
-        return f"unit type {value}"
+def _placing(body: Any, r: Reader) -> dict[str, object]:
+    return {
+        "unit": body.unit,
+        "square": square_name(body.square),
+        "facing": w.word_of(w.DIRECTIONS, body.facing, r),
+    }
 
 
-def _dir(value: int) -> str:
-    try:
-        return Direction(value).name.lower()
-    except ValueError:
-        return f"direction {value}"
+MOVES: Mapping[str, tuple[Mapping[str, str], Fields]] = {
+    "choose_side": (
+        {
+            "en": "take{s} the side of the {side}",
+            "es": "elige{s} el bando {side}",
+            "pt": "escolhe o lado {side}",
+        },
+        lambda b, r: {"side": w.word_of(w.SIDES, b.side, r)},
+    ),
+    "buy": (
+        {"en": "buy{s} {unit}", "es": "compra{s} {unit}", "pt": "compra {unit}"},
+        lambda b, r: {"unit": w.unit_name(b.unit, r)},
+    ),
+    "buy_suggested_army": (
+        {
+            "en": "buy{s} the suggested army",
+            "es": "compra{s} el ejército sugerido",
+            "pt": "compra o exército sugerido",
+        },
+        lambda b, r: {},
+    ),
+    "choose_leader": (
+        {
+            "en": "choose{s} {leader} as leader",
+            "es": "elige{s} como líder {leader}",
+            "pt": "escolhe {leader} como líder",
+        },
+        lambda b, r: {"leader": w.leader_name(b.leader, r)},
+    ),
+    "place": (
+        {
+            "en": "place{s} unit {unit} on {square} facing {facing}",
+            "es": "coloca{s} la unidad {unit} en {square} mirando al {facing}",
+            "pt": "coloca a unidade {unit} em {square} virada para o {facing}",
+        },
+        _placing,
+    ),
+    "reinforce": (
+        {
+            "en": "bring{s} in {kind} on {square} facing {facing}",
+            "es": "hace{s} entrar {kind} en {square} mirando al {facing}",
+            "pt": "traz {kind} para {square} virada para o {facing}",
+        },
+        lambda b, r: {**_placing(b, r), "kind": w.unit_name(b.unit, r)},
+    ),
+    "step": (
+        {
+            "en": "move{s} unit {unit} {direction}",
+            "es": "mueve{s} la unidad {unit} hacia el {direction}",
+            "pt": "move a unidade {unit} para o {direction}",
+        },
+        lambda b, r: {"unit": b.unit, "direction": w.word_of(w.DIRECTIONS, b.direction, r)},
+    ),
+    "rotate": (
+        {
+            "en": "turn{s} unit {unit} to face {facing}",
+            "es": "gira{s} la unidad {unit} hacia el {facing}",
+            "pt": "vira a unidade {unit} para o {facing}",
+        },
+        lambda b, r: {"unit": b.unit, "facing": w.word_of(w.DIRECTIONS, b.facing, r)},
+    ),
+    "climb": (
+        {
+            "en": "climb{s} the wall to the {direction} with unit {unit}",
+            "es": "sube{s} la unidad {unit} al muro, hacia el {direction}",
+            "pt": "sobe a unidade {unit} na muralha, para o {direction}",
+        },
+        lambda b, r: {"unit": b.unit, "direction": w.word_of(w.DIRECTIONS, b.direction, r)},
+    ),
+    "prepare_climb": (
+        {
+            "en": "get{s} unit {unit} ready to climb the wall to the {direction}",
+            "es": "prepara{s} la unidad {unit} para subir al muro, hacia el {direction}",
+            "pt": "prepara a unidade {unit} para subir na muralha, para o {direction}",
+        },
+        lambda b, r: {"unit": b.unit, "direction": w.word_of(w.DIRECTIONS, b.direction, r)},
+    ),
+    "dismount": (
+        {
+            "en": "dismount{s} unit {unit}",
+            "es": "desmonta{s} la unidad {unit}",
+            "pt": "desmonta a unidade {unit}",
+        },
+        lambda b, r: {"unit": b.unit},
+    ),
+    "attack": (
+        {
+            "en": "attack{s} {target}{level} with unit {unit}",
+            "es": "ataca{s} {target}{level} con la unidad {unit}",
+            "pt": "ataca {target}{level} com a unidade {unit}",
+        },
+        lambda b, r: {
+            "unit": b.unit,
+            "target": square_name(b.target),
+            "level": r.word(w.LEVELS[b.level]) if b.level in w.LEVELS else "",
+        },
+    ),
+    "follow_up": (
+        {
+            "en": "{choice}",
+            "es": "{choice}",
+            "pt": "{choice}",
+        },
+        lambda b, r: {"choice": _follow_up(b.advance, r)},
+    ),
+    "disband": (
+        {
+            "en": "remove{s} unit {unit} (the Treasurer is dead)",
+            "es": "retira{s} la unidad {unit} (el Tesorero ha muerto)",
+            "pt": "retira a unidade {unit} (o Tesoureiro morreu)",
+        },
+        lambda b, r: {"unit": b.unit},
+    ),
+    "end_phase": (
+        {"en": "end{s} the phase", "es": "termina{s} la fase", "pt": "termina a fase"},
+        lambda b, r: {},
+    ),
+}
+"""Move kind -> (its predicate, its fields in words)."""
+
+_EMPTY_MOVE: Words = {
+    "en": "make{s} an empty move",
+    "es": "hace{s} un movimiento vacío",
+    "pt": "faz um movimento vazio",
+}
 
 
-_SIDES: dict[int, str] = {int(pb.SIDE_ATTACKER): "attacker", int(pb.SIDE_DEFENDER): "defender"}
+def _follow_up(advance: bool, r: Reader) -> str:
+    """Filled into the follow-up's predicate before its verb endings are."""
+    if advance:
+        return r.word(
+            {
+                "en": "advance{s} and charge{s} again",
+                "es": "avanza{s} y carga{s} de nuevo",
+                "pt": "avança e carrega de novo",
+            }
+        )
+    return r.word(
+        {"en": "stay{s} put", "es": "permanece{s} donde está{s}", "pt": "permanece no lugar"}
+    )
 
 
-def _side(value: int) -> str:
-    return _SIDES.get(value, "nobody")
-
-
-def _sq(square: pb.Square) -> str:
-    return f"({square.row}, {square.col})"
-
-
-def _phase(value: pb.KillTheKingState.Phase.ValueType) -> str:
-    return pb.KillTheKingState.Phase.Name(value).removeprefix("PHASE_").lower().replace("_", " ")
-
-
-def describe_move(move: Move) -> str:
-    """One sentence for a decision."""
+def describe_move(
+    move: Move,
+    *,
+    mover: int | None = None,
+    lang: str = "en",
+    viewer: int | None = None,
+    names: Sequence[str] = (),
+) -> str:
+    """One sentence for a decision made (or to be made) by ``mover``."""
+    r = Reader(lang, viewer, names)
     kind = move.WhichOneof("decision")
-    if kind == "choose_side":
-        return f"play the {_side(move.choose_side.side)}"
-    if kind == "buy":
-        return f"buy a {_unit(move.buy.unit)}"
-    if kind == "buy_suggested_army":
-        return "buy the suggested army"
-    if kind == "choose_leader":
-        return f"lead with the {_unit(move.choose_leader.leader)}"
-    if kind == "place":
-        p = move.place
-        return f"place unit {p.unit} on {_sq(p.square)} facing {_dir(p.facing)}"
-    if kind == "reinforce":
-        r = move.reinforce
-        return f"bring a {_unit(r.unit)} in on {_sq(r.square)} facing {_dir(r.facing)}"
-    if kind == "step":
-        return f"unit {move.step.unit} steps {_dir(move.step.direction)}"
-    if kind == "rotate":
-        return f"unit {move.rotate.unit} turns {_dir(move.rotate.facing)}"
-    if kind == "climb":
-        return f"unit {move.climb.unit} climbs the wall to the {_dir(move.climb.direction)}"
-    if kind == "prepare_climb":
-        c = move.prepare_climb
-        return f"unit {c.unit} gets ready to climb the wall to the {_dir(c.direction)}"
-    if kind == "dismount":
-        return f"unit {move.dismount.unit} dismounts"
-    if kind == "attack":
-        a = move.attack
-        level = {int(pb.LEVEL_GROUND): " on the ground", int(pb.LEVEL_WALL): " on the wall"}
-        return f"unit {a.unit} attacks {_sq(a.target)}{level.get(a.level, '')}"
-    if kind == "follow_up":
-        return "advance and charge again" if move.follow_up.advance else "stay"
-    if kind == "disband":
-        return f"remove unit {move.disband.unit} (the Treasurer is dead)"
-    if kind == "end_phase":
-        return "end the phase"
-    return "an empty move"
-
-
-def describe_event(event: Event) -> str:
-    """One sentence for an event."""
-    kind = event.WhichOneof("kind")
-    if kind is None:
-        return "nothing happens"
-    body = getattr(event, kind)
-    if kind == "setup":
-        return f"a game of Kill the King for {body.num_seats} seats is set up"
-    if kind == "die_rolled":
-        purpose = pb.DiePurpose.Name(body.purpose).removeprefix("DIE_PURPOSE_").lower()
-        return f"seat {body.seat} rolls {body.value} ({purpose.replace('_', ' ')})"
-    if kind == "side_chosen":
-        return f"seat {body.seat} plays the {_side(body.side)}"
-    if kind == "unit_bought":
-        return f"seat {body.seat} gets a {_unit(body.unit)} ({body.coins_left} coins left)"
-    if kind == "leader_chosen":
-        return f"seat {body.seat} is led by the {_unit(body.leader)}"
-    if kind == "unit_placed":
-        if body.HasField("unit"):
-            u = body.unit
-            return f"seat {body.seat} places a {_unit(u.type)} on {_sq(u.square)}"
-        return f"seat {body.seat} places a counter"
-    if kind == "placement_revealed":
-        return f"the armies are revealed ({len(body.units)} counters)"
-    if kind == "turn_started":
-        return f"round {body.round}: the {_side(body.side)}'s turn, seat {body.seat} to play"
-    if kind == "phase_started":
-        return f"the {_phase(body.phase)} phase starts"
-    if kind == "stepped":
-        return f"unit {body.unit} moves to {_sq(body.to_square)}"
-    if kind == "rotated":
-        return f"unit {body.unit} turns {_dir(body.facing)}"
-    if kind == "manned":
-        return f"unit {body.crew} mans (or boards) unit {body.engine}"
-    if kind == "unmanned":
-        return f"unit {body.crew} gets off unit {body.engine}"
-    if kind in ("climbed", "climb_prepared"):
-        verb = "climbs onto" if kind == "climbed" else "gets ready to climb"
-        return f"unit {body.unit} {verb} the wall at {_sq(body.wall)}"
-    if kind == "flipped":
-        return f"unit {body.unit} fights on foot as Swordsmen"
-    if kind == "attacked":
-        return f"unit {body.unit} attacks {_sq(body.target)} at {body.value}"
-    if kind == "unit_saved":
-        return f"unit {body.unit} saves"
-    if kind == "unit_killed":
-        cause = pb.Cause.Name(body.cause).removeprefix("CAUSE_").lower().replace("_", " ")
-        return f"unit {body.unit} is killed ({cause})"
-    if kind == "wall_destroyed":
-        return f"the wall at {_sq(body.square)} falls"
-    if kind == "gate_destroyed":
-        return f"the gate at {_sq(body.square)} is destroyed"
-    if kind == "gate_control_changed":
-        return f"the {_side(body.controlled_by)} controls the gate"
-    if kind == "door_destroyed":
-        return "the King's Door is destroyed"
-    if kind == "followed_up":
-        return f"unit {body.unit} {'charges on' if body.advanced else 'holds'}"
-    if kind == "panicked":
-        return f"unit {body.unit} panics and runs {_dir(body.direction)}"
-    if kind == "pigs_exploded":
-        return f"the Flaming Pigs {body.unit} explode"
-    if kind == "movement_locked":
-        return f"seat {body.seat} cannot move next turn: its Ranger is dead"
-    if kind == "defence_penalty":
-        return f"the {_side(body.side)} defends at -1 this turn: its Knight is dead"
-    if kind == "reinforcements_due":
-        return f"seat {body.seat} gets {body.cavalry} Cavalry and {body.value} coins of units"
-    if kind == "reinforced":
-        return f"a {_unit(body.unit.type)} arrives on {_sq(body.unit.square)}"
-    if kind == "game_ended":
-        return str(body.summary) or "the game is over"
-    return kind.replace("_", " ")
+    if kind is None or kind not in MOVES:
+        return r.act(mover, _EMPTY_MOVE)
+    predicate, fields = MOVES[kind]
+    values = fields(getattr(move, kind), r)
+    if kind == "follow_up":  # the choice holds the verbs: fill it in first
+        return r.act(mover, {r.lang: str(values["choice"])})
+    return r.act(mover, predicate, **values)

@@ -11,6 +11,7 @@ from throneroom.games.kill_the_king.board import Board
 from throneroom.games.kill_the_king.enums import Direction, Mode, Side
 from throneroom.games.kill_the_king.field import field_for
 from throneroom.games.kill_the_king.modes import MODES
+from throneroom.games.kill_the_king.squares import square_name_at
 from throneroom.games.kill_the_king.units import UNITS
 from throneroom.v1 import kill_the_king_pb2 as ktk_pb
 
@@ -23,8 +24,9 @@ def _name(enum: Any, value: int) -> str:
 
 
 def _field(board: Board) -> Json:
-    """A field as rows of map characters (row 0 first: the attacker's edge) and
-    the facts the map characters do not say."""
+    """A field as rows of map characters (row 0 first: the attacker's edge), the
+    facts the map characters do not say, and each square's name (``b10``, as
+    the notation and the sentences spell it: :func:`.squares.square_name`)."""
     rows = ["".join(board.space(r, c).char for c in range(board.cols)) for r in range(board.rows)]
     return {
         "rows": board.rows,
@@ -32,6 +34,9 @@ def _field(board: Board) -> Json:
         "boards": board.boards,
         "terrain": rows,
         "board": [[board.space(r, c).board for c in range(board.cols)] for r in range(board.rows)],
+        "squareNames": [
+            [square_name_at(r, c) for c in range(board.cols)] for r in range(board.rows)
+        ],
         "zones": {
             name: [
                 "".join(z.value for z in zones[r * board.cols : (r + 1) * board.cols])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -31,13 +32,28 @@ class KingIsDeadClient(BasicGameClient):
         mover: int | None = None,
         lang: str = "en",
         viewer: int | None = None,
+        names: Sequence[str] = (),
     ) -> str:
-        return texts.describe_move(move, lang)  # type: ignore[arg-type]
+        return texts.describe_move(move, lang, mover=mover, viewer=viewer, names=names)  # type: ignore[arg-type]
 
-    def describe_event(self, event: Message, *, lang: str = "en", viewer: int | None = None) -> str:
-        return texts.describe_event(event, lang)  # type: ignore[arg-type]
+    def describe_event(
+        self,
+        event: Message,
+        *,
+        lang: str = "en",
+        viewer: int | None = None,
+        names: Sequence[str] = (),
+    ) -> str:
+        return texts.describe_event(event, lang, viewer=viewer, names=names)  # type: ignore[arg-type]
 
-    def task(self, view: Message, *, lang: str = "en", viewer: int | None = None) -> str:
+    def task(
+        self,
+        view: Message,
+        *,
+        lang: str = "en",
+        viewer: int | None = None,
+        names: Sequence[str] = (),
+    ) -> str:
         return _task(view, lang)  # type: ignore[arg-type]
 
     def terminal_board(self, view: Message, *, viewer: int | None, lang: str = "en") -> list[Any]:

@@ -6,9 +6,13 @@ Sentences are data: MOVE_TEMPLATES and EVENT_TEMPLATES hold, per move kind
 oneof of KingIsDeadEvent), one ``str.format`` template per language. The
 placeholders are the field names of that kind's message, each rendered in the
 language by its type: a Region, Faction, ActionCard or RegionControl by its
-name, a seat as "Seat 2", a list joined as "A, B and C", a number as digits::
+name, a seat as "you" for the viewer or by name (``throneroom.games.reader``),
+a count with its noun ("1 card"), a list joined as "A, B and C", a number as
+digits. A move's template is a predicate whose subject is the mover (none: an
+instruction, "Play the Garrison card"); so is the first template of an event
+kind of _SUBJECT::
 
-    "card_played": {"en": "{seat} plays {card} ({cards_left} cards left).", ...}
+    "card_played": {"en": "play{s} {card} ({cards_left} left).", ...}
 
 A few kinds choose among templates or add to them:
 
@@ -36,17 +40,15 @@ from throneroom.games.king_is_dead.names import (
     card_name,
     control_name,
     faction_name,
-    language,
     region_name,
 )
+from throneroom.games.reader import Reader
 from throneroom.v1.king_is_dead_pb2 import KingIsDeadEvent, KingIsDeadMove
 
 Templates = Mapping[str, Mapping[str, str]]
 """Template key -> language -> ``str.format`` template."""
 
 WORDS: Templates = {
-    "and": {"en": "and", "es": "y", "pt": "e"},
-    "seat": {"en": "Seat {seat}", "es": "Asiento {seat}", "pt": "Assento {seat}"},
     "mordred": {
         "en": " (Mordred variant)",
         "es": " (variante Mordred)",
@@ -55,22 +57,27 @@ WORDS: Templates = {
 }
 
 MOVE_TEMPLATES: Templates = {
-    "empty": {"en": "An empty move", "es": "Un movimiento vacío", "pt": "Um movimento vazio"},
-    "pass_turn": {"en": "Pass", "es": "Pasar", "pt": "Passar"},
+    "empty": {
+        "en": "make{s} an empty move",
+        "es": "hace{s} un movimiento vacío",
+        "pt": "faz um movimento vazio",
+    },
+    "pass_turn": {"en": "pass{es}", "es": "pasa{s}", "pt": "passa"},
     "play_card": {
-        "en": "Play the {card} card",
-        "es": "Jugar la carta {card}",
-        "pt": "Jogar a carta {card}",
+        "en": "play{s} the {card} card",
+        "es": "juega{s} la carta {card}",
+        "pt": "joga a carta {card}",
     },
     "crown": {
-        "en": "Crown: swap {region_a} and {region_b}, crown token on {crowned}",
-        "es": "Corona: intercambiar {region_a} y {region_b}, ficha de corona en {crowned}",
-        "pt": "Coroa: trocar {region_a} e {region_b}, token de coroa em {crowned}",
+        "en": "resolve{s} the Crown: swap {region_a} and {region_b}, crown token on {crowned}",
+        "es": "resuelve{s} la Corona: intercambiar {region_a} y {region_b}, "
+        "ficha de corona en {crowned}",
+        "pt": "resolve a Coroa: trocar {region_a} e {region_b}, token de coroa em {crowned}",
     },
     "garrison": {
-        "en": "Garrison: {outgoing} from {from_region} to {to_region}",
-        "es": "Guarnición: {outgoing} de {from_region} a {to_region}",
-        "pt": "Guarnição: {outgoing} de {from_region} para {to_region}",
+        "en": "resolve{s} the Garrison: {outgoing} from {from_region} to {to_region}",
+        "es": "resuelve{s} la Guarnición: {outgoing} de {from_region} a {to_region}",
+        "pt": "resolve a Guarnição: {outgoing} de {from_region} para {to_region}",
     },
     "garrison+returning": {
         "en": ", {returning} back to {from_region}",
@@ -78,36 +85,41 @@ MOVE_TEMPLATES: Templates = {
         "pt": ", {returning} de volta para {from_region}",
     },
     "ambassador": {
-        "en": "Ambassador: {from_a} from {region_a} for {from_b} from {region_b}",
-        "es": "Embajador: {from_a} de {region_a} por {from_b} de {region_b}",
-        "pt": "Embaixador: {from_a} de {region_a} por {from_b} de {region_b}",
+        "en": "resolve{s} the Ambassador: {from_a} from {region_a} for {from_b} from {region_b}",
+        "es": "resuelve{s} el Embajador: {from_a} de {region_a} por {from_b} de {region_b}",
+        "pt": "resolve o Embaixador: {from_a} de {region_a} por {from_b} de {region_b}",
     },
     "ambassador:from_a": {
-        "en": "Ambassador: {from_a} from {region_a} to {region_b}, exchanged with nothing",
-        "es": "Embajador: {from_a} de {region_a} a {region_b}, intercambiado por nada",
-        "pt": "Embaixador: {from_a} de {region_a} para {region_b}, trocado por nada",
+        "en": "resolve{s} the Ambassador: {from_a} from {region_a} to {region_b}, "
+        "exchanged with nothing",
+        "es": "resuelve{s} el Embajador: {from_a} de {region_a} a {region_b}, "
+        "intercambiado por nada",
+        "pt": "resolve o Embaixador: {from_a} de {region_a} para {region_b}, trocado por nada",
     },
     "ambassador:from_b": {
-        "en": "Ambassador: {from_b} from {region_b} to {region_a}, exchanged with nothing",
-        "es": "Embajador: {from_b} de {region_b} a {region_a}, intercambiado por nada",
-        "pt": "Embaixador: {from_b} de {region_b} para {region_a}, trocado por nada",
+        "en": "resolve{s} the Ambassador: {from_b} from {region_b} to {region_a}, "
+        "exchanged with nothing",
+        "es": "resuelve{s} el Embajador: {from_b} de {region_b} a {region_a}, "
+        "intercambiado por nada",
+        "pt": "resolve o Embaixador: {from_b} de {region_b} para {region_a}, trocado por nada",
     },
     "settle": {
-        "en": "Settlers: place the follower in {region}",
-        "es": "Asentamiento: colocar el seguidor en {region}",
-        "pt": "Assentamentos: colocar o seguidor em {region}",
+        "en": "resolve{s} the Settlers: the follower goes to {region}",
+        "es": "resuelve{s} el Asentamiento: el seguidor va a {region}",
+        "pt": "resolve os Assentamentos: o seguidor vai para {region}",
     },
     "place": {
-        "en": "Place a follower in {region}",
-        "es": "Colocar un seguidor en {region}",
-        "pt": "Colocar um seguidor em {region}",
+        "en": "place{s} a follower in {region}",
+        "es": "coloca{s} un seguidor en {region}",
+        "pt": "coloca um seguidor em {region}",
     },
     "summon": {
-        "en": "Summon a {faction} follower from {region} to court",
-        "es": "Convocar a la corte un seguidor {faction} de {region}",
-        "pt": "Convocar para a corte um seguidor {faction} de {region}",
+        "en": "summon{s} a {faction} follower from {region} to court",
+        "es": "convoca{s} a la corte un seguidor {faction} de {region}",
+        "pt": "convoca para a corte um seguidor {faction} de {region}",
     },
 }
+"""Move kind -> its predicate (``throneroom.games.reader.Reader.act``), the mover its subject."""
 
 EVENT_TEMPLATES: Templates = {
     "empty": {"en": "Nothing happened.", "es": "No pasó nada.", "pt": "Nada aconteceu."},
@@ -120,9 +132,9 @@ EVENT_TEMPLATES: Templates = {
         "lutas pelo poder em ordem: {region_card_order}.",
     },
     "card_played": {
-        "en": "{seat} plays {card} ({cards_left} cards left).",
-        "es": "{seat} juega {card} (le quedan {cards_left} cartas).",
-        "pt": "{seat} joga {card} (restam {cards_left} cartas).",
+        "en": "play{s} {card} ({cards_left} left).",
+        "es": "juega{s} {card} ({cards_left} en la mano).",
+        "pt": "joga {card} ({cards_left} na mão).",
     },
     "effect_skipped": {
         "en": "{card} has no effect: its action cannot be carried out.",
@@ -140,40 +152,40 @@ EVENT_TEMPLATES: Templates = {
         "pt": "{card}: um seguidor {faction} é colocado em {region}.",
     },
     "crown_placed": {
-        "en": "{seat} swaps {region_a} (now position {position_a}) "
-        "and {region_b} (now position {position_b}) and crowns {crowned}.",
-        "es": "{seat} intercambia {region_a} (ahora posición {position_a}) "
-        "y {region_b} (ahora posición {position_b}) y corona {crowned}.",
-        "pt": "{seat} troca {region_a} (agora posição {position_a}) "
+        "en": "swap{s} {region_a} (now position {position_a}) "
+        "and {region_b} (now position {position_b}) and crown{s} {crowned}.",
+        "es": "intercambia{s} {region_a} (ahora posición {position_a}) "
+        "y {region_b} (ahora posición {position_b}) y corona{s} {crowned}.",
+        "pt": "troca {region_a} (agora posição {position_a}) "
         "e {region_b} (agora posição {position_b}) e coroa {crowned}.",
     },
     "follower_summoned": {
-        "en": "{seat} summons a {faction} follower from {region} to court.",
-        "es": "{seat} convoca a la corte un seguidor {faction} de {region}.",
-        "pt": "{seat} convoca para a corte um seguidor {faction} de {region}.",
+        "en": "summon{s} a {faction} follower from {region} to court.",
+        "es": "convoca{s} a la corte un seguidor {faction} de {region}.",
+        "pt": "convoca para a corte um seguidor {faction} de {region}.",
     },
     "summon_skipped": {
-        "en": "{seat} has no follower to summon.",
-        "es": "{seat} no tiene ningún seguidor que convocar.",
-        "pt": "{seat} não tem nenhum seguidor para convocar.",
+        "en": "{has} no follower to summon.",
+        "es": "no tiene{s} ningún seguidor que convocar.",
+        "pt": "não tem nenhum seguidor para convocar.",
     },
     "passed": {
-        "en": "{seat} passes ({consecutive_passes} in a row).",
-        "es": "{seat} pasa ({consecutive_passes} seguidos).",
-        "pt": "{seat} passa ({consecutive_passes} seguidos).",
+        "en": "pass{es} ({consecutive_passes} in a row).",
+        "es": "pasa{s} ({consecutive_passes} seguidos).",
+        "pt": "passa ({consecutive_passes} seguidos).",
     },
     "passed:forced": {
-        "en": "{seat} has no cards left and passes ({consecutive_passes} in a row).",
-        "es": "{seat} no tiene cartas y pasa ({consecutive_passes} seguidos).",
-        "pt": "{seat} não tem cartas e passa ({consecutive_passes} seguidos).",
+        "en": "{has} no cards left and pass{es} ({consecutive_passes} in a row).",
+        "es": "no tiene{s} cartas y pasa{s} ({consecutive_passes} seguidos).",
+        "pt": "não tem cartas e passa ({consecutive_passes} seguidos).",
     },
     "struggle_resolved": {
         "en": "Power struggle {order}, {region}: the {control} take control "
-        "({saxon_tokens} Saxon tokens on the board).",
+        "({saxon_tokens} on the board).",
         "es": "Lucha de poder {order}, {region}: los {control} toman el control "
-        "({saxon_tokens} fichas sajonas en el tablero).",
+        "({saxon_tokens} en el tablero).",
         "pt": "Luta pelo poder {order}, {region}: os {control} assumem o controle "
-        "({saxon_tokens} tokens saxões no tabuleiro).",
+        "({saxon_tokens} no tabuleiro).",
     },
     "struggle_resolved+banner_region": {
         "en": " A Loyalist follower goes to {banner_region}.",
@@ -181,9 +193,9 @@ EVENT_TEMPLATES: Templates = {
         "pt": " Um Seguidor Lealista vai para {banner_region}.",
     },
     "game_ended": {
-        "en": "Game over ({termination}): {winners} won",
-        "es": "Fin del juego ({termination}): ganó {winners}",
-        "pt": "Fim de jogo ({termination}): {winners} venceu",
+        "en": "Game over ({termination}): victory for {winners}",
+        "es": "Fin del juego ({termination}): victoria para {winners}",
+        "pt": "Fim de jogo ({termination}): vitória para {winners}",
     },
     "game_ended+ruling_faction": {
         "en": "; the {ruling_faction} rule",
@@ -208,49 +220,70 @@ _SUFFIXES: Mapping[str, Sequence[str]] = {
 
 # --- rendering fields ------------------------------------------------------------------------
 
-Render = Callable[[Any, str], str]
-"""(one value of a field, language) -> its words."""
+Render = Callable[[Any, Reader], str]
+"""(one value of a field, its reader) -> its words."""
+
+_COUNTED: Mapping[str, Mapping[str, tuple[str, str]]] = {
+    "cards_left": {
+        "en": ("card", "cards"),
+        "es": ("carta", "cartas"),
+        "pt": ("carta", "cartas"),
+    },
+    "saxon_tokens": {
+        "en": ("Saxon token", "Saxon tokens"),
+        "es": ("ficha sajona", "fichas sajonas"),
+        "pt": ("token saxão", "tokens saxões"),
+    },
+}
+"""Fields that count something, with its noun (singular, plural) per language."""
 
 
-def _join(items: Sequence[str], lang: str) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + f" {WORDS['and'][lang]} " + items[-1]
+def _counted(field: str) -> Render:
+    return lambda value, r: r.count(int(value), _COUNTED[field])
 
 
-def _seat(seat: int, lang: str) -> str:
-    return WORDS["seat"][lang].format(seat=seat)
+def _termination(code: str, r: Reader) -> str:
+    return TERMINATIONS[code][r.lang] if code in TERMINATIONS else code.replace("_", " ")
 
 
-def _termination(code: str, lang: str) -> str:
-    return TERMINATIONS.get(code, {}).get(lang, code)
+def _tiebreak(code: str, r: Reader) -> str:
+    return TIEBREAKS[code][r.lang] if code in TIEBREAKS else code.replace("_", " ")
 
 
-def _tiebreak(code: str, lang: str) -> str:
-    return TIEBREAKS.get(code, {}).get(lang, code)
+def _mordred(mordred: bool, r: Reader) -> str:
+    return WORDS["mordred"][r.lang] if mordred else ""
 
 
-def _mordred(mordred: bool, lang: str) -> str:
-    return WORDS["mordred"][lang] if mordred else ""
-
-
-def _digits(value: Any, lang: str) -> str:
+def _digits(value: Any, r: Reader) -> str:
     return str(value)
 
 
+def _enum(name: Callable[[int, str], str]) -> Render:
+    return lambda value, r: name(value, r.lang)
+
+
 _BY_FIELD: Mapping[str, Render] = {
-    "seat": _seat,
-    "winners": _seat,
+    "seat": lambda seat, r: r.who(seat),
+    "winners": lambda seat, r: r.obj(seat),
     "termination": _termination,
     "tiebreaks": _tiebreak,
     "mordred": _mordred,
+    **{field: _counted(field) for field in _COUNTED},
 }
 _BY_ENUM: Mapping[str, Render] = {
-    "Region": region_name,
-    "Faction": faction_name,
-    "ActionCard": card_name,
-    "RegionControl": control_name,
+    "Region": _enum(region_name),
+    "Faction": _enum(faction_name),
+    "ActionCard": _enum(card_name),
+    "RegionControl": _enum(control_name),
 }
+_SUBJECT: Mapping[str, str] = {
+    "card_played": "seat",
+    "crown_placed": "seat",
+    "follower_summoned": "seat",
+    "summon_skipped": "seat",
+    "passed": "seat",
+}
+"""Event kinds whose template is a predicate, and the field of its subject."""
 
 
 @cache
@@ -265,15 +298,15 @@ def _renderers(descriptor: Descriptor) -> tuple[tuple[str, Render, bool], ...]:
     return tuple(renderers)
 
 
-def _fields(message: Message, lang: str) -> dict[str, str]:
+def _fields(message: Message, r: Reader) -> dict[str, str]:
     """Every scalar field of ``message`` in words (lists joined); sub-messages are left out."""
     fields: dict[str, str] = {}
     for name, render, repeated in _renderers(message.DESCRIPTOR):
         value = getattr(message, name)
         if repeated:
-            fields[name] = _join([render(v, lang) for v in value], lang)
+            fields[name] = r.join([render(v, r) for v in value])
         else:
-            fields[name] = render(value, lang)
+            fields[name] = render(value, r)
     return fields
 
 
@@ -298,22 +331,50 @@ def _template_keys(templates: Templates, kind: str, message: Message) -> list[st
     return [*keys, f"{kind}+end"] if f"{kind}+end" in templates else keys
 
 
-def _sentence(templates: Templates, kind: str | None, parent: Message, lang: str) -> str:
-    lang = language(lang)
+def _sentence(
+    templates: Templates, kind: str | None, parent: Message, r: Reader, subject: int | None
+) -> str:
+    """The sentence of ``parent``'s ``kind``; its first template is a predicate
+    of ``subject`` when the kind has one (every move, the events of _SUBJECT)."""
     if kind is None or kind not in templates:
-        return templates["empty"][lang]
+        return (
+            r.act(subject, templates["empty"])
+            if templates is MOVE_TEMPLATES
+            else (r.say(templates["empty"]))
+        )
     message: Message = getattr(parent, kind)
-    fields = _fields(message, lang)
-    return "".join(
-        templates[key][lang].format(**fields) for key in _template_keys(templates, kind, message)
-    )
+    fields = _fields(message, r)
+    first, *rest = _template_keys(templates, kind, message)
+    if templates is MOVE_TEMPLATES:
+        text = r.act(subject, templates[first], **fields)
+    elif kind in _SUBJECT:
+        text = r.act(int(getattr(message, _SUBJECT[kind])), templates[first], **fields)
+    else:
+        text = r.say(templates[first], **fields)
+    return text + "".join(templates[key][r.lang].format(**fields) for key in rest)
 
 
-def describe_move(move: KingIsDeadMove, lang: str = "en") -> str:
-    """A short sentence for a decision, e.g. 'Play the Garrison card'."""
-    return _sentence(MOVE_TEMPLATES, move.WhichOneof("decision"), move, lang)
+def describe_move(
+    move: KingIsDeadMove,
+    lang: str = "en",
+    *,
+    mover: int | None = None,
+    viewer: int | None = None,
+    names: Sequence[str] = (),
+) -> str:
+    """A short sentence for a decision, e.g. 'Play the Garrison card' (no
+    mover), 'You play the Garrison card' (the viewer's), 'Ana plays ...'."""
+    reader = Reader(lang, viewer, names)
+    return _sentence(MOVE_TEMPLATES, move.WhichOneof("decision"), move, reader, mover)
 
 
-def describe_event(event: KingIsDeadEvent, lang: str = "en") -> str:
+def describe_event(
+    event: KingIsDeadEvent,
+    lang: str = "en",
+    *,
+    viewer: int | None = None,
+    names: Sequence[str] = (),
+) -> str:
     """A short sentence for an event, e.g. 'Seat 1 plays Garrison (5 cards left).'"""
-    return _sentence(EVENT_TEMPLATES, event.WhichOneof("kind"), event, lang)
+    reader = Reader(lang, viewer, names)
+    return _sentence(EVENT_TEMPLATES, event.WhichOneof("kind"), event, reader, None)

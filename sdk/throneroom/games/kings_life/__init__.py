@@ -6,12 +6,15 @@ decodes one without asking the server::
 
     >>> card_face(31).name
     'Hunt 3'
-    >>> describe_move(KingsLifeMove(play=KingsLifeMove.Play(card=55)), seat=1)
-    'seat 1 plays the Sorcerer'
+    >>> describe_move(KingsLifeMove(play=KingsLifeMove.Play(card=55)), mover=1)
+    'Seat 1 plays the Sorcerer'
+    >>> describe_move(KingsLifeMove(play=KingsLifeMove.Play(card=55)), mover=1, viewer=1, lang="es")
+    'Juegas el Hechicero'
 
 Modules: ``data`` (every number and name of the game, in one place; the rules
-engine imports it too, so there is no second copy) and ``texts`` (card
-faces, rulebook texts, sentences). Helpers for simultaneous decisions:
+engine imports it too, so there is no second copy), ``texts`` (card faces,
+rulebook texts), ``sentences`` and ``events`` (a sentence for every move and
+event in English, Spanish and Portuguese, with ``words``). Helpers for simultaneous decisions:
 ``auto_decline_queen`` answers a Queen window with "decline" when the seat
 holds no Queen, ``only_move`` returns the single legal move when there is no
 choice.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +13,7 @@ from throneroom.games.kings_life import texts
 from throneroom.games.kings_life.notation import KingsLifeNotation
 from throneroom.games.kings_life.tasks import task as _task
 from throneroom.games.protocol import BasicGameClient, BotTrial, SearchKnowledge
+from throneroom.games.reader import LANGUAGES
 
 if TYPE_CHECKING:
     from throneroom.games.kings_life.bot import KingsLifeBot
@@ -31,13 +33,28 @@ class KingsLifeClient(BasicGameClient):
         mover: int | None = None,
         lang: str = "en",
         viewer: int | None = None,
+        names: Sequence[str] = (),
     ) -> str:
-        return texts.describe_move(move, mover)  # type: ignore[arg-type]
+        return texts.describe_move(move, mover, lang=lang, viewer=viewer, names=names)  # type: ignore[arg-type]
 
-    def describe_event(self, event: Message, *, lang: str = "en", viewer: int | None = None) -> str:
-        return texts.describe_event(event)  # type: ignore[arg-type]
+    def describe_event(
+        self,
+        event: Message,
+        *,
+        lang: str = "en",
+        viewer: int | None = None,
+        names: Sequence[str] = (),
+    ) -> str:
+        return texts.describe_event(event, lang=lang, viewer=viewer, names=names)  # type: ignore[arg-type]
 
-    def task(self, view: Message, *, lang: str = "en", viewer: int | None = None) -> str:
+    def task(
+        self,
+        view: Message,
+        *,
+        lang: str = "en",
+        viewer: int | None = None,
+        names: Sequence[str] = (),
+    ) -> str:
         return _task(view)  # type: ignore[arg-type]
 
     def terminal_board(self, view: Message, *, viewer: int | None, lang: str = "en") -> list[Any]:
@@ -76,4 +93,4 @@ def _search() -> SearchKnowledge:
     return SearchKnowledge(kings_life_world, guide=guide)
 
 
-CLIENT = KingsLifeClient("kings_life")
+CLIENT = KingsLifeClient("kings_life", languages=LANGUAGES)

@@ -1,6 +1,7 @@
-"""King's Life for clients: card faces, rulebook texts, and sentences for
-moves and events (numbers and names come from ``.data``, the game's one data
-home, which the engine imports too).
+"""King's Life for clients: card faces and rulebook texts (numbers and names
+come from ``.data``, the game's one data home, which the engine imports too);
+the sentences for moves and events, in every language, are :mod:`.sentences`'
+and :mod:`.events`', re-exported here.
 """
 
 from __future__ import annotations
@@ -10,15 +11,21 @@ from dataclasses import dataclass
 
 from throneroom.games.kings_life import data
 from throneroom.games.kings_life.data import ACTIVITY_NAMES
+from throneroom.games.kings_life.events import describe_event
+from throneroom.games.kings_life.sentences import describe_move
+from throneroom.games.kings_life.words import CANCEL_REASONS, DRAW_REASONS, POSITIONS
 from throneroom.v1 import kings_life_pb2 as pb
-from throneroom.v1.kings_life_pb2 import KingsLifeEvent, KingsLifeMove, KingsLifeView
+from throneroom.v1.kings_life_pb2 import KingsLifeMove, KingsLifeView
 
 __all__ = [
     "ACTIVITY_NAMES",
+    "CANCEL_REASONS",
     "CHARACTERS",
     "DAYS",
     "DECK",
+    "DRAW_REASONS",
     "EVENT_KINDS",
+    "POSITIONS",
     "CardFace",
     "CharacterText",
     "DayText",
@@ -205,91 +212,6 @@ def card_name(card: int) -> str:
     return data.card_name(card)
 
 
-def _cards(cards: Sequence[int]) -> str:
-    names = [card_name(c) for c in cards]
-    if not names:
-        return "nothing"
-    if len(names) == 1:
-        return names[0]
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def _day(day: int) -> str:
-    text = DAYS.get(day)
-    return text.name if text else "no day"
-
-
-POSITIONS = ("the top (+1)", "the second place", "the third place", "the face-down place")
-
-
-# --- Moves ----------------------------------------------------------------------------
-
-
-def _describe_play(play: KingsLifeMove.Play) -> str:
-    face = card_face(play.card)
-    text = f"plays {card_name(play.card)}"
-    kind = face.character
-    if kind in (pb.CHARACTER_MERCHANT, pb.CHARACTER_THIEF) and play.target_card:
-        verb = "doubling" if kind == pb.CHARACTER_MERCHANT else "taking"
-        text += f", {verb} {card_name(play.target_card)}"
-    elif kind == pb.CHARACTER_SORCERER and play.target_card:
-        text += (
-            f", turning {card_name(play.target_card)} into {ACTIVITY_NAMES.get(play.activity, '?')}"
-        )
-    elif kind == pb.CHARACTER_JESTER and play.cards:
-        text += f", swapping {_cards(play.cards)}"
-    elif kind == pb.CHARACTER_FOOL:
-        text += ", to take back display cards and pass"
-    elif kind == pb.CHARACTER_CHAMBERLAIN and len(play.positions) == 2:
-        a, b = play.positions
-        text += f", swapping {POSITIONS[a]} and {POSITIONS[b]} of the king's preferences"
-    elif kind == pb.CHARACTER_ASTROLOGER and play.token_day:
-        text += f", looking at {_day(play.token_day)}'s support token"
-    if play.HasField("support"):
-        text += f", supporting seat {play.support}"
-        if play.hand_over:
-            text += f" and handing over {card_name(play.hand_over)}"
-    return text
-
-
-def describe_move(move: KingsLifeMove, seat: int | None = None) -> str:
-    """One English sentence for a move, e.g. 'seat 2 passes, supporting seat 0'."""
-    who = "someone" if seat is None else f"seat {seat}"
-    kind = move.WhichOneof("kind")
-    if kind == "exchange":
-        if not move.exchange.discard:
-            return f"{who} keeps the whole hand"
-        return f"{who} exchanges {_cards(move.exchange.discard)}"
-    if kind == "mulligan":
-        return f"{who} {'takes' if move.mulligan.take else 'declines'} the mulligan"
-    if kind == "commit":
-        if not move.commit.card:
-            return f"{who} has no sun card and commits nothing"
-        return f"{who} commits {card_name(move.commit.card)} face down"
-    if kind == "queen":
-        if move.queen.cancel:
-            return f"{who} plays the Queen, cancelling seat {move.queen.target}'s card"
-        return f"{who} lets the card stand"
-    if kind == "play":
-        return f"{who} {_describe_play(move.play)}"
-    if kind == "passing":
-        text = f"{who} passes"
-        if move.passing.HasField("support"):
-            text += f", supporting seat {move.passing.support}"
-            if move.passing.hand_over:
-                text += f" and handing over {card_name(move.passing.hand_over)}"
-        return text
-    if kind == "duke":
-        return f"{who} {'plays' if move.duke.play else 'does not play'} the Duke"
-    if kind == "take_back":
-        if not move.take_back.card:
-            return f"{who} stops taking cards back with the Fool"
-        return f"{who} takes {card_name(move.take_back.card)} back in hand with the Fool"
-    return f"{who} makes an empty move"
-
-
-# --- Events ------------------------------------------------------------------------------
-
 EVENT_KINDS: Mapping[str, str] = {
     "day_began": "A new day: the king's will is set and the first player known.",
     "cards_drawn": "A player drew cards (only the drawer sees which).",
@@ -314,114 +236,6 @@ EVENT_KINDS: Mapping[str, str] = {
     "displays_discarded": "All displays were discarded at the end of the day.",
     "game_ended": "Saturday is over: victory points are counted.",
 }
-
-DRAW_REASONS: Mapping[int, str] = {
-    KingsLifeEvent.DRAW_REASON_DEAL: "is dealt",
-    KingsLifeEvent.DRAW_REASON_EXCHANGE: "draws for the exchange",
-    KingsLifeEvent.DRAW_REASON_MULLIGAN: "draws a new hand",
-    KingsLifeEvent.DRAW_REASON_DRAW_CARD: "draws (a value-1 draw card)",
-    KingsLifeEvent.DRAW_REASON_DOG: "draws for the Dog",
-}
-
-CANCEL_REASONS: Mapping[int, str] = {
-    pb.KingsLifeDayRecord.RESULT_TIE: "two programs are equal in the same activity",
-    pb.KingsLifeDayRecord.RESULT_RAINY_DAY: "a Rainy day",
-    pb.KingsLifeDayRecord.RESULT_NO_PROGRAM: "nobody suggested a program the king cares for",
-}
-
-
-def describe_event(event: KingsLifeEvent) -> str:
-    """One English sentence for a (possibly redacted) event."""
-    kind = event.WhichOneof("kind")
-    if kind == "day_began":
-        e = event.day_began
-        prefs = ", ".join(ACTIVITY_NAMES.get(a, "?") for a in e.preferences)
-        return f"{_day(e.day)} begins: the king prefers {prefs}; seat {e.first_player} starts"
-    if kind == "cards_drawn":
-        d = event.cards_drawn
-        what = _cards(d.cards) if d.cards else f"{d.count} card{'s' * (d.count != 1)}"
-        return f"seat {d.seat} {DRAW_REASONS.get(d.reason, 'draws')}: {what}"
-    if kind == "deck_reshuffled":
-        return f"the discard pile is shuffled into the deck ({event.deck_reshuffled.deck_size})"
-    if kind == "exchanged":
-        x = event.exchanged
-        what = _cards(x.discarded) if x.discarded else f"{x.count} card{'s' * (x.count != 1)}"
-        return f"seat {x.seat} exchanges {what}"
-    if kind == "answered":
-        a = event.answered
-        if a.HasField("move"):
-            return f"answered: {describe_move(a.move, a.seat)}"
-        return f"seat {a.seat} has answered"
-    if kind == "mulligan_taken":
-        m = event.mulligan_taken
-        return f"seat {m.seat} shows {_cards(m.shown)} and takes the mulligan"
-    if kind == "revealed":
-        shown = [
-            f"seat {s}: {card_name(c) if c else 'nothing'}"
-            for s, c in enumerate(event.revealed.cards)
-        ]
-        return "revealed: " + "; ".join(shown)
-    if kind == "card_played":
-        return f"seat {event.card_played.seat} {_describe_play(event.card_played.play)}"
-    if kind == "queen_cancelled":
-        q = event.queen_cancelled
-        return (
-            f"seat {q.queen_seat} plays the Queen: seat {q.seat}'s {card_name(q.card)} is cancelled"
-        )
-    if kind == "card_took_effect":
-        t = event.card_took_effect
-        return f"seat {t.seat}'s {card_name(t.card)} takes effect"
-    if kind == "token_peeked":
-        p = event.token_peeked
-        value = f" (it is worth {p.value})" if p.value else ""
-        return f"seat {p.seat} looks at {_day(p.day)}'s support token{value}"
-    if kind == "cards_taken_back":
-        b = event.cards_taken_back
-        return f"seat {b.seat} takes back {_cards(b.cards)}"
-    if kind == "hand_discarded":
-        h = event.hand_discarded
-        what = _cards(h.cards) if h.cards else f"{h.count} card{'s' * (h.count != 1)}"
-        return f"seat {h.seat} discards {what}"
-    if kind == "passed":
-        return f"seat {event.passed.seat} passes"
-    if kind == "supported":
-        s = event.supported
-        text = f"seat {s.seat} supports seat {s.supported}"
-        if s.hand_over:
-            text += f", handing over {card_name(s.hand_over)}"
-        if s.replaced >= 0:
-            text += f" (seat {s.replaced}'s token goes back)"
-        return text
-    if kind == "day_reckoned":
-        parts = [
-            f"seat {p.seat}: {p.value} in {ACTIVITY_NAMES.get(p.activity, '?')}"
-            if p.has_program
-            else f"seat {p.seat}: no program"
-            for p in event.day_reckoned.programs
-        ]
-        return f"{_day(event.day_reckoned.day)} reckoned: " + "; ".join(parts)
-    if kind == "day_won":
-        w = event.day_won
-        support = f", supported by seat {w.supporter}" if w.supporter >= 0 else ""
-        return f"seat {w.winner} wins {_day(w.day)}{support}"
-    if kind == "day_cancelled":
-        c = event.day_cancelled
-        return f"{_day(c.day)} is cancelled: {CANCEL_REASONS.get(c.reason, 'no winner')}"
-    if kind == "reward_taken":
-        r = event.reward_taken
-        if r.day_card:
-            return f"seat {r.seat} takes the {_day(r.day_card)} card"
-        if r.token_day:
-            value = f" (worth {r.token_value})" if r.token_value else ""
-            return f"seat {r.seat} takes {_day(r.token_day)}'s support token{value}"
-        return f"seat {r.seat} keeps {card_name(r.kept_card)}"
-    if kind == "token_discarded":
-        return f"{_day(event.token_discarded.day)}'s support token is discarded unseen"
-    if kind == "displays_discarded":
-        return f"the displays are discarded ({event.displays_discarded.count} cards)"
-    if kind == "game_ended":
-        return event.game_ended.outcome.summary
-    return "nothing happened"
 
 
 # --- Answering simultaneous decisions ---------------------------------------------------

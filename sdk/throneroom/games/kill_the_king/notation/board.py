@@ -14,8 +14,9 @@ from collections.abc import Container, Sequence
 from throneroom.games.kill_the_king.board import RUBBLE_CHAR, Board, Coord
 from throneroom.games.kill_the_king.data import MODES, UNITS, Mode, Side, UnitType, mode_of
 from throneroom.games.kill_the_king.field import field_for
-from throneroom.games.kill_the_king.notation.moves import COLUMNS, NO_UNIT, State, square_text
+from throneroom.games.kill_the_king.notation.moves import NO_UNIT, State, square_text
 from throneroom.games.kill_the_king.notation.position import PHASES
+from throneroom.games.kill_the_king.squares import COLUMNS
 from throneroom.notation.base import Viewer, outcome_line, viewer_name
 from throneroom.v1 import kill_the_king_pb2 as pb
 from throneroom.v1.kill_the_king_pb2 import KillTheKingView

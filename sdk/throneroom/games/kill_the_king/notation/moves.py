@@ -8,6 +8,7 @@ import re
 from google.protobuf.message import Message
 
 from throneroom.games.kill_the_king.data import UNITS
+from throneroom.games.kill_the_king.squares import COLUMNS
 from throneroom.notation.base import INT32_MAX, Names, NotationError, Word, Words, enum_words
 from throneroom.v1 import kill_the_king_pb2 as pb
 from throneroom.v1.kill_the_king_pb2 import KillTheKingMove, KillTheKingState
@@ -72,8 +73,6 @@ LEVELS = Names(
 
 # -- squares --------------------------------------------------------------------------------
 
-COLUMNS = "abcdefghijklmnopqrstuvwxyz"
-"""Column 0 is ``a`` (the west edge); a board has 11 columns, ``a`` to ``k``."""
 
 SQUARE_RE = re.compile(r"([a-z])(\d+)")
 

@@ -52,7 +52,7 @@ function drawTerrain(field, view, g) {
       const gate = gates.get(k);
       if (ruins.has(k) || (gate && gate.destroyed)) cls = "rubble";
       if (ch === "@" && view.doorDestroyed) cls = "door destroyed";
-      const rect = s("rect", { x, y, width: g.cell, height: g.cell, class: `cell ${cls}`, dataset: { key: k, row, col, terrain: ch }, "aria-label": `row ${row}, column ${col}: ${cls}` });
+      const rect = s("rect", { x, y, width: g.cell, height: g.cell, class: `cell ${cls}`, dataset: { key: k, row, col, terrain: ch }, "aria-label": `${field.squareNames?.[row]?.[col] ?? `${row},${col}`}: ${cls}` });
       layer.append(rect);
       if (ch === "=" || ch === "+") layer.append(s("rect", { x: x + g.cell * 0.35, y, width: g.cell * 0.3, height: g.cell, class: "road-band", "pointer-events": "none" }));
       if (cls === "wall") layer.append(s("path", { d: `M${x} ${y + 6} h${g.cell / 4} v-4 h${g.cell / 4} v4 h${g.cell / 4} v-4 h${g.cell / 4} v4`, class: "crenel", "pointer-events": "none" }));
