@@ -211,6 +211,12 @@ class GameClient(Protocol):
         """What the MCTS bot needs to play it (None: the MCTS bot cannot)."""
         ...
 
+    def seat_teams(self, seats: int, options: Mapping[str, Any]) -> tuple[tuple[int, ...], ...]:
+        """The teams of a game of ``seats`` seats with these options (its
+        options as a tournament file gives them), as groups of seats that win
+        or lose together; every seat its own team in a game without teams."""
+        ...
+
 
 @dataclass(frozen=True)
 class BasicGameClient:
@@ -257,6 +263,9 @@ class BasicGameClient:
 
     def search(self) -> SearchKnowledge | None:
         return None
+
+    def seat_teams(self, seats: int, options: Mapping[str, Any]) -> tuple[tuple[int, ...], ...]:
+        return tuple((seat,) for seat in range(seats))
 
 
 def game_names() -> list[str]:

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 from throneroom.cli_output import UsageError
+from throneroom.games.protocol import game_client
 from throneroom.tournament.config import TournamentFileError, load_config
 from throneroom.tournament.entrants import EntrantError
 from throneroom.tournament.match_stats import Sprt, match_lines, match_stats, match_summary
@@ -171,6 +172,7 @@ def run_command(args: argparse.Namespace) -> None:
         config.seats,
         rate_forfeits=config.rate_forfeits,
         bye_points=config.games_per_pairing if config.schedule == "swiss" else None,
+        teams=game_client(config.game).seat_teams(config.seats, config.options),
     )
     meta = _meta(config.name, config.game, records)
     match_text = ""

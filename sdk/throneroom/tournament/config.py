@@ -15,6 +15,7 @@ the same file and seed give the same pairings, game seeds and bot seeds::
     hero = "mcts"                  # gauntlet only: the entrant playing the field
     max_moves = 5000               # a game longer than this is abandoned (no winner)
     rate_forfeits = false          # rate games lost by a failure (crash, timeout, ...)?
+    repeat_entrants = false        # gauntlet: may one entrant fill several seats of a game?
 
     [options]                      # the game's options (field = value)
     mordred = false
@@ -71,6 +72,7 @@ _TOP_KEYS = {
     "hero",
     "max_moves",
     "rate_forfeits",
+    "repeat_entrants",
     "options",
     "time_control",
     "entrants",
@@ -140,6 +142,9 @@ class TournamentConfig:
     hero: str = ""
     max_moves: int = 0
     rate_forfeits: bool = False
+    repeat_entrants: bool = False
+    """A gauntlet whose field is smaller than the seats to fill seats one field
+    entrant several times (rated once per game); refused unless this is set."""
     options: dict[str, Any] = field(default_factory=dict)
     time_control: TimeControlSpec = field(default_factory=lambda: TimeControlSpec(10))
     base_dir: Path = Path(".")
@@ -151,7 +156,8 @@ class TournamentConfig:
         decided = {
             key: value
             for key, value in asdict(self).items()
-            if key not in {"concurrency", "server", "base_dir", "name", "rate_forfeits"}
+            if key
+            not in {"concurrency", "server", "base_dir", "name", "rate_forfeits", "repeat_entrants"}
         }
         text = json.dumps(decided, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
@@ -282,8 +288,14 @@ def parse_config(
             raise TournamentFileError(f"{source}: a gauntlet needs hero = one entrant's name")
         if len(names) < 2:
             raise TournamentFileError(f"{source}: a gauntlet needs a field besides the hero")
-    elif hero:
-        raise TournamentFileError(f"{source}: hero is for schedule = 'gauntlet'")
+        repeat = _bool(data, "repeat_entrants", False, where=source)
+        if len(names) - 1 < seats - 1 and not repeat:
+            raise TournamentFileError(
+                f"{source}: a field of {len(names) - 1} cannot fill {seats - 1} seats with "
+                "different entrants (repeat_entrants = true lets one fill several)"
+            )
+    elif hero or "repeat_entrants" in data:
+        raise TournamentFileError(f"{source}: hero and repeat_entrants are for a gauntlet")
     if schedule == "round_robin" and len(names) < seats:
         raise TournamentFileError(
             f"{source}: a round robin of {seats}-seat games needs at least {seats} entrants "
@@ -310,6 +322,7 @@ def parse_config(
         hero=hero,
         max_moves=_int(data, "max_moves", 0, minimum=0, where=source),
         rate_forfeits=_bool(data, "rate_forfeits", False, where=source),
+        repeat_entrants=_bool(data, "repeat_entrants", False, where=source),
         options=dict(options),
         time_control=_time_control(data.get("time_control", {"per_decision_seconds": 10}), source),
         base_dir=base_dir,
