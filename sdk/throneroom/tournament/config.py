@@ -32,6 +32,7 @@ the same file and seed give the same pairings, game seeds and bot seeds::
     name = "node"
     command = ["node", "random_bot.js"] # any program speaking docs/tournaments.md's protocol
     cwd = "."                           # relative to the tournament file (default)
+    persistent = false                  # true: one process serves every game (throneroom.engine)
 
 Unknown keys are refused (a typo must not silently change a tournament).
 """
@@ -77,7 +78,7 @@ _TOP_KEYS = {
     "time_control",
     "entrants",
 }
-_ENTRANT_KEYS = {"name", "bot", "args", "command", "cwd", "env"}
+_ENTRANT_KEYS = {"name", "bot", "args", "command", "cwd", "env", "persistent"}
 _CLOCK_KEYS = {"per_decision_seconds", "base_seconds", "increment_seconds", "on_timeout"}
 
 
@@ -95,6 +96,9 @@ class EntrantSpec:
     command: tuple[str, ...] = ()
     cwd: str = ""
     env: dict[str, str] = field(default_factory=dict)
+    persistent: bool = False
+    """A program started once that serves every game of the tournament
+    (:mod:`throneroom.engine`); else it is started per game and seat."""
 
     @property
     def external(self) -> bool:
@@ -159,6 +163,9 @@ class TournamentConfig:
             if key
             not in {"concurrency", "server", "base_dir", "name", "rate_forfeits", "repeat_entrants"}
         }
+        for entrant in decided["entrants"]:
+            if not entrant["persistent"]:
+                del entrant["persistent"]  # a results file of per-game programs resumes
         text = json.dumps(decided, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -246,6 +253,9 @@ def _entrant(data: Any, index: int, where: str) -> EntrantSpec:
     env = data.get("env", {})
     if not isinstance(args, dict) or not isinstance(env, dict):
         raise TournamentFileError(f"{at} ({name}): args and env must be tables")
+    persistent = _bool(data, "persistent", False, where=at)
+    if persistent and not command:
+        raise TournamentFileError(f"{at} ({name}): persistent is for a program (command)")
     if command and args:
         raise TournamentFileError(f"{at} ({name}): args are for Python bots (put them in command)")
     return EntrantSpec(
@@ -255,6 +265,7 @@ def _entrant(data: Any, index: int, where: str) -> EntrantSpec:
         command=tuple(command),
         cwd=_str(data, "cwd", "", where=at),
         env={str(k): str(v) for k, v in env.items()},
+        persistent=persistent,
     )
 
 

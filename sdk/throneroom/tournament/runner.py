@@ -62,6 +62,8 @@ def total_matches(config: TournamentConfig) -> int:
 
 def _seat_bot(config: TournamentConfig, pool: WorkerPool, name: str, seed: int) -> SeatBot:
     spec = config.entrant(name)
+    if spec.persistent:
+        return pool.engine_bot(spec, seed)
     if spec.external:
         return ThreadedBot(make_bot(spec, seed, config.base_dir))
     return pool.bot(spec, seed)
