@@ -1,7 +1,8 @@
 """Bots in any language: a line-delimited JSON protocol over stdin/stdout.
 
 As UCI is for chess engines: the runner starts the program once per game and
-seat (and once before the tournament, to ask whether it plays the game),
+seat (and once before the tournament, to ask whether it plays the game; a
+persistent engine serving every game is :mod:`throneroom.engine`),
 writes one JSON object per line to its stdin and reads one JSON object
 per line from its stdout. The full protocol (every field, an example session,
 how failures count) is in ``docs/tournaments.md``; in short::
