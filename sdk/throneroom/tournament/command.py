@@ -22,7 +22,13 @@ from throneroom.cli_output import UsageError
 from throneroom.games.protocol import game_client
 from throneroom.tournament.config import TournamentFileError, load_config
 from throneroom.tournament.entrants import EntrantError
-from throneroom.tournament.match_stats import Sprt, match_lines, match_stats, match_summary
+from throneroom.tournament.match_stats import (
+    Sprt,
+    match_lines,
+    match_stats,
+    match_summary,
+    pentanomial,
+)
 from throneroom.tournament.records import MatchRecord, ResultsFile, ResultsMismatch
 from throneroom.tournament.runner import run_tournament, total_matches
 from throneroom.tournament.standings import (
@@ -178,8 +184,9 @@ def run_command(args: argparse.Namespace) -> None:
     match_text = ""
     if len(names) == 2:
         stats = match_stats(names[0], names[1], records)
-        meta["match"] = match_summary(names[0], names[1], stats, sprt)
-        match_text = match_lines(names[0], names[1], stats, sprt) + "\n"
+        pairs = pentanomial(names[0], names[1], records)
+        meta["match"] = match_summary(names[0], names[1], stats, sprt, pairs)
+        match_text = match_lines(names[0], names[1], stats, sprt, pairs) + "\n"
     if args.export_json:
         Path(args.export_json).write_text(standings_json(standings, meta=meta) + "\n")
     if args.export_csv:
