@@ -162,6 +162,11 @@ class GameClient(Protocol):
         """The languages its texts speak (English first); others fall back to English."""
         ...
 
+    @property
+    def fixture(self) -> bool:
+        """A test fixture game (served only when asked for), not one to play."""
+        ...
+
     def notation(self) -> GameNotation[Any, Any, Any] | None:
         """Its text notation for moves and positions (docs/notation.md)."""
         ...
@@ -225,6 +230,7 @@ class BasicGameClient:
 
     name: str
     languages: tuple[str, ...] = ("en",)
+    fixture: bool = False
 
     def notation(self) -> GameNotation[Any, Any, Any] | None:
         return None

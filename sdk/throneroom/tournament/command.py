@@ -7,7 +7,9 @@ beside the results file, its name with ``.records``; ``--no-records``:
 none). ``--export-json``/``--export-csv`` write the standings; ``--json``
 prints them as JSON instead of the table; ``--plain`` prints a line per
 finished match on stderr (its result and any failure) instead of the
-progress bar, and the table as text (no rich needed).
+progress bar, and the table as text (no rich needed). The server is
+``--server``, else ``$THRONEROOM_SERVER``, else the file's ``server``; an
+address that does not answer a ping within 5 s stops the run at once.
 """
 
 from __future__ import annotations
@@ -15,9 +17,11 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import importlib.util
+import os
 import sys
 from pathlib import Path
 
+from throneroom._common import ADDRESS_ENV
 from throneroom.cli_output import UsageError
 from throneroom.games.protocol import game_client
 from throneroom.tournament.config import TournamentConfig, TournamentFileError, load_config
@@ -36,7 +40,12 @@ from throneroom.tournament.match_stats import (
     pentanomial,
 )
 from throneroom.tournament.records import MatchRecord, ResultsFile, ResultsMismatch
-from throneroom.tournament.runner import Progress, run_tournament, total_matches
+from throneroom.tournament.runner import (
+    Progress,
+    ServerUnreachable,
+    run_tournament,
+    total_matches,
+)
 from throneroom.tournament.standings import (
     Standing,
     compute_standings,
@@ -150,7 +159,7 @@ def run_command(args: argparse.Namespace) -> None:
         config = load_config(args.file)
     except (OSError, TournamentFileError) as error:
         raise UsageError(str(error)) from None
-    server = getattr(args, "server", None)
+    server = getattr(args, "server", None) or os.environ.get(ADDRESS_ENV)
     if server:
         config = dataclasses.replace(config, server=server)
     if args.concurrency:
@@ -194,7 +203,7 @@ def run_command(args: argparse.Namespace) -> None:
                     records=games,
                     stop=stop,
                 )
-    except (EntrantError, TournamentFileError) as error:
+    except (EntrantError, TournamentFileError, ServerUnreachable) as error:
         raise UsageError(f"{args.file}: {error}") from None
     standings = _standings(config, records)
     meta = _meta(config.name, config.game, records)

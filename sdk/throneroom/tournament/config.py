@@ -46,7 +46,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from throneroom.games.protocol import game_names
+from throneroom.games.protocol import game_client, game_names
 from throneroom.v1 import common_pb2
 
 __all__ = [
@@ -275,9 +275,10 @@ def parse_config(
     """Check a parsed tournament document (the file's tables as dicts)."""
     _unknown(data, _TOP_KEYS, source)
     game = _str(data, "game", "", where=source)
-    if not game:
-        known = ", ".join(game_names())
-        raise TournamentFileError(f"{source}: game is required (a game type: {known})")
+    if game not in game_names():
+        known = ", ".join(n for n in game_names() if not game_client(n).fixture)
+        what = f"no game {game[:40]!r}" if game else "game is required"
+        raise TournamentFileError(f"{source}: {what} (a game type: {known})")
     seats = _int(data, "seats", 2, minimum=1, where=source)
     schedule = _str(data, "schedule", "round_robin", where=source)
     if schedule not in SCHEDULES:

@@ -16,4 +16,4 @@ class NimClient(BasicGameClient):
         return _NOTATION
 
 
-CLIENT = NimClient("nim")
+CLIENT = NimClient("nim", fixture=True)
