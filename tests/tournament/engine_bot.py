@@ -3,7 +3,8 @@ process serving every game; seeded random moves per game and seat.
 
 It logs to $ENGINE_LOG (one JSON line per event: its start with its pid, each
 game it is told of, each end) and holds its answers until $ENGINE_HOLD games
-have been started at once, so that a runner serving its games one after
+have been started at once (and exits at its first decision with
+$ENGINE_EXIT_ON_DECIDE set), so that a runner serving its games one after
 another never gets an answer (and the test fails on time)."""
 
 from __future__ import annotations
@@ -43,6 +44,9 @@ def main() -> None:
             most_open = max(most_open, len(rngs))
             _log({"event": "start", "game": message["game_id"], "open": len(rngs)})
         elif kind == "decide":
+            if os.environ.get("ENGINE_EXIT_ON_DECIDE"):
+                sys.stderr.write("the engine gives up\n")
+                sys.exit(3)
             held.append(message)
         elif kind == "end":
             rngs.pop((message["game_id"], message["seat"]), None)

@@ -15,7 +15,7 @@ from throneroom_server.embedded import EmbeddedServer
 ENGINE = Path(__file__).with_name("engine_bot.py")
 
 
-def _file(directory: Path, log: Path, hold: int) -> Path:
+def _file(directory: Path, log: Path, hold: int, extra_env: str = "") -> Path:
     path = directory / "engine.toml"
     path.write_text(
         f"""
@@ -33,7 +33,7 @@ per_decision_seconds = 30
 name = "engine"
 command = [{json.dumps(sys.executable)}, {json.dumps(str(ENGINE))}]
 persistent = true
-env = {{ ENGINE_LOG = {json.dumps(str(log))}, ENGINE_HOLD = "{hold}" }}
+env = {{ ENGINE_LOG = {json.dumps(str(log))}, ENGINE_HOLD = "{hold}"{extra_env} }}
 
 [[entrants]]
 name = "random"
@@ -61,6 +61,22 @@ def test_one_engine_process_serves_every_game_and_games_at_once(tmp_path: Path) 
     assert games == {r.game_id for r in played}
     assert max(e["open"] for e in first if e["event"] == "start") == 2
     assert len([e for e in first if e["event"] == "end"]) == 4
+
+
+def test_an_engine_that_exits_fails_every_seat_it_plays_and_the_tournament_goes_on(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "engine.log"
+    config = load_config(_file(tmp_path, log, hold=1, extra_env=', ENGINE_EXIT_ON_DECIDE = "1"'))
+    with EmbeddedServer() as server, Client(server.address) as client:
+        played = run_tournament(config, tmp_path / "r.jsonl", client=client, records=False)
+    assert len(played) == 4
+    for record in played:
+        assert [(f.entrant, f.reason) for f in record.failures] == [("engine", "crash")]
+        assert record.winning_entrants == ("random",)
+    assert any("the engine gives up" in r.failures[0].detail for r in played)
+    started = [line for line in log.read_text().splitlines() if '"started"' in line]
+    assert len(started) == 1  # never restarted
 
 
 def test_persistent_is_for_programs() -> None:
