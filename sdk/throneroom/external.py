@@ -1,7 +1,8 @@
 """Bots in any language: a line-delimited JSON protocol over stdin/stdout.
 
 As UCI is for chess engines: the runner starts the program once per game and
-seat (and once before the tournament, to ask whether it plays the game),
+seat (and once before the tournament, to ask whether it plays the game; a
+persistent engine serving every game is :mod:`throneroom.engine`),
 writes one JSON object per line to its stdin and reads one JSON object
 per line from its stdout. The full protocol (every field, an example session,
 how failures count) is in ``docs/tournaments.md``; in short::
@@ -47,7 +48,14 @@ from throneroom.envelopes import unwrap
 from throneroom.errors import ThroneroomError
 from throneroom.v1 import common_pb2, game_pb2
 
-__all__ = ["PROTOCOL_VERSION", "ExternalBot", "ExternalBotError", "GameStart"]
+__all__ = [
+    "PROTOCOL_VERSION",
+    "ExternalBot",
+    "ExternalBotError",
+    "GameStart",
+    "chosen_move",
+    "decide_message",
+]
 
 PROTOCOL_VERSION = 2
 _STDERR_TAIL = 400  # characters of the bot's stderr quoted in a failure
@@ -234,36 +242,12 @@ class ExternalBot:
     ) -> game_pb2.Move:
         if self._process is None:
             self.begin_game(GameStart(game_type, "", seat, 0, self.seed))
-        notations = [move_text(game_type, unwrap(move)) for move in legal_moves]
-        self._send(
-            {
-                "type": "decide",
-                "seat": seat,
-                "view": as_dict(unwrap(view)) if view.WhichOneof("game") else {},
-                "legal_moves": [
-                    {"index": i, "notation": text, "move": as_dict(unwrap(move))}
-                    for i, (text, move) in enumerate(zip(notations, legal_moves, strict=True))
-                ],
-                "clock": self._clock,
-                "events": self._events,
-            }
+        message, notations = decide_message(
+            game_type, seat, view, legal_moves, clock=self._clock, events=self._events
         )
+        self._send(message)
         self._events = []
-        answer = self._receive()
-        choice = answer.get("move") if isinstance(answer, dict) else None
-        if isinstance(choice, bool) or not isinstance(choice, int | str):
-            raise ExternalBotError(
-                f'{self.name}: expected {{"move": index or notation}}, got {answer!r}',
-                reason="protocol",
-            )
-        if isinstance(choice, int):
-            if 0 <= choice < len(legal_moves):
-                return legal_moves[choice]
-            return game_pb2.Move()  # not among the legal moves: the runner calls it illegal
-        for text, move in zip(notations, legal_moves, strict=True):
-            if text == choice:
-                return move
-        return game_pb2.Move()
+        return chosen_move(self.name, self._receive(), notations, legal_moves)
 
     # -- the pipe -------------------------------------------------------------
 
@@ -304,3 +288,48 @@ class ExternalBot:
             raise ExternalBotError(
                 f"{self.name}: answered a line that is not JSON: {line[:200]!r}", reason="protocol"
             ) from None
+
+
+def decide_message(
+    game_type: str,
+    seat: int,
+    view: game_pb2.View,
+    legal_moves: Sequence[game_pb2.Move],
+    *,
+    clock: Mapping[str, Any],
+    events: Sequence[Mapping[str, Any]],
+) -> tuple[dict[str, Any], list[str]]:
+    """The ``decide`` line for one decision, and the legal moves' notations."""
+    notations = [move_text(game_type, unwrap(move)) for move in legal_moves]
+    message = {
+        "type": "decide",
+        "seat": seat,
+        "view": as_dict(unwrap(view)) if view.WhichOneof("game") else {},
+        "legal_moves": [
+            {"index": i, "notation": text, "move": as_dict(unwrap(move))}
+            for i, (text, move) in enumerate(zip(notations, legal_moves, strict=True))
+        ],
+        "clock": dict(clock),
+        "events": list(events),
+    }
+    return message, notations
+
+
+def chosen_move(
+    name: str, answer: Any, notations: Sequence[str], legal_moves: Sequence[game_pb2.Move]
+) -> game_pb2.Move:
+    """The move a ``decide`` answer names (an empty move when it names none of
+    the legal moves: the runner calls it illegal); :class:`ExternalBotError`
+    when the answer is not ``{"move": index or notation}``."""
+    choice = answer.get("move") if isinstance(answer, dict) else None
+    if isinstance(choice, bool) or not isinstance(choice, int | str):
+        raise ExternalBotError(
+            f'{name}: expected {{"move": index or notation}}, got {answer!r}'[:300],
+            reason="protocol",
+        )
+    if isinstance(choice, int):
+        return legal_moves[choice] if 0 <= choice < len(legal_moves) else game_pb2.Move()
+    for text, move in zip(notations, legal_moves, strict=True):
+        if text == choice:
+            return move
+    return game_pb2.Move()

@@ -98,6 +98,7 @@ def test_a_crash_in_a_four_seat_game_makes_nobody_a_winner(tmp_path: Path) -> No
         seats=4,
         schedule="gauntlet",
         hero="crasher",
+        repeat_entrants=True,
     )
     with EmbeddedServer() as server, Client(server.address) as client:
         records = run_tournament(load_config(path), tmp_path / "r.jsonl", client=client)

@@ -47,6 +47,7 @@ def test_gauntlet_puts_the_hero_in_every_seat_against_the_field() -> None:
         schedule="gauntlet",
         hero="a",
         seats=5,
+        repeat_entrants=True,
         entrants=[{"name": n, "bot": "throneroom.bots:RandomBot"} for n in "ab"],
     )
     assert [m.entrants for m in fixed_schedule(lone)][:2] == [

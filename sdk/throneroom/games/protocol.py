@@ -165,6 +165,11 @@ class GameClient(Protocol):
         """The languages its texts speak (English first); others fall back to English."""
         ...
 
+    @property
+    def fixture(self) -> bool:
+        """A test fixture game (served only when asked for), not one to play."""
+        ...
+
     def notation(self) -> GameNotation[Any, Any, Any] | None:
         """Its text notation for moves and positions (docs/notation.md)."""
         ...
@@ -227,6 +232,12 @@ class GameClient(Protocol):
         """What the MCTS bot needs to play it (None: the MCTS bot cannot)."""
         ...
 
+    def seat_teams(self, seats: int, options: Mapping[str, Any]) -> tuple[tuple[int, ...], ...]:
+        """The teams of a game of ``seats`` seats with these options (its
+        options as a tournament file gives them), as groups of seats that win
+        or lose together; every seat its own team in a game without teams."""
+        ...
+
 
 @dataclass(frozen=True)
 class BasicGameClient:
@@ -235,6 +246,7 @@ class BasicGameClient:
 
     name: str
     languages: tuple[str, ...] = ("en",)
+    fixture: bool = False
 
     def notation(self) -> GameNotation[Any, Any, Any] | None:
         return None
@@ -286,6 +298,9 @@ class BasicGameClient:
 
     def search(self) -> SearchKnowledge | None:
         return None
+
+    def seat_teams(self, seats: int, options: Mapping[str, Any]) -> tuple[tuple[int, ...], ...]:
+        return tuple((seat,) for seat in range(seats))
 
 
 def game_names() -> list[str]:

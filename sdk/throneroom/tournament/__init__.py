@@ -9,12 +9,15 @@
 
 The tournament file (TOML, :mod:`throneroom.tournament.config`) names the game,
 its options and seats, the entrants (Python bots by ``module:Class``, or any
-program speaking the protocol of :mod:`throneroom.external`), the schedule
+program speaking the protocol of :mod:`throneroom.external`, per game or as a
+persistent engine of :mod:`throneroom.engine`), the schedule
 (:mod:`~throneroom.tournament.schedule`), games per pairing, the clock, the
 base seed and the server. Results go to a JSON-lines file as they come
 (:mod:`~throneroom.tournament.records`) and a rerun resumes; ratings and
 standings are in :mod:`~throneroom.tournament.standings` (openskill: the
-``tournament`` extra). The guide is ``docs/tournaments.md``.
+``tournament`` extra; teams as teams), two-entrant match statistics in
+:mod:`~throneroom.tournament.match_stats` and cross tables in
+:mod:`~throneroom.tournament.crosstable`. The guide is ``docs/tournaments.md``.
 """
 
 from __future__ import annotations

@@ -7,7 +7,9 @@ beside the results file, its name with ``.records``; ``--no-records``:
 none). ``--export-json``/``--export-csv`` write the standings; ``--json``
 prints them as JSON instead of the table; ``--plain`` prints a line per
 finished match on stderr (its result and any failure) instead of the
-progress bar, and the table as text (no rich needed).
+progress bar, and the table as text (no rich needed). The server is
+``--server``, else ``$THRONEROOM_SERVER``, else the file's ``server``; an
+address that does not answer a ping within 5 s stops the run at once.
 """
 
 from __future__ import annotations
@@ -15,15 +17,35 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import importlib.util
+import os
 import sys
 from pathlib import Path
 
+from throneroom._common import ADDRESS_ENV
 from throneroom.cli_output import UsageError
-from throneroom.tournament.config import TournamentFileError, load_config
+from throneroom.games.protocol import game_client
+from throneroom.tournament.config import TournamentConfig, TournamentFileError, load_config
+from throneroom.tournament.crosstable import (
+    head_to_head,
+    head_to_head_text,
+    swiss_rounds,
+    swiss_rounds_text,
+)
 from throneroom.tournament.entrants import EntrantError
-from throneroom.tournament.match_stats import Sprt, match_lines, match_stats, match_summary
+from throneroom.tournament.match_stats import (
+    Sprt,
+    match_lines,
+    match_stats,
+    match_summary,
+    pentanomial,
+)
 from throneroom.tournament.records import MatchRecord, ResultsFile, ResultsMismatch
-from throneroom.tournament.runner import run_tournament, total_matches
+from throneroom.tournament.runner import (
+    Progress,
+    ServerUnreachable,
+    run_tournament,
+    total_matches,
+)
 from throneroom.tournament.standings import (
     Standing,
     compute_standings,
@@ -71,6 +93,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="K=V",
         help="two entrants: stop once a sequential probability ratio test decides, e.g. "
         "--sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 (default: play every match)",
+    )
+    parser.add_argument(
+        "--interim",
+        type=int,
+        metavar="N",
+        help="print the standings so far after every N finished matches (default: at the end only)",
     )
     parser.add_argument(
         "--plain",
@@ -131,7 +159,7 @@ def run_command(args: argparse.Namespace) -> None:
         config = load_config(args.file)
     except (OSError, TournamentFileError) as error:
         raise UsageError(str(error)) from None
-    server = getattr(args, "server", None)
+    server = getattr(args, "server", None) or os.environ.get(ADDRESS_ENV)
     if server:
         config = dataclasses.replace(config, server=server)
     if args.concurrency:
@@ -140,9 +168,11 @@ def run_command(args: argparse.Namespace) -> None:
     sprt = _sprt(args.sprt, names)
     results_path = Path(args.results or Path(args.file).with_suffix(".results.jsonl"))
     try:
-        already = len(ResultsFile(results_path, config).records)
+        earlier = list(ResultsFile(results_path, config).records.values())
     except ResultsMismatch as error:
         raise UsageError(str(error)) from None
+    already = len(earlier)
+    every = args.interim or 0
     stop = None
     if sprt is not None:
 
@@ -153,31 +183,46 @@ def run_command(args: argparse.Namespace) -> None:
     games: str | bool = False if args.no_records else args.records or True
     try:
         if args.json:
-            records = run_tournament(config, results_path, records=games, stop=stop)
+            progress = _interim(config, every, earlier, lambda *_: None)
+            records = run_tournament(
+                config, results_path, progress=progress, records=games, stop=stop
+            )
         elif quiet or importlib.util.find_spec("rich") is None:
-            records = run_tournament(config, results_path, progress=_print_progress, records=games)
+            progress = _interim(config, every, earlier, _print_progress)
+            records = run_tournament(
+                config, results_path, progress=progress, records=games, stop=stop
+            )
         else:
             from throneroom.tournament.display import progress_bar  # noqa: PLC0415 - needs rich
 
             with progress_bar(config.name, total_matches(config), already) as advance:
                 records = run_tournament(
-                    config, results_path, progress=advance, records=games, stop=stop
+                    config,
+                    results_path,
+                    progress=_interim(config, every, earlier, advance),
+                    records=games,
+                    stop=stop,
                 )
-    except (EntrantError, TournamentFileError) as error:
+    except (EntrantError, TournamentFileError, ServerUnreachable) as error:
         raise UsageError(f"{args.file}: {error}") from None
-    standings = compute_standings(
-        names,
-        records,
-        config.seats,
-        rate_forfeits=config.rate_forfeits,
-        bye_points=config.games_per_pairing if config.schedule == "swiss" else None,
-    )
+    standings = _standings(config, records)
     meta = _meta(config.name, config.game, records)
+    cross = head_to_head(names, records)
+    meta["head_to_head"] = [
+        {"entrant": a, "opponent": b, **dataclasses.asdict(h)} for (a, b), h in cross.items()
+    ]
+    tables = head_to_head_text([s.entrant for s in standings], cross) + "\n"
+    if config.schedule == "swiss":
+        by_round = swiss_rounds(names, records, config.rounds)
+        meta["swiss_rounds"] = by_round
+        order = [s.entrant for s in standings]
+        tables += swiss_rounds_text(order, by_round, config.games_per_pairing) + "\n"
     match_text = ""
     if len(names) == 2:
         stats = match_stats(names[0], names[1], records)
-        meta["match"] = match_summary(names[0], names[1], stats, sprt)
-        match_text = match_lines(names[0], names[1], stats, sprt) + "\n"
+        pairs = pentanomial(names[0], names[1], records)
+        meta["match"] = match_summary(names[0], names[1], stats, sprt, pairs)
+        match_text = match_lines(names[0], names[1], stats, sprt, pairs) + "\n"
     if args.export_json:
         Path(args.export_json).write_text(standings_json(standings, meta=meta) + "\n")
     if args.export_csv:
@@ -185,12 +230,41 @@ def run_command(args: argparse.Namespace) -> None:
     if args.json:
         sys.stdout.write(standings_json(standings, meta=meta) + "\n")
     elif args.plain or importlib.util.find_spec("rich") is None:
-        sys.stdout.write(plain_table(standings) + "\n" + match_text)
+        sys.stdout.write(plain_table(standings) + "\n" + tables + match_text)
     else:
         from throneroom.tournament.display import print_standings  # noqa: PLC0415 - needs rich
 
         print_standings(f"{config.name} ({config.game})", standings)
-        sys.stdout.write(match_text)
+        sys.stdout.write(tables + match_text)
+
+
+def _standings(config: TournamentConfig, records: list[MatchRecord]) -> list[Standing]:
+    return compute_standings(
+        [e.name for e in config.entrants],
+        records,
+        config.seats,
+        rate_forfeits=config.rate_forfeits,
+        bye_points=config.games_per_pairing if config.schedule == "swiss" else None,
+        teams=game_client(config.game).seat_teams(config.seats, config.options),
+    )
+
+
+def _interim(
+    config: TournamentConfig, every: int, earlier: list[MatchRecord], show: Progress
+) -> Progress:
+    """``show``, and after every ``every`` finished matches the standings so far
+    (:func:`plain_table`) on stderr."""
+    seen = list(earlier)
+
+    def progress(record: MatchRecord, done: int, total: int) -> None:
+        show(record, done, total)
+        seen.append(record)
+        if every and done % every == 0 and done < total:
+            text = plain_table(_standings(config, seen))
+            sys.stderr.write(f"standings after {done} of {total} matches:\n{text}\n")
+            sys.stderr.flush()
+
+    return progress
 
 
 def _sprt(words: list[str] | None, names: list[str]) -> Sprt | None:

@@ -15,6 +15,7 @@ the same file and seed give the same pairings, game seeds and bot seeds::
     hero = "mcts"                  # gauntlet only: the entrant playing the field
     max_moves = 5000               # a game longer than this is abandoned (no winner)
     rate_forfeits = false          # rate games lost by a failure (crash, timeout, ...)?
+    repeat_entrants = false        # gauntlet: may one entrant fill several seats of a game?
 
     [options]                      # the game's options (field = value)
     mordred = false
@@ -31,6 +32,7 @@ the same file and seed give the same pairings, game seeds and bot seeds::
     name = "node"
     command = ["node", "random_bot.js"] # any program speaking docs/tournaments.md's protocol
     cwd = "."                           # relative to the tournament file (default)
+    persistent = false                  # true: one process serves every game (throneroom.engine)
 
 Unknown keys are refused (a typo must not silently change a tournament).
 """
@@ -44,7 +46,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from throneroom.games.protocol import game_names
+from throneroom.games.protocol import game_client, game_names
 from throneroom.v1 import common_pb2
 
 __all__ = [
@@ -71,11 +73,12 @@ _TOP_KEYS = {
     "hero",
     "max_moves",
     "rate_forfeits",
+    "repeat_entrants",
     "options",
     "time_control",
     "entrants",
 }
-_ENTRANT_KEYS = {"name", "bot", "args", "command", "cwd", "env"}
+_ENTRANT_KEYS = {"name", "bot", "args", "command", "cwd", "env", "persistent"}
 _CLOCK_KEYS = {"per_decision_seconds", "base_seconds", "increment_seconds", "on_timeout"}
 
 
@@ -93,6 +96,9 @@ class EntrantSpec:
     command: tuple[str, ...] = ()
     cwd: str = ""
     env: dict[str, str] = field(default_factory=dict)
+    persistent: bool = False
+    """A program started once that serves every game of the tournament
+    (:mod:`throneroom.engine`); else it is started per game and seat."""
 
     @property
     def external(self) -> bool:
@@ -140,6 +146,9 @@ class TournamentConfig:
     hero: str = ""
     max_moves: int = 0
     rate_forfeits: bool = False
+    repeat_entrants: bool = False
+    """A gauntlet whose field is smaller than the seats to fill seats one field
+    entrant several times (rated once per game); refused unless this is set."""
     options: dict[str, Any] = field(default_factory=dict)
     time_control: TimeControlSpec = field(default_factory=lambda: TimeControlSpec(10))
     base_dir: Path = Path(".")
@@ -151,8 +160,12 @@ class TournamentConfig:
         decided = {
             key: value
             for key, value in asdict(self).items()
-            if key not in {"concurrency", "server", "base_dir", "name", "rate_forfeits"}
+            if key
+            not in {"concurrency", "server", "base_dir", "name", "rate_forfeits", "repeat_entrants"}
         }
+        for entrant in decided["entrants"]:
+            if not entrant["persistent"]:
+                del entrant["persistent"]  # a results file of per-game programs resumes
         text = json.dumps(decided, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -240,6 +253,9 @@ def _entrant(data: Any, index: int, where: str) -> EntrantSpec:
     env = data.get("env", {})
     if not isinstance(args, dict) or not isinstance(env, dict):
         raise TournamentFileError(f"{at} ({name}): args and env must be tables")
+    persistent = _bool(data, "persistent", False, where=at)
+    if persistent and not command:
+        raise TournamentFileError(f"{at} ({name}): persistent is for a program (command)")
     if command and args:
         raise TournamentFileError(f"{at} ({name}): args are for Python bots (put them in command)")
     return EntrantSpec(
@@ -249,6 +265,7 @@ def _entrant(data: Any, index: int, where: str) -> EntrantSpec:
         command=tuple(command),
         cwd=_str(data, "cwd", "", where=at),
         env={str(k): str(v) for k, v in env.items()},
+        persistent=persistent,
     )
 
 
@@ -258,9 +275,10 @@ def parse_config(
     """Check a parsed tournament document (the file's tables as dicts)."""
     _unknown(data, _TOP_KEYS, source)
     game = _str(data, "game", "", where=source)
-    if not game:
-        known = ", ".join(game_names())
-        raise TournamentFileError(f"{source}: game is required (a game type: {known})")
+    if game not in game_names():
+        known = ", ".join(n for n in game_names() if not game_client(n).fixture)
+        what = f"no game {game[:40]!r}" if game else "game is required"
+        raise TournamentFileError(f"{source}: {what} (a game type: {known})")
     seats = _int(data, "seats", 2, minimum=1, where=source)
     schedule = _str(data, "schedule", "round_robin", where=source)
     if schedule not in SCHEDULES:
@@ -282,8 +300,14 @@ def parse_config(
             raise TournamentFileError(f"{source}: a gauntlet needs hero = one entrant's name")
         if len(names) < 2:
             raise TournamentFileError(f"{source}: a gauntlet needs a field besides the hero")
-    elif hero:
-        raise TournamentFileError(f"{source}: hero is for schedule = 'gauntlet'")
+        repeat = _bool(data, "repeat_entrants", False, where=source)
+        if len(names) - 1 < seats - 1 and not repeat:
+            raise TournamentFileError(
+                f"{source}: a field of {len(names) - 1} cannot fill {seats - 1} seats with "
+                "different entrants (repeat_entrants = true lets one fill several)"
+            )
+    elif hero or "repeat_entrants" in data:
+        raise TournamentFileError(f"{source}: hero and repeat_entrants are for a gauntlet")
     if schedule == "round_robin" and len(names) < seats:
         raise TournamentFileError(
             f"{source}: a round robin of {seats}-seat games needs at least {seats} entrants "
@@ -310,6 +334,7 @@ def parse_config(
         hero=hero,
         max_moves=_int(data, "max_moves", 0, minimum=0, where=source),
         rate_forfeits=_bool(data, "rate_forfeits", False, where=source),
+        repeat_entrants=_bool(data, "repeat_entrants", False, where=source),
         options=dict(options),
         time_control=_time_control(data.get("time_control", {"per_decision_seconds": 10}), source),
         base_dir=base_dir,

@@ -29,7 +29,16 @@ from typing import Any
 
 from throneroom.tournament.records import MatchRecord
 
-__all__ = ["MatchStats", "Sprt", "SprtStatus", "match_lines", "match_stats", "match_summary"]
+__all__ = [
+    "MatchStats",
+    "Pentanomial",
+    "Sprt",
+    "SprtStatus",
+    "match_lines",
+    "match_stats",
+    "match_summary",
+    "pentanomial",
+]
 
 _Z95 = NormalDist().inv_cdf(0.975)
 
@@ -107,6 +116,92 @@ def match_stats(first: str, second: str, records: Iterable[MatchRecord]) -> Matc
     return MatchStats(wins, losses, draws)
 
 
+def _game_score(first: str, second: str, record: MatchRecord) -> float:
+    won = set(record.winning_entrants)
+    return 1.0 if won == {first} else 0.0 if won == {second} else 0.5
+
+
+@dataclass(frozen=True)
+class Pentanomial:
+    """The first entrant's scores over pairs of games (the same pairing played
+    in both seat orders), as fastchess counts them: how many pairs it scored
+    0, 1/2, 1, 3/2 and 2 in. A pair cancels the first seat's advantage, so its
+    variance (and the Elo interval) is the trustworthy one for paired games."""
+
+    counts: tuple[int, int, int, int, int]
+
+    @property
+    def pairs(self) -> int:
+        return sum(self.counts)
+
+    @property
+    def score(self) -> float:
+        """The mean score a game (0..1)."""
+        if not self.pairs:
+            return 0.5
+        return sum(c * k / 4 for k, c in enumerate(self.counts)) / self.pairs
+
+    @property
+    def variance(self) -> float:
+        """The variance of a pair's mean score."""
+        if not self.pairs:
+            return 0.0
+        mu = self.score
+        return sum(c * (k / 4 - mu) ** 2 for k, c in enumerate(self.counts)) / self.pairs
+
+    @property
+    def elo(self) -> float:
+        return _elo(self.score)
+
+    @property
+    def elo_margin(self) -> float:
+        """Half the 95% interval of :attr:`elo`, from the pairs' variance."""
+        if not self.pairs:
+            return math.inf
+        error = math.sqrt(self.variance / self.pairs)
+        return (_elo(self.score + _Z95 * error) - _elo(self.score - _Z95 * error)) / 2
+
+    @property
+    def nelo(self) -> float:
+        """Normalized Elo: the score's distance from even in standard deviations
+        of a pair, scaled as fastchess does (``800 / ln 10`` a unit)."""
+        if not self.variance:
+            return 0.0
+        return (self.score - 0.5) / math.sqrt(2 * self.variance) * 800 / math.log(10)
+
+    @property
+    def nelo_margin(self) -> float:
+        if not self.pairs:
+            return math.inf
+        return _Z95 * 800 / math.log(10) / math.sqrt(2 * self.pairs)
+
+    @property
+    def pairs_ratio(self) -> float:
+        """Pairs won (3/2 or 2) over pairs lost (0 or 1/2)."""
+        lost = self.counts[0] + self.counts[1]
+        return (self.counts[3] + self.counts[4]) / lost if lost else math.inf
+
+
+def pentanomial(first: str, second: str, records: Iterable[MatchRecord]) -> Pentanomial:
+    """``first``'s pentanomial counts against ``second``: its games with ``first``
+    in seat 0 paired, in key order, with its games in seat 1 of the same round
+    and game number (a key's ``:gN``); a game without its pair is left out."""
+    sides: dict[tuple[int, str, int], list[MatchRecord]] = {}
+    for record in sorted(records, key=lambda r: r.key):
+        if len(record.entrants) != 2 or set(record.entrants) != {first, second}:
+            continue
+        number = record.key.rsplit(":", 1)[-1]
+        sides.setdefault((record.round, number, record.entrants.index(first)), []).append(record)
+    counts = [0, 0, 0, 0, 0]
+    for (round_, number, seat), games in sides.items():
+        if seat != 0:
+            continue
+        for one, other in zip(games, sides.get((round_, number, 1), []), strict=False):
+            pair = _game_score(first, second, one) + _game_score(first, second, other)
+            counts[round(pair * 2)] += 1
+    return Pentanomial((counts[0], counts[1], counts[2], counts[3], counts[4]))
+
+
 @dataclass(frozen=True)
 class SprtStatus:
     """Where the test stands: its LLR, its bounds and its verdict."""
@@ -170,7 +265,11 @@ class Sprt:
 
 
 def match_summary(
-    first: str, second: str, stats: MatchStats, sprt: Sprt | None = None
+    first: str,
+    second: str,
+    stats: MatchStats,
+    sprt: Sprt | None = None,
+    pairs: Pentanomial | None = None,
 ) -> dict[str, Any]:
     """The match's statistics as data (``--json``'s ``match``)."""
     summary: dict[str, Any] = {
@@ -185,6 +284,15 @@ def match_summary(
         "los": stats.los,
         "draw_ratio": stats.draw_ratio,
     }
+    if pairs is not None and pairs.pairs:
+        summary["pentanomial"] = {
+            "counts": list(pairs.counts),
+            "elo": pairs.elo,
+            "elo_margin": pairs.elo_margin,
+            "nelo": pairs.nelo,
+            "nelo_margin": pairs.nelo_margin,
+            "pairs_ratio": pairs.pairs_ratio if pairs.pairs_ratio != math.inf else None,
+        }
     if sprt is not None:
         status = sprt.status(stats)
         summary["sprt"] = {
@@ -197,14 +305,27 @@ def match_summary(
     return summary
 
 
-def match_lines(first: str, second: str, stats: MatchStats, sprt: Sprt | None = None) -> str:
-    """The match's statistics as cutechess-cli prints them."""
+def match_lines(
+    first: str,
+    second: str,
+    stats: MatchStats,
+    sprt: Sprt | None = None,
+    pairs: Pentanomial | None = None,
+) -> str:
+    """The match's statistics as cutechess-cli prints them (and, for paired
+    games, fastchess's pentanomial line)."""
     lines = [
         f"Score of {first} vs {second}: {stats.wins} - {stats.losses} - {stats.draws}"
         f"  [{stats.score:.3f}] {stats.games}",
         f"Elo difference: {stats.elo:.1f} +/- {stats.elo_margin:.1f}, "
         f"LOS: {100 * stats.los:.1f} %, DrawRatio: {100 * stats.draw_ratio:.1f} %",
     ]
+    if pairs is not None and pairs.pairs:
+        lines.append(
+            f"Ptnml(0-2): {list(pairs.counts)}, Elo: {pairs.elo:.2f} +/- {pairs.elo_margin:.2f}, "
+            f"nElo: {pairs.nelo:.2f} +/- {pairs.nelo_margin:.2f}, "
+            f"PairsRatio: {pairs.pairs_ratio:.2f}"
+        )
     if sprt is not None:
         status = sprt.status(stats)
         verdict = {"H1": " - H1 was accepted", "H0": " - H0 was accepted"}.get(status.verdict, "")

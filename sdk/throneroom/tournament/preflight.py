@@ -63,7 +63,9 @@ def _problem(config: TournamentConfig, pool: WorkerPool, spec: EntrantSpec) -> s
     seed = derived_seed(config.seed, "preflight", spec.name)
     bot: SeatBot
     try:
-        if spec.external:
+        if spec.persistent:
+            bot = pool.engine_bot(spec, seed)
+        elif spec.external:
             bot = ThreadedBot(make_bot(spec, seed, config.base_dir))
         else:
             bot = pool.bot(spec, seed)

@@ -21,6 +21,8 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 
+import grpc
+
 from throneroom.client import Client
 from throneroom.tournament.config import TournamentConfig
 from throneroom.tournament.entrants import make_bot
@@ -30,8 +32,9 @@ from throneroom.tournament.preflight import preflight
 from throneroom.tournament.records import Failure, MatchRecord, ResultsFile
 from throneroom.tournament.schedule import Match, fixed_schedule, swiss_round
 from throneroom.tournament.workers import SeatBot, ThreadedBot, WorkerPool
+from throneroom.v1 import service_pb2
 
-__all__ = ["Progress", "Stop", "connect", "run_tournament", "total_matches"]
+__all__ = ["Progress", "ServerUnreachable", "Stop", "connect", "run_tournament", "total_matches"]
 
 Progress = Callable[[MatchRecord, int, int], None]
 """Called after each match with (its record, matches done, matches in all)."""
@@ -39,9 +42,19 @@ Stop = Callable[[list[MatchRecord]], bool]
 """Asked after each match with every record so far: True stops the tournament."""
 
 
+CONNECT_SECONDS = 5.0
+"""How long a server address is given to answer a ping before the run stops."""
+
+
+class ServerUnreachable(ConnectionError):
+    """The tournament's server did not answer (the message names it)."""
+
+
 @contextlib.contextmanager
 def connect(server: str) -> Iterator[Client]:
-    """A client of the tournament's server: ``embedded`` (in-process) or an address."""
+    """A client of the tournament's server: ``embedded`` (in-process) or an
+    address, which must answer a ping within :data:`CONNECT_SECONDS`
+    (else :class:`ServerUnreachable`, before anything is played)."""
     if server == "embedded":
         from throneroom.arena import embedded_client  # noqa: PLC0415 - needs the server package
 
@@ -49,6 +62,15 @@ def connect(server: str) -> Iterator[Client]:
             yield client
     else:
         with Client(server) as client:
+            try:
+                client.stub.Ping(service_pb2.PingRequest(), timeout=CONNECT_SECONDS)
+            except grpc.RpcError as error:
+                code = error.code().name if isinstance(error, grpc.Call) else "no answer"
+                raise ServerUnreachable(
+                    f"the server at {server} does not answer a ping ({code}, "
+                    f"{CONNECT_SECONDS:.0f} s at most); is it running? "
+                    "(server = in the file, --server, $THRONEROOM_SERVER)"
+                ) from None
             yield client
 
 
@@ -62,6 +84,8 @@ def total_matches(config: TournamentConfig) -> int:
 
 def _seat_bot(config: TournamentConfig, pool: WorkerPool, name: str, seed: int) -> SeatBot:
     spec = config.entrant(name)
+    if spec.persistent:
+        return pool.engine_bot(spec, seed)
     if spec.external:
         return ThreadedBot(make_bot(spec, seed, config.base_dir))
     return pool.bot(spec, seed)

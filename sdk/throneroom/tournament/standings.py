@@ -1,15 +1,18 @@
 """Standings from the records: openskill ratings, win rates with confidence
 intervals, per-seat win rates; exported as JSON and CSV.
 
-Ratings use openskill's Plackett-Luce model (multiplayer-aware): each game
-ranks its winners first (tied) and every other seat second (tied), and the
-games are rated in schedule order (by key), never in the order they happened
-to finish, so the same results give the same ratings. The rating shown is
-the conservative ``ordinal`` (mu - 3 sigma); ``mu ± 1.96 sigma`` is its 95%
-interval. Win rates carry a 95% Wilson score interval. A shared victory
-counts as a win for each winner. Abandoned games (max_moves) count as
-played, won by nobody. Games lost by a failure (a forfeit, a loss on time)
-are not rated unless the tournament says ``rate_forfeits = true``.
+Ratings use openskill's Plackett-Luce model (multiplayer and team aware):
+each game ranks its winning side first (tied) and every other side second
+(tied), a side being one of the game's teams (``GameClient.seat_teams``)
+or a lone seat, and one entrant in several seats one player of one side
+(:func:`rating_units`); the games are rated in schedule order (by key),
+never in the order they happened to finish, so the same results give the
+same ratings. The rating shown is the conservative ``ordinal``
+(mu - 3 sigma); ``mu ± 1.96 sigma`` is its 95% interval. Win rates carry a
+95% Wilson score interval. A shared victory counts as a win for each
+winner. Abandoned games (max_moves) count as played, won by nobody. Games
+lost by a failure (a forfeit, a loss on time) are not rated unless the
+tournament says ``rate_forfeits = true``.
 
 openskill is in the ``tournament`` extra (``pip install 'throneroom[tournament]'``).
 """
@@ -22,12 +25,20 @@ import json
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
+from itertools import combinations
 from typing import Any
 
 from throneroom.tournament.records import MatchRecord
 from throneroom.tournament.tiebreaks import SwissScore, swiss_scores
 
-__all__ = ["Standing", "compute_standings", "standings_csv", "standings_json", "wilson_interval"]
+__all__ = [
+    "Standing",
+    "compute_standings",
+    "rating_units",
+    "standings_csv",
+    "standings_json",
+    "wilson_interval",
+]
 
 _Z = 1.959963984540054  # the 97.5% quantile of the normal distribution
 
@@ -78,6 +89,50 @@ def _model() -> Any:
     return PlackettLuce()
 
 
+def rating_units(
+    record: MatchRecord,
+    teams: Sequence[Sequence[int]] | None = None,
+    *,
+    rate_forfeits: bool = False,
+) -> list[tuple[tuple[str, ...], int]]:
+    """What one game teaches the ratings: its sides (each the distinct entrants
+    of a group of seats) with their ranks (1 won, 2 lost); [] when it teaches
+    nothing.
+
+    A side is a team of the game (``teams``, groups of seats; default every
+    seat alone), merged with every other team an entrant of it also played in:
+    an entrant filling several seats is one player of one side, rated once per
+    game, a winner when any of its seats won. A game where that leaves one side
+    (a mirror game, an entrant on both teams), where nobody won or everybody
+    did, teaches nothing; so does a forfeit unless ``rate_forfeits``, and then
+    the sides with a failing seat rank last and every other side first."""
+    seats = len(record.entrants)
+    groups = [list(team) for team in (teams or [(seat,) for seat in range(seats)])]
+    merged = True
+    while merged:  # merge the groups that share an entrant until none do
+        merged = False
+        for i, j in combinations(range(len(groups)), 2):
+            if {record.entrants[s] for s in groups[i]} & {record.entrants[s] for s in groups[j]}:
+                groups[i] += groups.pop(j)
+                merged = True
+                break
+    if len(groups) < 2:
+        return []
+    if record.forfeited:
+        if not rate_forfeits:
+            return []
+        failed = {f.seat for f in record.failures}
+        ranks = [2 if failed & set(group) else 1 for group in groups]
+    else:
+        ranks = [1 if set(record.winners) & set(group) else 2 for group in groups]
+    if len(set(ranks)) < 2:
+        return []
+    return [
+        (tuple(dict.fromkeys(record.entrants[s] for s in sorted(group))), rank)
+        for group, rank in zip(groups, ranks, strict=True)
+    ]
+
+
 def compute_standings(
     entrants: Sequence[str],
     records: Iterable[MatchRecord],
@@ -85,14 +140,18 @@ def compute_standings(
     *,
     rate_forfeits: bool = False,
     bye_points: float | None = None,
+    teams: Sequence[Sequence[int]] | None = None,
 ) -> list[Standing]:
     """The standings, best first (by ordinal, then win rate, then name; a Swiss
     tournament's, given ``bye_points``, by points, Buchholz and
     Sonneborn-Berger first: :mod:`~throneroom.tournament.tiebreaks`).
 
-    A game lost by a failure (:attr:`MatchRecord.forfeited`) counts in games,
-    wins and failures but is rated only with ``rate_forfeits``, and then the
-    failing seats rank last and every other seat first."""
+    ``games`` counts games (an entrant in several seats of one game played one
+    game, won when any of its seats won); the per-seat counts count seats.
+    ``teams`` are the game's teams (:meth:`GameClient.seat_teams`), rated as
+    teams by openskill (:func:`rating_units`). A game lost by a failure
+    (:attr:`MatchRecord.forfeited`) counts in games, wins and failures but is
+    rated only with ``rate_forfeits``."""
     model = _model()
     ratings = {name: model.rating(name=name) for name in entrants}
     lines = {
@@ -102,32 +161,24 @@ def compute_standings(
     played = sorted(records, key=lambda r: r.key)
     for record in played:
         for seat, name in enumerate(record.entrants):
-            line = lines[name]
-            line.games += 1
-            line.seat_games[seat] += 1
+            lines[name].seat_games[seat] += 1
             if seat in record.winners:
-                line.wins += 1
-                line.seat_wins[seat] += 1
+                lines[name].seat_wins[seat] += 1
+        for name in set(record.entrants):
+            lines[name].games += 1
+        for name in set(record.winning_entrants):
+            lines[name].wins += 1
         for failure in record.failures:
             counts = lines[failure.entrant].failures
             counts[failure.reason] = counts.get(failure.reason, 0) + 1
-        if len(set(record.entrants)) < 2:
-            continue  # a mirror game says nothing about skill
-        if record.forfeited:
-            if not rate_forfeits:
-                continue
-            failed = {f.seat for f in record.failures}
-            ranks = [2 if seat in failed else 1 for seat in range(len(record.entrants))]
-        elif record.winners:
-            ranks = [1 if seat in record.winners else 2 for seat in range(len(record.entrants))]
-        else:
-            continue  # nobody won: no order to learn from
-        teams = [[ratings[name]] for name in record.entrants]
-        if len(set(ranks)) < 2:
-            continue  # everyone won: no order to learn from
-        rated = model.rate(teams, ranks=ranks)
-        for name, team in zip(record.entrants, rated, strict=True):
-            ratings[name] = team[0]
+        units = rating_units(record, teams, rate_forfeits=rate_forfeits)
+        if units:
+            rated = model.rate(
+                [[ratings[n] for n in side] for side, _ in units], ranks=[rank for _, rank in units]
+            )
+            for (side, _), team in zip(units, rated, strict=True):
+                for name, rating in zip(side, team, strict=True):
+                    ratings[name] = rating
     for name, line in lines.items():
         rating = ratings[name]
         line.mu, line.sigma, line.ordinal = rating.mu, rating.sigma, rating.ordinal()

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from throneroom.tournament.records import MatchRecord
 
-__all__ = ["SwissScore", "swiss_scores"]
+__all__ = ["SwissScore", "game_points", "swiss_scores"]
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,8 @@ class SwissScore:
     sonneborn_berger: float
 
 
-def _game_points(record: MatchRecord, seat: int) -> float:
+def game_points(record: MatchRecord, seat: int) -> float:
+    """The seat's points in one game: 1 shared among its winners."""
     return 1.0 / len(record.winners) if seat in record.winners else 0.0
 
 
@@ -60,11 +61,11 @@ def swiss_scores(
             met[name].extend(sorted(opponents))
         for record in games:
             for seat, name in enumerate(record.entrants):
-                points[name] += _game_points(record, seat)
+                points[name] += game_points(record, seat)
     berger = dict.fromkeys(entrants, 0.0)
     for record in played:
         for seat, name in enumerate(record.entrants):
-            score = _game_points(record, seat)
+            score = game_points(record, seat)
             others = [points[n] for s, n in enumerate(record.entrants) if s != seat]
             if score and others:
                 berger[name] += score * sum(others) / len(others)

@@ -16,6 +16,10 @@ take, answered by an :class:`Answer` (the value, the error, or not done).
 - A program (:class:`throneroom.external.ExternalBot`) or a bot object handed
   in directly runs in a daemon thread (:class:`ThreadedBot`); a program that
   overruns is killed when its game ends, which ends that thread too.
+- A persistent engine (:class:`throneroom.engine.Engine`, an entrant with
+  ``persistent = true``) is one process per entrant, started the first time
+  it is asked (preflight) and stopped with the pool; each seat it plays is a
+  :class:`ThreadedBot` of an :class:`~throneroom.engine.EngineSeat`.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
+from throneroom.engine import Engine
 from throneroom.tournament.config import EntrantSpec
 
 __all__ = ["Answer", "BotFailure", "SeatBot", "ThreadedBot", "WorkerBot", "WorkerPool", "within"]
@@ -268,6 +273,19 @@ class WorkerPool:
         self._all: list[_Worker] = []
         self._lock = threading.Lock()
         self._closed = False
+        self._engines: dict[str, Engine] = {}
+
+    def engine_bot(self, spec: EntrantSpec, seed: int) -> ThreadedBot:
+        """A seat of ``spec``'s persistent engine (started the first time it is asked)."""
+        with self._lock:
+            if self._closed:
+                raise BotFailure("crash", "the tournament's engines are stopped")
+            engine = self._engines.get(spec.name)
+            if engine is None:
+                cwd = self.base_dir / spec.cwd if spec.cwd else self.base_dir
+                engine = Engine(spec.command, name=spec.name, cwd=cwd, env=spec.env)
+                self._engines[spec.name] = engine
+        return ThreadedBot(engine.seat(seed))
 
     def bot(self, spec: EntrantSpec, seed: int) -> WorkerBot:
         """A new bot of ``spec`` in a worker (raises :class:`BotFailure` if it cannot be made)."""
@@ -299,8 +317,11 @@ class WorkerPool:
             self._closed = True
             workers, self._all = self._all, []
             self._idle.clear()
+            engines, self._engines = list(self._engines.values()), {}
         for worker in workers:
             worker.stop()
+        for engine in engines:
+            engine.close()
 
     def __enter__(self) -> WorkerPool:
         return self

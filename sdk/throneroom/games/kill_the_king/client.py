@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -64,6 +64,15 @@ class KillTheKingClient(BasicGameClient):
         from throneroom.games.kill_the_king.bot.trials import trials  # noqa: PLC0415 - bots load on demand
 
         return trials()
+
+    def seat_teams(self, seats: int, options: Mapping[str, Any]) -> tuple[tuple[int, ...], ...]:
+        """Seats of one parity play as a team (Giga: 0+2 and 1+3); two seats face each other."""
+        from throneroom.games.kill_the_king.modes import team_of  # noqa: PLC0415 - on demand
+
+        teams: dict[int, list[int]] = {}
+        for seat in range(seats):
+            teams.setdefault(team_of(seat), []).append(seat)
+        return tuple(tuple(members) for _, members in sorted(teams.items()))
 
 
 CLIENT = KillTheKingClient("kill_the_king", languages=LANGUAGES)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -78,6 +78,14 @@ class KingIsDeadClient(BasicGameClient):
 
     def search(self) -> SearchKnowledge:
         return _search()
+
+    def seat_teams(self, seats: int, options: Mapping[str, Any]) -> tuple[tuple[int, ...], ...]:
+        """Four seats play as two teams, seats 0+2 and 1+3 (the rulebook's partners)."""
+        from throneroom.games.king_is_dead.data import TEAM_SEATS  # noqa: PLC0415 - on demand
+
+        if seats == TEAM_SEATS:
+            return ((0, 2), (1, 3))
+        return tuple((seat,) for seat in range(seats))
 
 
 @functools.cache

@@ -42,4 +42,4 @@ class NimClient(BasicGameClient):
         return texts.describe_event(event, lang=lang, viewer=viewer, names=names)  # type: ignore[arg-type]
 
 
-CLIENT = NimClient("nim", languages=LANGUAGES)
+CLIENT = NimClient("nim", languages=LANGUAGES, fixture=True)
