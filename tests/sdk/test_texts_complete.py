@@ -183,7 +183,7 @@ class _Planted(BasicGameClient):
 @pytest.mark.parametrize("missing", [False, True])
 def test_the_checker_finds_a_planted_gap(missing: bool) -> None:
     real = game_client("kill_the_king")
-    planted = _Planted("kill_the_king", LANGUAGES, real, "door_destroyed", missing)
+    planted = _Planted("kill_the_king", LANGUAGES, real=real, kind="door_destroyed", missing=missing)
     found = gaps(planted)
     assert found and all("event door_destroyed" in g for g in found)
     assert any(("no sentence" if missing else "English fallback") in g for g in found)
@@ -205,6 +205,6 @@ def test_the_checker_finds_raw_identifiers_and_a_misplaced_you() -> None:
                 return text + (" (second_faction)" if viewer == 1 else " you")
             return text
 
-    found = gaps(Raw("king_is_dead", LANGUAGES, game_client("king_is_dead"), "passed"))
+    found = gaps(Raw("king_is_dead", LANGUAGES, real=game_client("king_is_dead"), kind="passed"))
     assert any("raw identifier" in g for g in found)
     assert any("says 'you'" in g for g in found)
