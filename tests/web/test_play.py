@@ -219,9 +219,9 @@ def test_descriptions_in_spanish_and_moves_by_keyboard(tab: Tab, server: Server)
     page.wait_for_selector("#move-list button.move:enabled")
     assert page.locator("#move-list code.notation").count() > 0
     page.select_option("#language", "es")
-    wait_text(tab, "#move-list", "Jugar la carta|Pasar")
+    wait_text(tab, "#move-list", "Juega la carta|Pasa")
     texts = page.locator("#move-list .text").all_inner_texts()
-    assert "Pasar" in texts, texts
+    assert "Pasa" in texts, texts
     # A card of the hand, reached with Tab and played with Enter.
     card = page.locator("#board .hand-card.clickable").first
     card.focus()
@@ -229,7 +229,7 @@ def test_descriptions_in_spanish_and_moves_by_keyboard(tab: Tab, server: Server)
     wait_version(tab, 1)
     assert game.snapshot()["version"] == "1"
     # The log of the new version, from the stream, in Spanish too.
-    wait_text(tab, "#event-log", "Asiento 0 juega")
+    wait_text(tab, "#event-log", "Juegas la carta")
     tab.shot("king_is_dead-es")
 
 
