@@ -183,7 +183,9 @@ class _Planted(BasicGameClient):
 @pytest.mark.parametrize("missing", [False, True])
 def test_the_checker_finds_a_planted_gap(missing: bool) -> None:
     real = game_client("kill_the_king")
-    planted = _Planted("kill_the_king", LANGUAGES, real=real, kind="door_destroyed", missing=missing)
+    planted = _Planted(
+        "kill_the_king", LANGUAGES, real=real, kind="door_destroyed", missing=missing
+    )
     found = gaps(planted)
     assert found and all("event door_destroyed" in g for g in found)
     assert any(("no sentence" if missing else "English fallback") in g for g in found)
