@@ -169,6 +169,18 @@ def _cluster_ok(cli: str, port: int) -> bool:
     return "cluster_state:ok" in out
 
 
+def _replica_linked(cli: str, port: int) -> bool:
+    """A primary, or a replica whose link to its primary is up."""
+    out = subprocess.run(
+        [cli, "-p", str(port), "info", "replication"],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=5,
+    ).stdout
+    return "role:master" in out or "master_link_status:up" in out
+
+
 @contextmanager
 def throwaway_redis_cluster(masters: int = 3, *, timeout: float = 30.0) -> Iterator[list[str]]:
     """Yield the URLs of a fresh Redis Cluster of ``masters`` primaries (no
@@ -185,10 +197,12 @@ def redis_cluster_processes(
     replicas: int = 0,
     node_timeout_ms: int = 15000,
     timeout: float = 30.0,
+    extra_args: Sequence[str] = (),
 ) -> Iterator[list[tuple[str, subprocess.Popen[bytes]]]]:
     """``throwaway_redis_cluster`` with ``replicas`` replicas per primary
     (``--cluster-replicas``) and ``cluster-node-timeout`` (after which a dead
-    primary's replica is promoted), yielding each node's URL and process."""
+    primary's replica is promoted), yielding each node's URL and process.
+    ``extra_args`` are more redis-server options for every node."""
     binary = shutil.which("redis-server")
     cli = shutil.which("redis-cli")
     if binary is None or cli is None:
@@ -211,7 +225,7 @@ def redis_cluster_processes(
                 "--cluster-config-file", "nodes.conf",
                 "--cluster-node-timeout", str(node_timeout_ms),
             )  # fmt: skip
-            procs.append(_start_redis(binary, port, node_dir, *cluster_args))
+            procs.append(_start_redis(binary, port, node_dir, *cluster_args, *extra_args))
         for port, proc in zip(ports, procs, strict=True):
             wait_for_port(port, timeout=10, proc=proc)
         created = subprocess.run(
@@ -235,6 +249,12 @@ def redis_cluster_processes(
         while not all(_cluster_ok(cli, port) for port in ports):
             if time.monotonic() > deadline:
                 raise RedisServerError("the cluster did not reach cluster_state:ok")
+            time.sleep(0.1)
+        # A replica that has not synced yet cannot be promoted (its data is
+        # "too old"): wait for every replica's link to its primary.
+        while not all(_replica_linked(cli, port) for port in ports):
+            if time.monotonic() > deadline:
+                raise RedisServerError("the cluster's replicas did not sync with their primaries")
             time.sleep(0.1)
         yield [
             (f"redis://127.0.0.1:{port}/0", proc) for port, proc in zip(ports, procs, strict=True)

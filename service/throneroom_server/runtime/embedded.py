@@ -13,6 +13,23 @@ from throneroom_server.runtime.config import Config
 from throneroom_server.runtime.logs import configure_logging
 from throneroom_server.runtime.server import RunningServer, create_server
 
+SETTLE_SECONDS = 1.0
+"""How long the tasks a stopped server leaves (gRPC's own, finishing calls
+the stop cut short) may take to end by themselves before they are cancelled."""
+
+
+async def _settle_tasks() -> None:
+    """Let every task left on the loop end (or cancel it) before the loop
+    closes: a task destroyed pending prints a traceback into the host's stderr."""
+    this = asyncio.current_task()
+    left = [task for task in asyncio.all_tasks() if task is not this]
+    if not left:
+        return
+    _, pending = await asyncio.wait(left, timeout=SETTLE_SECONDS)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+
 
 class EmbeddedServer:
     def __init__(
@@ -68,6 +85,7 @@ class EmbeddedServer:
             return
         running, self._running = self._running, None
         asyncio.run_coroutine_threadsafe(running.stop(grace), self._loop).result(30)
+        asyncio.run_coroutine_threadsafe(_settle_tasks(), self._loop).result(30)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(10)
         self._loop.close()

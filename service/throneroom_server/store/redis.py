@@ -67,8 +67,9 @@ from importlib import resources
 from typing import Any
 
 import redis.asyncio as aioredis
-from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.connection import parse_url
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import (
     NoScriptError,
@@ -105,6 +106,7 @@ from throneroom_server.store.redis_lobby import (
 )
 from throneroom_server.store.redis_lobby import UNREACHABLE as _UNREACHABLE
 from throneroom_server.store.redis_lobby import refused as _refused
+from throneroom_server.store.shards import GuardedCluster, ShardBreaker
 
 __all__ = [
     "LOBBY_SWEPT_KEY",
@@ -136,6 +138,8 @@ COMMAND_TIMEOUT = 10.0
 CONNECT_TIMEOUT = 5.0
 BLOCKING_MARGIN = 10.0
 """Extra seconds a blocking read's socket waits beyond the blocking time."""
+CLUSTER_RETRIES = 1
+"""Retries of a cluster call whose node dropped the connection (no back-off)."""
 
 
 def _hot_path(url: str, timeout: float = COMMAND_TIMEOUT) -> MultiplexedConnection | None:
@@ -220,12 +224,20 @@ class RedisStore(RedisLobby):
         # Blocking reads (one per watched game on this replica, see watch.py)
         # get a client of their own. With a cluster, max_connections counts
         # per node.
-        client: Any = RedisCluster if cluster else aioredis.Redis
-        common = {
+        # A cluster's clients share one breaker per node (shards.py): a
+        # failing primary costs only its own games.
+        client: Any = GuardedCluster if cluster else aioredis.Redis
+        common: dict[str, Any] = {
             "decode_responses": False,
             "socket_connect_timeout": CONNECT_TIMEOUT,
             "socket_keepalive": True,
         }
+        if cluster:
+            # One immediate retry (after the map's rebuild) for a node that
+            # dropped a connection; redis-py's default retries with back-off
+            # hold each call for a dead primary about a second.
+            common["breaker"] = ShardBreaker()
+            common["retry"] = Retry(NoBackoff(), CLUSTER_RETRIES)
         self._redis: Any = client.from_url(
             url, max_connections=max_connections, socket_timeout=COMMAND_TIMEOUT, **common
         )
