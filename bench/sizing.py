@@ -5,12 +5,15 @@
 
 1. Redis bytes per game: every real game (its golden variants) played with
    random legal moves through the App on a RedisStore; ``MEMORY USAGE`` of the
-   game's hash and stream (samples 0: exact) at version 0, half way and at
-   the end, and the bytes per version.
+   game's hash and stream (samples 0: exact) at version 0, half way, right
+   after the last move and once finished (the stream expired beside the
+   compacted log, ``Retention.finished_log_seconds``, set short here), the
+   bytes per version and the goal of each game's largest variants.
 2. Lua commits one Redis core sustains: CONCURRENCY clients commit moves
    carrying a 2-seat King Is Dead state (commit.lua through the service's own
    store: one EVALSHA each, multiplexed)
-   for a few seconds; commits/s and redis-server CPU seconds per commit
+   for a few seconds (each entry with a move, so one in CHECKPOINT_EVERY
+   keeps the state); commits/s and redis-server CPU seconds per commit
    (utime + stime from /proc), so commits per CPU-second of Redis.
 3. Service CPU per move: The King Is Dead moves through the App on the memory
    store and on Redis in this process (CPU time of this process, engine and
@@ -39,7 +42,7 @@ from throneroom.envelopes import wrap_options  # noqa: E402
 from throneroom.v1 import storage_pb2  # noqa: E402
 from throneroom_server.app.service import App  # noqa: E402
 from throneroom_server.games.registry import build_registry, service_games  # noqa: E402
-from throneroom_server.store.base import Committed, Store  # noqa: E402
+from throneroom_server.store.base import Committed, Retention, Store  # noqa: E402
 from throneroom_server.store.memory import MemoryStore  # noqa: E402
 from throneroom_server.store.redis import RedisStore, game_key, log_key  # noqa: E402
 
@@ -47,6 +50,17 @@ from throneroom_dev.processes import throwaway_redis  # noqa: E402
 
 GAMES = service_games(include_fixtures=True)
 TICKS = os.sysconf("SC_CLK_TCK")
+GOALS = {
+    ("king_is_dead", 2, ""): 6_000,
+    ("king_is_dead", 4, "mordred=True"): 12_000,
+    ("kings_life", 8, ""): 45_000,
+    ("kill_the_king", 2, ""): 200_000,
+    ("kill_the_king", 2, "advanced=True"): 200_000,
+    ("kill_the_king", 4, "mode=3"): 700_000,
+}
+"""Bytes per finished game (issue 30): each game and mode at its largest seat count."""
+LOG_GRACE = 0.05
+"""Seconds a finished game's stream outlives its compacted log, here."""
 TOP_LEVEL = frozenset({"evalsha", "eval", "hmget", "xrange", "xread", "zadd", "zrangebyscore"})
 """Commands the service sends itself (the rest run inside its scripts)."""
 
@@ -85,10 +99,11 @@ async def _play(
 
 async def bytes_per_game(url: str, games: int) -> None:
     print("1. Redis bytes per game (MEMORY USAGE of its hash + stream, exact)")
-    print(f"{'game':<16}{'seats':>6}{'options':>10}{'versions':>10}{'start':>10}"
-          f"{'half way':>11}{'finished':>11}{'per version':>13}")  # fmt: skip
+    print(f"{'game':<16}{'seats':>6}{'options':>22}{'versions':>9}{'start':>7}"
+          f"{'half way':>10}{'last move':>11}{'finished':>10}{'/version':>9}"
+          f"{'goal':>9}")  # fmt: skip
     client = redis.Redis.from_url(url)
-    store = RedisStore(url)
+    store = RedisStore(url, retention=Retention(finished_log_seconds=LOG_GRACE))
     app = App(store, GAMES)
     for name, game in build_registry().items():
         for golden in game.testing.golden:
@@ -97,16 +112,31 @@ async def bytes_per_game(url: str, games: int) -> None:
             for seed in range(games):
                 seen: dict[int, int] = {}
 
-                def note(game_id: str, version: int, seen: dict[int, int] = seen) -> None:
+                last: list[str] = [""]
+
+                def note(
+                    game_id: str, version: int, seen: dict[int, int] = seen, last: list[str] = last
+                ) -> None:
                     seen[version] = _bytes(client, game_id)
+                    last[0] = game_id
 
                 versions = await _play(app, name, seats, values, seed=100 + seed, on_version=note)
-                rows.append((versions, seen[0], seen[versions // 2], seen[versions]))
+                game_id = last[0]
+                deadline = time.monotonic() + 10
+                while client.exists(log_key(game_id)) and time.monotonic() < deadline:
+                    await asyncio.sleep(LOG_GRACE)  # (EXISTS expires the stream once due)
+                kept = _bytes(client, game_id)
+                rows.append((versions, seen[0], seen[versions // 2], seen[versions], kept))
             versions = int(statistics.median(r[0] for r in rows))
-            start, half, end = (int(statistics.median(r[i] for r in rows)) for i in (1, 2, 3))
-            label = ",".join(f"{k}={v}" for k, v in values.items()) or "-"
-            print(f"{name:<16}{seats:>6}{label:>10}{versions:>10}{start:>10,}{half:>11,}"
-                  f"{end:>11,}{(end - start) / max(1, versions):>13,.0f}")  # fmt: skip
+            start, half, end, kept = (
+                int(statistics.median(r[i] for r in rows)) for i in (1, 2, 3, 4)
+            )
+            label = ",".join(f"{k}={v}" for k, v in values.items())
+            goal = GOALS.get((name, seats, label))
+            met = "" if goal is None else f"{goal:,}" + (" ok" if kept <= goal else " OVER")
+            print(f"{name:<16}{seats:>6}{label or '-':>22}{versions:>9}{start:>7,}{half:>10,}"
+                  f"{end:>11,}{kept:>10,}{(kept - start) / max(1, versions):>9,.0f}"
+                  f"{met:>12}")  # fmt: skip
     await store.close()
     client.close()
     print()
@@ -123,6 +153,7 @@ async def commits_per_core(url: str, seconds: float, concurrency: int) -> None:
     store: Store = RedisStore(url)
     kid = GAMES["king_is_dead"]
     state = kid.setup(wrap_options("king_is_dead", {}), 2, 1)
+    move = kid.legal_moves(state, kid.to_act(state)[0])[0]
     size = state.ByteSize()
     print(f"2. Lua commits on one Redis ({concurrency} clients, {seconds:g} s, "
           f"a {size}-byte King Is Dead state per commit)")  # fmt: skip
@@ -136,7 +167,7 @@ async def commits_per_core(url: str, seconds: float, concurrency: int) -> None:
         nonlocal done
         version = 0
         while time.monotonic() < stop:
-            entry = storage_pb2.StoredEntry(version=version + 1, seat=version % 2)
+            entry = storage_pb2.StoredEntry(version=version + 1, seat=version % 2, move=move)
             result = await store.commit(f"c{n}", version, state, entry, f"k{version}")
             assert isinstance(result, Committed)
             version = result.version

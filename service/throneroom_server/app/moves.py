@@ -39,12 +39,14 @@ from throneroom_server.app.errors import (
     stale_version,
 )
 from throneroom_server.app.gateway import Gateway, Viewer
+from throneroom_server.app.history import History
 from throneroom_server.app.limits import Limits
 from throneroom_server.app.metrics import Metrics
 from throneroom_server.app.timeouts import Timeouts
 from throneroom_server.games.core import GameError, IllegalMoveError, InvalidMoveError
 from throneroom_server.games.kit.service import ServiceGame
 from throneroom_server.store import Committed, Duplicate, LoadedGame, Stale
+from throneroom_server.store.base import DIGEST_BYTES
 
 MAX_IDEMPOTENCY_KEY = 128
 MAX_COMMIT_ATTEMPTS = 16
@@ -90,10 +92,18 @@ a play session's move builds one (the hot path)."""
 
 
 def request_hash(seat: int, move: game_pb2.Move) -> bytes:
-    """What a move's record keeps to recognise a retry of it (its seat and move)."""
+    """What a move's record keeps to recognise a retry of it: 8 bytes of the
+    SHA-256 of its seat and move."""
     return hashlib.sha256(
         seat.to_bytes(2, "big") + move.SerializeToString(deterministic=True)
-    ).digest()
+    ).digest()[:DIGEST_BYTES]
+
+
+def same_request(recorded: bytes, digest: bytes) -> bool:
+    """Whether a record's request hash is ``digest`` (``request_hash``); an
+    earlier release's record keeps the whole SHA-256, whose first bytes are
+    compared."""
+    return bool(recorded) and recorded[: len(digest)] == digest
 
 
 def record(
@@ -120,8 +130,11 @@ class Moves:
         timeouts: Timeouts,
         limits: Limits,
         metrics: Metrics | None = None,
+        *,
+        history: History | None = None,
     ) -> None:
         self.gateway = gateway
+        self.history = history or History(gateway.store, gateway.games)
         self.committer = committer
         self.timeouts = timeouts
         self.limits = limits
@@ -346,7 +359,10 @@ class Moves:
         if self.metrics is not None:
             self.metrics.replays.labels(loaded.meta.game_type).inc()
         gateway = self.gateway
-        entries = await gateway.guard(gateway.store.read_entries(loaded.game_id, version - 1, 1))
+        held = (loaded.version, loaded.state)
+        entries = await gateway.guard(
+            self.history.entries(loaded.game_id, version - 1, 1, meta=loaded.meta, held=held)
+        )
         if not entries or entries[0].version != version:
             raise AppError(
                 ErrorKind.UNAVAILABLE,
@@ -354,7 +370,7 @@ class Moves:
                 f"the record of version {version} could not be read; retry",
             )
         entry = entries[0]
-        if entry.request_sha256 != digest:
+        if not same_request(entry.request_sha256, digest):
             raise invalid(
                 "IDEMPOTENCY_KEY_REUSED",
                 f"this idempotency key was used for a different move (version {version})",

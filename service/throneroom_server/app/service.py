@@ -23,6 +23,7 @@ from throneroom_server.app.access import LOCAL, Access, Caller
 from throneroom_server.app.commit import Committer
 from throneroom_server.app.errors import invalid, precondition
 from throneroom_server.app.gateway import Gateway, Viewer, store_error
+from throneroom_server.app.history import History
 from throneroom_server.app.limits import Limits
 from throneroom_server.app.lobby import Lobby
 from throneroom_server.app.metrics import Metrics
@@ -65,7 +66,9 @@ class App:
         self.games = dict(games)
         self.config = config or AppConfig()
         self.access = access or Access(store)
-        self.watch_hub = WatchHub(store, self.config.watch)
+        self.states = History(store, self.games)
+        """Entries with the state after each (the store keeps checkpoints)."""
+        self.watch_hub = WatchHub(store, self.config.watch, self.states)
         self.metrics = metrics
         if metrics is not None:
             hub = self.watch_hub
@@ -81,7 +84,9 @@ class App:
         self.lobby = Lobby(store, self.games, gateway.admit, gateway.guard)
         self.committer = Committer(store, gateway, self.watch_hub)
         self.timeouts = Timeouts(store, gateway, self.committer, metrics=metrics)
-        self.moves = Moves(gateway, self.committer, self.timeouts, self.config.limits, metrics)
+        self.moves = Moves(
+            gateway, self.committer, self.timeouts, self.config.limits, metrics, history=self.states
+        )
         # Moving (moves.py), the moves' own methods (no call in between: the hot path).
         self.apply_move = self.moves.apply
         """ApplyMove: one move, answered as the caller sees the version it made."""

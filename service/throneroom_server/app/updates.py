@@ -28,7 +28,7 @@ from throneroom_server.app.access import LOCAL, Caller
 from throneroom_server.app.describe import Describer
 from throneroom_server.app.errors import AppError, ErrorKind, exhausted
 from throneroom_server.app.gateway import Viewer, store_error
-from throneroom_server.app.moves import KnownGame, request_hash
+from throneroom_server.app.moves import KnownGame, request_hash, same_request
 from throneroom_server.app.service import DEFAULT_PAGE, App
 from throneroom_server.app.watch import Subscription, TooManyStreams, WatcherTooSlow
 from throneroom_server.store import LoadedGame, StoreError
@@ -229,13 +229,16 @@ async def stream(
     hub = app.watch_hub
     per_client = app.access.streams_per_client(caller, hub.limits.streams_per_client)
     try:
-        sub = hub.subscribe(game_id, caller.client_id, loaded.version, per_client)
+        sub = hub.subscribe(
+            game_id, caller.client_id, loaded.version, per_client, state=loaded.state
+        )
     except TooManyStreams as exc:
         raise exhausted("TOO_MANY_STREAMS", str(exc)) from exc
     if outbox is not None:
         outbox.attach(sub)
         outbox.viewer = (token, viewer)
     last = from_version
+    held = (loaded.version, loaded.state)  # a version and its state, for the catch-up
     seat = viewer.seat if with_legal_moves else None
     no_results: Results = []
     try:
@@ -284,8 +287,8 @@ async def stream(
             # Catch up: the pushed entries when they follow on, else the store.
             entries = [e for e in pushed if e.version > last]
             if not entries or entries[0].version != last + 1:
-                entries = list(
-                    await gateway.guard(app.store.read_entries(game_id, last, DEFAULT_PAGE))
+                entries = await gateway.guard(
+                    app.states.entries(game_id, last, DEFAULT_PAGE, meta=loaded.meta, held=held)
                 )
                 if not entries:  # the store lags what the feed saw: wait for it
                     await sub.wait(min(heartbeat, 0.05), app.shutdown)
@@ -298,12 +301,15 @@ async def stream(
                     outbox is not None
                     and outbox.in_flight is not None
                     and entry.seat == viewer.seat
-                    and entry.request_sha256 == request_hash(entry.seat, outbox.in_flight)
+                    and same_request(
+                        entry.request_sha256, request_hash(entry.seat, outbox.in_flight)
+                    )
                 ):
                     await outbox.settled(SETTLE_SECONDS)  # this seat's move: its result rides
                 last = entry.version
                 current = max(current, last)
                 state = entry.state
+                held = (last, state)
                 newest = last == current and sub.latest <= last
                 response: Response
                 if words is None and len(loaded.seats) == loaded.meta.num_seats:

@@ -8,6 +8,11 @@ replica starts the game's *feed*, one task that waits on the store
 of every local watcher; the last one to leave stops it. 1,000 spectators of
 one game hold one reader, not 1,000.
 
+The feed hands out entries with their states: one it committed itself
+(``publish``) carries it, and one it reads from the store (a move another
+replica committed) gets it from the feed's state before it, by one apply of
+its move (``history.py``; the store keeps states only at checkpoints).
+
 Each subscription buffers at most ``WatchLimits.buffer_entries`` entries (the
 parsed entries are shared by every subscription, so a buffer holds
 references, not copies). A watcher that falls further behind than that (its
@@ -29,6 +34,7 @@ from dataclasses import dataclass
 import structlog
 from throneroom.v1 import game_pb2, storage_pb2
 
+from throneroom_server.app.history import History
 from throneroom_server.store.base import Store, StoreError
 
 log = structlog.get_logger("throneroom.watch")
@@ -192,11 +198,13 @@ class Subscription:
 
 
 class _Feed:
-    __slots__ = ("after", "game_id", "subscriptions", "task")
+    __slots__ = ("after", "game_id", "state", "subscriptions", "task")
 
-    def __init__(self, game_id: str, after: int) -> None:
+    def __init__(self, game_id: str, after: int, state: game_pb2.GameState | None) -> None:
         self.game_id = game_id
         self.after = after
+        self.state = state
+        """The state after version ``after``, once known."""
         self.subscriptions: set[Subscription] = set()
         self.task: asyncio.Task[None] | None = None
 
@@ -209,9 +217,13 @@ class _Feed:
 class WatchHub:
     """The feeds of this replica and the stream counters."""
 
-    def __init__(self, store: Store, limits: WatchLimits | None = None) -> None:
+    def __init__(
+        self, store: Store, limits: WatchLimits | None = None, history: History | None = None
+    ) -> None:
         self.store = store
         self.limits = limits or WatchLimits()
+        self.history = history or History(store, {})
+        """Gives read entries their states (the App's knows every game)."""
         self._feeds: dict[str, _Feed] = {}
         self._per_client: Counter[str] = Counter()
         self._per_game: Counter[str] = Counter()
@@ -227,12 +239,19 @@ class WatchHub:
         return len(self._feeds)
 
     def subscribe(
-        self, game_id: str, client_id: str, after_version: int, per_client: int | None = None
+        self,
+        game_id: str,
+        client_id: str,
+        after_version: int,
+        per_client: int | None = None,
+        *,
+        state: game_pb2.GameState | None = None,
     ) -> Subscription:
         """A stream slot and a subscription to the game's feed (started at
-        ``after_version`` when this is the game's first watcher here); close it
-        with ``unsubscribe``. ``per_client`` overrides the per-client stream
-        limit (API key quotas). Raises TooManyStreams, holding nothing."""
+        ``after_version``, whose state is ``state`` when given, when this is
+        the game's first watcher here); close it with ``unsubscribe``.
+        ``per_client`` overrides the per-client stream limit (API key
+        quotas). Raises TooManyStreams, holding nothing."""
         limits = self.limits
         client_limit = limits.streams_per_client if per_client is None else per_client
         if self._total >= limits.streams_total:
@@ -245,7 +264,7 @@ class WatchHub:
         if feed is None:
             if len(self._feeds) >= limits.watched_games:
                 raise TooManyStreams("server (watched games)", limits.watched_games)
-            feed = self._feeds[game_id] = _Feed(game_id, after_version)
+            feed = self._feeds[game_id] = _Feed(game_id, after_version, state)
             feed.task = asyncio.get_running_loop().create_task(
                 self._read(feed), name=f"feed:{game_id}"
             )
@@ -287,6 +306,7 @@ class WatchHub:
         published.CopyFrom(entry)
         published.state.CopyFrom(state)
         feed.after = entry.version
+        feed.state = published.state
         for subscription in tuple(feed.subscriptions):
             subscription._push(published)
 
@@ -299,7 +319,16 @@ class WatchHub:
                 for entry in entries:
                     if entry.version <= feed.after:
                         continue
+                    if not entry.HasField("state"):
+                        base = feed.state
+                        if base is None or entry.version != feed.after + 1:
+                            before = entry.version - 1
+                            base = await self.history.state_at(feed.game_id, before)
+                            if entry.version <= feed.after:
+                                continue  # published while that was read
+                        entry.state.CopyFrom(self.history.after(base, entry))
                     feed.after = entry.version
+                    feed.state = entry.state
                     for subscription in tuple(feed.subscriptions):
                         subscription._push(entry)
         except asyncio.CancelledError:

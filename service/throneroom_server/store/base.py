@@ -3,10 +3,16 @@
 A game is kept as:
 * its meta (immutable after creation) and seats (each claimed once);
 * its current version and current state (version 0 = the initial state);
-* one entry per committed move (``StoredEntry``: seat, move, events, state
-  after the move), readable by version and waitable, so any replica can serve
-  history and watchers;
-* its idempotency keys, each mapped to the version its move created.
+* one entry per committed move (``StoredEntry``: seat, move, events, clocks,
+  an 8-byte digest of the request), readable by version and waitable, so any
+  replica can serve history and watchers. Only *checkpoints* also keep the
+  state after their move (``keeps_state``: every ``CHECKPOINT_EVERY``-th
+  version, and a version no move made, a timeout's forfeit); the states in
+  between are replayed from the nearest checkpoint with the pure engine
+  (``app/history.py``). Entries written by earlier releases keep a state
+  each, and are read as they are;
+* its idempotency keys, each as an 8-byte digest (``key_digest``) mapped to
+  the version its move created.
 
 ``commit`` is the one write on the move path and is atomic: check the
 expected version, write the state, append the entry, record the idempotency
@@ -15,6 +21,7 @@ key, bump the version -- all or nothing.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -29,18 +36,31 @@ MAX_SEATS = 8
 
 _ENTRY_STATE_TAG = bytes([(5 << 3) | 2])  # StoredEntry.state: field 5, length-delimited
 
+CHECKPOINT_EVERY = 16
+"""Every this many versions an entry keeps the state after its move."""
 
-def entry_bytes(entry: storage_pb2.StoredEntry, state_bytes: bytes) -> bytes:
-    """The serialized StoredEntry with ``state`` set to the already serialized
-    state: protobuf messages concatenate, so the state (the bulk of a move's
-    record, written to the game's hash too) is serialized only once."""
-    assert not entry.HasField("state"), "pass the state separately"
-    return (
-        entry.SerializeToString(deterministic=True)
-        + _ENTRY_STATE_TAG
-        + varint(len(state_bytes))
-        + state_bytes
-    )
+DIGEST_BYTES = 8
+"""Idempotency keys and requests are kept as this many bytes of their SHA-256."""
+
+
+def keeps_state(entry: storage_pb2.StoredEntry) -> bool:
+    """Whether the entry is a checkpoint, stored with the state after it: every
+    ``CHECKPOINT_EVERY``-th version, and a version without a move (a timeout's
+    forfeit, which no engine move replays)."""
+    return entry.version % CHECKPOINT_EVERY == 0 or not entry.HasField("move")
+
+
+def key_digest(idempotency_key: str) -> bytes:
+    """The 8 bytes an idempotency key is stored as ("" for none: no key)."""
+    if not idempotency_key:
+        return b""
+    return hashlib.sha256(idempotency_key.encode()).digest()[:DIGEST_BYTES]
+
+
+def with_state(entry_data: bytes, state_bytes: bytes) -> bytes:
+    """A serialized entry with ``state`` set to the serialized state
+    (protobuf messages concatenate)."""
+    return entry_data + _ENTRY_STATE_TAG + varint(len(state_bytes)) + state_bytes
 
 
 class StoreError(Exception):
@@ -96,6 +116,10 @@ class Retention:
 
     idle_seconds: float | None = 14 * 24 * 3600.0
     finished_seconds: float | None = 7 * 24 * 3600.0
+    finished_log_seconds: float = 60.0
+    """On Redis, how long a finished game's stream is kept beside the copy of
+    its entries that the finishing commit makes (``redis_layout.py``): its
+    watchers read the last move from it meanwhile."""
 
     def ttl_ms(self, *, finished: bool) -> int:
         """The time to live of a game's keys after a write, in ms (0 = none)."""
@@ -187,17 +211,19 @@ class Store(Protocol):
     ) -> CommitResult:
         """Atomically: if the version is ``expected_version`` and the key is new,
         write ``state`` (and ``clock``, the clocks after the move, when given),
-        append ``entry`` with that state (the entry is passed without it; its
-        version must be expected_version + 1), record the key and bump the
-        version. ``finished`` (the move ended the game) switches the game to
-        the finished retention. Raises StoreFull when the store refuses writes
-        (nothing written)."""
+        append ``entry`` (passed without a state; its version must be
+        expected_version + 1), with that state when it is a checkpoint
+        (``keeps_state``), record the key and bump the version. ``finished``
+        (the move ended the game) switches the game to the finished retention.
+        Raises StoreFull when the store refuses writes (nothing written)."""
         ...
 
     async def read_entries(
         self, game_id: str, after_version: int, limit: int
     ) -> Sequence[storage_pb2.StoredEntry]:
-        """Up to ``limit`` entries with version > after_version, oldest first."""
+        """Up to ``limit`` entries with version > after_version, oldest first;
+        only checkpoints (and entries of earlier releases) carry a state
+        (``app/history.py`` fills in the others)."""
         ...
 
     async def wait_entries(

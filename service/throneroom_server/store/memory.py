@@ -1,7 +1,8 @@
 """MemoryStore: the embedded default store (one process, nothing persisted).
 
-Records are kept serialized, exactly as Redis keeps them, so no mutable
-message is ever shared between requests. Retention and token buckets behave
+Records are kept serialized, as Redis keeps them (entries with a state only
+at checkpoints, idempotency keys as 8-byte digests), so no mutable message is
+ever shared between requests. Retention and token buckets behave
 as on Redis, on an injectable monotonic clock.
 """
 
@@ -27,7 +28,9 @@ from throneroom_server.store.base import (
     SeatTaken,
     Stale,
     StoreGameNotFound,
-    entry_bytes,
+    keeps_state,
+    key_digest,
+    with_state,
 )
 from throneroom_server.store.lobby import (
     GamePage,
@@ -47,7 +50,8 @@ class _Game:
     state: bytes
     version: int = 0
     seats: dict[int, bytes] = field(default_factory=dict)
-    idempotency: dict[str, int] = field(default_factory=dict)
+    idempotency: dict[bytes, int] = field(default_factory=dict)
+    """Each used idempotency key's digest (``key_digest``) -> its version."""
     entries: list[bytes] = field(default_factory=list)
     waiters: list[tuple[asyncio.Future[None], Callable[[], int] | None]] = field(
         default_factory=list
@@ -144,7 +148,9 @@ class MemoryStore:
             version=game.version,
             state=game_pb2.GameState.FromString(game.state),
             seats={s: storage_pb2.StoredSeat.FromString(b) for s, b in game.seats.items()},
-            idempotent_version=game.idempotency.get(idempotency_key) if idempotency_key else None,
+            idempotent_version=game.idempotency.get(key_digest(idempotency_key))
+            if idempotency_key
+            else None,
             clock=storage_pb2.StoredClock.FromString(game.clock)
             if game.clock is not None
             else None,
@@ -187,16 +193,18 @@ class MemoryStore:
         clock: storage_pb2.StoredClock | None = None,
     ) -> CommitResult:
         game = self._get(game_id)
+        digest = key_digest(idempotency_key)
         # No await between the checks and the writes: atomic on the event loop.
-        if idempotency_key and idempotency_key in game.idempotency:
-            return Duplicate(game.idempotency[idempotency_key])
+        if digest and digest in game.idempotency:
+            return Duplicate(game.idempotency[digest])
         if game.version != expected_version:
             return Stale(game.version)
         game.version += 1
         game.state = state.SerializeToString(deterministic=True)
-        game.entries.append(entry_bytes(entry, game.state))
-        if idempotency_key:
-            game.idempotency[idempotency_key] = game.version
+        data = entry.SerializeToString(deterministic=True)
+        game.entries.append(with_state(data, game.state) if keeps_state(entry) else data)
+        if digest:
+            game.idempotency[digest] = game.version
         if clock is not None:
             game.clock = clock.SerializeToString()
         game.finished = game.finished or finished

@@ -4,9 +4,12 @@ Keys of a game share the hash tag ``{g:<id>}`` so Redis Cluster keeps them
 on one slot (the Lua scripts touch both):
 
 * ``{g:<id>}:game``  hash: ``meta``, ``state``, ``version``, ``seat:<n>``,
-  ``idem:<key>`` (the version a move with that idempotency key created);
-* ``{g:<id>}:log``   stream: one entry per version with ID ``<version>-0``
-  and field ``e`` = the serialized StoredEntry.
+  ``i0`` .. ``i7`` (the idempotency records: each key's digest and the
+  version its move created);
+* ``{g:<id>}:log``   stream: one entry per version with ID ``<version>-0``,
+  field ``e`` = the serialized StoredEntry without its state, and at a
+  checkpoint field ``s`` = the state after it, compressed
+  (``redis_layout.py`` has the details and the earlier layout it reads).
 
 Move path: one HMGET (load) + one EVALSHA (commit) = two round trips (a play
 session's move: the EVALSHA only), on one multiplexed connection
@@ -70,7 +73,6 @@ import redis.asyncio as aioredis
 from redis.asyncio.connection import parse_url
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
-from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import (
     NoScriptError,
     ResponseError,
@@ -89,13 +91,23 @@ from throneroom_server.store.base import (
     Stale,
     StoreGameNotFound,
     StoreMisconfigured,
-    StoreNotReplicated,
     StoreUnavailable,
-    entry_bytes,
+    keeps_state,
+    key_digest,
 )
 from throneroom_server.store.lobby import LobbyStatus, member
 from throneroom_server.store.multiplex import MultiplexedConnection
 from throneroom_server.store.notify import Notifier, Read, Row, channel_name
+from throneroom_server.store.redis_layout import (
+    compressed,
+    entry_of_dict,
+    entry_of_pairs,
+    legacy_field,
+    recorded_version,
+    records_field,
+    rows_of_log,
+    version_of,
+)
 from throneroom_server.store.redis_lobby import (
     LOBBY_SWEPT_KEY,
     SEAT_FIELDS,
@@ -106,6 +118,7 @@ from throneroom_server.store.redis_lobby import (
 )
 from throneroom_server.store.redis_lobby import UNREACHABLE as _UNREACHABLE
 from throneroom_server.store.redis_lobby import refused as _refused
+from throneroom_server.store.redis_replicated import Replicated
 from throneroom_server.store.shards import GuardedCluster, ShardBreaker
 
 __all__ = [
@@ -189,17 +202,18 @@ def _status(raw: Any) -> tuple[str, int, str]:
     return str(status), int(value), noted.decode() if isinstance(noted, bytes) else str(noted)
 
 
-def _version_of(row_id: bytes) -> int:
-    """A stream row's version: its ID is "<version>-0"."""
-    return int(row_id.split(b"-", 1)[0])
+def _idempotent_version(digest: bytes, records: bytes | None, legacy: bytes | None) -> int | None:
+    """The version a key's move created: in its records field, else in the
+    field an earlier release kept for it."""
+    if not digest:
+        return None
+    found = recorded_version(records, digest)
+    if found is None and legacy is not None:
+        found = int(legacy)
+    return found
 
 
-def _field_e(fields: list[bytes]) -> bytes:
-    """The serialized entry of a row's fields ([b"e", data])."""
-    return fields[fields.index(b"e") + 1]
-
-
-class RedisStore(RedisLobby):
+class RedisStore(Replicated, RedisLobby):
     def __init__(
         self,
         url: str,
@@ -282,7 +296,10 @@ class RedisStore(RedisLobby):
         await self._note_lobby(noted, LobbyStatus.OPEN)
 
     async def load(self, game_id: str, *, idempotency_key: str = "") -> LoadedGame:
-        fields = ["meta", "state", "version", f"idem:{idempotency_key}", "clock", *SEAT_FIELDS]
+        digest = key_digest(idempotency_key)
+        records = records_field(digest) if digest else "i0"
+        legacy = legacy_field(idempotency_key)
+        fields = ["meta", "state", "version", records, legacy, "clock", *SEAT_FIELDS]
         try:
             if self._hot is not None:
                 values = await self._hot.execute("HMGET", game_key(game_id), *fields)
@@ -292,7 +309,7 @@ class RedisStore(RedisLobby):
             raise StoreUnavailable(str(exc)) from exc
         except ResponseError as exc:
             raise _refused(exc) or exc from exc
-        meta_raw, state_raw, version_raw, idem_raw, clock_raw, *seat_raw = values
+        meta_raw, state_raw, version_raw, records_raw, legacy_raw, clock_raw, *seat_raw = values
         if meta_raw is None or state_raw is None or version_raw is None:
             raise StoreGameNotFound(game_id)
         seats = {
@@ -306,7 +323,7 @@ class RedisStore(RedisLobby):
             version=int(version_raw),
             state=game_pb2.GameState.FromString(state_raw),
             seats=seats,
-            idempotent_version=int(idem_raw) if idempotency_key and idem_raw is not None else None,
+            idempotent_version=_idempotent_version(digest, records_raw, legacy_raw),
             clock=storage_pb2.StoredClock.FromString(clock_raw) if clock_raw is not None else None,
         )
 
@@ -357,12 +374,15 @@ class RedisStore(RedisLobby):
         args = [
             str(expected_version),
             state_bytes,
-            entry_bytes(entry, state_bytes),
-            f"idem:{idempotency_key}" if idempotency_key else "",
+            entry.SerializeToString(deterministic=True),
+            key_digest(idempotency_key),
             str(self.retention.ttl_ms(finished=finished)),
             b"" if clock is None else clock.SerializeToString(),
             "1" if finished else "",
             "" if self.cluster else channel_name(game_id, self._db),
+            compressed(state_bytes) if keeps_state(entry) else b"",
+            legacy_field(idempotency_key) if idempotency_key else "",
+            str(self._log_grace_ms()),
         ]
         commit = self._call if not self.min_replicas_acked else self._call_replicated
         notes = self._notes
@@ -385,29 +405,44 @@ class RedisStore(RedisLobby):
             return Duplicate(value)
         raise StoreGameNotFound(game_id)
 
+    def _log_grace_ms(self) -> int:
+        """How long a finished game's stream outlives its compaction (ms)."""
+        grace = max(1, round(self.retention.finished_log_seconds * 1000))
+        ttl = self.retention.ttl_ms(finished=True)
+        return min(grace, ttl) if ttl else grace
+
     async def read_entries(
         self, game_id: str, after_version: int, limit: int
     ) -> Sequence[storage_pb2.StoredEntry]:
         try:
             if self._hot is not None:
                 found = await self._range(game_id, after_version, limit)
-                return [storage_pb2.StoredEntry.FromString(data) for _, data in found]
-            rows = await self._redis.xrange(
-                log_key(game_id), min=f"({after_version}-0", max="+", count=limit
-            )
+            else:
+                rows = await self._redis.xrange(
+                    log_key(game_id), min=f"({after_version}-0", max="+", count=limit
+                )
+                found = [(version_of(i), entry_of_dict(fields)) for i, fields in rows]
+                if not found:
+                    log = await self._redis.hget(game_key(game_id), "log")
+                    found = rows_of_log(log, after_version, limit) if log else []
         except _UNREACHABLE as exc:
             raise StoreUnavailable(str(exc)) from exc
         except ResponseError as exc:
             raise _refused(exc) or exc from exc
-        return [storage_pb2.StoredEntry.FromString(fields[b"e"]) for _, fields in rows]
+        return [storage_pb2.StoredEntry.FromString(data) for _, data in found]
 
     async def _range(self, game_id: str, after_version: int, limit: int) -> list[Row]:
-        """XRANGE on the multiplexed connection: (version, serialized entry) rows."""
-        assert self._hot is not None
-        reply = await self._hot.execute(
+        """XRANGE on the multiplexed connection: (version, serialized entry)
+        rows; none in the stream: those of the game's compacted log, if any."""
+        hot = self._hot
+        assert hot is not None
+        reply = await hot.execute(
             "XRANGE", log_key(game_id), f"({after_version}-0", "+", "COUNT", limit
         )
-        return [(_version_of(row_id), _field_e(fields)) for row_id, fields in reply]
+        if not reply:
+            log = await hot.execute("HGET", game_key(game_id), "log")
+            return rows_of_log(log, after_version, limit) if log else []
+        return [(version_of(row_id), entry_of_pairs(fields)) for row_id, fields in reply]
 
     async def wait_entries(
         self,
@@ -434,7 +469,7 @@ class RedisStore(RedisLobby):
             reply = await self._blocking.xread(
                 {key: f"{after_version}-0"}, count=limit, block=block_ms
             )
-            rows = [(i, fields[b"e"]) for _, found in reply or [] for i, fields in found]
+            rows = [(i, fields) for _, found in reply or [] for i, fields in found]
         except _UNREACHABLE as exc:
             raise StoreUnavailable(str(exc)) from exc
         except ResponseError as exc:
@@ -446,9 +481,9 @@ class RedisStore(RedisLobby):
         held = after_version if seen is None else max(after_version, seen())
         # A row's ID is "<version>-0": the rows the caller holds are not parsed.
         return [
-            storage_pb2.StoredEntry.FromString(data)
-            for row_id, data in rows
-            if int(row_id.split(b"-", 1)[0]) > held
+            storage_pb2.StoredEntry.FromString(entry_of_dict(fields))
+            for row_id, fields in rows
+            if version_of(row_id) > held
         ]
 
     def waiting(self, game_id: str) -> int:
@@ -521,82 +556,6 @@ class RedisStore(RedisLobby):
             self._notes.close()
         await self._redis.aclose()
         await self._blocking.aclose()
-
-    async def confirm_replicated(self) -> None:
-        """A tiny write (a probe key that expires) and ``WAIT`` on the same
-        connection: replication is one ordered stream, so once replicas
-        confirm the probe they hold every earlier write, a retried move's
-        first commit among them."""
-        if not self.min_replicas_acked:
-            return
-        probe = ("SET", "throneroom:replication-probe", "1", "PX", "60000")
-        wait = ("WAIT", self.min_replicas_acked, self._wait_ms)
-        try:
-            _, acked = await self._with_wait(probe, wait)
-        except _UNREACHABLE as exc:
-            raise StoreUnavailable(str(exc)) from exc
-        except ResponseError as exc:
-            raise _refused(exc) or exc from exc
-        if int(acked) < self.min_replicas_acked:
-            raise StoreNotReplicated(
-                f"{acked} of {self.min_replicas_acked} replicas confirmed within {self._wait_ms} ms"
-            )
-
-    async def _call_replicated(self, script: Any, *, keys: list[str], args: list[Any]) -> Any:
-        """``_call``, then ``WAIT min_replicas_acked`` on the same connection
-        (WAIT covers the writes of the connection it is sent on: the two are
-        sent together, so no reconnection can come between them). A commit,
-        or a duplicate of one, that too few replicas confirmed in time raises
-        StoreNotReplicated; a refused one (stale, unknown game) is answered as is."""
-        wait = ("WAIT", self.min_replicas_acked, self._wait_ms)
-        command = ("EVALSHA", script.sha, len(keys), *keys, *args)
-        try:
-            for attempt in range(2):
-                try:
-                    raw, acked = await self._with_wait(command, wait)
-                    break
-                except NoScriptError:
-                    if attempt:
-                        raise
-                    await self._redis.script_load(script.script)
-        except _UNREACHABLE as exc:
-            raise StoreUnavailable(str(exc)) from exc
-        except ResponseError as exc:
-            raise _refused(exc) or exc from exc
-        if _status(raw)[0] in ("OK", "DUPLICATE") and int(acked) < self.min_replicas_acked:
-            raise StoreNotReplicated(
-                f"{acked} of {self.min_replicas_acked} replicas confirmed the commit"
-                f" within {self._wait_ms} ms"
-            )
-        return raw
-
-    async def _with_wait(self, command: tuple[Any, ...], wait: tuple[Any, ...]) -> tuple[Any, Any]:
-        """``command`` and ``wait`` written back to back on one connection."""
-        hot = self._hot
-        if hot is None:
-            pipe = self._redis.pipeline(transaction=False)
-            pipe.execute_command(*command)
-            pipe.execute_command(*wait)
-            raw, acked = await pipe.execute(raise_on_error=False)
-            if isinstance(raw, Exception):
-                raise raw
-            if isinstance(acked, Exception):
-                raise acked
-            return raw, acked
-        first = hot.submit(command)
-        if first is None:  # not connected: connect, then both on the new connection
-            await hot.execute("PING")
-            first = hot.submit(command)
-            if first is None:
-                raise RedisConnectionError("the connection to Redis was lost")
-        second = hot.submit(wait)
-        if second is None:
-            raise RedisConnectionError("the connection to Redis was lost")
-        try:
-            raw = await first
-        finally:
-            acked = await second
-        return raw, acked
 
     async def _call(self, script: Any, *, keys: list[str], args: list[Any]) -> Any:
         """Run a registered script: EVALSHA on the multiplexed connection where

@@ -44,7 +44,7 @@ async def test_every_viewer_gets_its_own_update_whoever_came_first(name: str) ->
     assert game.shares_views == (name == "king_is_dead")
     assert game.public_events == (name == "king_is_dead")  # nim's secret_peeked is private
     loaded = await app.gateway.load(game_id)
-    entries = await app.store.read_entries(game_id, 0, 100)
+    entries = await app.states.entries(game_id, 0, 100)
     assert len(entries) >= 4
     viewers: list[int | None] = [0, 1, None]
     for order in (viewers, viewers[::-1], [None, 0, 1]):
@@ -69,7 +69,7 @@ async def test_a_seat_sees_its_secret_and_nobody_else_does() -> None:
     app, game_id = await _played("nim", 3)
     game = app.games["nim"]
     loaded = await app.gateway.load(game_id)
-    entry = (await app.store.read_entries(game_id, 0, 1))[0]
+    entry = (await app.states.entries(game_id, 0, 1))[0]
     shared = Snapshots()
     updates = {}
     for seat in (entry.seat, 1 - entry.seat, None):
@@ -105,7 +105,7 @@ async def test_a_framed_update_parses_to_the_built_one(name: str) -> None:
     app, game_id = await _played(name, 12)
     game = app.games[name]
     loaded = await app.gateway.load(game_id)
-    entries = await app.store.read_entries(game_id, 0, 100)
+    entries = await app.states.entries(game_id, 0, 100)
     shared = Snapshots()
     number = service_pb2.GameUpdate.DESCRIPTOR.fields_by_name["legal_moves"].number
     for entry in entries:

@@ -179,6 +179,7 @@ async def test_a_commit_that_publishes_nothing_is_read_when_the_wait_times_out(
     entry = _entry(1)
     entry.state.CopyFrom(_state(20))
     args = ["0", _state(20).SerializeToString(), entry.SerializeToString(), "", "0", "", "", ""]
+    args += ["", "", "60000"]  # no checkpoint state, no earlier key field, the log grace
     assert client.eval(COMMIT_LUA, 2, game_key("g"), log_key("g"), *args) == [b"OK", 1]
     # Nothing woke the wait: the re-read at its end (2 s) brings the version.
     assert one.waiting("g") == 1 and not waited.done()
@@ -240,6 +241,7 @@ async def test_a_feed_catches_up_with_silent_commits_at_its_shipped_period(
     entry = _entry(1)
     entry.state.CopyFrom(_state(999))
     args = ["0", _state(999).SerializeToString(), entry.SerializeToString(), "", "0", "", "", ""]
+    args += ["", "", "60000"]  # no checkpoint state, no earlier key field, the log grace
     client.eval(COMMIT_LUA, 2, game_key("g"), log_key("g"), *args)
     # Nothing woke the hub's read: the periodic re-read (10 s) brings it.
     assert one.waiting("g") == 1 and not subscription.woken

@@ -17,6 +17,7 @@ from throneroom_server.store import (
     Store,
     StoreGameNotFound,
 )
+from throneroom_server.store.base import CHECKPOINT_EVERY
 from throneroom_server.store.memory import MemoryStore
 from throneroom_server.store.redis import RedisStore
 
@@ -209,3 +210,24 @@ async def test_the_memory_stores_feed_sleeps_through_a_version_it_holds() -> Non
     await store.commit("g1", 1, _state(19), _entry(2, 19), "k2")
     entries = await asyncio.wait_for(waited, 5)
     assert [e.version for e in entries] == [2]
+
+
+async def test_only_checkpoints_keep_the_state(store: Store) -> None:
+    """An entry with a move keeps its state only every CHECKPOINT_EVERY-th
+    version; one without a move (a timeout's forfeit) always does."""
+    await store.create_game("g1", _meta(), _state(99))
+    for version in range(1, CHECKPOINT_EVERY + 3):
+        entry = _entry(version, 99 - version)
+        if version != CHECKPOINT_EVERY + 2:
+            entry.move.CopyFrom(game_pb2.Move(nim=nim_pb2.NimMove(take=1)))
+        assert await store.commit(
+            "g1", version - 1, _state(99 - version), entry, f"k{version}"
+        ) == Committed(version)
+    entries = await store.read_entries("g1", 0, 100)
+    kept = {e.version: e.state.nim.pile for e in entries if e.HasField("state")}
+    assert kept == {
+        CHECKPOINT_EVERY: 99 - CHECKPOINT_EVERY,
+        CHECKPOINT_EVERY + 2: 97 - CHECKPOINT_EVERY,
+    }
+    assert (await store.load("g1", idempotency_key="k3")).idempotent_version == 3
+    assert await store.commit("g1", 0, _state(1), _entry(1, 1), "k3") == Duplicate(3)
