@@ -201,3 +201,16 @@ def test_an_engine_apply_stops_at_a_chance_node_and_leaves_the_state_alone() -> 
     assert caught.value.step.name == "secret" and state == before
     after, _ = game.apply(state, 0, move, chance=Scripted([123]))
     assert after.secrets[0] == 123 and after.rng == state.rng
+
+
+def test_sampled_chance_follows_the_listed_probabilities_and_its_seed() -> None:
+    _, rng = rng_of(0)
+    before = common_pb2.RngState()
+    before.CopyFrom(rng._msg)
+    a = with_picker(chance.Sampled(9), lambda: [draw(rng, "die", 6) for _ in range(600)])
+    b = with_picker(chance.Sampled(9), lambda: [draw(rng, "die", 6) for _ in range(600)])
+    assert a == b
+    assert rng._msg == before
+    assert all(60 <= a.count(face) <= 140 for face in range(6))
+    c = with_picker(chance.Sampled(10), lambda: [draw(rng, "die", 6) for _ in range(600)])
+    assert c != a

@@ -15,7 +15,9 @@ Who picks the outcome is the :class:`Picker` of the call in progress:
   research platform replaying a chance node's choice); when they run out, it
   raises :class:`ChanceNeeded` (or hands over to a ``then`` picker);
 * :class:`RngPicker`: the in-state RNG, as an explicit picker (e.g. after a
-  script); :class:`Recorder` wraps any picker and keeps the steps and choices.
+  script); :class:`Sampled`: a seeded stream of its own samples the listed
+  probabilities (search); :class:`Recorder` wraps any picker and keeps the
+  steps and choices.
 
 A picker is given to one call: ``Engine.setup(..., chance=picker)`` or
 ``Engine.apply(..., chance=picker)``; the engine installs it (a context
@@ -34,13 +36,16 @@ probability 1/n!, and each step's list stays small (at most n outcomes).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, MutableSequence, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Generic, Protocol, TypeVar, cast
 
-from throneroom_server.games.rng import Rng
+from throneroom.v1 import common_pb2
+
+from throneroom_server.games.rng import Rng, seed_rng
 
 _T = TypeVar("_T")
 _R = TypeVar("_R")
@@ -166,6 +171,30 @@ class Recorder:
         index = self.inner.pick(step, rng)
         self.steps.append((step, index))
         return index
+
+
+class Sampled:
+    """Samples each step's outcome by its listed probabilities with a PCG32
+    stream of its own (seeded; the in-state RNG is not advanced): a search's
+    sampled chance. Two pickers of one seed pick alike at like steps (common
+    random numbers: the same dice for two candidate moves)."""
+
+    __slots__ = ("_rng",)
+
+    def __init__(self, seed: int) -> None:
+        msg = common_pb2.RngState()
+        seed_rng(msg, seed)
+        self._rng = Rng(msg)
+
+    def pick(self, step: ChanceStep, rng: Rng) -> int:
+        outcomes = step.outcomes
+        scale = math.lcm(*(o.probability.denominator for o in outcomes))
+        point = self._rng.below(scale)
+        for outcome in outcomes:
+            point -= outcome.probability.numerator * (scale // outcome.probability.denominator)
+            if point < 0:
+                return outcome.index
+        return outcomes[-1].index  # unreachable: the probabilities sum to 1
 
 
 _ACTIVE: ContextVar[Picker | None] = ContextVar("throneroom_chance_picker", default=None)
