@@ -27,6 +27,11 @@ is widened progressively: ``2 sqrt(visits)`` children, and from its
 ``ORDER_AFTER``-th visit its untried moves are tried best first by that
 ``evaluate`` after the move.
 
+Kill the King: the rollout search (below) over the attack phase's choices,
+the dice sampled from the engine's listed chance outcomes (``kit.chance``),
+every candidate of one sample meeting the same dice (``Guide.paired_chance``);
+see ``throneroom.games.kill_the_king.mcts``.
+
 What the search knows of a game beyond its engine (its worlds, memory, prior,
 leaf value or rollout guide) is the game's own, asked of its client by name
 (``game_client(game).search()``, a ``SearchKnowledge``); a game without it
@@ -213,13 +218,17 @@ class MctsBot:
         totals = dict.fromkeys(alive, 0.0)
         rounds = max(1, math.ceil(math.log2(len(alive))))
         samples = 0
+        sampled = _sampled_chance() if guide.paired_chance else None
         for round_ in range(rounds):
             per = max(1, self.iterations // (rounds * len(alive)))
             for _ in range(per):
                 world = self._world(game, knowledge, memory, mine, seat)
+                seed = self._random.getrandbits(63)
                 for index in alive:
-                    state, _ = game.apply(world, seat, moves[index])
-                    totals[index] += self._guided_rollout(game, guide, state)[seat]
+                    # paired_chance: every candidate meets the same dice (one seed)
+                    chance = sampled(seed) if sampled is not None else None
+                    state, _ = game.apply(world, seat, moves[index], chance=chance)
+                    totals[index] += self._guided_rollout(game, guide, state, chance)[seat]
             samples += per
             if round_ < rounds - 1:
                 ranked = sorted(alive, key=lambda i: (-totals[i], i != chosen, i))
@@ -227,10 +236,14 @@ class MctsBot:
                 alive = keep if chosen in keep else [chosen, *keep[:-1]]
         return max(alive, key=lambda i: (totals[i], i == chosen, -i))
 
-    def _guided_rollout(self, game: Any, guide: Guide, state: Any) -> list[float]:
+    def _guided_rollout(
+        self, game: Any, guide: Guide, state: Any, chance: Any = None
+    ) -> list[float]:
         """Play ``state`` to its end with the guide's policy in every seat (each
         from its own view; a uniformly random move with probability
-        ``rollout_epsilon``) and score it with the guide's rewards."""
+        ``rollout_epsilon``) and score it with the guide's rewards. ``chance``
+        (a ``kit.chance`` picker) chooses the chance steps (None: the world's
+        own RNG)."""
         rng = self._random
         epsilon = self.rollout_epsilon
         last_stage = guide.stage(state) + self.horizon if self.horizon else -1
@@ -245,7 +258,7 @@ class MctsBot:
                 move = moves[rng.randrange(len(moves))]
             else:
                 move = guide.policy(actor, game.view(state, actor), list(moves))
-            state, _ = game.apply(state, actor, move)
+            state, _ = game.apply(state, actor, move, chance=chance)
         outcome = game.outcome(state)
         return guide.rewards(state, list(outcome.winners) if outcome is not None else [])
 
@@ -352,6 +365,17 @@ class Guide:
     rewards: Callable[[Any, Sequence[int]], list[float]]
     stage: Callable[[Any], int]
     estimate: Callable[[Any], list[float]]
+    paired_chance: bool = False
+    """Sample the chance steps (dice) of each rollout from the engine's listed
+    outcomes (``kit.chance.Sampled``), the same seed for every candidate of one
+    sample: candidates are compared under the same luck (common random numbers)."""
+
+
+def _sampled_chance() -> Callable[[int], Any]:
+    """``kit.chance.Sampled`` (the server distribution is there: the search runs it)."""
+    from throneroom_server.games.kit.chance import Sampled  # noqa: PLC0415 - with the engines
+
+    return Sampled
 
 
 def _knowledge(game_type: str) -> SearchKnowledge | None:

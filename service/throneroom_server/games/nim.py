@@ -24,6 +24,7 @@ from throneroom_server.games.kit import (
     PhaseTable,
     Testing,
     Variant,
+    chance,
     end,
     turn,
 )
@@ -51,7 +52,7 @@ def setup(options: Options, num_seats: int, seed: int) -> State:
     )
     seed_rng(state.rng, seed)
     rng = Rng(state.rng)
-    state.secrets.extend(rng.below(SECRET_RANGE) for _ in range(num_seats))
+    state.secrets.extend(chance.draw(rng, "secret", SECRET_RANGE) for _ in range(num_seats))
     return state
 
 
@@ -114,7 +115,7 @@ def take(state: State, seat: Seat, move: Move, events: list[Event]) -> None:
         )
     else:
         # Reshuffle the mover's secret so secrets change over the game.
-        state.secrets[seat] = Rng(state.rng).below(SECRET_RANGE)
+        state.secrets[seat] = chance.draw(Rng(state.rng), "secret", SECRET_RANGE)
         state.to_move = (seat + 1) % state.num_seats
 
 
@@ -178,6 +179,7 @@ NIM: GameDefinition[Options, State, Move, Event, View] = GameDefinition(
     max_seats=4,
     hidden_information=True,
     chance=True,
+    max_chance_outcomes=SECRET_RANGE,
     default_options=Options(pile=DEFAULT_PILE, max_take=DEFAULT_MAX_TAKE),
     options=(
         Option("pile", "stones in the pile at the start", minimum=0, maximum=1000),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -10,7 +11,7 @@ from google.protobuf.message import Message
 
 from throneroom.games.kill_the_king import texts
 from throneroom.games.kill_the_king.notation import KillTheKingNotation
-from throneroom.games.protocol import BasicGameClient, BotTrial
+from throneroom.games.protocol import BasicGameClient, BotTrial, SearchKnowledge
 from throneroom.games.reader import LANGUAGES
 
 if TYPE_CHECKING:
@@ -65,6 +66,9 @@ class KillTheKingClient(BasicGameClient):
 
         return trials()
 
+    def search(self) -> SearchKnowledge:
+        return _search()
+
     def seat_teams(self, seats: int, options: Mapping[str, Any]) -> tuple[tuple[int, ...], ...]:
         """Seats of one parity play as a team (Giga: 0+2 and 1+3); two seats face each other."""
         from throneroom.games.kill_the_king.modes import team_of  # noqa: PLC0415 - on demand
@@ -73,6 +77,24 @@ class KillTheKingClient(BasicGameClient):
         for seat in range(seats):
             teams.setdefault(team_of(seat), []).append(seat)
         return tuple(tuple(members) for _, members in sorted(teams.items()))
+
+
+@functools.cache
+def _search() -> SearchKnowledge:
+    from throneroom.bots.mcts import Guide  # noqa: PLC0415 - the search loads on demand
+    from throneroom.games.kill_the_king import mcts  # noqa: PLC0415
+    from throneroom.games.kill_the_king.mcts_world import kill_the_king_world  # noqa: PLC0415
+
+    guide = Guide(
+        "kill_the_king",
+        mcts.policy,
+        mcts.candidates,
+        mcts.rewards,
+        mcts.stage,
+        mcts.estimate,
+        paired_chance=True,
+    )
+    return SearchKnowledge(kill_the_king_world, guide=guide)
 
 
 CLIENT = KillTheKingClient("kill_the_king", languages=LANGUAGES)

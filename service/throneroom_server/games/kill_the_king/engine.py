@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from throneroom.games.kill_the_king.data import LEADERS, UNITS, Mode, UnitType, mode_of
+from throneroom.games.kill_the_king.data import DIE_SIDES, LEADERS, UNITS, Mode, UnitType, mode_of
 from throneroom.games.messages import GameMessages
 from throneroom.v1 import kill_the_king_pb2 as pb
 
@@ -351,6 +351,7 @@ KILL_THE_KING: GameDefinition[Options, State, Move, Event, View] = GameDefinitio
     max_seats=4,
     hidden_information=True,
     chance=True,
+    max_chance_outcomes=DIE_SIDES,  # every chance step is a d6 (dice.py)
     default_options=Options(mode=pb.KILL_THE_KING_MODE_KILL_THE_KING),
     options=(
         Option(

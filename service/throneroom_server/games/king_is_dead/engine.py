@@ -64,7 +64,11 @@ from throneroom_server.games.king_is_dead.moves import (
     move_from_key,
     move_key,
 )
-from throneroom_server.games.king_is_dead.setup import setup_state, setup_summary
+from throneroom_server.games.king_is_dead.setup import (
+    MAX_CHANCE_OUTCOMES,
+    setup_state,
+    setup_summary,
+)
 from throneroom_server.games.king_is_dead.struggle import advance, record_pass
 from throneroom_server.games.king_is_dead.views import build_view, randomize_hidden, seat_view
 from throneroom_server.games.kit import (
@@ -294,6 +298,7 @@ def definition(search: LastCardSearch) -> Definition:
         max_seats=MAX_SEATS,
         hidden_information=True,
         chance=True,
+        max_chance_outcomes=MAX_CHANCE_OUTCOMES,
         default_options=Options(mordred=False),
         options=(
             Option(

@@ -41,7 +41,12 @@ from throneroom_server.games.king_is_dead.board import (
     TURN,
 )
 from throneroom_server.games.king_is_dead.struggle import _E, add_followers
+from throneroom_server.games.kit import chance
 from throneroom_server.games.rng import Rng, seed_rng
+
+MAX_CHANCE_OUTCOMES = max(len(FACTIONS) * (FOLLOWERS_PER_FACTION - HOME_FOLLOWERS), len(REGIONS))
+"""The most outcomes of one chance step of the setup: a follower drawn from the
+full bag (kit.chance), or the shuffle of the region cards."""
 
 
 def setup_state(options: pb.KingIsDeadOptions, num_seats: int, seed: int) -> pb.KingIsDeadState:
@@ -60,7 +65,7 @@ def setup_state(options: pb.KingIsDeadOptions, num_seats: int, seed: int) -> pb.
         bag.extend([faction] * (FOLLOWERS_PER_FACTION - removed - HOME_FOLLOWERS))
 
     def draw() -> int:
-        return bag.pop(rng.below(len(bag)))
+        return bag.pop(chance.draw(rng, "draw:follower", len(bag), lambda: tuple(map(str, bag))))
 
     courts = [[draw() for _ in range(COURT_DRAWS)] for _ in range(num_seats)]
     redraws = 0
@@ -89,7 +94,7 @@ def setup_state(options: pb.KingIsDeadOptions, num_seats: int, seed: int) -> pb.
     supply.scots, supply.welsh, supply.romano_british = (bag.count(f) for f in FACTIONS)
 
     order = list(REGIONS)
-    rng.shuffle(order)
+    chance.shuffle(rng, order, "shuffle:region_cards")
     for region in order:
         state.region_cards.add(region=region, face_up=True)
 

@@ -28,6 +28,7 @@ from throneroom_server.games.kings_life.table import (
     leave_hand,
     shuffle_discard_into_deck,
 )
+from throneroom_server.games.kit import chance
 from throneroom_server.games.rng import Rng
 
 Move = pb.KingsLifeMove
@@ -45,12 +46,12 @@ def kings_will(state: State) -> None:
     rng = Rng(state.rng)
     if state.day == pb.DAY_TUESDAY:
         board = list(ACTIVITIES)
-        rng.shuffle(board)
+        chance.shuffle(rng, board, "shuffle:kings_will")
     else:
         prefs = state.preferences
         previous_face_down = prefs[FACE_DOWN_POSITION]
         others = [prefs[0], prefs[1], prefs[2]]
-        rng.shuffle(others)
+        chance.shuffle(rng, others, "shuffle:kings_will")
         board = [previous_face_down, *others]
     del state.preferences[:]
     state.preferences.extend(board)

@@ -27,7 +27,7 @@ from throneroom_server.games.kings_life.data import (
 )
 from throneroom_server.games.kings_life.phases import DECISIONS, TABLE
 from throneroom_server.games.kings_life.table import NO_SEAT, State
-from throneroom_server.games.kit import Engine, GameDefinition, Golden, Testing, Variant
+from throneroom_server.games.kit import Engine, GameDefinition, Golden, Testing, Variant, chance
 from throneroom_server.games.rng import Rng, seed_rng
 
 Options = pb.KingsLifeOptions
@@ -51,15 +51,15 @@ def setup(options: Options, num_seats: int, seed: int) -> State:
     seed_rng(state.rng, seed)
     rng = Rng(state.rng)
     tokens = list(TOKEN_VALUES)
-    rng.shuffle(tokens)
+    chance.shuffle(rng, tokens, "shuffle:tokens")
     for value in tokens:
         state.tokens.add(value=value, holder=NO_SEAT)
     for _ in range(num_seats):
         state.players.add(supporter=NO_SEAT, supporting=NO_SEAT)
     deck = list(ALL_CARDS)
-    rng.shuffle(deck)
+    chance.shuffle(rng, deck, "shuffle:deck")
     state.deck.extend(deck)
-    state.first_player = rng.below(num_seats)
+    state.first_player = chance.draw(rng, "first_player", num_seats)
     days.begin_day(state, [])
     return state
 
@@ -142,6 +142,8 @@ KINGS_LIFE: GameDefinition[Options, State, Move, Event, View] = GameDefinition(
     max_seats=MAX_PLAYERS,
     hidden_information=True,
     chance=True,
+    # the deck's shuffle (and a reshuffle) draws among at most every card
+    max_chance_outcomes=max(len(ALL_CARDS), len(TOKEN_VALUES), MAX_PLAYERS),
     default_options=Options(),
     options=(),
     max_decisions=max_decisions,

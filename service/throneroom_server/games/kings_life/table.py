@@ -10,6 +10,7 @@ from throneroom.v1 import kings_life_pb2 as pb
 
 from throneroom_server.games.kings_life import data
 from throneroom_server.games.kings_life.data import DAY_NAMES, MERCHANT, SORCERER
+from throneroom_server.games.kit import chance
 from throneroom_server.games.rng import Rng
 
 State = pb.KingsLifeState
@@ -43,7 +44,7 @@ def shuffle_discard_into_deck(state: State) -> int:
     deck). Returns the deck size."""
     cards = list(state.deck)
     cards.extend(state.discard)
-    Rng(state.rng).shuffle(cards)
+    chance.shuffle(Rng(state.rng), cards, "shuffle:reshuffle")
     del state.discard[:]
     del state.deck[:]
     state.deck.extend(cards)

@@ -8,6 +8,14 @@ checks, the service's envelope face (:class:`EnvelopeGame`) and the decision
 clock of simultaneous decisions. docs/adding-a-game.md walks through Nim.
 """
 
+from throneroom_server.games.kit.chance import (
+    ChanceNeeded,
+    ChanceStep,
+    Picker,
+    Recorder,
+    RngPicker,
+    Scripted,
+)
 from throneroom_server.games.kit.decisions import advance_clock, earliest_version, start_clock
 from throneroom_server.games.kit.definition import (
     GameDefinition,
@@ -36,6 +44,8 @@ from throneroom_server.games.kit.phases import (
 from throneroom_server.games.kit.service import EnvelopeGame, KitGame, ServiceGame
 
 __all__ = [
+    "ChanceNeeded",
+    "ChanceStep",
     "DecisionKey",
     "Engine",
     "EnvelopeGame",
@@ -53,6 +63,10 @@ __all__ = [
     "PhaseTable",
     "PhaseTableError",
     "PhaseTransitionError",
+    "Picker",
+    "Recorder",
+    "RngPicker",
+    "Scripted",
     "ServiceGame",
     "Testing",
     "Variant",

@@ -172,6 +172,10 @@ class GameDefinition(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
     testing: Testing = Testing()
     fixture: bool = False
     """A game for the framework's own tests (registered only when asked for)."""
+    max_chance_outcomes: int = 0
+    """The most outcomes one chance step lists (kit.chance; a d6: 6, a draw from a
+    deck: the deck's size); 0 for a game without chance. The conformance suite
+    checks every step it meets against it (OpenSpiel's max_chance_outcomes)."""
     info: GameInfo = field(init=False)
     kinds: dict[str, MoveKind[StateT, MoveT, EventT]] = field(init=False, repr=False)
     phase_kinds: dict[str, tuple[MoveKind[StateT, MoveT, EventT], ...]] = field(

@@ -35,6 +35,7 @@ from throneroom_server.games.core import (
     Viewer,
     check_seat,
 )
+from throneroom_server.games.kit.chance import Picker, with_picker
 from throneroom_server.games.kit.definition import GameDefinition, Testing
 from throneroom_server.games.kit.messages import Key
 from throneroom_server.games.kit.phases import MoveKind, Phase, PhaseTransitionError
@@ -112,9 +113,17 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         if d.check_options is not None:
             d.check_options(options, num_seats)
 
-    def setup(self, options: OptionsT, num_seats: int, seed: int) -> StateT:
+    def setup(
+        self, options: OptionsT, num_seats: int, seed: int, chance: Picker | None = None
+    ) -> StateT:
+        """The initial state; ``chance`` (kit.chance) chooses the setup's chance
+        steps (deals, shuffles, initiative dice), the seeded RNG by default."""
         self.validate_options(options, num_seats)
-        state = self.definition.setup(options, num_seats, seed)
+        setup = self.definition.setup
+        if chance is None:
+            state = setup(options, num_seats, seed)
+        else:
+            state = with_picker(chance, lambda: setup(options, num_seats, seed))
         start = self.definition.phases.current(state)
         if start.name not in self.definition.phases.start:
             raise PhaseTransitionError(
@@ -297,12 +306,23 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
             return False
         return True
 
-    def apply(self, state: StateT, seat: Seat, move: MoveT) -> tuple[StateT, list[EventT]]:
+    def apply(
+        self, state: StateT, seat: Seat, move: MoveT, chance: Picker | None = None
+    ) -> tuple[StateT, list[EventT]]:
         """The checked apply: the kind's effect plays the enumeration's own copy
         of ``move`` on a copy of ``state``; the transition is checked against
-        the phase table (``apply_into`` with a new message)."""
+        the phase table (``apply_into`` with a new message). ``chance``
+        (kit.chance) chooses the move's chance steps, the in-state RNG by
+        default; a ``ChanceNeeded`` it raises leaves ``state`` unchanged."""
         new = self.definition.messages.state()
-        return new, self.apply_into(state, seat, move, new)
+        if chance is None:
+            return new, self.apply_into(state, seat, move, new)
+        return new, with_picker(chance, lambda: self.apply_into(state, seat, move, new))
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        """The most outcomes one chance step of the game lists (0: no chance)."""
+        return self.definition.max_chance_outcomes
 
     def apply_into(self, state: StateT, seat: Seat, move: MoveT, new: StateT) -> list[EventT]:
         """``apply`` played into ``new``, an empty message of the state's type

@@ -42,7 +42,7 @@ from throneroom.games.kill_the_king.data import (
 from throneroom.v1 import game_pb2
 from throneroom.v1 import kill_the_king_pb2 as pb
 
-__all__ = ["KillTheKingBot"]
+__all__ = ["KillTheKingBot", "attack_value"]
 
 Move = pb.KillTheKingMove
 BUY_ORDER = (UnitType.SWORDSMEN, UnitType.SPEARMEN, UnitType.ARCHER, UnitType.CAVALRY)
@@ -192,26 +192,8 @@ class KillTheKingBot:
     def _attack(sit: Situation, moves: Sequence[Move], kinds: dict[str, list[int]]) -> int:
         best, best_worth = -1, WORTH_ATTACKING
         for i in kinds.get("attack", []):
-            attack = moves[i].attack
-            unit = sit.by_id.get(attack.unit)
-            if unit is None:
-                continue
-            target = Coord(attack.target.row, attack.target.col)
-            climb = sit.units[unit.id].climb if sit.units[unit.id].HasField("climb") else 0
-            if climb and unit.coord.step(Direction(climb)) == target:
-                worth = attack_worth(
-                    sit,
-                    unit,
-                    unit.coord,
-                    Level.WALL,
-                    Direction(climb),
-                    target=target,
-                    climbing=True,
-                )
-                worth = max(worth, 1.0 if (Position(target, Level.WALL) not in sit.at) else 0.0)
-            else:
-                worth = attack_worth(sit, unit, unit.coord, unit.level, unit.facing, target=target)
-            if worth > best_worth:
+            worth = attack_value(sit, moves[i])
+            if worth is not None and worth > best_worth:
                 best, best_worth = i, worth
         if best >= 0:
             return best
@@ -288,6 +270,24 @@ class KillTheKingBot:
         if "end_phase" in kinds:
             return kinds["end_phase"][0]
         return 0
+
+
+def attack_value(sit: Situation, move: Move) -> float | None:
+    """What an ``attack`` move is worth to the bot (chance to kill times the
+    target's worth; a climb onto an empty wall space: 1), None when its unit
+    is not the bot's."""
+    attack = move.attack
+    unit = sit.by_id.get(attack.unit)
+    if unit is None:
+        return None
+    target = Coord(attack.target.row, attack.target.col)
+    climb = sit.units[unit.id].climb if sit.units[unit.id].HasField("climb") else 0
+    if climb and unit.coord.step(Direction(climb)) == target:
+        worth = attack_worth(
+            sit, unit, unit.coord, Level.WALL, Direction(climb), target=target, climbing=True
+        )
+        return max(worth, 1.0 if (Position(target, Level.WALL) not in sit.at) else 0.0)
+    return attack_worth(sit, unit, unit.coord, unit.level, unit.facing, target=target)
 
 
 def _target(sit: Situation, unit: Piece, direction: Direction, planner: Planner) -> Position | None:
