@@ -14,6 +14,7 @@ from throneroom.v1 import kill_the_king_pb2 as pb
 from throneroom_server.games.kit import ChanceNeeded, Recorder, Scripted
 from throneroom_server.games.kit.chance import explore, outcome_tree
 from throneroom_server.games.registry import build_registry
+from throneroom_server.games.rng import seed_rng
 
 from tests.games.kill_the_king.combat_positions import (
     A,
@@ -99,6 +100,7 @@ def test_the_kill_probability_is_exact_over_the_listed_outcomes() -> None:
 
 def test_a_chosen_die_leaves_the_state_rng_where_it_was() -> None:
     state = duel()
+    seed_rng(state.rng, 7)  # the position's generator is unset: seed it to draw
     after, _ = GAME.apply(state, 0, attack(0, 5, 4), chance=Scripted([face(6)]))
     assert after.rng == state.rng
     plain, _ = GAME.apply(state, 0, attack(0, 5, 4))
@@ -106,9 +108,11 @@ def test_a_chosen_die_leaves_the_state_rng_where_it_was() -> None:
 
 
 def test_the_default_draws_are_the_recorded_chance_steps() -> None:
+    state = duel()
+    seed_rng(state.rng, 7)
     recorder = Recorder()
-    recorded, events = GAME.apply(duel(), 0, attack(0, 5, 4), chance=recorder)
-    plain, plain_events = GAME.apply(duel(), 0, attack(0, 5, 4))
+    recorded, events = GAME.apply(state, 0, attack(0, 5, 4), chance=recorder)
+    plain, plain_events = GAME.apply(state, 0, attack(0, 5, 4))
     assert recorded == plain and events == plain_events
     assert [face(d.value) for d in dice_rolled(events)] == [i for _, i in recorder.steps]
 
