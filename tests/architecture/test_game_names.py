@@ -42,6 +42,7 @@ KNOWN_NAMINGS: dict[str, str] = {
     # the real workload): a workload, not a list of games.
     "bench/service.py": "its workloads: Nim and The King Is Dead games",
     "bench/lobby.py": "its workload: Nim games",
+    "bench/failover.py": "its workload: Nim games",
     "bench/sizing.py": "its workload: The King Is Dead games",
     "bench/session_cost.py": "its workload: The King Is Dead games",
     "bench/peer.py": "the game boardgame.io plays too (King Is Dead, or Nim)",

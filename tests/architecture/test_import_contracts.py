@@ -82,6 +82,8 @@ LAZY_SERVER_IMPORTS = frozenset(
     {
         ("throneroom.arena", "throneroom_server.embedded"),
         ("throneroom.bots.mcts", "throneroom_server.games.registry"),
+        # It samples chance through the kit's pickers (kit.chance).
+        ("throneroom.bots.mcts", "throneroom_server.games.kit.chance"),
         # Replaying a game record runs it through the engines.
         ("throneroom.records", "throneroom_server.games.registry"),
         ("throneroom.records", "throneroom_server.app.records"),
@@ -406,6 +408,7 @@ def test_sdk_contract_catches_planted_violations(tmp_path: Path) -> None:
             "sdk/throneroom/bots/mcts.py": """
                 def engines():
                     from throneroom_server.games.registry import build_registry
+                    from throneroom_server.games.kit.chance import Sampled
             """,
             "sdk/throneroom/records.py": """
                 def replay():
@@ -415,6 +418,7 @@ def test_sdk_contract_catches_planted_violations(tmp_path: Path) -> None:
             "service/throneroom_server/app/service.py": "",
             "service/throneroom_server/embedded.py": "",
             "service/throneroom_server/games/registry.py": "",
+            "service/throneroom_server/games/kit/chance.py": "",
             "service/throneroom_server/app/records.py": "",
         },
     )
@@ -459,6 +463,7 @@ def test_cli_extra_contract_catches_planted_violations(tmp_path: Path) -> None:
             "sdk/throneroom/bots/mcts.py": """
                 def engines():
                     from throneroom_server.games.registry import build_registry
+                    from throneroom_server.games.kit.chance import Sampled
             """,
             "sdk/throneroom/records.py": """
                 def replay():
@@ -467,6 +472,7 @@ def test_cli_extra_contract_catches_planted_violations(tmp_path: Path) -> None:
             """,
             "service/throneroom_server/embedded.py": "",
             "service/throneroom_server/games/registry.py": "",
+            "service/throneroom_server/games/kit/chance.py": "",
             "service/throneroom_server/app/records.py": "",
         },
     )
@@ -512,6 +518,7 @@ def test_sdk_contract_reports_a_stale_allowed_lazy_import(tmp_path: Path) -> Non
             "sdk/throneroom/bots/mcts.py": """
                 def engines():
                     from throneroom_server.games.registry import build_registry
+                    from throneroom_server.games.kit.chance import Sampled
             """,
             "sdk/throneroom/records.py": """
                 def replay():
@@ -519,6 +526,7 @@ def test_sdk_contract_reports_a_stale_allowed_lazy_import(tmp_path: Path) -> Non
                     from throneroom_server.app.records import replay
             """,
             "service/throneroom_server/games/registry.py": "",
+            "service/throneroom_server/games/kit/chance.py": "",
             "service/throneroom_server/app/records.py": "",
         },
     )

@@ -49,11 +49,6 @@ def _refused(path: Path) -> str:
             "does not play kill_the_king (2 seats)",
         ),
         (
-            ['name = "mcts"', 'bot = "throneroom.bots.mcts:MctsBot"'],
-            "kill_the_king",
-            "the MCTS bot cannot build worlds of 'kill_the_king'",
-        ),
-        (
             ['name = "badargs"', 'bot = "throneroom.bots:RandomBot"', "args = { depth = 3 }"],
             "king_is_dead",
             "unexpected keyword argument 'depth'",
@@ -81,7 +76,6 @@ def _refused(path: Path) -> str:
         "unimportable",
         "no-such-class",
         "wrong-game",
-        "mcts-kill-the-king",
         "bad-args",
         "missing-program",
         "no-handshake",
