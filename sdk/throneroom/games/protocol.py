@@ -43,6 +43,8 @@ from throneroom.v1 import game_pb2
 
 if TYPE_CHECKING:
     from throneroom.bots import Bot
+    from throneroom.games.codec import ActionCodec
+    from throneroom.games.tensor import ViewTensor
     from throneroom.notation.base import GameNotation
 
 __all__ = [
@@ -238,6 +240,16 @@ class GameClient(Protocol):
         or lose together; every seat its own team in a game without teams."""
         ...
 
+    def actions(self, seats: int, options: Mapping[str, Any]) -> ActionCodec[Any] | None:
+        """Its action codec for a game of ``seats`` seats with these options:
+        every move <-> 0..N-1 (``throneroom.games.codec``, docs/rl.md)."""
+        ...
+
+    def observations(self, seats: int, options: Mapping[str, Any]) -> ViewTensor | None:
+        """A seat's view as a fixed-size tensor (``throneroom.games.tensor``,
+        docs/rl.md): a function of the view only."""
+        ...
+
 
 @dataclass(frozen=True)
 class BasicGameClient:
@@ -301,6 +313,12 @@ class BasicGameClient:
 
     def seat_teams(self, seats: int, options: Mapping[str, Any]) -> tuple[tuple[int, ...], ...]:
         return tuple((seat,) for seat in range(seats))
+
+    def actions(self, seats: int, options: Mapping[str, Any]) -> ActionCodec[Any] | None:
+        return None
+
+    def observations(self, seats: int, options: Mapping[str, Any]) -> ViewTensor | None:
+        return None
 
 
 def game_names() -> list[str]:

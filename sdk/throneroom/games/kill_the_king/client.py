@@ -15,7 +15,9 @@ from throneroom.games.protocol import BasicGameClient, BotTrial, SearchKnowledge
 from throneroom.games.reader import LANGUAGES
 
 if TYPE_CHECKING:
+    from throneroom.games.codec import ActionCodec
     from throneroom.games.kill_the_king.bot import KillTheKingBot
+    from throneroom.games.tensor import ViewTensor
 
 _NOTATION = KillTheKingNotation()
 
@@ -77,6 +79,24 @@ class KillTheKingClient(BasicGameClient):
         for seat in range(seats):
             teams.setdefault(team_of(seat), []).append(seat)
         return tuple(tuple(members) for _, members in sorted(teams.items()))
+
+    def actions(self, seats: int, options: Mapping[str, Any]) -> ActionCodec[Any]:
+        from throneroom.games.kill_the_king.actions import action_codec  # noqa: PLC0415 - on demand
+
+        return action_codec(_mode(options))
+
+    def observations(self, seats: int, options: Mapping[str, Any]) -> ViewTensor:
+        from throneroom.games.kill_the_king.observations import view_tensor  # noqa: PLC0415
+
+        return view_tensor(seats, _mode(options))
+
+
+def _mode(options: Mapping[str, Any]) -> int:
+    """The ``mode`` option as a number (a tournament file may name it)."""
+    from throneroom.v1 import kill_the_king_pb2 as pb  # noqa: PLC0415
+
+    mode = options.get("mode", 0)
+    return pb.KillTheKingMode.Value(mode) if isinstance(mode, str) else int(mode)
 
 
 @functools.cache

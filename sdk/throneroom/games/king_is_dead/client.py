@@ -15,7 +15,9 @@ from throneroom.games.king_is_dead.tasks import task as _task
 from throneroom.games.protocol import BasicGameClient, BotTrial, SearchKnowledge
 
 if TYPE_CHECKING:
+    from throneroom.games.codec import ActionCodec
     from throneroom.games.king_is_dead.bot import KingIsDeadBot
+    from throneroom.games.tensor import ViewTensor
 
 _NOTATION = KingIsDeadNotation()
 
@@ -86,6 +88,16 @@ class KingIsDeadClient(BasicGameClient):
         if seats == TEAM_SEATS:
             return ((0, 2), (1, 3))
         return tuple((seat,) for seat in range(seats))
+
+    def actions(self, seats: int, options: Mapping[str, Any]) -> ActionCodec[Any]:
+        from throneroom.games.king_is_dead.actions import action_codec  # noqa: PLC0415 - on demand
+
+        return action_codec()
+
+    def observations(self, seats: int, options: Mapping[str, Any]) -> ViewTensor:
+        from throneroom.games.king_is_dead.observations import view_tensor  # noqa: PLC0415
+
+        return view_tensor(seats)
 
 
 @functools.cache

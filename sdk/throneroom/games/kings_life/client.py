@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +16,9 @@ from throneroom.games.protocol import BasicGameClient, BotTrial, SearchKnowledge
 from throneroom.games.reader import LANGUAGES
 
 if TYPE_CHECKING:
+    from throneroom.games.codec import ActionCodec
     from throneroom.games.kings_life.bot import KingsLifeBot
+    from throneroom.games.tensor import ViewTensor
 
 _NOTATION = KingsLifeNotation()
 
@@ -79,6 +81,16 @@ class KingsLifeClient(BasicGameClient):
 
     def search(self) -> SearchKnowledge:
         return _search()
+
+    def actions(self, seats: int, options: Mapping[str, Any]) -> ActionCodec[Any]:
+        from throneroom.games.kings_life.actions import action_codec  # noqa: PLC0415 - on demand
+
+        return action_codec(seats)
+
+    def observations(self, seats: int, options: Mapping[str, Any]) -> ViewTensor:
+        from throneroom.games.kings_life.observations import view_tensor  # noqa: PLC0415
+
+        return view_tensor(seats)
 
 
 @functools.cache
