@@ -158,26 +158,24 @@ def _cluster_port() -> int:
     raise RedisServerError("no free port pair for a cluster node")
 
 
-def _cluster_ok(cli: str, port: int) -> bool:
-    out = subprocess.run(
-        [cli, "-p", str(port), "cluster", "info"],
+def _cli(cli: str, port: int, *command: str) -> str:
+    """What ``redis-cli -p PORT COMMAND...`` prints."""
+    return subprocess.run(
+        [cli, "-p", str(port), *command],
         check=False,
         capture_output=True,
         text=True,
         timeout=5,
     ).stdout
-    return "cluster_state:ok" in out
+
+
+def _cluster_ok(cli: str, port: int) -> bool:
+    return "cluster_state:ok" in _cli(cli, port, "cluster", "info")
 
 
 def _replica_linked(cli: str, port: int) -> bool:
     """A primary, or a replica whose link to its primary is up."""
-    out = subprocess.run(
-        [cli, "-p", str(port), "info", "replication"],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=5,
-    ).stdout
+    out = _cli(cli, port, "info", "replication")
     return "role:master" in out or "master_link_status:up" in out
 
 
