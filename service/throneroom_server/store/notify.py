@@ -1,4 +1,4 @@
-"""Which versions exist, told by Redis: one pub/sub connection per process.
+"""Which versions exist, told by Redis: one pub/sub connection per Redis node.
 
 ``commit.lua`` publishes each new version of a game on the game's channel
 (``{g:<id>}:v:<db>``, the version in decimal). A process that watches games
@@ -30,6 +30,19 @@ gap or a wrong entry. What bounds the delay:
   (the feed's ``read_block_seconds``).
 
 Channels no reader has used for ``LINGER`` seconds are unsubscribed.
+
+On a Redis Cluster (``ShardedNotifier`` settings: ``route`` and
+``sharded``) the channels are shard channels: ``commit.lua`` publishes with
+SPUBLISH, which stays on the primary of the game's slot (the channel has the
+game's hash tag), and a process holds one subscriber connection per primary
+it watches games on (SSUBSCRIBE), each channel on the connection of its
+slot's primary. So watching costs a node one connection per process,
+whatever the number of games watched. A slot that moves (resharding, a
+failover) is followed: Redis ends the shard subscriptions of a slot it no
+longer serves (an unrequested ``sunsubscribe``), a subscription sent to the
+wrong node is refused (MOVED), a primary's loss closes its connection; each
+un-syncs the channels concerned and wakes their readers, and the next
+subscription goes to the node the refreshed slot map names (``rerouted``).
 """
 
 from __future__ import annotations
@@ -44,6 +57,17 @@ from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from throneroom_server.store.multiplex import COMMAND_TIMEOUT, pack
+
+Address = tuple[str, int]
+"""A Redis node's (host, port)."""
+
+Route = Callable[[str], Address]
+"""game id -> the node whose connection carries the game's channel."""
+
+
+class SubscriptionMoved(RedisConnectionError):
+    """A node refused a subscription (MOVED: the slot is another node's)."""
+
 
 LINGER = 30.0
 """Seconds an unused channel stays subscribed (a feed waits again at once)."""
@@ -90,13 +114,13 @@ class Channel:
 
     __slots__ = (
         "confirmed",
-        "epoch",
         "game_id",
         "latest",
         "name",
         "notes",
         "readers",
         "recheck",
+        "subscriber",
         "synced",
         "used",
         "users",
@@ -110,7 +134,7 @@ class Channel:
         self.notes = 0  # notifications received
         self.synced = False
         self.confirmed: asyncio.Future[None] | None = None  # the subscription
-        self.epoch = -1  # the connection it was sent on
+        self.subscriber: _Subscriber | None = None  # the connection it was sent on
         self.readers: list[_Reader] = []  # those asleep
         self.recheck = False  # check the readers when this process's commit settles
         self.users = 0
@@ -118,8 +142,9 @@ class Channel:
 
 
 class _Subscriber(asyncio.Protocol):
-    def __init__(self, notifier: Notifier) -> None:
+    def __init__(self, notifier: Notifier, address: Address) -> None:
         self.notifier = notifier
+        self.address = address
         self.reader = hiredis.Reader()
         self.transport: asyncio.Transport | None = None
         self.replies: list[asyncio.Future[Any]] = []  # the handshake's, in order
@@ -137,7 +162,7 @@ class _Subscriber(asyncio.Protocol):
             if isinstance(reply, list) and len(reply) == 3:
                 kind, name, value = reply
                 channel = channels.get(name)
-                if kind == b"message":
+                if kind in _MESSAGE:
                     if channel is not None:
                         channel.notes += 1
                         version = int(value)
@@ -146,12 +171,15 @@ class _Subscriber(asyncio.Protocol):
                             if channel.readers:
                                 notifier.check(channel)
                     continue
-                if kind == b"subscribe":
-                    confirmed = None if channel is None else channel.confirmed
+                if kind in _SUBSCRIBED:
+                    mine = channel is not None and channel.subscriber is self
+                    confirmed = channel.confirmed if mine and channel is not None else None
                     if confirmed is not None and not confirmed.done():
                         confirmed.set_result(None)
                     continue
-                if kind == b"unsubscribe":
+                if kind in _UNSUBSCRIBED:
+                    if channel is not None and channel.subscriber is self:
+                        notifier.ended(channel)
                     continue
             if self.replies:  # AUTH's reply
                 waiter = self.replies.pop(0)
@@ -160,6 +188,8 @@ class _Subscriber(asyncio.Protocol):
                         waiter.set_exception(ResponseError(str(reply)))
                     else:
                         waiter.set_result(reply)
+            elif isinstance(reply, hiredis.ReplyError):  # a subscription refused (MOVED)
+                notifier.refused(self, str(reply))
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.lost = True
@@ -174,11 +204,28 @@ class _Subscriber(asyncio.Protocol):
         assert self.transport is not None
         self.transport.write(pack(args))
 
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
+        self.connection_lost(None)
+
+
+_MESSAGE = (b"message", b"smessage")
+_SUBSCRIBED = (b"subscribe", b"ssubscribe")
+_UNSUBSCRIBED = (b"unsubscribe", b"sunsubscribe")
+
 
 class Notifier:
-    """The subscriber connection (lazily connected, again after a loss), the
+    """The subscriber connections (lazily connected, again after a loss), the
     channels of the games this process reads, and ``wait``: the stream's rows
-    after what a reader holds, read when a notification says there are some."""
+    after what a reader holds, read when a notification says there are some.
+
+    One connection to ``host:port``; with ``route``, one per node it names
+    (``ShardedNotifier``), and with ``sharded`` shard channels (SSUBSCRIBE).
+    ``rerouted`` is called when a channel's node may have changed (a refused
+    or ended subscription, a lost connection): the route's map is stale;
+    ``settled`` waits for its refresh, after which a refused subscription is
+    sent once more (to the node the map names then)."""
 
     def __init__(
         self,
@@ -190,19 +237,34 @@ class Notifier:
         username: str | None = None,
         password: str | None = None,
         timeout: float = COMMAND_TIMEOUT,
+        route: Route | None = None,
+        sharded: bool = False,
+        rerouted: Callable[[], None] | None = None,
+        settled: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
-        self._host, self._port, self._db = host, port, db
+        self._address: Address = (host, port)
+        self._route = route
+        self._rerouted = rerouted
+        self._settled = settled
+        self._subscribe_command, self._unsubscribe_command = (
+            ("SSUBSCRIBE", "SUNSUBSCRIBE") if sharded else ("SUBSCRIBE", "UNSUBSCRIBE")
+        )
+        self._db = db
         self._username, self._password = username, password
         self._timeout = timeout
         self._read = read
         self.channels: dict[bytes, Channel] = {}
         self._games: dict[str, Channel] = {}
         self._committing: dict[str, int] = {}
-        self._subscriber: _Subscriber | None = None
-        self._connecting: asyncio.Lock | None = None
-        self.epoch = 0  # counts connections: a channel synced on an older one is not
+        self._subscribers: dict[Address, _Subscriber] = {}
+        self._connecting: dict[Address, asyncio.Lock] = {}
         self._sweeper: asyncio.TimerHandle | None = None
         self._closed = False
+
+    @property
+    def _subscriber(self) -> _Subscriber | None:
+        """The live connection of a notifier with one node (tests)."""
+        return self._subscribers.get(self._address)
 
     # -- this process's commits ------------------------------------------------
 
@@ -254,7 +316,7 @@ class Notifier:
         try:
             while True:
                 confirmed = channel.confirmed
-                if confirmed is None or not confirmed.done() or channel.epoch != self.epoch:
+                if confirmed is None or not confirmed.done() or not self._current(channel):
                     await self._subscribe(channel)
                 held = reader.held()
                 if not channel.synced or (
@@ -305,9 +367,14 @@ class Notifier:
         """A read sent after the channel's subscription was confirmed: when it
         reaches the stream's end the channel is synced and ``latest`` is the
         stream's newest version (or newer, when notifications came meanwhile)."""
-        epoch, notes, confirmed = self.epoch, channel.notes, channel.confirmed
+        subscriber, notes, confirmed = channel.subscriber, channel.notes, channel.confirmed
         rows = await self._read(channel.game_id, after, limit)
-        if channel.confirmed is confirmed and channel.epoch == epoch == self.epoch:
+        if (
+            channel.confirmed is confirmed
+            and channel.subscriber is subscriber
+            and subscriber is not None
+            and not subscriber.lost
+        ):
             top = rows[-1][0] if rows else after
             if len(rows) < limit:
                 channel.synced = True
@@ -326,58 +393,118 @@ class Notifier:
         channel.users += 1
         return channel
 
-    # -- the connection --------------------------------------------------------
+    # -- the connections -------------------------------------------------------
+
+    def _where(self, game_id: str) -> Address:
+        return self._address if self._route is None else self._route(game_id)
+
+    def _current(self, channel: Channel) -> bool:
+        """Subscribed on the live connection of the node the route names now."""
+        subscriber = channel.subscriber
+        return (
+            subscriber is not None
+            and not subscriber.lost
+            and subscriber is self._subscribers.get(self._where(channel.game_id))
+        )
 
     async def _subscribe(self, channel: Channel) -> None:
-        """Until the channel's subscription is confirmed on the live connection."""
-        subscriber = self._subscriber
+        """Until the channel's subscription is confirmed on the live
+        connection of its node (once more after a refusal, where the
+        refreshed route says)."""
+        try:
+            await self._subscribe_once(channel)
+        except SubscriptionMoved:
+            if self._settled is None:
+                raise
+            await self._settled()
+            await self._subscribe_once(channel)
+
+    async def _subscribe_once(self, channel: Channel) -> None:
+        address = self._where(channel.game_id)
+        subscriber = self._subscribers.get(address)
         if subscriber is None or subscriber.lost:
             if self._closed:
                 raise RedisConnectionError("the store is closed")
-            subscriber = await self._connect()
-        if channel.confirmed is None or channel.epoch != self.epoch:
+            subscriber = await self._connect(address)
+        if channel.confirmed is None or channel.subscriber is not subscriber:
+            before = channel.subscriber
+            if before is not None and not before.lost and before is not subscriber:
+                before.send(self._unsubscribe_command, channel.name)  # its old node's
             channel.confirmed = asyncio.get_running_loop().create_future()
-            channel.epoch = self.epoch
+            channel.subscriber = subscriber
             channel.synced = False
-            subscriber.send("SUBSCRIBE", channel.name)
+            subscriber.send(self._subscribe_command, channel.name)
         confirmed = channel.confirmed
         if not confirmed.done():
             try:
                 await asyncio.wait_for(asyncio.shield(confirmed), self._timeout)
             except TimeoutError as exc:
-                self._drop()  # an unanswering connection: the next use connects afresh
+                subscriber.close()  # an unanswering connection: the next use connects afresh
                 raise RedisTimeoutError("Redis did not confirm a subscription") from exc
-        confirmed.result()  # raises the connection's loss
+        confirmed.result()  # raises the connection's loss, or the node's refusal
+
+    def _unsync(self, channel: Channel, failure: BaseException) -> None:
+        channel.synced = False
+        channel.subscriber = None
+        confirmed, channel.confirmed = channel.confirmed, None
+        if confirmed is not None and not confirmed.done():
+            confirmed.set_exception(failure)
+            confirmed.exception()  # retrieved: its waiter may be gone
+        for reader in channel.readers:
+            reader.wake()
 
     def lost(self, subscriber: _Subscriber) -> None:
-        if subscriber is not self._subscriber:
+        if self._subscribers.get(subscriber.address) is not subscriber:
             return
-        self._subscriber = None
+        del self._subscribers[subscriber.address]
         failure = RedisConnectionError("Redis subscriber connection lost")
         for channel in self.channels.values():
-            channel.synced = False
-            confirmed, channel.confirmed = channel.confirmed, None
-            if confirmed is not None and not confirmed.done():
-                confirmed.set_exception(failure)
-                confirmed.exception()  # retrieved: its waiter may be gone
-            for reader in channel.readers:
-                reader.wake()
+            if channel.subscriber is subscriber:
+                self._unsync(channel, failure)
+        if self._rerouted is not None and not self._closed:
+            self._rerouted()
 
-    async def _connect(self) -> _Subscriber:
-        if self._connecting is None:
-            self._connecting = asyncio.Lock()
-        async with self._connecting:
-            if self._subscriber is not None and not self._subscriber.lost:
-                return self._subscriber
+    def ended(self, channel: Channel) -> None:
+        """Redis ended a confirmed subscription nobody asked to end (its slot
+        moved to another node): subscribe again, where the route says."""
+        confirmed = channel.confirmed
+        if confirmed is None or not confirmed.done():
+            return  # the reply to an earlier unsubscription of the name
+        self._unsync(channel, RedisConnectionError("Redis ended the subscription"))
+        if self._rerouted is not None:
+            self._rerouted()
+
+    def refused(self, subscriber: _Subscriber, message: str) -> None:
+        """The node refused a subscription (MOVED: not its slot): the
+        channels waiting for a confirmation there fail, to be routed again."""
+        failure = SubscriptionMoved(f"Redis refused a subscription: {message}")
+        for channel in self.channels.values():
+            confirmed = channel.confirmed
+            if channel.subscriber is subscriber and confirmed is not None and not confirmed.done():
+                self._unsync(channel, failure)
+        if self._rerouted is not None:
+            self._rerouted()
+
+    async def _connect(self, address: Address) -> _Subscriber:
+        lock = self._connecting.setdefault(address, asyncio.Lock())
+        async with lock:
+            live = self._subscribers.get(address)
+            if live is not None and not live.lost:
+                return live
+            if self._closed:
+                raise RedisConnectionError("the store is closed")
             loop = asyncio.get_running_loop()
+            host, port = address
             try:
                 _, subscriber = await asyncio.wait_for(
-                    loop.create_connection(lambda: _Subscriber(self), self._host, self._port),
+                    loop.create_connection(lambda: _Subscriber(self, address), host, port),
                     self._timeout,
                 )
             except (OSError, TimeoutError) as exc:
+                if self._rerouted is not None:
+                    self._rerouted()
                 raise RedisConnectionError(
-                    f"cannot connect to Redis at {self._host}:{self._port}: {exc}"
+                    f"cannot connect to Redis at {host}:{port}: {exc}"
                 ) from exc
             if self._password:
                 auth = ("AUTH", self._username, self._password) if self._username else None
@@ -391,35 +518,27 @@ class Notifier:
                     if subscriber.transport is not None:
                         subscriber.transport.close()
                     raise
-            self.epoch += 1
-            self._subscriber = subscriber
+            self._subscribers[address] = subscriber
             return subscriber
 
     def _sweep(self) -> None:
         """Unsubscribe the channels nobody used for ``LINGER`` seconds."""
         loop = asyncio.get_running_loop()
         idle_since = loop.time() - LINGER
-        subscriber = self._subscriber
         for channel in list(self._games.values()):
             if channel.users or channel.used > idle_since:
                 continue
             del self._games[channel.game_id]
             del self.channels[channel.name]
-            live = subscriber is not None and not subscriber.lost
-            if live and channel.epoch == self.epoch and subscriber is not None:
-                subscriber.send("UNSUBSCRIBE", channel.name)
+            subscriber = channel.subscriber
+            if subscriber is not None and not subscriber.lost:
+                subscriber.send(self._unsubscribe_command, channel.name)
         self._sweeper = loop.call_later(LINGER, self._sweep) if self._games else None
-
-    def _drop(self) -> None:
-        subscriber = self._subscriber
-        if subscriber is not None:
-            if subscriber.transport is not None:
-                subscriber.transport.close()
-            subscriber.connection_lost(None)
 
     def close(self) -> None:
         self._closed = True
         if self._sweeper is not None:
             self._sweeper.cancel()
             self._sweeper = None
-        self._drop()
+        for subscriber in list(self._subscribers.values()):
+            subscriber.close()

@@ -21,14 +21,14 @@ Watching: each watched game has one reader per replica (``watch.py``), so a
 watcher connected to any replica sees every move committed through any
 other. On plain TCP URLs the reader waits on notifications (``notify.py``):
 ``commit.lua`` publishes each new version on the game's channel, one
-subscriber connection per process carries every watched game's channel, and
-the stream is read (XRANGE) only for versions the reader does not hold,
-never for the moves this replica committed and published itself. Elsewhere
-(a cluster, TLS, unix sockets) it blocks on XREAD on redis-py connections of
-their own, apart from the command pool, so watchers can never starve
-creates, joins or moves; their timeout is set from the longest blocking time
-(never the library's default, which redis-py 8 lowered to 5 s, shorter than
-a blocking read).
+subscriber connection per process (on a cluster: per primary, with shard
+channels) carries every watched game's channel, and the stream is read
+(XRANGE) only for versions the reader does not hold, never for the moves
+this replica committed and published itself. Elsewhere (TLS, unix sockets)
+it blocks on XREAD on redis-py connections of their own, apart from the
+command pool, so watchers can never starve creates, joins or moves; their
+timeout is set from the longest blocking time (never the library's default,
+which redis-py 8 lowered to 5 s, shorter than a blocking read).
 
 Every write renews the time to live of the game's keys (``Retention``).
 Redis errors are translated: unreachable or read-only (a replica, a
@@ -55,8 +55,9 @@ and follows MOVED/ASK redirections; every script touches keys of one hash tag
 only (a game's ``{g:<id>}``, the deadline index ``{clocks}``, the lobby ``{lobby}``, one bucket
 ``{rl:..}``), and a script missing on a node (a new or restarted primary) is
 loaded there on NOSCRIPT. The multiplexed hot path talks to one node, so a
-cluster store sends every command through the cluster client, and its
-commits publish nothing (its readers block on XREAD).
+cluster store sends every command through the cluster client; its commits
+publish on shard channels (SPUBLISH), which its notifier hears on one
+connection per primary (``SlotRoute`` in ``shards.py`` names the node).
 
 The lobby's methods and the translation of Redis errors are in
 ``redis_lobby.py``.
@@ -119,7 +120,7 @@ from throneroom_server.store.redis_lobby import (
 from throneroom_server.store.redis_lobby import UNREACHABLE as _UNREACHABLE
 from throneroom_server.store.redis_lobby import refused as _refused
 from throneroom_server.store.redis_replicated import Replicated
-from throneroom_server.store.shards import GuardedCluster, ShardBreaker
+from throneroom_server.store.shards import GuardedCluster, ShardBreaker, SlotRoute
 
 __all__ = [
     "LOBBY_SWEPT_KEY",
@@ -171,8 +172,9 @@ def _hot_path(url: str, timeout: float = COMMAND_TIMEOUT) -> MultiplexedConnecti
     )
 
 
-def _notifier(url: str, read: Read) -> Notifier:
-    """The subscriber connection of a plain TCP URL (``notify.py``)."""
+def _notifier(url: str, read: Read, *, route: SlotRoute | None = None) -> Notifier:
+    """The subscriber connection of a plain TCP URL (``notify.py``); with a
+    cluster's ``route``, one per primary, on shard channels."""
     kwargs = parse_url(url)
     return Notifier(
         str(kwargs.get("host", "localhost")),
@@ -181,6 +183,10 @@ def _notifier(url: str, read: Read) -> Notifier:
         db=int(kwargs.get("db", 0)),
         username=kwargs.get("username"),
         password=kwargs.get("password"),
+        route=route,
+        sharded=route is not None,
+        rerouted=None if route is None else route.stale,
+        settled=None if route is None else route.settled,
     )
 
 
@@ -271,10 +277,16 @@ class RedisStore(Replicated, RedisLobby):
         self._reschedule = self._redis.register_script(RESCHEDULE_DEADLINE_LUA)
         self._lobby_note = self._redis.register_script(LOBBY_NOTE_LUA)
         self._hot = None if cluster else _hot_path(url)
-        # Watching on notifications (notify.py) where the multiplexed path
-        # is; a cluster's commits publish nothing and its feeds use XREAD.
-        self._notes = None if self._hot is None else _notifier(url, self._range)
         self._db = int(parse_url(url).get("db", 0))
+        # Watching on notifications (notify.py) where the multiplexed path
+        # is, and on a cluster's shard channels; else XREAD BLOCK.
+        self._route: SlotRoute | None = None
+        self._notes: Notifier | None = None
+        if cluster and url.startswith("redis://"):
+            self._route = SlotRoute(self._redis, db=self._db)
+            self._notes = _notifier(url, self._rows, route=self._route)
+        elif self._hot is not None:
+            self._notes = _notifier(url, self._range)
         self._blocked: Counter[str] = Counter()  # XREAD BLOCK calls per game (waiting)
 
     async def create_game(
@@ -379,10 +391,11 @@ class RedisStore(Replicated, RedisLobby):
             str(self.retention.ttl_ms(finished=finished)),
             b"" if clock is None else clock.SerializeToString(),
             "1" if finished else "",
-            "" if self.cluster else channel_name(game_id, self._db),
+            channel_name(game_id, self._db),
             compressed(state_bytes) if keeps_state(entry) else b"",
             legacy_field(idempotency_key) if idempotency_key else "",
             str(self._log_grace_ms()),
+            "1" if self.cluster else "",
         ]
         commit = self._call if not self.min_replicas_acked else self._call_replicated
         notes = self._notes
@@ -418,13 +431,7 @@ class RedisStore(Replicated, RedisLobby):
             if self._hot is not None:
                 found = await self._range(game_id, after_version, limit)
             else:
-                rows = await self._redis.xrange(
-                    log_key(game_id), min=f"({after_version}-0", max="+", count=limit
-                )
-                found = [(version_of(i), entry_of_dict(fields)) for i, fields in rows]
-                if not found:
-                    log = await self._redis.hget(game_key(game_id), "log")
-                    found = rows_of_log(log, after_version, limit) if log else []
+                found = await self._rows(game_id, after_version, limit)
         except _UNREACHABLE as exc:
             raise StoreUnavailable(str(exc)) from exc
         except ResponseError as exc:
@@ -444,6 +451,18 @@ class RedisStore(Replicated, RedisLobby):
             return rows_of_log(log, after_version, limit) if log else []
         return [(version_of(row_id), entry_of_pairs(fields)) for row_id, fields in reply]
 
+    async def _rows(self, game_id: str, after_version: int, limit: int) -> list[Row]:
+        """XRANGE through redis-py (a cluster, TLS, unix sockets): the rows
+        after a version, or those of the game's compacted log."""
+        rows = await self._redis.xrange(
+            log_key(game_id), min=f"({after_version}-0", max="+", count=limit
+        )
+        found = [(version_of(i), entry_of_dict(fields)) for i, fields in rows]
+        if not found:
+            log = await self._redis.hget(game_key(game_id), "log")
+            found = rows_of_log(log, after_version, limit) if log else []
+        return found
+
     async def wait_entries(
         self,
         game_id: str,
@@ -455,6 +474,8 @@ class RedisStore(Replicated, RedisLobby):
     ) -> Sequence[storage_pb2.StoredEntry]:
         if self._notes is not None:
             try:
+                if self._route is not None:
+                    await self._redis.initialize()  # the slot map (once)
                 found = await self._notes.wait(game_id, after_version, timeout, limit, seen)
             except _UNREACHABLE as exc:
                 raise StoreUnavailable(str(exc)) from exc
@@ -489,7 +510,7 @@ class RedisStore(Replicated, RedisLobby):
     def waiting(self, game_id: str) -> int:
         """The game's ``wait_entries`` calls asleep now (Store.waiting): on
         notifications, those subscribed, synced and not yet woken; with
-        XREAD BLOCK (a cluster; TLS and unix-socket URLs), those sent or
+        XREAD BLOCK (TLS and unix-socket URLs), those sent or
         being sent."""
         if self._notes is not None:
             return self._notes.waiting(game_id)
@@ -554,6 +575,8 @@ class RedisStore(Replicated, RedisLobby):
             self._hot.close()
         if self._notes is not None:
             self._notes.close()
+        if self._route is not None:
+            self._route.close()
         await self._redis.aclose()
         await self._blocking.aclose()
 

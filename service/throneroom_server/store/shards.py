@@ -22,20 +22,31 @@ Calls without a key (``PING``, ``INFO``, ``SCRIPT LOAD``) and pipelines pass
 unguarded. The breaker reads two of redis-py's own helpers to find a call's
 node (``_determine_slot``, ``nodes_manager``); the version is pinned
 (constraints.txt) and the failover test catches a release that moves them.
+
+``SlotRoute`` gives the watchers' notifier (``notify.py``) the node of a
+game's shard channel from the same slot map, and refreshes the map when a
+subscription finds it stale.
 """
 
 from __future__ import annotations
 
+import asyncio
+import math
 import time
 from collections.abc import Callable
 from typing import Any
 
+import structlog
 from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisClusterException, ResponseError
+from redis.exceptions import RedisClusterException, RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-__all__ = ["BREAKER_HOLD_SECONDS", "GuardedCluster", "ShardBreaker", "ShardDown"]
+from throneroom_server.store.notify import Address, channel_name
+
+__all__ = ["BREAKER_HOLD_SECONDS", "GuardedCluster", "ShardBreaker", "ShardDown", "SlotRoute"]
+
+log = structlog.get_logger(__name__)
 
 BREAKER_HOLD_SECONDS = 0.5
 """How long a node that failed a call is refused before one call probes it."""
@@ -138,3 +149,62 @@ class GuardedCluster(RedisCluster):
         except (RedisClusterException, IndexError, KeyError):
             return None
         return str(node.name)
+
+
+class SlotRoute:
+    """The node (host, port) whose connection carries a game's shard channel:
+    the primary of the game's slot in the cluster client's map (``Route`` of
+    ``notify.py``). ``stale`` refreshes the map in the background (a
+    subscription refused or ended, a node lost): one refresh at a time, at
+    most one per ``hold``; the channels concerned subscribe again meanwhile
+    and fail fast until the map names a live node."""
+
+    def __init__(
+        self,
+        cluster: RedisCluster,
+        *,
+        db: int = 0,
+        hold: float = BREAKER_HOLD_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._cluster = cluster
+        self._db = db
+        self.hold = hold
+        self._clock = clock
+        self._refreshing: asyncio.Task[None] | None = None
+        self._last = -math.inf
+        self.refreshes = 0  # map refreshes started (tests, logs)
+
+    def __call__(self, game_id: str) -> Address:
+        slot = self._cluster.keyslot(channel_name(game_id, self._db))
+        try:
+            node = self._cluster.nodes_manager.get_node_from_slot(slot)
+        except (RedisClusterException, IndexError, KeyError) as exc:
+            self.stale()
+            raise RedisConnectionError(f"no Redis node serves slot {slot} now") from exc
+        return str(node.host), int(node.port)
+
+    def stale(self) -> None:
+        refreshing = self._refreshing
+        now = self._clock()
+        if (refreshing is not None and not refreshing.done()) or now < self._last + self.hold:
+            return
+        self._last = now
+        self.refreshes += 1
+        self._refreshing = asyncio.get_running_loop().create_task(self._refresh())
+
+    async def settled(self) -> None:
+        """Until the refresh under way, if any, is done (its errors logged)."""
+        refreshing = self._refreshing
+        if refreshing is not None and not refreshing.done():
+            await asyncio.shield(refreshing)
+
+    async def _refresh(self) -> None:
+        try:
+            await self._cluster.nodes_manager.initialize()
+        except (RedisError, OSError) as exc:  # the next stale() tries again
+            log.info("cluster_slot_map_refresh_failed", error=type(exc).__name__)
+
+    def close(self) -> None:
+        if self._refreshing is not None:
+            self._refreshing.cancel()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from redis.asyncio.cluster import RedisCluster
 from throneroom.v1 import game_pb2, nim_pb2, storage_pb2
 from throneroom_server.store import (
     Committed,
@@ -19,6 +18,7 @@ from throneroom_server.store import (
 )
 from throneroom_server.store.base import CHECKPOINT_EVERY
 from throneroom_server.store.memory import MemoryStore
+from throneroom_server.store.notify import channel_name
 from throneroom_server.store.redis import RedisStore
 
 from tests.waiting import until
@@ -40,20 +40,19 @@ def _entry(version: int, pile: int) -> storage_pb2.StoredEntry:
 async def _until_waiting(store: Store, game_id: str) -> None:
     """Until a ``wait_entries`` of the game is asleep in the store, so that what
     is committed next must wake it (else it would just be read). The store
-    says so (Store.waiting); on a Redis Cluster it counts its XREAD BLOCK
-    calls once sent, so Redis is asked too: asleep once it holds one blocked."""
+    says so (Store.waiting); on a Redis Cluster the primary of the game's slot
+    is asked too: it must hold the subscription of the game's shard channel."""
     await until(lambda: store.waiting(game_id) == 1, "the wait asleep in the store")
     if isinstance(store, RedisStore) and store.cluster:
-        await until(lambda: _xread_blocked(store), "Redis holding the XREAD blocked")
+        await until(lambda: _shard_subscribed(store, game_id), "the shard channel subscribed")
 
 
-async def _xread_blocked(store: RedisStore) -> bool:
-    nodes = await store._redis.client_list(target_nodes=RedisCluster.ALL_NODES)
-    return any(
-        client["cmd"] == "xread" and "b" in client["flags"]
-        for clients in nodes.values()
-        for client in clients
-    )
+async def _shard_subscribed(store: RedisStore, game_id: str) -> bool:
+    channel = channel_name(game_id)
+    node = store._redis.get_node_from_key(channel)
+    reply = await store._redis.execute_command("PUBSUB", "SHARDNUMSUB", channel, target_nodes=node)
+    name, count = reply  # [channel, subscribers]
+    return bool(name == channel.encode() and int(count) == 1)
 
 
 async def test_create_and_load(store: Store) -> None:

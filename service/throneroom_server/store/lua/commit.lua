@@ -17,7 +17,7 @@
 --          which the lobby reads), else ""
 -- ARGV[8]  the game's notification channel ("{g:<id>}:v:<db>", notify.py): the
 --          new version is published there once written; "" publishes nothing
---          (a Redis Cluster, whose replicas watch with XREAD)
+--          (TLS and unix-socket URLs, whose readers block on XREAD)
 -- ARGV[9]  a checkpoint's state (zlib of the serialized GameState), appended
 --          as the entry's field "s"; "" for a version that keeps no state
 -- ARGV[10] the key's field in an earlier release's layout ("idem:<key>",
@@ -26,6 +26,8 @@
 --          beside the game's compacted log (field "log": every row from
 --          version 1 on, each as the length of "e", "e", the length of "s",
 --          "s", the lengths 4 bytes big-endian), for the watchers of the last move
+-- ARGV[12] "1": ARGV[8] is a shard channel (a Redis Cluster: SPUBLISH, heard
+--          only on the primary of the game's slot); else "" (PUBLISH)
 --
 -- Returns {status, version}:
 --   {"OK", new_version}        committed
@@ -107,7 +109,11 @@ if ARGV[7] == '1' then
   redis.call('PEXPIRE', KEYS[2], ARGV[11])
 end
 if ARGV[8] ~= '' then
-  redis.call('PUBLISH', ARGV[8], new_version)
+  if ARGV[12] == '1' then
+    redis.call('SPUBLISH', ARGV[8], new_version)
+  else
+    redis.call('PUBLISH', ARGV[8], new_version)
+  end
 end
 if ARGV[7] == '1' then
   return {'OK', new_version, redis.call('HGET', KEYS[1], 'lobby') or ''}
