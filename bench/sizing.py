@@ -19,6 +19,11 @@
    store and on Redis in this process (CPU time of this process, engine and
    service path without gRPC); the gRPC transport's share is in
    docs/performance.md (bench/peer.py).
+4. Server memory per watch stream: one server process (``--workers 1``) on
+   Redis; WATCH_GAMES 2-seat games, two gRPC ``WatchGame`` streams each
+   (the plan's clients: one stream per seat), first on a few shared
+   connections, then each on a connection of its own; the server's resident
+   memory (``VmRSS``) before and after each, per stream and per connection.
 """
 
 from __future__ import annotations
@@ -32,21 +37,27 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import grpc
 import redis
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "sdk"), str(ROOT / "service")]
 
 from throneroom.envelopes import wrap_options  # noqa: E402
-from throneroom.v1 import storage_pb2  # noqa: E402
+from throneroom.v1 import (  # noqa: E402
+    service_pb2,
+    service_pb2_grpc,
+    storage_pb2,
+)
 from throneroom_server.app.service import App  # noqa: E402
 from throneroom_server.games.registry import build_registry, service_games  # noqa: E402
 from throneroom_server.store.base import Committed, Retention, Store  # noqa: E402
 from throneroom_server.store.memory import MemoryStore  # noqa: E402
 from throneroom_server.store.redis import RedisStore, game_key, log_key  # noqa: E402
 
-from throneroom_dev.processes import throwaway_redis  # noqa: E402
+from throneroom_dev.processes import server_process, throwaway_redis  # noqa: E402
 
 GAMES = service_games(include_fixtures=True)
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -217,18 +228,117 @@ async def cpu_per_move(url: str, games: int) -> None:
     print()
 
 
+SHARED_CONNECTIONS = 8
+OPEN_BATCH = 500
+"""Streams opened at once: gRPC's server cancels the calls of a burst beyond
+its queue of calls not yet taken by the application (about 1,000)."""
+
+
+def _rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError(f"no VmRSS for {pid}")
+
+
+async def _open_streams(
+    channels: list[grpc.aio.Channel], game_ids: list[str]
+) -> list[grpc.aio.UnaryStreamCall[Any, Any]]:
+    """Two streams per game (one per seat, as spectators: the same reader and
+    fan-out), spread over ``channels``; each has had its first update."""
+    calls = []
+    todo = game_ids * 2
+    for start in range(0, len(todo), OPEN_BATCH):  # within gRPC's queue of calls not yet taken
+        batch = []
+        for n, game_id in enumerate(todo[start : start + OPEN_BATCH], start):
+            stub = service_pb2_grpc.ThroneroomStub(channels[n % len(channels)])
+            request = service_pb2.WatchGameRequest(
+                game_id=game_id, include_current=True, heartbeat_seconds=300
+            )
+            batch.append(stub.WatchGame(request))
+        await asyncio.gather(*(call.read() for call in batch))
+        calls += batch
+    return calls
+
+
+async def _streams_rss(url: str, games: int, connections: int) -> tuple[int, int]:
+    """A fresh server process's RSS (KB) with the games created, then with
+    two streams per game open over ``connections`` connections."""
+    streams = 2 * games
+    env = {
+        "THRONEROOM_MAX_STREAMS": str(streams + 100),
+        "THRONEROOM_MAX_STREAMS_PER_CLIENT": str(streams + 100),
+        "THRONEROOM_MAX_WATCHED_GAMES": str(games + 100),
+        "THRONEROOM_MAX_CONNECTIONS": str(streams + 100),
+        "THRONEROOM_MAX_CALLS": str(streams + 1000),
+        "THRONEROOM_ACCESS_LOG": "0",
+    }
+    redis.Redis.from_url(url).flushall()
+    with server_process(url, env=env) as (address, pid):
+        admin = grpc.aio.insecure_channel(address)
+        stub = service_pb2_grpc.ThroneroomStub(admin)
+        options = wrap_options("king_is_dead", None)
+        game_ids = []
+        for seed in range(games):
+            created = await stub.CreateGame(
+                service_pb2.CreateGameRequest(num_seats=2, seed=seed, options=options)
+            )
+            game_ids.append(created.game_id)
+        warm = await _open_streams([admin], game_ids[:20])  # lazy imports, first buffers
+        for call in warm:
+            call.cancel()
+        await asyncio.sleep(1.0)
+        before = _rss_kb(pid)
+        channels = [grpc.aio.insecure_channel(address) for _ in range(connections)]
+        calls = await _open_streams(channels, game_ids)
+        await asyncio.sleep(1.0)
+        after = _rss_kb(pid)
+        for call in calls:
+            call.cancel()
+        await asyncio.gather(*(channel.close() for channel in channels))
+        await admin.close()
+    return before, after
+
+
+async def memory_per_stream(url: str, games: int) -> None:
+    streams = 2 * games
+    print(f"\n## 4. Server memory per watch stream ({streams:,} streams on {games:,} games)\n")
+    print("| streams on | connections | server RSS before | after | per stream |")
+    print("|---|---|---|---|---|")
+    for label, count in (
+        (f"{SHARED_CONNECTIONS} shared connections", SHARED_CONNECTIONS),
+        ("one connection per stream", streams),
+    ):
+        before, after = await _streams_rss(url, games, count)
+        per = (after - before) / streams
+        print(
+            f"| {label} | {count:,} | {before / 1024:.0f} MB | {after / 1024:.0f} MB |"
+            f" {per:.1f} KB |"
+        )
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="commit run (default: 3)")
     parser.add_argument("--games", type=int, default=3, help="games per variant (default: 3)")
     parser.add_argument("--concurrency", type=int, default=64, help="committers (default: 64)")
+    parser.add_argument(
+        "--watch-games", type=int, default=2000, help="games watched in part 4 (default: 2000)"
+    )
+    parser.add_argument("--parts", default="1234", help="which parts to run (default: 1234)")
     args = parser.parse_args()
     with throwaway_redis() as url:
-        await bytes_per_game(url, args.games)
-        redis.Redis.from_url(url).flushall()
-        await commits_per_core(url, args.seconds, args.concurrency)
-        redis.Redis.from_url(url).flushall()
-        await cpu_per_move(url, args.games)
+        if "1" in args.parts:
+            await bytes_per_game(url, args.games)
+            redis.Redis.from_url(url).flushall()
+        if "2" in args.parts:
+            await commits_per_core(url, args.seconds, args.concurrency)
+            redis.Redis.from_url(url).flushall()
+        if "3" in args.parts:
+            await cpu_per_move(url, args.games)
+            redis.Redis.from_url(url).flushall()
+        if "4" in args.parts:
+            await memory_per_stream(url, args.watch_games)
 
 
 if __name__ == "__main__":
