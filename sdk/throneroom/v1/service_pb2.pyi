@@ -1061,6 +1061,84 @@ class ExportGameResponse(_message.Message):
 Global___ExportGameResponse: _TypeAlias = ExportGameResponse  # noqa: Y015
 
 @_typing.final
+class ReplayRecordRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RECORD_FIELD_NUMBER: _builtins.int
+    FROM_VERSION_FIELD_NUMBER: _builtins.int
+    PAGE_SIZE_FIELD_NUMBER: _builtins.int
+    VIEWER_SEAT_FIELD_NUMBER: _builtins.int
+    DESCRIBE_LANGUAGE_FIELD_NUMBER: _builtins.int
+    RECORD_DATA_FIELD_NUMBER: _builtins.int
+    from_version: _builtins.int
+    """The first version returned (0: the setup, before any move)."""
+    page_size: _builtins.int
+    """Up to this many versions (0 = 100, capped at 1000)."""
+    viewer_seat: _builtins.int
+    """The view of this seat (a record reveals every secret anyway); unset: a
+    spectator's.
+    """
+    describe_language: _builtins.str
+    """"" (no descriptions), or "en", "es", "pt", as GetHistory's."""
+    record_data: _builtins.bytes
+    """Instead of record: the record serialized, as a binary record file holds
+    it (base64 in JSON), for clients that cannot parse protobuf.
+    """
+    @_builtins.property
+    def record(self) -> Global___GameRecord: ...
+    def __init__(
+        self,
+        *,
+        record: Global___GameRecord | None = ...,
+        from_version: _builtins.int = ...,
+        page_size: _builtins.int = ...,
+        viewer_seat: _builtins.int | None = ...,
+        describe_language: _builtins.str = ...,
+        record_data: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_viewer_seat", b"_viewer_seat", "record", b"record", "viewer_seat", b"viewer_seat"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_viewer_seat", b"_viewer_seat", "describe_language", b"describe_language", "from_version", b"from_version", "page_size", b"page_size", "record", b"record", "record_data", b"record_data", "viewer_seat", b"viewer_seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__viewer_seat: _TypeAlias = _typing.Literal["viewer_seat"]  # noqa: Y015
+    _WhichOneofArgType__viewer_seat: _TypeAlias = _typing.Literal["_viewer_seat", b"_viewer_seat"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__viewer_seat) -> _WhichOneofReturnType__viewer_seat | None: ...
+
+Global___ReplayRecordRequest: _TypeAlias = ReplayRecordRequest  # noqa: Y015
+
+@_typing.final
+class ReplayRecordResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    UPDATES_FIELD_NUMBER: _builtins.int
+    NEXT_FROM_VERSION_FIELD_NUMBER: _builtins.int
+    LAST_VERSION_FIELD_NUMBER: _builtins.int
+    next_from_version: _builtins.int
+    """Pass as from_version to read the next page; unset on the last page."""
+    last_version: _builtins.int
+    """The record's last version (its number of moves)."""
+    @_builtins.property
+    def updates(self) -> _containers.RepeatedCompositeFieldContainer[Global___GameUpdate]:
+        """Versions from_version on, in order; legal_moves stay empty."""
+
+    def __init__(
+        self,
+        *,
+        updates: _abc.Iterable[Global___GameUpdate] | None = ...,
+        next_from_version: _builtins.int | None = ...,
+        last_version: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_next_from_version", b"_next_from_version", "next_from_version", b"next_from_version"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_next_from_version", b"_next_from_version", "last_version", b"last_version", "next_from_version", b"next_from_version", "updates", b"updates"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__next_from_version: _TypeAlias = _typing.Literal["next_from_version"]  # noqa: Y015
+    _WhichOneofArgType__next_from_version: _TypeAlias = _typing.Literal["_next_from_version", b"_next_from_version"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__next_from_version) -> _WhichOneofReturnType__next_from_version | None: ...
+
+Global___ReplayRecordResponse: _TypeAlias = ReplayRecordResponse  # noqa: Y015
+
+@_typing.final
 class GameRecord(_message.Message):
     """A finished game's full record: with the engines of the same release it
     replays byte for byte (setup from options, seats and seed, then every move in

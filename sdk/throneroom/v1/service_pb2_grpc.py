@@ -89,6 +89,11 @@ class ThroneroomStub:
                 request_serializer=throneroom_dot_v1_dot_service__pb2.ExportGameRequest.SerializeToString,
                 response_deserializer=throneroom_dot_v1_dot_service__pb2.ExportGameResponse.FromString,
                 _registered_method=True)
+        self.ReplayRecord = channel.unary_unary(
+                '/throneroom.v1.Throneroom/ReplayRecord',
+                request_serializer=throneroom_dot_v1_dot_service__pb2.ReplayRecordRequest.SerializeToString,
+                response_deserializer=throneroom_dot_v1_dot_service__pb2.ReplayRecordResponse.FromString,
+                _registered_method=True)
         self.Play = channel.stream_stream(
                 '/throneroom.v1.Throneroom/Play',
                 request_serializer=throneroom_dot_v1_dot_service__pb2.PlayRequest.SerializeToString,
@@ -179,6 +184,16 @@ class ThroneroomServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ReplayRecord(self, request, context):
+        """A game record (ExportGame's, or a file of one) replayed through this
+        release's engines, nothing stored: each version's update as a seat or a
+        spectator sees it, paginated, for viewers of records (the web client's
+        "Open a record"). A record that does not replay is INVALID_ARGUMENT.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def Play(self, request_iterator, context):
         """A seat's play session (messages at the end of this file): its moves in,
         its view of the game out, on one bidirectional stream.
@@ -244,6 +259,11 @@ def add_ThroneroomServicer_to_server(servicer, server):
                     servicer.ExportGame,
                     request_deserializer=throneroom_dot_v1_dot_service__pb2.ExportGameRequest.FromString,
                     response_serializer=throneroom_dot_v1_dot_service__pb2.ExportGameResponse.SerializeToString,
+            ),
+            'ReplayRecord': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReplayRecord,
+                    request_deserializer=throneroom_dot_v1_dot_service__pb2.ReplayRecordRequest.FromString,
+                    response_serializer=throneroom_dot_v1_dot_service__pb2.ReplayRecordResponse.SerializeToString,
             ),
             'Play': grpc.stream_stream_rpc_method_handler(
                     servicer.Play,
@@ -548,6 +568,33 @@ class Throneroom:
             '/throneroom.v1.Throneroom/ExportGame',
             throneroom_dot_v1_dot_service__pb2.ExportGameRequest.SerializeToString,
             throneroom_dot_v1_dot_service__pb2.ExportGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReplayRecord(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/throneroom.v1.Throneroom/ReplayRecord',
+            throneroom_dot_v1_dot_service__pb2.ReplayRecordRequest.SerializeToString,
+            throneroom_dot_v1_dot_service__pb2.ReplayRecordResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -73,6 +73,12 @@ class ThroneroomStub:
     """A finished game's full record (every move and event, the seed), to
     archive it before the retention removes it and to replay it.
     """
+    ReplayRecord: _grpc.UnaryUnaryMultiCallable[_service_pb2.ReplayRecordRequest, _service_pb2.ReplayRecordResponse]
+    """A game record (ExportGame's, or a file of one) replayed through this
+    release's engines, nothing stored: each version's update as a seat or a
+    spectator sees it, paginated, for viewers of records (the web client's
+    "Open a record"). A record that does not replay is INVALID_ARGUMENT.
+    """
     Play: _grpc.StreamStreamMultiCallable[_service_pb2.PlayRequest, _service_pb2.PlayResponse]
     """A seat's play session (messages at the end of this file): its moves in,
     its view of the game out, on one bidirectional stream.
@@ -108,6 +114,12 @@ class ThroneroomAsyncStub(ThroneroomStub):
     ExportGame: _aio.UnaryUnaryMultiCallable[_service_pb2.ExportGameRequest, _service_pb2.ExportGameResponse]  # type: ignore[assignment]
     """A finished game's full record (every move and event, the seed), to
     archive it before the retention removes it and to replay it.
+    """
+    ReplayRecord: _aio.UnaryUnaryMultiCallable[_service_pb2.ReplayRecordRequest, _service_pb2.ReplayRecordResponse]  # type: ignore[assignment]
+    """A game record (ExportGame's, or a file of one) replayed through this
+    release's engines, nothing stored: each version's update as a seat or a
+    spectator sees it, paginated, for viewers of records (the web client's
+    "Open a record"). A record that does not replay is INVALID_ARGUMENT.
     """
     Play: _aio.StreamStreamMultiCallable[_service_pb2.PlayRequest, _service_pb2.PlayResponse]  # type: ignore[assignment]
     """A seat's play session (messages at the end of this file): its moves in,
@@ -207,6 +219,18 @@ class ThroneroomServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_service_pb2.ExportGameResponse, _abc.Awaitable[_service_pb2.ExportGameResponse]]:
         """A finished game's full record (every move and event, the seed), to
         archive it before the retention removes it and to replay it.
+        """
+
+    @_abc_1.abstractmethod
+    def ReplayRecord(
+        self,
+        request: _service_pb2.ReplayRecordRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_service_pb2.ReplayRecordResponse, _abc.Awaitable[_service_pb2.ReplayRecordResponse]]:
+        """A game record (ExportGame's, or a file of one) replayed through this
+        release's engines, nothing stored: each version's update as a seat or a
+        spectator sees it, paginated, for viewers of records (the web client's
+        "Open a record"). A record that does not replay is INVALID_ARGUMENT.
         """
 
     @_abc_1.abstractmethod

@@ -192,6 +192,11 @@ async def export_game(request: web.Request) -> web.StreamResponse:
     return json_response(await calls.export_game(_app(request), query, caller=_caller(request)))
 
 
+async def replay_record(request: web.Request) -> web.StreamResponse:
+    body = await read_body(request, service_pb2.ReplayRecordRequest())
+    return json_response(await calls.replay_record(_app(request), body, caller=_caller(request)))
+
+
 async def watch_game(request: web.Request) -> web.StreamResponse:
     """Server-Sent Events: ``event: update`` / ``event: heartbeat`` with ``id:``
     the version and ``data:`` the WatchGameResponse JSON.
@@ -460,6 +465,10 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/v1/games/{game_id}/record", export_game, "ExportGame",
           "A finished game's full record (every move and event, the seed)",
           service_pb2.ExportGameRequest, service_pb2.ExportGameResponse, errors=(409,)),
+    Route("POST", "/v1/records/replay", replay_record, "ReplayRecord",
+          "A game record replayed through this release's engines, nothing stored: each "
+          "version's update as a seat or a spectator sees it, a page at a time; " + _LANG,
+          service_pb2.ReplayRecordRequest, service_pb2.ReplayRecordResponse),
     Route("GET", "/v1/games/{game_id}/watch", watch_game, "WatchGame",
           "Server-Sent Events of every version after fromVersion, then new ones; " + _LANG,
           service_pb2.WatchGameRequest, service_pb2.WatchGameResponse, seat_token="optional",

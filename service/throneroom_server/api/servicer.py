@@ -255,6 +255,12 @@ class ThroneroomServicer(service_pb2_grpc.ThroneroomServicer):
         return await calls.export_game(self.app, request, caller=self._caller(context))
 
     @_unary
+    async def ReplayRecord(
+        self, request: service_pb2.ReplayRecordRequest, context: Context
+    ) -> service_pb2.ReplayRecordResponse:
+        return await calls.replay_record(self.app, request, caller=self._caller(context))
+
+    @_unary
     async def Ping(
         self, request: service_pb2.PingRequest, context: Context
     ) -> service_pb2.PingResponse:

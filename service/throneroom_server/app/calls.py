@@ -122,3 +122,9 @@ async def export_game(
 ) -> service_pb2.ExportGameResponse:
     record = await app.export_game(request.game_id, caller=caller)
     return service_pb2.ExportGameResponse(record=record)
+
+
+def replay_record(
+    app: App, request: service_pb2.ReplayRecordRequest, *, caller: Caller
+) -> Awaitable[service_pb2.ReplayRecordResponse]:
+    return app.replay_record(request, caller=caller)

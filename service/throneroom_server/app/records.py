@@ -15,7 +15,7 @@ secret of the game, which nothing can use once the game is over.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from throneroom.v1 import common_pb2, game_pb2, service_pb2, storage_pb2
 
@@ -93,8 +93,19 @@ def build_record(
     return record
 
 
-def replay(record: service_pb2.GameRecord, games: Mapping[str, ServiceGame]) -> game_pb2.GameState:
-    """Replay ``record`` through ``games``; the final state, or RecordMismatch."""
+Replayed = Callable[[service_pb2.RecordedMove | None, game_pb2.GameState], None]
+"""Told each version replayed: its recorded move (None for version 0) and state."""
+
+
+def replay(
+    record: service_pb2.GameRecord,
+    games: Mapping[str, ServiceGame],
+    *,
+    each: Replayed | None = None,
+) -> game_pb2.GameState:
+    """Replay ``record`` through ``games``; the final state, or RecordMismatch.
+    ``each`` is told every version as it agrees with the record (version 0
+    first)."""
     if record.format != RECORD_FORMAT:
         raise RecordMismatch(
             0, f"record format {record.format}, this release reads {RECORD_FORMAT}"
@@ -107,6 +118,8 @@ def replay(record: service_pb2.GameRecord, games: Mapping[str, ServiceGame]) -> 
         state = game.setup(record.options, record.num_seats, record.seed)
     except GameError as exc:
         raise RecordMismatch(0, f"the game cannot be set up: {exc}") from exc
+    if each is not None:
+        each(None, state)
     events: list[game_pb2.Event]
     for number, moved in enumerate(record.moves, start=1):
         if moved.version != number:
@@ -123,6 +136,8 @@ def replay(record: service_pb2.GameRecord, games: Mapping[str, ServiceGame]) -> 
         recorded = [e.SerializeToString(deterministic=True) for e in moved.events]
         if [e.SerializeToString(deterministic=True) for e in events] != recorded:
             raise RecordMismatch(number, "the events differ from the record's")
+        if each is not None:
+            each(moved, state)
     outcome = outcome_of(game, state)
     if outcome is None:
         raise RecordMismatch(len(record.moves), "the game is not over after the last move")

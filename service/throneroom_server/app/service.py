@@ -16,9 +16,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import structlog
+from google.protobuf.message import DecodeError
 from throneroom.v1 import common_pb2, game_pb2, service_pb2, storage_pb2
 
-from throneroom_server.app import clocks, limits, records, tokens
+from throneroom_server.app import clocks, limits, record_views, records, tokens
 from throneroom_server.app.access import LOCAL, Access, Caller
 from throneroom_server.app.commit import Committer
 from throneroom_server.app.errors import invalid, precondition
@@ -36,6 +37,7 @@ from throneroom_server.games.kit.service import ServiceGame
 from throneroom_server.store import GameFull, SeatTaken, Store, StoreUnavailable
 
 __all__ = ["App", "AppConfig", "KnownGame", "MoveDone", "Viewer"]
+
 
 log = structlog.get_logger("throneroom.app")
 
@@ -260,6 +262,44 @@ class App:
         if entries and entries[-1].version < loaded.version:
             response.next_from_version = entries[-1].version
         return response
+
+    async def replay_record(
+        self,
+        request: service_pb2.ReplayRecordRequest,
+        *,
+        caller: Caller = LOCAL,
+    ) -> service_pb2.ReplayRecordResponse:
+        """A record's versions as a seat or a spectator sees them
+        (record_views.py); INVALID_ARGUMENT ``RECORD_MISMATCH`` for a record
+        that does not replay. The replay runs in a worker thread: a long
+        record does not hold the event loop."""
+        await self.gateway.admit(caller)
+        record = request.record
+        if request.record_data:
+            if request.HasField("record"):
+                raise invalid("MALFORMED_REQUEST", "send record or record_data, not both")
+            record = service_pb2.GameRecord()
+            try:
+                record.ParseFromString(request.record_data)
+            except DecodeError as exc:
+                raise invalid("RECORD_MISMATCH", "record_data is not a serialized record") from exc
+        words = record_views.describer_for(self.games, record, request.describe_language)
+        viewer = request.viewer_seat if request.HasField("viewer_seat") else None
+        if viewer is not None and not 0 <= viewer < record.num_seats:
+            raise invalid("BAD_SEAT", f"viewer_seat {viewer} is not a seat of this record")
+        size = min(request.page_size or DEFAULT_PAGE, MAX_PAGE)
+        try:
+            return await asyncio.to_thread(
+                record_views.replay_page,
+                record,
+                self.games,
+                from_version=request.from_version,
+                size=size,
+                viewer=viewer,
+                words=words,
+            )
+        except records.RecordMismatch as exc:
+            raise invalid("RECORD_MISMATCH", f"the record does not replay: {exc}") from exc
 
     async def export_game(self, game_id: str, *, caller: Caller = LOCAL) -> service_pb2.GameRecord:
         """A finished game's full record (records.py); FAILED_PRECONDITION
