@@ -3,9 +3,11 @@
 //   #/game/<id>                 a game, as a spectator (join from there)
 //   #/game/<id>?join=<seat>     join that seat, then play it
 //   #/game/<id>/seat/<n>        a game as seat n (its token kept in this browser)
+//   #/record                    a record file opened from this computer, replayed
 
 import { GamePage } from "./game.js";
 import { showLobby } from "./lobby.js";
+import { RecordPage } from "./record.js";
 
 const main = document.getElementById("main");
 let page = null;
@@ -24,6 +26,7 @@ function parse(hash) {
     const join = params.has("join") && /^\d+$/.test(params.get("join")) ? Number(params.get("join")) : null;
     return { name: "game", gameId: parts[1], seat, join };
   }
+  if (parts[0] === "record") return { name: "record" };
   return { name: "lobby" };
 }
 
@@ -34,6 +37,9 @@ async function route() {
   const where = parse(location.hash);
   if (where.name === "game") {
     page = new GamePage(main, { gameId: where.gameId, seat: where.seat, joinSeat: where.join, go });
+    await page.start();
+  } else if (where.name === "record") {
+    page = new RecordPage(main, { go });
     await page.start();
   } else {
     await showLobby(main, { go });

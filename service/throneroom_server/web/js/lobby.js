@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { clear, h } from "./dom.js";
 import { loadData } from "./gamedata.js";
+import { recordFileInput } from "./record.js";
 import { knownGames, rememberGame } from "./storage.js";
 
 const STATUS_FILTERS = [
@@ -25,7 +26,14 @@ export async function showLobby(main, { go, notice }) {
   const typesSection = h("section", { class: "panel", "aria-labelledby": "types-title" }, h("h2", { id: "types-title" }, "Games"));
   const listSection = h("section", { class: "panel", "aria-labelledby": "list-title" });
   const createSection = h("section", { class: "panel", "aria-labelledby": "create-title" });
-  main.append(h("div", { class: "lobby" }, typesSection, createSection, listSection));
+  const recordSection = h(
+    "section",
+    { class: "panel", "aria-labelledby": "open-record-title" },
+    h("h2", { id: "open-record-title" }, "Open a record file"),
+    h("p", { class: "muted" }, "A finished game's record (JSON or binary) from this computer, stepped through with its board."),
+    recordFileInput(go),
+  );
+  main.append(h("div", { class: "lobby" }, typesSection, createSection, listSection, recordSection));
   if (notice) main.prepend(h("p", { class: "error", role: "alert" }, notice));
 
   let types = [];
