@@ -50,8 +50,8 @@ __all__ = ["BOT_KINDS", "LOG_LINES", "PASS_KEYBOARD", "PROMPT_END", "Seat", "Ses
 PROMPT_END = "> "
 #: The hot-seat screen between two people's decisions (tests wait for it).
 PASS_KEYBOARD = "Pass the keyboard to seat {seat}, then press Enter"
-#: The most lines of the last moves kept right above the prompt ('l' shows them all).
-LOG_LINES = 8
+#: The most screen lines of the last moves kept right above the prompt ('l' shows them all).
+LOG_LINES = 6
 BOT_KINDS = ("heuristic", "random")
 HELP = (
     "Type the number of a move, the move in notation (docs/notation.md), or a part of it "
@@ -228,12 +228,25 @@ class Session:
         return lines
 
     def _show_log(self, player: Seat, *, everything: bool = False) -> None:
+        """Under "Last moves:", the newest lines of the seat's log that fit in
+        ``LOG_LINES`` lines of the screen (all of them with ``everything``)."""
         log = player.log
-        shown = log if everything else log[-LOG_LINES:]
-        if len(shown) < len(log):
-            self.console.print(
-                Text(f"({len(log) - len(shown)} earlier lines: 'l' shows them)", style="dim")
-            )
+        if not log:
+            return
+        width = self.console.width
+        shown: list[Text] = []
+        room = LOG_LINES
+        for line in reversed(log):
+            height = len(line.wrap(self.console, width))
+            if not everything and height > room:
+                break
+            shown.insert(0, line)
+            room -= height
+        earlier = len(log) - len(shown)
+        heading = Text("Last moves:", style="bold")
+        if earlier:
+            heading.append(f" ({earlier} earlier: 'l' shows them)", style="dim")
+        self.console.print(heading)
         for line in shown:
             self.console.print(line)
 
