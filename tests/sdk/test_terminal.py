@@ -394,3 +394,31 @@ def test_without_rich_play_local_says_what_to_install() -> None:
         "throneroom play-local: this command draws with the 'rich' library, which is not "
         "installed: pip install 'throneroom[cli]' (from a checkout: pip install './sdk[cli]')\n"
     )
+
+
+def test_quitting_an_in_process_game_says_it_ends_with_the_program(addr: str) -> None:
+    with Client(addr) as client:
+        console = Console(width=140, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+        session = Session(
+            client, "king_is_dead", seats=2, bots=1, seed=2, console=console, embedded=True,
+            read_line=lambda _prompt: "q",
+        )  # fmt: skip
+        assert session.run() is False
+        console.file.close()
+    text = console.export_text()
+    assert "ends with it" in text
+    assert "go on with" not in text and session.players[0].handle.token not in text
+
+
+def test_bots_only_shows_the_end_as_a_spectator(addr: str) -> None:
+    with Client(addr) as client:
+        console = Console(width=140, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+        session = Session(
+            client, "kings_life", seats=4, bots=4, seed=2, console=console,
+            read_line=lambda _prompt: pytest.fail("nobody is asked"),
+        )  # fmt: skip
+        assert session.run() is True
+        console.file.close()
+    text = console.export_text()
+    assert "· as spectator ·" in text and "Game over" in text
+    assert "Your hand" not in text

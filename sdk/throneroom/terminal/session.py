@@ -368,11 +368,13 @@ class Session:
     # -- the end --------------------------------------------------------------------------------
 
     def _finish(self) -> None:
-        """The game is over: the last moves and the final board, as the last
+        """The game is over: the final board and the last moves, as the last
         person at the keyboard sees them."""
-        reader = self.players[self._reader if self._reader is not None else 0]
-        if reader.bot is not None and self.people:
-            reader = self.people[0]
+        if not self.people:  # bots only: the end as a spectator sees it
+            self.console.print(board(self.client.get_game(self.game_id), self.lang))
+            return
+        at = self._reader
+        reader = self.players[at] if at is not None else self.people[0]
         reader.handle.refresh()
         self._catch_up(reader)
         self.console.print(board(reader.handle.snapshot, self.lang))

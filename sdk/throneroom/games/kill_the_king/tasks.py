@@ -85,14 +85,19 @@ _SAME: Final[Words] = {
         "(the next one of a type is placed first): placing u{placed} on {square}"
     ),
     "es": (
-        "u{asked} y u{placed} son {kind} en reserva, iguales hasta colocarlas "
+        "u{asked} y u{placed} son del mismo tipo ({kind}), en reserva, iguales hasta colocarlas "
         "(se coloca primero la siguiente de cada tipo): se coloca u{placed} en {square}"
     ),
     "pt": (
-        "u{asked} e u{placed} são {kind} na reserva, iguais até serem colocadas "
+        "u{asked} e u{placed} são do mesmo tipo ({kind}), na reserva, iguais até serem colocadas "
         "(coloca-se primeiro a próxima de cada tipo): coloca-se u{placed} em {square}"
     ),
 }
+
+
+def _bare(name: str) -> str:
+    """An English unit name without its article ("an Archer" -> "Archer")."""
+    return name.removeprefix("an ").removeprefix("a ")
 
 
 def task(view: pb.KillTheKingView, lang: str = "en") -> str:
@@ -132,7 +137,7 @@ def interchangeable(
     why = r.word(_SAME).format(
         asked=asked.id,
         placed=first.id,
-        kind=w.unit_name(asked.type, r).removeprefix("an ").removeprefix("a "),
+        kind=_bare(w.unit_name(asked.type, r)) if r.lang == "en" else w.unit_name(asked.type, r),
         square=square_name(move.place.square),
     )
     return same, why
