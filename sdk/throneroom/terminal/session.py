@@ -111,7 +111,10 @@ class Session:
     players: list[Seat] = field(default_factory=list)
     prompts: int = 0
     """How many times a person was asked for a move."""
-    _played: dict[int, tuple[int, Message, bool]] = field(default_factory=dict)
+    _played: dict[int, tuple[int, Message, bool, str]] = field(default_factory=dict)
+    """Version -> the person's move that made it: seat, move, forced, a note
+    (why a typed move was played as another, "" for none)."""
+    _note: str = ""
     _reader: int | None = None
 
     def start(self) -> None:
@@ -166,6 +169,7 @@ class Session:
                     self._quit()
                     return False
                 move = chosen
+            note, self._note = self._note, ""
             try:
                 response = handle.play(move)
             except (StaleVersion, IllegalMove, InvalidMove) as error:
@@ -174,7 +178,7 @@ class Session:
                 snapshot = handle.refresh()
                 continue
             if player.bot is None:
-                self._played[response.version] = (player.number, unwrap(move), forced)
+                self._played[response.version] = (player.number, unwrap(move), forced, note)
             snapshot = response.snapshot
         self._finish()
         return True
@@ -215,11 +219,13 @@ class Session:
         lines = []
         own = self._played.get(entry.version)
         if own is not None and own[0] == reader:
-            _seat, move, forced = own
+            _seat, move, forced, note = own
             line = Text("you: " if not forced else "you (the only legal move): ", style="bold")
             line.append(move_sentence(self.game_type, move, None, self.lang, reader, names=names))
             line.append(f"  [{move_notation(self.game_type, move)}]", style="cyan")
             lines.append(line)
+            if note:
+                lines.append(Text(f"  ({note})", style="yellow"))
         sentences = event_sentences(entry.events, self.lang, reader, names)
         for sentence in sentences:
             lines.append(Text(f"  {sentence}", style="dim"))
@@ -357,7 +363,7 @@ class Session:
                 move, why = same
                 envelope = wrap_move(self.game_type, move)
                 if envelope in legal:
-                    self.console.print(Text(why, style="yellow"))
+                    self._note = why  # told under "Last moves:" with the move
                     return envelope
         found = narrow(written, answer)
         if found:

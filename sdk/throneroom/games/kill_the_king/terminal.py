@@ -268,6 +268,8 @@ def _counters(view: pb.KillTheKingView, viewer: int | None) -> list[RenderableTy
             summary.append(f", {len(reserve)} in reserve")
             if index == viewer:
                 summary.append(": " + _reserve(reserve))
+                if view.phase == State.PHASE_PLACEMENT:
+                    summary.append(" (a placement may name any id of a type: the next is placed)")
             elif view.phase == State.PHASE_PLACEMENT:
                 summary.append(" (its placement is hidden until every seat has placed)")
         if dead:
