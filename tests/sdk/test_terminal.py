@@ -422,3 +422,31 @@ def test_bots_only_shows_the_end_as_a_spectator(addr: str) -> None:
     text = console.export_text()
     assert "· as spectator ·" in text and "Game over" in text
     assert "Your hand" not in text
+
+
+@pytest.mark.parametrize(("confirm", "asked_for"), [(False, 4), (True, 5)])
+def test_a_forced_move_plays_itself_unless_confirm_forced(
+    addr: str, confirm: bool, asked_for: int
+) -> None:
+    """Nim from 5, taking one at a time at hot-seat: the last stone (one legal
+    move) is taken without asking, unless --confirm-forced."""
+    asked: list[str] = []
+
+    def read_line(prompt: str) -> str:
+        asked.append(prompt)
+        return "" if prompt.startswith("Pass the keyboard") else "0"
+
+    with Client(addr) as client:
+        console = Console(width=140, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+        session = Session(
+            client, "nim", seats=2, bots=0, options={"pile": 5}, seed=1, console=console,
+            read_line=read_line, confirm_forced=confirm,
+        )  # fmt: skip
+        assert session.run() is True
+        console.file.close()
+        assert client.get_game(session.game_id).version == 5
+    assert sum(1 for p in asked if p.endswith(PROMPT_END)) == asked_for == session.prompts
+    # The last stone is told to the last person at the keyboard (seat 1 by its
+    # events when the move played itself, seat 0 as its own move when asked).
+    told = "you: Take 1 stone" if confirm else "Seat 0 takes 1 stone (0 stones left)"
+    assert told in console.export_text().split("Last moves:")[-1]
