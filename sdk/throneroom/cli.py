@@ -278,6 +278,9 @@ def cmd_watch(args: argparse.Namespace) -> None:
     with _client(args) as client:
         handle = _handle(client, args.game_id, args.token)
         console = _console() if draw else None
+        if not handle.started and not handle.finished and not args.json:
+            # Watching waits for every seat first: say so rather than print nothing.
+            print(f"{_pending(handle.snapshot)}; watching from then on", flush=True)
         for update in handle.watch(args.from_version):
             if args.json:
                 emit_json(as_dict(update))
@@ -363,28 +366,39 @@ def cmd_selfplay(args: argparse.Namespace) -> None:
                 )
 
 
+def _min_seats(client: Client, game_type: str) -> int:
+    """The fewest seats the server plays ``game_type`` with."""
+    for info in client.game_types():
+        if info.name == game_type:
+            return info.min_seats
+    raise UsageError(f"the server has no game {game_type!r} (`throneroom games` lists them)")
+
+
 def cmd_play_local(args: argparse.Namespace) -> None:
     from throneroom.terminal import require_rich  # noqa: PLC0415 - the cli extra
 
     require_rich()
     from throneroom.terminal.session import Session  # noqa: PLC0415 - the cli extra
 
-    bots = args.seats - 1 if args.bots is None else args.bots
-    if args.seats < 1 or not 0 <= bots <= args.seats:
-        raise UsageError("play-local needs --seats >= 1 and 0 <= --bots <= --seats")
     options = unwrap(_options(args.game, args.option))
     explicit = args.server is not None or bool(os.environ.get(ADDRESS_ENV))
     with _client(args) if explicit else embedded_client() as client:
+        seats = _min_seats(client, args.game) if args.seats is None else args.seats
+        bots = seats - 1 if args.bots is None else args.bots
+        if seats < 1 or not 0 <= bots <= seats:
+            raise UsageError("play-local needs --seats >= 1 and 0 <= --bots <= --seats")
         session = Session(
             client,
             args.game,
-            seats=args.seats,
+            seats=seats,
             bots=bots,
             bot_kind=args.bot,
             seed=args.seed,
             options=options,
             lang=args.lang,
             console=_console(),
+            confirm_forced=args.confirm_forced,
+            embedded=not explicit,
         )
         session.run()
 
@@ -605,7 +619,21 @@ def build_parser() -> argparse.ArgumentParser:
         f"unless --server or ${ADDRESS_ENV} is given)",
     )
     game_arg(local)
-    seats_flag(local, default=2)
+    local.add_argument(
+        "--seats",
+        "--players",
+        dest="seats",
+        type=int,
+        default=None,
+        metavar="N",
+        help="number of seats (players); default: the game's fewest (`throneroom games`)",
+    )
+    local.add_argument(
+        "--confirm-forced",
+        action="store_true",
+        help="ask even when a decision has exactly one legal move "
+        "(default: off, such a move plays itself and the log says so)",
+    )
     local.add_argument(
         "--bots",
         type=int,

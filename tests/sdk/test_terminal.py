@@ -3,16 +3,13 @@ boards, the sentences, and the CLI's flags and one-line errors."""
 
 from __future__ import annotations
 
-import fcntl
+import io
+import itertools
 import json
 import os
 import re
-import select
-import struct
 import subprocess
 import sys
-import termios
-import time
 from pathlib import Path
 
 import pytest
@@ -22,15 +19,18 @@ from throneroom.arena import play_match
 from throneroom.bots import RandomBot
 from throneroom.games.kill_the_king.bot import KillTheKingBot
 from throneroom.games.kill_the_king.data import Side
+from throneroom.games.kill_the_king.squares import COLUMNS
 from throneroom.games.king_is_dead import terminal as kid_terminal
 from throneroom.terminal import texts
-from throneroom.terminal.session import PROMPT_END, Session
+from throneroom.terminal.session import CLEAR, PASS_KEYBOARD, PROMPT_END, Session
+from throneroom.v1 import kill_the_king_pb2 as kk_pb
 from throneroom.v1 import king_is_dead_pb2 as kid_pb
 from throneroom_server.embedded import EmbeddedServer
 from throneroom_server.games.king_is_dead import board as engine_board
 
+from tests.sdk.pty_terminal import Terminal
+
 Capture = pytest.CaptureFixture[str]
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -46,56 +46,6 @@ def run(capsys: Capture, *argv: str) -> tuple[int, str, str]:
 
 
 # -- play-local in a pseudo-terminal ------------------------------------------------------
-
-
-class Terminal:
-    """A child process on a pseudo-terminal (140 columns), read and typed into."""
-
-    def __init__(self, argv: list[str]) -> None:
-        self.master, slave = os.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 140, 0, 0))
-        env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "140", "LINES": "50"}
-        env.pop("THRONEROOM_SERVER", None)
-        self.process = subprocess.Popen(
-            argv, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True
-        )
-        os.close(slave)
-        self.raw = b""
-
-    @property
-    def screen(self) -> str:
-        """Everything printed so far, without colours (escapes may span reads)."""
-        return ANSI.sub("", self.raw.decode("utf-8", "replace")).replace("\r", "")
-
-    def read_until(self, marker: str, *, patience: float = 60.0) -> str:
-        """Everything printed until ``marker`` appears (or the child ends)."""
-        start = len(self.screen)
-        deadline = time.monotonic() + patience  # only against a hang; nothing asserts on time
-        while marker not in self.screen[start:]:
-            if time.monotonic() > deadline:
-                raise AssertionError(f"no {marker!r} after:\n{self.screen[-3000:]}")
-            ready, _, _ = select.select([self.master], [], [], 0.5)
-            if not ready:
-                if self.process.poll() is not None:
-                    break
-                continue
-            try:
-                chunk = os.read(self.master, 65536)
-            except OSError:  # the child closed the terminal
-                break
-            if not chunk:
-                break
-            self.raw += chunk
-        return self.screen[start:]
-
-    def type(self, line: str) -> None:
-        os.write(self.master, (line + "\n").encode())
-
-    def close(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-        self.process.wait(30)
-        os.close(self.master)
 
 
 def test_a_whole_king_is_dead_game_at_the_terminal_against_a_bot() -> None:
@@ -129,7 +79,7 @@ def test_a_whole_king_is_dead_game_at_the_terminal_against_a_bot() -> None:
         assert "not a move" in terminal.read_until(prompt)
         terminal.type("play settlers")
         after = terminal.read_until(prompt)
-        assert "seat 0 (you): Play the Settlers card  [play settlers]" in after
+        assert "you: Play the Settlers card  [play settlers]" in after
         assert "must resolve the Settlers: put a" in after  # the pending decision, in words
         decisions = 2
         while True:
@@ -140,7 +90,7 @@ def test_a_whole_king_is_dead_game_at_the_terminal_against_a_bot() -> None:
                 break
             assert decisions < 200, "the game did not end"
         assert terminal.process.wait(30) == 0
-        assert "king_is_dead_heuristic" in screen  # the bot's moves were shown
+        assert re.search(r"Seat 1 (plays|passes)", terminal.screen)  # the bot's moves, told
         assert re.search(r"Game over: seat [01]", screen)
     finally:
         terminal.close()
@@ -170,9 +120,9 @@ def test_kill_the_king_at_the_terminal_against_its_bot() -> None:
         else:
             pytest.fail("no counter was placed")
         assert "(its placement is hidden until every seat has placed)" in screen
-        assert "seat 1 (bot: kill_the_king_heuristic): " in terminal.screen  # its moves shown
+        assert "Seat 1 takes the side of the" in terminal.screen  # its moves, told
         terminal.type("q")
-        assert "left unfinished" in terminal.read_until("seat 1:")
+        assert "ends with it" in terminal.read_until("--server")  # an in-process server
         assert terminal.process.wait(30) == 0
     finally:
         terminal.close()
@@ -193,25 +143,122 @@ def test_show_draws_a_kill_the_king_game(capsys: Capture, addr: str) -> None:
 
 
 def test_hot_seat_asks_each_seat_in_turn(addr: str) -> None:
-    """Two people at one keyboard: each seat is asked for its own moves."""
+    """Two people at one keyboard: each seat is asked for its own moves, with
+    a pass-the-keyboard screen whenever the seat at the keyboard changes."""
     asked: list[str] = []
 
     def read_line(prompt: str) -> str:
         asked.append(prompt)
-        return "0"
+        return "" if prompt.startswith("Pass the keyboard") else "0"
 
     with Client(addr) as client:
         console = Console(width=140, file=open(os.devnull, "w"))  # noqa: SIM115 - closed below
         session = Session(
-            client, "nim", seats=2, bots=0, options={"pile": 4}, seed=1, console=console,
+            client, "nim", seats=2, bots=0, options={"pile": 5}, seed=1, console=console,
             read_line=read_line,
         )  # fmt: skip
         assert session.run() is True
         console.file.close()
         snapshot = client.get_game(session.game_id)
-    assert snapshot.finished and snapshot.version == 4
-    assert asked == ["seat 0 > ", "seat 1 > ", "seat 0 > ", "seat 1 > "]
+    assert snapshot.finished and snapshot.version == 5
+    pass_to = [PASS_KEYBOARD.format(seat=seat) + " " for seat in (0, 1)]
+    assert asked[:3] == ["seat 0 > ", pass_to[1], "seat 1 > "]
+    at_keyboard = 0
+    for before, prompt in itertools.pairwise(asked):
+        if prompt.startswith("seat "):
+            seat = int(prompt.split()[1])
+            assert seat == at_keyboard or before == pass_to[seat], asked
+            at_keyboard = seat
     assert [p.handle.token for p in session.players] and all(p.bot is None for p in session.players)
+
+
+def test_hot_seat_clears_the_screen_before_the_next_seats_hand(addr: str) -> None:
+    """King's Life hot-seat: between two people the screen is cleared, so no
+    stretch of the screen holds two seats' views (their hands)."""
+    with Client(addr) as client:
+        out = io.StringIO()
+        console = Console(width=100, file=out, force_terminal=True, color_system=None)
+        answers = iter(["0"] * 12 + ["q"])
+
+        def read_line(prompt: str) -> str:
+            return "" if prompt.startswith("Pass the keyboard") else next(answers)
+
+        session = Session(
+            client, "kings_life", seats=4, bots=0, seed=2, console=console, read_line=read_line
+        )
+        assert session.run() is False
+    screens = out.getvalue().split(CLEAR)
+    seen = [set(re.findall(r"· as seat (\d+) ·", screen)) for screen in screens]
+    assert sum(1 for viewers in seen if viewers) >= 3, "the keyboard was passed too rarely"
+    assert all(len(viewers) <= 1 for viewers in seen), seen
+
+
+def test_any_counter_of_a_type_may_be_placed(addr: str) -> None:
+    """Kill the King offers the next counter of each type only (they are alike
+    until placed, KK-22): naming another of that type places the next one,
+    and the terminal says so."""
+    with Client(addr) as client:
+        console = Console(width=140, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+        typed: list[str] = []
+
+        def read_line(prompt: str) -> str:
+            view = session.players[0].handle.view
+            if view.phase == kk_pb.KillTheKingState.PHASE_PLACEMENT and not typed:
+                mine = [
+                    u for u in view.units
+                    if u.seat == 0 and u.status == kk_pb.KillTheKingUnit.STATUS_RESERVE
+                ]  # fmt: skip
+                kinds = [u.type for u in mine]
+                twin = next(u for u in mine if kinds.count(u.type) > 1 and u.id != min(
+                    x.id for x in mine if x.type == u.type))  # fmt: skip
+                listed = session.players[0].handle.legal_moves()
+                square = next(m.place for m in listed if m.WhichOneof("decision") == "place")
+                typed.append(f"u{twin.id}")
+                name = f"{COLUMNS[square.square.col]}{square.square.row + 1}"
+                return f"place u{twin.id} {name} n"
+            return "q" if typed else "0"
+
+        session = Session(
+            client, "kill_the_king", seats=2, bots=1, seed=4, console=console, read_line=read_line
+        )
+        assert session.run() is False
+        console.file.close()
+        session.players[0].handle.refresh()
+        view = session.players[0].handle.view
+    text = console.export_text()
+    asked = typed[0]
+    assert re.search(rf"{asked} and u\d+ are both \w+ in reserve, alike until placed", text)
+    assert "is not one of the legal moves now" not in text
+    first = int(re.findall(r"placing u(\d+) on", text)[0])
+    units = {u.id: u for u in view.units}
+    assert units[first].status == kk_pb.KillTheKingUnit.STATUS_ON_FIELD
+    assert units[first].type == units[int(asked[1:])].type
+    assert units[int(asked[1:])].status == kk_pb.KillTheKingUnit.STATUS_RESERVE
+
+
+def test_play_local_takes_the_games_fewest_seats(capsys: Capture, addr: str) -> None:
+    parser = cli.build_parser()
+    assert parser.parse_args(["play-local", "kings_life"]).seats is None
+    with Client(addr) as client:
+        assert cli._min_seats(client, "kings_life") == 4
+        assert cli._min_seats(client, "king_is_dead") == 2
+
+
+def test_watching_a_game_with_a_free_seat_says_it_waits(addr: str) -> None:
+    with Client(addr) as client:
+        game_id = client.create_game("nim", seats=2)
+        client.join(game_id)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "throneroom.cli", "--server", addr, "watch", game_id],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    try:
+        assert child.stdout is not None
+        line = child.stdout.readline()
+    finally:
+        child.kill()
+        child.wait(30)
+    assert line.startswith("Waiting for every seat to be taken (free: seat 1)")
 
 
 def test_quitting_prints_the_tokens_to_go_on_from_the_shell(addr: str) -> None:
@@ -227,7 +274,8 @@ def test_quitting_prints_the_tokens_to_go_on_from_the_shell(addr: str) -> None:
     assert f"game {session.game_id} left unfinished" in text
     for player in session.players:
         assert f"seat {player.number}: {player.handle.token}" in text
-    assert "The court" in text and "Legal moves of seat 0" in text
+    assert "The court" in text and "42 legal moves (the first 8" in text
+    assert "go on with `throneroom play`" in text
 
 
 # -- boards and sentences -------------------------------------------------------------------
@@ -346,3 +394,59 @@ def test_without_rich_play_local_says_what_to_install() -> None:
         "throneroom play-local: this command draws with the 'rich' library, which is not "
         "installed: pip install 'throneroom[cli]' (from a checkout: pip install './sdk[cli]')\n"
     )
+
+
+def test_quitting_an_in_process_game_says_it_ends_with_the_program(addr: str) -> None:
+    with Client(addr) as client:
+        console = Console(width=140, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+        session = Session(
+            client, "king_is_dead", seats=2, bots=1, seed=2, console=console, embedded=True,
+            read_line=lambda _prompt: "q",
+        )  # fmt: skip
+        assert session.run() is False
+        console.file.close()
+    text = console.export_text()
+    assert "ends with it" in text
+    assert "go on with" not in text and session.players[0].handle.token not in text
+
+
+def test_bots_only_shows_the_end_as_a_spectator(addr: str) -> None:
+    with Client(addr) as client:
+        console = Console(width=140, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+        session = Session(
+            client, "kings_life", seats=4, bots=4, seed=2, console=console,
+            read_line=lambda _prompt: pytest.fail("nobody is asked"),
+        )  # fmt: skip
+        assert session.run() is True
+        console.file.close()
+    text = console.export_text()
+    assert "· as spectator ·" in text and "Game over" in text
+    assert "Your hand" not in text
+
+
+@pytest.mark.parametrize(("confirm", "asked_for"), [(False, 4), (True, 5)])
+def test_a_forced_move_plays_itself_unless_confirm_forced(
+    addr: str, confirm: bool, asked_for: int
+) -> None:
+    """Nim from 5, taking one at a time at hot-seat: the last stone (one legal
+    move) is taken without asking, unless --confirm-forced."""
+    asked: list[str] = []
+
+    def read_line(prompt: str) -> str:
+        asked.append(prompt)
+        return "" if prompt.startswith("Pass the keyboard") else "0"
+
+    with Client(addr) as client:
+        console = Console(width=140, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+        session = Session(
+            client, "nim", seats=2, bots=0, options={"pile": 5}, seed=1, console=console,
+            read_line=read_line, confirm_forced=confirm,
+        )  # fmt: skip
+        assert session.run() is True
+        console.file.close()
+        assert client.get_game(session.game_id).version == 5
+    assert sum(1 for p in asked if p.endswith(PROMPT_END)) == asked_for == session.prompts
+    # The last stone is told to the last person at the keyboard (seat 1 by its
+    # events when the move played itself, seat 0 as its own move when asked).
+    told = "you: Take 1 stone" if confirm else "Seat 0 takes 1 stone (0 stones left)"
+    assert told in console.export_text().split("Last moves:")[-1]

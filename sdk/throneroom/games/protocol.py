@@ -218,6 +218,16 @@ class GameClient(Protocol):
         """The view drawn for a terminal: rich renderables (needs the cli extra)."""
         ...
 
+    def interchangeable(
+        self, view: Message, move: Message, *, viewer: int | None, lang: str = "en"
+    ) -> tuple[Message, str] | None:
+        """The legal move that the game treats as the same as ``move`` (which a
+        person typed, and which is not itself among the legal moves), with a
+        sentence saying why, in ``lang``; None when there is none. Kill the
+        King: any reserve counter of a type may be named, and the next one of
+        that type is placed (counters of one type are alike before placement)."""
+        ...
+
     def web_data(self) -> Json | None:
         """Facts the web client's board needs that a view does not carry, as JSON."""
         ...
@@ -297,6 +307,11 @@ class BasicGameClient:
     def terminal_board(
         self, view: Message, *, viewer: int | None, lang: str = "en"
     ) -> list[Any] | None:
+        return None
+
+    def interchangeable(
+        self, view: Message, move: Message, *, viewer: int | None, lang: str = "en"
+    ) -> tuple[Message, str] | None:
         return None
 
     def web_data(self) -> Json | None:

@@ -2,15 +2,27 @@
 
 The session creates the game, takes every seat and keeps the tokens; seats
 played by people are asked for their moves in turn, the others are played
-by bots (the heuristic bot of the game when there is one). Before each
-human decision it draws the board as that seat sees it, says what must be
-decided, and lists the legal moves with the game's sentences and their
-notation; a move is chosen by its number or typed in notation. Every move's
-events are shown as sentences.
+by bots (the heuristic bot of the game when there is one).
+
+A person sees only what their own seat sees: the board is their seat's
+view, and what happened since their last decision is told from their seat's
+own event stream (redacted by the server as for any client), never from the
+bots' replies, which hold the bots' secrets. Another seat's move is told by
+its events only, as the server describes moves to other seats. At hot-seat
+(``--bots 0``) the screen is cleared and a "pass the keyboard" screen waits
+for Enter before the next seat's view is drawn.
+
+Before each decision the screen holds, from the top: the board as the seat
+sees it (with who must decide what), the legal moves (all of them when
+there are few, else how to narrow them), and the last moves, right above
+the prompt. A decision with exactly one legal move plays itself (told in the
+log) unless ``confirm_forced``. A move is chosen by its number, typed in
+notation, or narrowed by a part of its notation (``u18``, ``m place u18``).
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -23,25 +35,32 @@ from rich.text import Text
 from throneroom import notation
 from throneroom.bots import Bot, RandomBot
 from throneroom.client import Client, GameHandle
-from throneroom.envelopes import OptionValue, unwrap
+from throneroom.envelopes import OptionValue, game_type_of, unwrap, wrap_move
 from throneroom.errors import IllegalMove, InvalidMove, StaleVersion
 from throneroom.games.protocol import game_client
 from throneroom.notation import NotationError
 from throneroom.terminal.boards import board
+from throneroom.terminal.prompt import LIST_LIMIT, line_reader, narrow
 from throneroom.terminal.texts import event_sentences, move_notation, move_sentence
-from throneroom.v1 import game_pb2
+from throneroom.v1 import game_pb2, service_pb2
 
-__all__ = ["BOT_KINDS", "PROMPT_END", "Seat", "Session", "make_bot"]
+__all__ = ["BOT_KINDS", "LOG_LINES", "PASS_KEYBOARD", "PROMPT_END", "Seat", "Session", "make_bot"]
 
 #: Every prompt for a move ends with this (tests wait for it).
 PROMPT_END = "> "
+#: The hot-seat screen between two people's decisions (tests wait for it).
+PASS_KEYBOARD = "Pass the keyboard to seat {seat}, then press Enter"
+#: The most screen lines of the last moves kept right above the prompt ('l' shows them all).
+LOG_LINES = 6
 BOT_KINDS = ("heuristic", "random")
 HELP = (
-    "Type the number of a move, or the move in notation (docs/notation.md); "
-    "'b' redraws the board, 'm' lists the moves again, 'q' quits "
-    "(the game id and the seats' tokens are printed so you can go on with "
-    "`throneroom play` / `throneroom show`)."
+    "Type the number of a move, the move in notation (docs/notation.md), or a part of it "
+    "to narrow the list ('u18', 'place u18 e'); 'm' lists the moves again ('m TEXT' narrows, "
+    "'m all' lists every one), 'b' redraws the board, 'l' shows everything since your last "
+    "move, 'q' quits. The arrow keys edit the line and go through what you typed before."
 )
+#: Clears the screen and its scrollback (hot-seat: nothing of the last seat stays).
+CLEAR = "\x1b[H\x1b[2J\x1b[3J"
 
 
 def make_bot(game_type: str, kind: str, seed: int) -> Bot:
@@ -56,6 +75,10 @@ class Seat:
 
     handle: GameHandle
     bot: Bot | None
+    seen: int = 0
+    """The last version whose events this seat's person was told."""
+    log: list[Text] = field(default_factory=list)
+    """What happened since this seat's last decision, as its person reads it."""
 
     @property
     def number(self) -> int:
@@ -80,8 +103,19 @@ class Session:
     options: Message | Mapping[str, OptionValue] | None = None
     lang: str = "en"
     console: Console = field(default_factory=Console)
-    read_line: Callable[[str], str] = input
+    read_line: Callable[[str], str] = field(default_factory=line_reader)
+    confirm_forced: bool = False
+    """Ask even when a decision has exactly one legal move (else it plays itself)."""
+    embedded: bool = False
+    """The server runs inside this process: the game ends with it ('q' says so)."""
     players: list[Seat] = field(default_factory=list)
+    prompts: int = 0
+    """How many times a person was asked for a move."""
+    _played: dict[int, tuple[int, Message, bool, str]] = field(default_factory=dict)
+    """Version -> the person's move that made it: seat, move, forced, a note
+    (why a typed move was played as another, "" for none)."""
+    _note: str = ""
+    _reader: int | None = None
 
     def start(self) -> None:
         """Create the game and take every seat (people first, then the bots)."""
@@ -108,48 +142,130 @@ class Session:
     def game_id(self) -> str:
         return self.players[0].handle.game_id
 
+    @property
+    def people(self) -> list[Seat]:
+        return [p for p in self.players if p.bot is None]
+
     def run(self) -> bool:
         """Play until the game ends (True) or a person quits (False)."""
         if not self.players:
             self.start()
         snapshot = self.players[-1].handle.refresh()
-        last_human: int | None = None
         while not snapshot.finished:
             player = self.players[snapshot.to_act[0]]
             handle = player.handle
             if handle.version != snapshot.version or not handle.started:
                 handle.refresh()
             legal = handle.legal_move_envelopes()
+            forced = False
             if player.bot is not None:
                 move = player.bot.choose(self.game_type, player.number, handle.view_envelope, legal)
+            elif len(legal) == 1 and not self.confirm_forced:
+                move, forced = legal[0], True
             else:
-                if last_human is not None and last_human != player.number:
-                    self.console.rule(f"seat {player.number}: your turn")
-                last_human = player.number
+                self._seat_at_keyboard(player)
                 chosen = self._ask(player, legal)
                 if chosen is None:
-                    self._print_tokens()
+                    self._quit()
                     return False
                 move = chosen
+            note, self._note = self._note, ""
             try:
                 response = handle.play(move)
             except (StaleVersion, IllegalMove, InvalidMove) as error:
-                self.console.print(Text(f"not played: {error}", style="red"))
+                if player.bot is None:
+                    self.console.print(Text(f"not played: {error}", style="red"))
                 snapshot = handle.refresh()
                 continue
-            self._report(player, unwrap(move), response.events)
+            if player.bot is None:
+                self._played[response.version] = (player.number, unwrap(move), forced, note)
             snapshot = response.snapshot
-        final = self.players[0].handle
-        final.refresh()
-        self.console.print(board(final.snapshot, self.lang))
+        self._finish()
         return True
 
-    # -- a person's decision --------------------------------------------------------------
+    # -- who is at the keyboard -----------------------------------------------------------
+
+    def _seat_at_keyboard(self, player: Seat) -> None:
+        """Hot-seat: clear the screen and wait for the next person before their view."""
+        if self._reader is not None and self._reader != player.number and len(self.people) > 1:
+            self._clear()
+            with contextlib.suppress(EOFError):
+                self.read_line(PASS_KEYBOARD.format(seat=player.number) + " ")
+            self._clear()
+        self._reader = player.number
+
+    def _clear(self) -> None:
+        if self.console.is_terminal:
+            self.console.file.write(CLEAR)
+            self.console.file.flush()
+        else:
+            self.console.rule()
+
+    # -- what a person is told --------------------------------------------------------------
+
+    def _catch_up(self, player: Seat) -> None:
+        """Add to the seat's log every version since it was last told, from its
+        own (redacted) history: its own moves in full, the others' by their events."""
+        handle = player.handle
+        for entry in handle.history(from_version=player.seen):
+            player.log.extend(self._told(player.number, entry, ()))
+            player.seen = max(player.seen, entry.version)
+
+    def _told(
+        self, reader: int, entry: service_pb2.HistoryEntry, names: Sequence[str]
+    ) -> list[Text]:
+        """One version as ``reader`` may know it (the players named "seat N":
+        the bots share their names)."""
+        lines = []
+        own = self._played.get(entry.version)
+        if own is not None and own[0] == reader:
+            _seat, move, forced, note = own
+            line = Text("you: " if not forced else "you (the only legal move): ", style="bold")
+            line.append(move_sentence(self.game_type, move, None, self.lang, reader, names=names))
+            line.append(f"  [{move_notation(self.game_type, move)}]", style="cyan")
+            lines.append(line)
+            if note:
+                lines.append(Text(f"  ({note})", style="yellow"))
+        sentences = event_sentences(entry.events, self.lang, reader, names)
+        for sentence in sentences:
+            lines.append(Text(f"  {sentence}", style="dim"))
+        if own is None and not sentences and 0 <= entry.seat < len(self.players):
+            lines.append(Text(f"  {self.players[entry.seat].label} moved", style="dim"))
+        return lines
+
+    def _show_log(self, player: Seat, *, everything: bool = False) -> None:
+        """Under "Last moves:", the newest lines of the seat's log that fit in
+        ``LOG_LINES`` lines of the screen (all of them with ``everything``)."""
+        log = player.log
+        if not log:
+            return
+        width = self.console.width
+        shown: list[Text] = []
+        room = LOG_LINES
+        for line in reversed(log):
+            height = len(line.wrap(self.console, width))
+            if not everything and height > room:
+                break
+            shown.insert(0, line)
+            room -= height
+        earlier = len(log) - len(shown)
+        heading = Text("Last moves:", style="bold")
+        if earlier:
+            heading.append(f" ({earlier} earlier: 'l' shows them)", style="dim")
+        self.console.print(heading)
+        for line in shown:
+            self.console.print(line)
+
+    # -- a person's decision ----------------------------------------------------------------
 
     def _ask(self, player: Seat, legal: Sequence[game_pb2.Move]) -> game_pb2.Move | None:
         handle = player.handle
+        self._catch_up(player)
+        written = [move_notation(self.game_type, unwrap(m)) for m in legal]
         self.console.print(board(handle.snapshot, self.lang))
-        self._list(player, legal)
+        self._list(player, legal, range(len(legal)), limit=LIST_LIMIT)
+        self._show_log(player)
+        self.prompts += 1
         while True:
             try:
                 answer = self.read_line(f"seat {player.number} {PROMPT_END}").strip()
@@ -157,38 +273,69 @@ class Session:
                 return None
             if not answer:
                 continue
+            command, _, rest = answer.partition(" ")
             if answer in ("q", "quit", "exit"):
                 return None
             if answer in ("h", "help", "?"):
                 self.console.print(HELP)
-                continue
-            if answer in ("b", "board"):
+            elif answer in ("b", "board"):
                 self.console.print(board(handle.snapshot, self.lang))
-                continue
-            if answer in ("m", "moves"):
-                self._list(player, legal)
-                continue
-            move = self._pick(answer, legal)
-            if move is not None:
-                return move
+            elif answer in ("l", "log"):
+                self._show_log(player, everything=True)
+            elif command in ("m", "moves"):
+                rest = rest.strip()
+                if rest in ("", "all"):
+                    limit = None if rest == "all" else LIST_LIMIT
+                    self._list(player, legal, range(len(legal)), limit=limit)
+                else:
+                    self._narrowed(player, legal, written, rest)
+            else:
+                move = self._pick(player, answer, legal, written)
+                if move is not None:
+                    player.log.clear()
+                    return move
 
-    def _list(self, player: Seat, legal: Sequence[game_pb2.Move]) -> None:
-        table = Table(
-            title=f"Legal moves of seat {player.number}", box=box.SIMPLE_HEAD, show_edge=False
-        )
+    def _list(
+        self,
+        player: Seat,
+        legal: Sequence[game_pb2.Move],
+        indexes: Sequence[int],
+        *,
+        limit: int | None,
+    ) -> None:
+        count = len(indexes)
+        shown = indexes if limit is None or count <= limit else indexes[:limit]
+        table = Table(box=box.SIMPLE, show_edge=False, show_header=False, pad_edge=False)
         table.add_column("#", justify="right")
         table.add_column("move")
         table.add_column("notation", style="cyan")
-        for i, envelope in enumerate(legal):
-            move = unwrap(envelope)
+        for i in shown:
+            move = unwrap(legal[i])
             table.add_row(
                 str(i),
                 move_sentence(self.game_type, move, None, self.lang, player.number),
                 move_notation(self.game_type, move),
             )
+        title = f"{count} legal moves" if count != 1 else "1 legal move"
+        if len(shown) < count:
+            title += f" (the first {len(shown)}; 'm TEXT' narrows them, 'm all' lists all)"
+        self.console.print(Text(title + ":", style="bold"))
         self.console.print(table)
 
-    def _pick(self, answer: str, legal: Sequence[game_pb2.Move]) -> game_pb2.Move | None:
+    def _narrowed(
+        self, player: Seat, legal: Sequence[game_pb2.Move], written: Sequence[str], text: str
+    ) -> None:
+        found = narrow(written, text)
+        if not found:
+            self.console.print(
+                Text(f"no legal move matches {text!r} ('m' lists them)", style="red")
+            )
+            return
+        self._list(player, legal, found, limit=LIST_LIMIT * 3)
+
+    def _pick(
+        self, player: Seat, answer: str, legal: Sequence[game_pb2.Move], written: Sequence[str]
+    ) -> game_pb2.Move | None:
         if answer.isdigit():
             index = int(answer)
             if index < len(legal):
@@ -198,25 +345,56 @@ class Session:
         try:
             spelled = notation.for_game(self.game_type).parse_move(answer)
         except (NotationError, ValueError) as error:
-            self.console.print(Text(f"not a move: {error} ('h' for help)", style="red"))
+            found = narrow(written, answer)
+            if found:  # a part of some moves: the list narrowed to them
+                self._list(player, legal, found, limit=LIST_LIMIT * 3)
+            else:
+                self.console.print(Text(f"not a move: {error} ('h' for help)", style="red"))
             return None
         for envelope in legal:
             if unwrap(envelope) == spelled:
                 return envelope
+        view = player.handle.snapshot.view
+        if game_type_of(view):
+            same = game_client(self.game_type).interchangeable(
+                unwrap(view), spelled, viewer=player.number, lang=self.lang
+            )
+            if same is not None:
+                move, why = same
+                envelope = wrap_move(self.game_type, move)
+                if envelope in legal:
+                    self._note = why  # told under "Last moves:" with the move
+                    return envelope
+        found = narrow(written, answer)
+        if found:
+            self._list(player, legal, found, limit=LIST_LIMIT * 3)
         self.console.print(Text(f"{answer!r} is not one of the legal moves now", style="red"))
         return None
 
-    # -- reporting ------------------------------------------------------------------------
+    # -- the end --------------------------------------------------------------------------------
 
-    def _report(self, player: Seat, move: Message, events: Sequence[game_pb2.Event]) -> None:
-        line = Text(f"{player.label}: ", style="bold")
-        line.append(move_sentence(self.game_type, move, None, self.lang, player.number))
-        line.append(f"  [{move_notation(self.game_type, move)}]", style="cyan")
-        self.console.print(line)
-        for sentence in event_sentences(events, self.lang):
-            self.console.print(Text(f"    {sentence}", style="dim"))
+    def _finish(self) -> None:
+        """The game is over: the final board and the last moves, as the last
+        person at the keyboard sees them."""
+        if not self.people:  # bots only: the end as a spectator sees it
+            self.console.print(board(self.client.get_game(self.game_id), self.lang))
+            return
+        at = self._reader
+        reader = self.players[at] if at is not None else self.people[0]
+        reader.handle.refresh()
+        self._catch_up(reader)
+        self.console.print(board(reader.handle.snapshot, self.lang))
+        self._show_log(reader)
 
-    def _print_tokens(self) -> None:
+    def _quit(self) -> None:
+        if self.embedded:
+            self.console.print(
+                f"game {self.game_id} left unfinished: it ran on a server inside this "
+                "program, and ends with it (to play a game you can leave and go back to, "
+                "start a server and pass --server)."
+            )
+            return
         self.console.print(f"game {self.game_id} left unfinished; the seats' tokens:")
         for player in self.players:
             self.console.print(f"  seat {player.number}: {player.handle.token}", markup=False)
+        self.console.print("go on with `throneroom play` / `throneroom show` and these tokens.")

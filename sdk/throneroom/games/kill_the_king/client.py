@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from google.protobuf.message import Message
 
-from throneroom.games.kill_the_king import texts
+from throneroom.games.kill_the_king import tasks, texts
 from throneroom.games.kill_the_king.notation import KillTheKingNotation
 from throneroom.games.protocol import BasicGameClient, BotTrial, SearchKnowledge
 from throneroom.games.reader import LANGUAGES
@@ -47,6 +47,21 @@ class KillTheKingClient(BasicGameClient):
         names: Sequence[str] = (),
     ) -> str:
         return texts.describe_event(event, lang=lang, viewer=viewer, names=names)  # type: ignore[arg-type]
+
+    def task(
+        self,
+        view: Message,
+        *,
+        lang: str = "en",
+        viewer: int | None = None,
+        names: Sequence[str] = (),
+    ) -> str:
+        return tasks.task(view, lang)  # type: ignore[arg-type]
+
+    def interchangeable(
+        self, view: Message, move: Message, *, viewer: int | None, lang: str = "en"
+    ) -> tuple[Message, str] | None:
+        return tasks.interchangeable(view, move, viewer, lang)  # type: ignore[arg-type]
 
     def terminal_board(self, view: Message, *, viewer: int | None, lang: str = "en") -> list[Any]:
         from throneroom.games.kill_the_king.terminal import kill_the_king_board  # noqa: PLC0415 - needs rich

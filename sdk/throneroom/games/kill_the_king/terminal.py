@@ -9,8 +9,10 @@ in its side's colour) and an arrow for its facing; ``+`` marks a space with
 more counters (a Ram's crew, a tower's stack, both levels of the gate); a
 counter on the wall level is underlined. Below: the round and who acts, the
 gate, the door and the rubble, and every counter on the field with the id
-moves name it by. Before the reveal another seat's placement is hidden: the
-view has no square for it, and the board says so.
+moves name it by, the viewer's reserve by type with its ids, the seats'
+initiative rolls, and in the purchase phases what each unit costs. Before
+the reveal another seat's placement is hidden: the view has no square for
+it, and the board says so.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from rich.text import Text
 
 from throneroom.games.kill_the_king.board import Board, Coord
 from throneroom.games.kill_the_king.data import MODES, UNITS, Mode, Side, UnitType, mode_of
+from throneroom.games.kill_the_king.enums import Category
 from throneroom.games.kill_the_king.field import field_for
 from throneroom.games.kill_the_king.notation.board import ARROWS, unit_letter
 from throneroom.games.kill_the_king.notation.moves import NO_UNIT, square_text
@@ -259,14 +262,47 @@ def _counters(view: pb.KillTheKingView, viewer: int | None) -> list[RenderableTy
         summary = Text(f"{name}: ", style=style)
         summary.append(f"the {SIDE_NAMES[side]}" if side is not None else "no side yet")
         summary.append(f", {seat.coins} coins left")
+        if seat.initiative_rolls:
+            summary.append(f", initiative rolls {', '.join(map(str, seat.initiative_rolls))}")
         if reserve:
             summary.append(f", {len(reserve)} in reserve")
-            if view.phase == State.PHASE_PLACEMENT and index != viewer:
+            if index == viewer:
+                summary.append(": " + _reserve(reserve))
+                if view.phase == State.PHASE_PLACEMENT:
+                    summary.append(" (a placement may name any id of a type: the next is placed)")
+            elif view.phase == State.PHASE_PLACEMENT:
                 summary.append(" (its placement is hidden until every seat has placed)")
         if dead:
             summary.append(f", {dead} dead")
         lines.append(summary)
     return lines
+
+
+def _reserve(units: Sequence[Unit]) -> str:
+    """The counters in reserve by type, with their ids: ``Swordsmen u17 u18``.
+    Any id of a type may be named in a placement; the next one is placed."""
+    by_type: dict[int, list[int]] = defaultdict(list)
+    for unit in units:
+        by_type[unit.type].append(unit.id)
+    return "; ".join(
+        f"{_type_name(kind)} " + " ".join(f"u{i}" for i in sorted(ids))
+        for kind, ids in sorted(by_type.items(), key=lambda item: min(item[1]))
+    )
+
+
+def _prices(view: pb.KillTheKingView) -> Text:
+    """What each unit costs, for the purchase phases."""
+    priced = [
+        spec
+        for spec in UNITS.values()
+        if spec.category is not Category.LEADER
+        and spec.cost > 0
+        and (view.advanced or not spec.advanced)
+    ]
+    return Text(
+        "Prices (coins): " + ", ".join(f"{spec.name} {spec.cost}" for spec in priced),
+        style="dim",
+    )
 
 
 def kill_the_king_board(view: pb.KillTheKingView, viewer: int | None) -> list[RenderableType]:
@@ -279,5 +315,7 @@ def kill_the_king_board(view: pb.KillTheKingView, viewer: int | None) -> list[Re
     status = _status(view, board, uses_castle)
     if status.plain:
         parts.append(status)
+    if view.phase in (State.PHASE_PURCHASE, State.PHASE_EXTRA_PURCHASE):
+        parts.append(_prices(view))
     parts.extend(_counters(view, viewer))
     return parts

@@ -1,6 +1,7 @@
 """King's Life drawn with rich: the day and the king's preferences, the court
 (every seat's hand size, program, display and days won), the deck and the
-discard, and the viewer's hand. Needs the cli extra (rich)."""
+discard, and the viewer's hand, every card as ``id name`` (``31 Hunt 3``).
+Needs the cli extra (rich)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ __all__ = ["kings_life_board"]
 
 
 def _cards(cards: Sequence[int]) -> str:
-    return ", ".join(kl.card_name(c) for c in cards) or "-"
+    """Each card as ``id name`` (``31 Hunt 3``): the id is what the notation types."""
+    return ", ".join(f"{c} {kl.card_name(c)}" for c in cards) or "-"
 
 
 def kings_life_board(view: kl_pb.KingsLifeView, viewer: int | None) -> list[RenderableType]:

@@ -1,0 +1,196 @@
+"""Whole games of ``throneroom play-local`` on an 80x24 pseudo-terminal, one
+per game, against the games' bots on a server of this test process, so that
+the finished game's record (every move and every event, unredacted) tells
+afterwards what each bot kept secret from seat 0.
+
+Each game checks: that no secret of another seat ever reached the screen
+(the sentences of the events that seat 0's redaction changes or drops, and
+the moves that made them), that a decision with one legal move needed no
+keystroke, that the last moves sit right above each prompt and what a
+decision needs fits 24 lines; The King Is Dead also types with the arrow keys.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+from throneroom import Client
+from throneroom.envelopes import unwrap
+from throneroom.terminal.session import LOG_LINES, PROMPT_END
+from throneroom.terminal.texts import event_sentences, move_sentence
+from throneroom.v1 import game_pb2, service_pb2
+from throneroom_server.embedded import EmbeddedServer
+from throneroom_server.games.registry import service_games
+
+from tests.sdk.pty_terminal import Terminal
+
+ROWS, COLS = 24, 80
+PROMPT = f"seat 0 {PROMPT_END}"
+FORCED = "you (the only legal move):"
+LEFT, UP = "\x1b[D", "\x1b[A"
+LOG_HEADING = "Last moves:"
+
+
+@pytest.fixture(scope="module")
+def addr() -> Iterator[str]:
+    with EmbeddedServer() as embedded:
+        yield embedded.address
+
+
+def flat(text: str) -> str:
+    """Whitespace collapsed: a sentence that rich wrapped is found whole."""
+    return " ".join(text.split())
+
+
+def replayed(record: service_pb2.GameRecord) -> tuple[set[str], list[int]]:
+    """The record replayed through the engine: what seat 0 must never read,
+    and how many legal moves seat 0 had at each of its decisions.
+
+    The secrets: the sentences of every event of another seat's move (and of
+    the set-up) that seat 0's redaction changes or drops, and those moves
+    themselves as made by their seat ("Seat 2 commits Hunt 2 face down"; not
+    as instructions, which seat 0's own moves can read alike)."""
+    game = service_games()[record.game_type]
+    state = game.setup(record.options, record.num_seats, record.seed)
+    hidden: set[str] = set()
+    choices: list[int] = []
+
+    def keep(seat: int, move: game_pb2.Move | None, events: list[game_pb2.Event]) -> None:
+        told = set(event_sentences(game.redact_events(events, 0), "en", 0))
+        kept = {s for s in event_sentences(events, "en", 0) if s not in told}
+        hidden.update(kept)
+        if kept and move is not None:
+            hidden.add(move_sentence(record.game_type, unwrap(move), seat, "en", 0))
+
+    keep(-1, None, list(game.setup_events(state)))
+    for moved in record.moves:
+        if moved.seat == 0:
+            choices.append(len(game.legal_moves(state, 0)))
+        else:
+            keep(moved.seat, moved.move, list(moved.events))
+        state, _events = game.apply(state, moved.seat, moved.move)
+    return {flat(s) for s in hidden}, choices
+
+
+@dataclass
+class Played:
+    screen: str
+    record: service_pb2.GameRecord
+    prompts: int
+    blocks: list[list[str]]
+    """Per prompt: the screen's lines from the pending decision to the prompt."""
+
+
+def last_move_number(chunk: str) -> int:
+    counts = re.findall(r"(\d+) legal moves|(1) legal move", chunk)
+    assert counts, f"no move list before the prompt:\n{chunk[-2000:]}"
+    many, one = counts[-1]
+    return int(many or one) - 1
+
+
+def play(addr: str, game: str, *args: str, first: str | None = None) -> Played:
+    """A whole game as seat 0 against bots, always typing the last legal move
+    (``first``: the keys typed at the first prompt instead)."""
+    terminal = Terminal(
+        [sys.executable, "-m", "throneroom.cli", "--server", addr, "play-local", game, *args],
+        rows=ROWS,
+        cols=COLS,
+    )
+    prompts = 0
+    blocks = []
+    try:
+        chunk = terminal.read_until(PROMPT)
+        game_id = re.search(rf"{game} game ([0-9a-f]+):", chunk)
+        assert game_id, chunk[:2000]
+        while PROMPT in chunk:
+            prompts += 1
+            lines = chunk[: chunk.rindex(PROMPT) + len(PROMPT)].split("\n")
+            start = max(i for i, line in enumerate(lines) if " must " in line)
+            blocks.append(lines[start:])
+            if first is not None and prompts == 1:
+                terminal.keys(first)
+            else:
+                terminal.type(str(last_move_number(chunk)))
+            chunk = terminal.read_until(PROMPT, patience=120)
+            assert prompts < 400, "the game did not end"
+        assert terminal.process.wait(60) == 0, terminal.screen[-3000:]
+        screen = terminal.screen
+    finally:
+        terminal.close()
+    with Client(addr) as client:
+        record = client.export_game(game_id.group(1))
+    return Played(screen, record, prompts, blocks)
+
+
+def check(played: Played, *, min_secrets: int) -> None:
+    hidden, choices = replayed(played.record)
+    assert len(hidden) >= min_secrets, "the game kept too few secrets to prove anything"
+    screen = flat(played.screen)
+    leaked = sorted(s for s in hidden if s in screen)
+    assert not leaked, f"another seat's secrets on seat 0's screen: {leaked[:5]}"
+    assert "Game over" in played.screen
+    # Forced moves played themselves: seat 0 was asked exactly at its
+    # decisions with more than one legal move.
+    assert played.prompts == sum(1 for n in choices if n > 1), (played.prompts, choices)
+    if 1 in choices:
+        assert FORCED in played.screen
+    for number, block in enumerate(played.blocks):
+        shown = "\n".join(block)
+        assert len(block) <= ROWS - 1, shown  # one line to spare for a wrapped "who"
+        headings = [i for i, line in enumerate(block) if line.startswith(LOG_HEADING)]
+        if number == 0 and not headings:
+            continue  # nothing happened before the first decision
+        # The last moves (at least seat 0's own last one) right above the prompt.
+        assert len(headings) == 1, shown
+        log = block[headings[0] + 1 : -1]
+        assert 0 < len(log) <= LOG_LINES, shown
+        assert not any(re.match(r"\d+ legal moves?", line) for line in log), shown
+
+
+def test_a_whole_kings_life_game_hides_the_bots_hands_exchanges_and_draws(addr: str) -> None:
+    played = play(addr, "kings_life", "--seed", "3")
+    check(played, min_secrets=10)
+    assert played.prompts < len([m for m in played.record.moves if m.seat == 0]) / 2
+    assert "exchanges 3 cards" in played.screen or "exchanges 2 cards" in played.screen
+    assert re.search(r"Your hand: \d+ [A-Z]", played.screen), "the hand with its card ids"
+
+
+def test_a_whole_kill_the_king_game_hides_the_other_sides_placement(addr: str) -> None:
+    played = play(addr, "kill_the_king", "--seed", "3")
+    check(played, min_secrets=10)
+    assert "must place their counters" in played.screen
+    assert re.search(r"\d+ in reserve: [A-Z][A-Za-z ]+ u\d+", flat(played.screen))
+    assert "Prices (coins): Archer 3" in flat(played.screen)
+    assert "{" not in played.screen  # no protobuf text: sentences only
+
+
+def test_a_whole_king_is_dead_game_typed_with_the_arrow_keys(addr: str) -> None:
+    # "pss", Left twice, "a": "pass" when the arrows move along the line.
+    played = play(addr, "king_is_dead", "--seed", "5", first=f"pss{LEFT}{LEFT}a\r")
+    check(played, min_secrets=0)
+    assert "You pass (1 in a row)" in played.screen  # the line read "pass"
+    assert "not a move" not in played.screen
+
+
+def test_history_brings_back_the_last_line(addr: str) -> None:
+    terminal = Terminal(
+        [sys.executable, "-m", "throneroom.cli", "--server", addr, "play-local", "king_is_dead"],
+        rows=ROWS,
+        cols=COLS,
+    )
+    try:
+        terminal.read_until(PROMPT)
+        terminal.type("h")
+        assert "arrow keys" in terminal.read_until(PROMPT)
+        terminal.keys(UP + "\r")  # Up: the line typed before ("h"), Enter
+        assert "arrow keys" in terminal.read_until(PROMPT)
+        terminal.type("q")
+        quit_text = terminal.read_until("these tokens.", patience=30)
+        assert terminal.process.wait(30) == 0
+    finally:
+        terminal.close()
+    assert "go on with `throneroom play`" in quit_text  # a real server: the game goes on
