@@ -69,6 +69,14 @@ class Table:
     tensor: ViewTensor
     teams: tuple[tuple[int, ...], ...]
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Table:
+        """The table itself: it is never changed (OpenSpiel's states copy theirs)."""
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[str, int, dict[str, OptionValue]]]:
+        """Pickled as its key: unpickling finds (or builds) the same table."""
+        return table, (self.name, self.seats, dict(self.options))
+
     @property
     def num_actions(self) -> int:
         return self.codec.size
