@@ -30,20 +30,21 @@ The facts each game declares (``GameType``):
   engine's ``max_decisions``.
 
 Observers: the observation tensor is the seat's view tensor and the
-observation string the view as protobuf text. The information-state string
-is perfect recall: the seat's view at each of its decisions, the action it
-took, and its view now. The information-state tensor is the view tensor (a
+observation string the view's bytes in base64 (``view_of`` reads it back). The information-state string
+is perfect recall: a digest chained over the seat's view at each of its
+decisions and the action it took (SHA-256), then its view now. The information-state tensor is the view tensor (a
 view keeps the public record the rules keep, not every earlier view).
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pyspiel
-from google.protobuf import text_format
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 from throneroom.notation import for_game
@@ -106,17 +107,28 @@ class ThroneroomObserver:
         now = _view_text(self.table, state.engine_state, player)
         if not self.perfect_recall:
             return now
-        lines = [
-            f"{_view_text(self.table, before, player)} -> {state.move_text(action)}"
-            for before, action in state.decisions[player]
-        ]
-        return "\n".join([*lines, now])
+        return f"{state.recall[player]} {now}"
 
 
 def _view_text(tbl: Table, engine_state: Message | None, player: int | None) -> str:
+    """The view's bytes (deterministic serialization) in base64: compact and
+    exact (``view_of`` parses it back; protobuf's text format costs tens of
+    times more on Kill the King's board)."""
     if engine_state is None:
         return "(dealing)"
-    return text_format.MessageToString(tbl.view(engine_state, player), as_one_line=True)
+    return _bytes_text(tbl.view(engine_state, player))
+
+
+def _bytes_text(message: Message) -> str:
+    return base64.b64encode(message.SerializeToString(deterministic=True)).decode()
+
+
+def view_of(tbl: Table, text: str) -> Message:
+    """The view message of an observation string (the readable form:
+    ``text_format.MessageToString(view_of(...))``)."""
+    view: Message = type(tbl.view(tbl.setup(SETUP_SEED), 0))()
+    view.ParseFromString(base64.b64decode(text))
+    return view
 
 
 class ThroneroomState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no types
@@ -127,7 +139,9 @@ class ThroneroomState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
         super().__init__(game)
         self.table = game.table
         self.engine_state: Message | None = None
-        self.decisions: list[list[tuple[Message, int]]] = [[] for _ in range(game.table.seats)]
+        self.recall: list[str] = [""] * game.table.seats
+        """Per seat, a digest of its views at its decisions and its actions (a
+        hash chain: equal exactly when those histories are, up to SHA-256)."""
         self._pending: tuple[Message, int, Message] | None = None
         """(state, seat, move) of the move waiting for chance; None: the setup."""
         self._script: list[int] = []
@@ -142,7 +156,7 @@ class ThroneroomState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
         copy: ThroneroomState = self.__class__.__new__(self.__class__)
         pyspiel.State.__init__(copy, self.get_game())
         copy.__dict__.update(self.__dict__)
-        copy.decisions = [list(seat) for seat in self.decisions]
+        copy.recall = list(self.recall)
         copy._script = list(self._script)
         return copy
 
@@ -192,7 +206,8 @@ class ThroneroomState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
             return
         state, seat, move = self.engine_state, self._actor, self._legal[action]
         assert state is not None
-        self.decisions[seat].append((state, action))
+        seen = f"{self.recall[seat]}|{_view_text(self.table, state, seat)}|{action}"
+        self.recall[seat] = hashlib.sha256(seen.encode()).hexdigest()
         self._pending = (state, seat, move)
         self._script = []
         self._advance()
@@ -217,11 +232,14 @@ class ThroneroomState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
         return self.table.rewards(self.engine_state)
 
     def __str__(self) -> str:
+        """The whole state (as OpenSpiel's states show it): the engine's state
+        in base64, and the chance node's script when one is pending."""
+        if self.engine_state is None:
+            return f"dealing: {self._script}"
+        text = _bytes_text(self.engine_state)
         if self._step is not None:
-            return f"chance: {self._step.name} ({len(self._script)} chosen)"
-        return _view_text(self.table, self.engine_state, None) + (
-            f" | to act: {self._actor}" if self._actor >= 0 else " | over"
-        )
+            return f"{text} chance: {self._step.name} after {self._script}"
+        return text
 
 
 class ThroneroomGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no types
