@@ -30,10 +30,11 @@ The facts each game declares (``GameType``):
   engine's ``max_decisions``.
 
 Observers: the observation tensor is the seat's view tensor and the
-observation string the view's bytes in base64 (``view_of`` reads it back). The information-state string
-is perfect recall: a digest chained over the seat's view at each of its
-decisions and the action it took (SHA-256), then its view now. The information-state tensor is the view tensor (a
-view keeps the public record the rules keep, not every earlier view).
+observation string the view's bytes in base64 (``view_of`` reads it back).
+The information-state string is perfect recall: a digest chained over the
+seat's view at each of its decisions and the action it took (SHA-256), then
+its view now. The information-state tensor is the view tensor (a view keeps
+the public record the rules keep, not every earlier view).
 """
 
 from __future__ import annotations
@@ -167,7 +168,9 @@ class ThroneroomState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
         if self._pending is None:
             return self.table.setup(SETUP_SEED, chance=chance), []
         state, seat, move = self._pending
-        result: tuple[Message, list[Any]] = self.table.game.apply(state, seat, move, chance=chance)
+        result: tuple[Message, list[Any]] = self.table.engine.apply(
+            state, seat, move, chance=chance
+        )
         return result
 
     def _advance(self) -> None:
@@ -255,7 +258,7 @@ class ThroneroomGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no ty
         self.table = table(self.name, seats, _options_of(params, self.spec))
         info = pyspiel.GameInfo(
             num_distinct_actions=self.table.num_actions,
-            max_chance_outcomes=max(1, int(self.table.game.max_chance_outcomes)),
+            max_chance_outcomes=max(1, self.table.engine.max_chance_outcomes),
             num_players=seats,
             min_utility=-1.0,
             max_utility=1.0,

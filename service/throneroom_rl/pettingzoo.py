@@ -163,7 +163,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         self._steps += 1
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if not self.table.to_act(self._state):
-            for other, reward in zip(self.possible_agents, self.table.rewards(self._state)):
+            for other, reward in zip(
+                self.possible_agents, self.table.rewards(self._state), strict=True
+            ):
                 self.rewards[other] = reward
                 self.terminations[other] = True
             self._legal = {}

@@ -22,7 +22,7 @@ from throneroom.envelopes import set_option
 from throneroom.games.codec import ActionCodec
 from throneroom.games.protocol import game_client
 from throneroom.games.tensor import ViewTensor
-from throneroom_server.games.kit import Variant
+from throneroom_server.games.kit import Engine, Variant
 from throneroom_server.games.registry import AnyGame, build_registry
 
 __all__ = ["OptionValue", "Table", "rl_game_names", "table", "variants"]
@@ -64,6 +64,8 @@ class Table:
     seats: int
     options: tuple[tuple[str, OptionValue], ...]
     game: AnyGame
+    engine: Engine[Any, Any, Any, Any, Any]
+    """The same game as the kit's engine (its setup and apply take a chance picker)."""
     options_message: Message
     codec: ActionCodec[Any]
     tensor: ViewTensor
@@ -86,7 +88,7 @@ class Table:
         return int(self.game.max_decisions(self.options_message, self.seats))
 
     def setup(self, seed: int, chance: Any = None) -> Message:
-        state: Message = self.game.setup(self.options_message, self.seats, seed, chance=chance)
+        state: Message = self.engine.setup(self.options_message, self.seats, seed, chance=chance)
         return state
 
     def to_act(self, state: Message) -> Sequence[int]:
@@ -143,7 +145,9 @@ def _table(name: str, seats: int, options: tuple[tuple[str, OptionValue], ...]) 
     if codec is None or tensor is None:
         raise ValueError(f"{info.title} declares no action codec or view tensor")
     teams = client.seat_teams(seats, mapping)
-    return Table(name, seats, options, game, message, codec, tensor, teams)
+    if not isinstance(game, Engine):
+        raise ValueError(f"{info.title} is not a kit engine: its chance steps are not listable")
+    return Table(name, seats, options, game, game, message, codec, tensor, teams)
 
 
 def table(name: str, seats: int | None = None, options: Mapping[str, Any] | None = None) -> Table:

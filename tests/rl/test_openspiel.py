@@ -45,7 +45,7 @@ def test_declared_facts(name: str) -> None:
     assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert kind.utility == pyspiel.GameType.Utility.GENERAL_SUM
     assert kind.provides_information_state_tensor and kind.provides_observation_tensor
-    assert game.max_chance_outcomes() == table(name).game.max_chance_outcomes
+    assert game.max_chance_outcomes() == table(name).engine.max_chance_outcomes
     assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
 
 

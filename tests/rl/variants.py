@@ -28,6 +28,8 @@ def rl_variants(*, slow_past: int | None = None) -> list[object]:
             slow = slow or (slow_past is not None and decisions > slow_past)
             marks = [pytest.mark.slow] if slow else []
             params.append(
-                pytest.param(name, variant.seats, options, id=f"{name}-{variant.label}", marks=marks)
+                pytest.param(
+                    name, variant.seats, options, id=f"{name}-{variant.label}", marks=marks
+                )
             )
     return params
