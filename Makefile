@@ -82,6 +82,10 @@ bench-peer: $(STAMP) redis-server ## Throneroom beside boardgame.io (../shared/p
 bench-sizing: $(STAMP) redis-server ## Sizing figures for docs/scaling.md: Redis bytes per game, commits per Redis core, CPU per move
 	$(PY) bench/sizing.py
 
+.PHONY: bench-rl
+bench-rl: $(STAMP) ## PettingZoo environment steps/s of every game beside PettingZoo's chess_v6 (RL_ARGS=--all: every variant)
+	$(PY) bench/rl.py $(RL_ARGS)
+
 .PHONY: bench-tournament
 bench-tournament: $(STAMP) redis-server ## A random-bot tournament through the service: games/min, RPCs per decision
 	$(PY) bench/tournament.py
