@@ -14,8 +14,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_rl_mcts_example_prints_mcts_against_heuristic_and_every_random_loop() -> None:
     run = subprocess.run(
-        [sys.executable, str(ROOT / "examples" / "rl_mcts.py")]
-        + ["--games", "1", "--simulations", "4", "--steps", "200"],
+        [
+            sys.executable,
+            str(ROOT / "examples" / "rl_mcts.py"),
+            *("--games", "1", "--simulations", "4", "--steps", "200"),
+        ],
         capture_output=True,
         text=True,
         check=True,
