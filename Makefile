@@ -20,10 +20,10 @@ $(STAMP): pyproject.toml sdk/pyproject.toml $(CONSTRAINTS)
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required"'
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade -c $(CONSTRAINTS) pip
-	$(PY) -m pip install --quiet -c $(CONSTRAINTS) -e './sdk[cli,tournament,websocket]' -e . --group dev
+	$(PY) -m pip install --quiet -c $(CONSTRAINTS) -e './sdk[cli,tournament,websocket]' -e '.[rl]' --group dev
 	touch $(STAMP)
 
-install: $(STAMP) ## Create .venv: SDK (with its cli, tournament and websocket extras) and server (editable) and dev tools, pinned by constraints.txt
+install: $(STAMP) ## Create .venv: SDK (with its cli, tournament and websocket extras) and server (editable, with its rl extra) and dev tools, pinned by constraints.txt
 
 run: $(STAMP) ## Start the service (gRPC 127.0.0.1:50051, REST 127.0.0.1:8080; in-memory store unless REDIS_URL is set)
 	THRONEROOM_HTTP_LISTEN="$${THRONEROOM_HTTP_LISTEN-127.0.0.1:8080}" $(VENV)/bin/throneroom-server
@@ -52,7 +52,7 @@ latest-venv:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required"'
 	rm -rf $(LATEST) && $(PYTHON) -m venv $(LATEST)  # fresh: nothing left over from before
 	$(LPY) -m pip install --quiet --upgrade pip setuptools
-	$(LPY) -m pip install --quiet --upgrade --upgrade-strategy eager -e './sdk[cli,tournament,websocket]' -e . --group dev
+	$(LPY) -m pip install --quiet --upgrade --upgrade-strategy eager -e './sdk[cli,tournament,websocket]' -e '.[rl]' --group dev
 
 test-latest: latest-venv redis-server nginx chromium ## The newest versions the ranges allow (no constraints) in .venv-latest: drift, then every test
 	$(LPY) scripts/lock.py drift $(LPY)
@@ -81,6 +81,10 @@ bench-peer: $(STAMP) redis-server ## Throneroom beside boardgame.io (../shared/p
 .PHONY: bench-sizing
 bench-sizing: $(STAMP) redis-server ## Sizing figures for docs/scaling.md: Redis bytes per game, commits per Redis core, CPU per move
 	$(PY) bench/sizing.py
+
+.PHONY: bench-rl
+bench-rl: $(STAMP) ## PettingZoo environment steps/s of every game beside PettingZoo's chess_v6 (RL_ARGS=--all: every variant)
+	$(PY) bench/rl.py $(RL_ARGS)
 
 .PHONY: bench-tournament
 bench-tournament: $(STAMP) redis-server ## A random-bot tournament through the service: games/min, RPCs per decision

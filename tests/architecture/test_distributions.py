@@ -32,6 +32,9 @@ SDK_ALLOWED = {"grpcio", "protobuf", "googleapis-common-protos"}
 # (openskill) and their table (rich), `throneroom[websocket]` play sessions on a
 # WebSocket (aiohttp); imported lazily, the SDK never needs them.
 SDK_EXTRAS = {"cli": {"rich"}, "tournament": {"openskill", "rich"}, "websocket": {"aiohttp"}}
+# The server's one extra: `throneroom-server[rl]`, what throneroom_rl needs
+# (the PettingZoo and OpenSpiel adapters; rich for their ansi boards).
+SERVER_EXTRAS = {"rl": {"numpy", "gymnasium", "pettingzoo", "open-spiel", "rich"}}
 IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build", "dist")
 
 
@@ -158,7 +161,17 @@ def test_server_wheel_depends_on_this_sdk_and_holds_only_the_server(
     pins = {canonicalize_name(r.name): r for r in server.requires}
     assert str(pins["throneroom"].specifier) == f"=={sdk.metadata['Version']}"
     assert {"redis", "structlog", "aiohttp", "grpcio-status"} <= pins.keys()
-    assert server.top_level == {"throneroom_server"}  # the SDK's files come from its own wheel
+    # The SDK's files come from its own wheel; throneroom_rl is the server's rl adapters.
+    assert server.top_level == {"throneroom_server", "throneroom_rl"}
+    assert "throneroom_rl/py.typed" in server.files
+    assert server.metadata.get_all("Provides-Extra") == list(SERVER_EXTRAS)
+    for extra, allowed in SERVER_EXTRAS.items():
+        only = [
+            r
+            for r in server.requires
+            if r.marker is not None and r.marker.evaluate({"extra": extra})
+        ]
+        assert {canonicalize_name(r.name) for r in only} == allowed
     assert "throneroom_server/store/lua/commit.lua" in server.files
     assert "throneroom_server/py.typed" in server.files
     assert "throneroom-server = throneroom_server.main:main" in server.entry_points
@@ -233,7 +246,8 @@ def _closure(requirements: list[Requirement]) -> set[str]:
 
 def test_the_lock_pins_every_dependency_of_both_distributions_exactly() -> None:
     ours = {"throneroom", "throneroom-server"}
-    needed = _closure(_requirements(SDK, extras=True) + _requirements(SERVER, dev=True)) - ours
+    everything = _requirements(SDK, extras=True) + _requirements(SERVER, dev=True, extras=True)
+    needed = _closure(everything) - ours
     needed |= {"pip", "setuptools"}  # the installers themselves (make install, Dockerfile)
     locked = set(_locked())
     assert sorted(needed - locked) == [], "not pinned: run make lock"
@@ -245,7 +259,7 @@ def test_make_ci_and_the_image_install_with_the_lock() -> None:
     assert "CONSTRAINTS := constraints.txt" in makefile
     assert (
         "pip install --quiet -c $(CONSTRAINTS)"
-        " -e './sdk[cli,tournament,websocket]' -e . --group dev" in makefile
+        " -e './sdk[cli,tournament,websocket]' -e '.[rl]' --group dev" in makefile
     )
     ci = (ROOT / ".ci" / "run").read_text().splitlines()
     assert "make lint" in ci and "make test" in ci

@@ -11,7 +11,10 @@
     listed in LAZY_SERVER_IMPORTS;
 (c) dependencies point one way: runtime (and the embedded re-export) -> api -> app
     -> (games, store);
-(d) no import cycles: within each engine package, and across the server and the SDK.
+(d) no import cycles: within each engine package, and across the server and the SDK;
+(e) the learning adapters stand aside: ``throneroom_rl`` imports the standard
+    library, the SDK, the server and the libraries of the server's ``rl`` extra;
+    nothing of the service or the SDK imports ``throneroom_rl``.
 
 Every import statement counts, lazy or not (tests/architecture/imports.py).
 Each contract is also run on a small planted violation, to prove it can fail.
@@ -32,6 +35,7 @@ from tests.architecture.imports import (
     cycles,
     find_modules,
     imports_of,
+    is_stdlib,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -114,9 +118,65 @@ KNOWN_CYCLES: frozenset[frozenset[str]] = frozenset()
 """Cycles tolerated for now (none: keep it that way)."""
 
 
+RL = "throneroom_rl"
+# What throneroom_rl may import besides the standard library: the SDK, the
+# server, and the libraries of the server's rl extra (with protobuf and
+# structlog, which the server brings).
+RL_ALLOWED = (
+    "throneroom",
+    "throneroom_server",
+    RL,
+    "google.protobuf",
+    "structlog",
+    *("numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel", "rich"),
+)
+
+
+def _check_rl(imports: list[Import]) -> list[str]:
+    violations = []
+    for imp in imports:
+        if _within(imp.importer, RL):
+            if not (is_stdlib(imp.target) or any(_within(imp.target, m) for m in RL_ALLOWED)):
+                violations.append(f"{imp}: not the SDK, the server or a library of the rl extra")
+        elif _within(imp.target, RL):
+            violations.append(f"{imp}: the service and the SDK never import {RL}")
+    return violations
+
+
+def test_rl_adapters_import_the_sdk_and_server_and_nothing_imports_them(
+    tree: list[Import],
+) -> None:
+    assert any(_within(imp.importer, RL) for imp in tree), "throneroom_rl was not scanned"
+    assert _check_rl(tree) == []
+
+
+def test_rl_contract_catches_planted_violations(tmp_path: Path) -> None:
+    imports = _plant(
+        tmp_path,
+        {
+            "service/throneroom_rl/adapter.py": """
+                import numpy
+                import requests
+                from throneroom_server.games.registry import build_registry
+            """,
+            "service/throneroom_server/app/learning.py": "from throneroom_rl import adapter\n",
+            "sdk/throneroom/gym.py": "def env():\n    import throneroom_rl.adapter\n",
+        },
+    )
+    found = _check_rl(imports)
+    assert len(found) == 3, found
+    assert any("requests" in v for v in found)
+    assert sum("never import" in v for v in found) == 2
+
+
 def _scan(root: Path) -> list[Import]:
     modules = {}
-    for base, package in ((root / "sdk", "throneroom"), (root / "service", "throneroom_server")):
+    packages = (
+        (root / "sdk", "throneroom"),
+        (root / "service", "throneroom_server"),
+        (root / "service", RL),
+    )
+    for base, package in packages:
         if (base / package).is_dir():
             modules.update(find_modules(base, package))
     return imports_of(modules)
