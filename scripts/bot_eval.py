@@ -69,7 +69,7 @@ def _game(job: Job) -> tuple[str, bool, bool, int, float]:
     name, index, number, seats, options = job
     start = time.process_time()
     trial = _trial(name, index)
-    game = build_registry()[name]
+    game = build_registry(include_fixtures=True)[name]
     message = game.default_options()
     for option, value in options:
         setattr(message, option, value)

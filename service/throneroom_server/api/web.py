@@ -8,6 +8,7 @@ symlink) can reach anything else and no directory is ever listed.
 
     GET /                              index.html
     GET /web/<file>                    a file of the client (js/app.js, style.css, ...)
+    GET /web/js/boards/<game>.js       the game's board: ``board.js`` of its server package
     GET /web/data/<game>.json          the game's data, made from the SDK (web_data.py)
 
 Every reply carries an ``ETag`` (a hash of its bytes) and ``Cache-Control:
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib
 import json
 import re
 from collections.abc import Callable, Mapping
@@ -32,6 +34,7 @@ from types import MappingProxyType
 from aiohttp import web
 
 from throneroom_server.api.web_data import GAME_DATA
+from throneroom_server.games.registry import build_registry
 
 CONTENT_TYPES: Mapping[str, str] = MappingProxyType(
     {
@@ -85,15 +88,42 @@ def _walk(folder: Traversable, prefix: str, out: dict[str, StaticFile]) -> None:
         out[name] = _static(entry.read_bytes(), content_type)
 
 
+BOARD_FILE = "board.js"
+"""A game's web board: this file of its server package, served as
+``js/boards/<game>.js`` (where ``js/boards/index.js`` imports it by name)."""
+
+
+def game_boards() -> dict[str, Traversable]:
+    """Each registered game's board file, by game name: ``board.js`` beside the
+    module of its engine (its server package); a game without one has none."""
+    boards: dict[str, Traversable] = {}
+    for name, game in build_registry(include_fixtures=True).items():
+        module = importlib.import_module(type(game).__module__)
+        package = module.__package__
+        if not package or not _SAFE_PART.fullmatch(name):
+            continue
+        board = resources.files(package) / BOARD_FILE
+        if board.is_file():
+            boards[name] = board
+    return boards
+
+
 def load_client(
     root: Traversable | None = None,
     data: Mapping[str, Callable[[], object]] = GAME_DATA,
+    boards: Mapping[str, Traversable] | None = None,
 ) -> Mapping[str, StaticFile]:
-    """The client's files by their path under /web/ (``js/app.js``), and each
-    game's data as ``data/<game>.json``."""
+    """The client's files by their path under /web/ (``js/app.js``), each game's
+    board as ``js/boards/<game>.js`` (from its own package, :func:`game_boards`)
+    and each game's data as ``data/<game>.json``."""
     folder = root if root is not None else resources.files("throneroom_server") / "web"
     files: dict[str, StaticFile] = {}
     _walk(folder, "", files)
+    for game, board in (game_boards() if boards is None else boards).items():
+        name = f"js/boards/{game}.js"
+        if name in files:
+            raise RuntimeError(f"{name} is both a shared file and {game}'s own board")
+        files[name] = _static(board.read_bytes(), CONTENT_TYPES[".js"])
     for game, make in data.items():
         made = make()
         if made is None:  # a game without data of its own

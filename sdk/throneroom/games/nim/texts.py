@@ -10,14 +10,18 @@ A peeked secret is told only as the (redacted) event carries it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from throneroom.games.reader import Reader
-from throneroom.v1.nim_pb2 import NimEvent, NimMove
+from throneroom.games.reader import Reader, Words
+from throneroom.v1.nim_pb2 import NimEvent, NimMove, NimView
 
-__all__ = ["describe_event", "describe_move"]
+__all__ = ["BOARD", "STONE_NOUNS", "board_lines", "describe_event", "describe_move", "stones"]
 
-_STONES = {"en": ("stone", "stones"), "es": ("piedra", "piedras"), "pt": ("pedra", "pedras")}
+STONE_NOUNS: Mapping[str, tuple[str, str]] = {
+    "en": ("stone", "stones"),
+    "es": ("piedra", "piedras"),
+    "pt": ("pedra", "pedras"),
+}
 _TAKE = {"en": "take{s} {n}", "es": "toma{s} {n}", "pt": "pega {n}"}
 
 
@@ -31,7 +35,7 @@ def describe_move(
 ) -> str:
     """ "Take 2 stones", "You take 2 stones", "Ana takes 1 stone"."""
     r = Reader(lang, viewer, names)
-    return r.act(mover, _TAKE, n=r.count(move.take, _STONES))
+    return r.act(mover, _TAKE, n=r.count(move.take, STONE_NOUNS))
 
 
 def describe_event(
@@ -45,8 +49,8 @@ def describe_event(
         left = r.word({"en": " ({n} left)", "es": " (quedan {n})", "pt": " (restam {n})"})
         if took.pile_left == 1:
             left = r.word({"en": " ({n} left)", "es": " (queda {n})", "pt": " (resta {n})"})
-        text = r.act(took.seat, _TAKE, n=r.count(took.stones, _STONES))
-        return text + left.format(n=r.count(took.pile_left, _STONES))
+        text = r.act(took.seat, _TAKE, n=r.count(took.stones, STONE_NOUNS))
+        return text + left.format(n=r.count(took.pile_left, STONE_NOUNS))
     if kind == "secret_peeked":
         peeked = event.secret_peeked
         if peeked.secret:
@@ -59,3 +63,32 @@ def describe_event(
         words = {"en": "peek{s} at the secret", "es": "mira{s} el secreto", "pt": "espia o segredo"}
         return r.act(peeked.seat, words)
     return r.say({"en": "Nothing happens", "es": "No pasa nada", "pt": "Nada acontece"})
+
+
+BOARD: Mapping[str, Words] = {
+    "pile": {"en": "Pile: {n}", "es": "Montón: {n}", "pt": "Monte: {n}"},
+    "limit": {
+        "en": "take 1 to {m} per move",
+        "es": "se toman de 1 a {m} por jugada",
+        "pt": "pega-se de 1 a {m} por jogada",
+    },
+    "empty": {"en": "(empty)", "es": "(vacío)", "pt": "(vazio)"},
+    "secret": {"en": "Your secret: {x}", "es": "Tu secreto: {x}", "pt": "Seu segredo: {x}"},
+}
+"""The board's words (the terminal's and, through ``web_data``, the web's)."""
+
+
+def stones(number: int, lang: str = "en") -> str:
+    """ "1 stone", "3 piedras"."""
+    return Reader(lang).count(number, STONE_NOUNS)
+
+
+def board_lines(view: NimView, viewer: int | None, lang: str = "en") -> list[str]:
+    """The board as lines of text: the pile and the limit, then the viewer's
+    secret (a seat's view only)."""
+    r = Reader(lang, viewer)
+    pile = r.word(BOARD["pile"]).format(n=stones(view.pile, lang))
+    lines = [f"{pile} · {r.word(BOARD['limit']).format(m=view.max_take)}"]
+    if view.HasField("my_secret"):
+        lines.append(r.word(BOARD["secret"]).format(x=view.my_secret))
+    return lines

@@ -1,33 +1,15 @@
-"""Nim: the framework's fixture game (see proto/throneroom/v1/nim.proto), and the
-worked example of docs/adding-a-game.md.
-
-Small on purpose, yet it has what the framework must handle: turns, a chance
-element (secrets dealt from the RNG), hidden information and an outcome. The
-whole game is the definition ``NIM`` at the bottom: everything above it is
-plain functions over the generated messages.
-"""
+"""Nim's rules as plain functions over the generated messages: setup, the
+phase, the one kind of move (take stones), views, redaction and invariants.
+:mod:`.definition` declares them on the kit as ``NIM``."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from throneroom.games.messages import GameMessages
 from throneroom.v1 import nim_pb2
 
 from throneroom_server.games.core import InvalidMoveError, Outcome, Seat, Viewer
-from throneroom_server.games.kit import (
-    Engine,
-    GameDefinition,
-    Golden,
-    MoveKind,
-    Option,
-    PhaseTable,
-    Testing,
-    Variant,
-    chance,
-    end,
-    turn,
-)
+from throneroom_server.games.kit import chance
 from throneroom_server.games.rng import Rng, seed_rng
 
 Options = nim_pb2.NimOptions
@@ -167,55 +149,3 @@ def one_secret_per_seat(state: State) -> None:
 
 def over_exactly_when_empty(state: State) -> None:
     assert state.HasField("outcome") == (state.pile == 0), "over exactly when empty"
-
-
-# --- The definition ---------------------------------------------------------------------------
-
-NIM: GameDefinition[Options, State, Move, Event, View] = GameDefinition(
-    messages=GameMessages("nim", Options, State, Move, Event, View),
-    title="Nim (fixture)",
-    description="Take 1..max_take stones; whoever takes the last stone wins.",
-    min_seats=2,
-    max_seats=4,
-    hidden_information=True,
-    chance=True,
-    max_chance_outcomes=SECRET_RANGE,
-    default_options=Options(pile=DEFAULT_PILE, max_take=DEFAULT_MAX_TAKE),
-    options=(
-        Option("pile", "stones in the pile at the start", minimum=0, maximum=1000),
-        Option("max_take", "most stones one move may take", minimum=0, maximum=10),
-    ),
-    max_decisions=max_decisions,
-    setup=setup,
-    phases=PhaseTable(
-        phase_of=phase_of,
-        phases=(
-            turn(
-                TAKE, seat=to_move, moves=["take"], ends="the last stone is taken", follows=[OVER]
-            ),
-            end(OVER),
-        ),
-        start=(TAKE,),
-    ),
-    moves=(
-        MoveKind("take", generate=take_moves, play=take, narrow=narrow_take, explain=explain_take),
-    ),
-    check_move=check_move,
-    view=view,
-    redact_event=redact_event,
-    randomize_hidden=randomize_hidden,
-    invariants=(pile_is_not_negative, one_secret_per_seat, over_exactly_when_empty),
-    testing=Testing(
-        variants=(Variant(2), Variant(3), Variant(4)),
-        examples=10,
-        deep_rate=1.0,
-        golden=(Golden(Variant(2), seed=7),),
-    ),
-    fixture=True,
-)
-
-
-class Nim(Engine[Options, State, Move, Event, View]):
-    """Nim's engine: everything derived from NIM."""
-
-    definition = NIM
