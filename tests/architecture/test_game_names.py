@@ -1,9 +1,9 @@
 """No shared module names a game (docs/architecture.md, DESIGN.md principle 10).
 
 A game has one home on each side: its server package
-(``service/throneroom_server/games/<game>/``, or ``<game>.py``) and its SDK
-package (``sdk/throneroom/games/<game>/``), plus its web board
-(``web/js/boards/<game>.js``). Every other module reaches games by name
+(``service/throneroom_server/games/<game>/``, its web board ``board.js``
+included) and its SDK package (``sdk/throneroom/games/<game>/``). Every other
+module reaches games by name
 through the registry (server) or ``throneroom.games.protocol.game_client``
 (client side): a surface that lists games by hand is how one surface ends up
 with a partial game. So outside those homes, the registry, the generated
@@ -31,7 +31,8 @@ ROOT = Path(__file__).resolve().parents[2]
 GAMES = tuple(game_types_of(game_pb2.GameState))
 
 PYTHON_ROOTS = ("sdk", "service", "bench", "scripts", "throneroom_dev")
-JS_ROOT = "service/throneroom_server/web/js"
+JS_ROOT = "service/throneroom_server"
+"""Every JavaScript file of the service: the web client, and the boards in the games' packages."""
 MAKEFILES = ("Makefile",)
 # The registry (the one list of games on the server) and the generated messages.
 EXEMPT = ("service/throneroom_server/games/registry.py", "sdk/throneroom/v1/")
@@ -53,19 +54,9 @@ KNOWN_NAMINGS: dict[str, str] = {
 
 
 def _own_home(relative: str, games: tuple[str, ...]) -> bool:
-    """A file of one game's own packages (server, SDK, web board)."""
-    for game in games:
-        homes = (
-            f"service/throneroom_server/games/{game}/",
-            f"service/throneroom_server/games/{game}.py",
-            f"sdk/throneroom/games/{game}/",
-            f"{JS_ROOT}/boards/{game}.js",
-        )
-        if any(relative == h or relative.startswith(h) for h in homes if h.endswith("/")) or (
-            relative in homes
-        ):
-            return True
-    return False
+    """A file of one game's own packages (server, its web board included, and SDK)."""
+    homes = [(f"service/throneroom_server/games/{g}/", f"sdk/throneroom/games/{g}/") for g in games]
+    return any(relative.startswith(home) for pair in homes for home in pair)
 
 
 def namings(root: Path, games: tuple[str, ...] = GAMES) -> list[Naming]:
@@ -149,11 +140,11 @@ def test_the_check_catches_planted_namings(tmp_path: Path) -> None:
             "Makefile": "bots: ## duel's bot\n\tpython scripts/bot_eval.py duel\n",
             # A game's homes, the registry and the generated messages may.
             "service/throneroom_server/games/duel/engine.py": 'NAME = "duel"\n',
-            "service/throneroom_server/games/nim.py": 'NAME = "nim"\n',
+            "service/throneroom_server/games/nim/rules.py": 'NAME = "nim"\n',
             "service/throneroom_server/games/registry.py": "from .duel import Duel\n",
             "sdk/throneroom/games/duel/client.py": 'CLIENT = "duel"\n',
             "sdk/throneroom/v1/duel_pb2.py": "DuelMove = 1\n",
-            "service/throneroom_server/web/js/boards/duel.js": 'export const title = "duel";\n',
+            "service/throneroom_server/games/duel/board.js": 'export const title = "duel";\n',
             # Prose and near misses name nothing.
             "sdk/throneroom/cli.py": '''
                 """throneroom play-local duel --seats 2"""

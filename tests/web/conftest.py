@@ -66,7 +66,9 @@ class Server:
             raise AssertionError(f"{method} {path}: {error.code} {error.read()!r}") from error
 
 
-def _serve(redis_url: str | None, ready: threading.Event, holder: dict[str, Any]) -> None:
+def _serve(
+    redis_url: str | None, ready: threading.Event, holder: dict[str, Any], fixtures: bool = False
+) -> None:
     from throneroom_server.api.rest import start_rest
     from throneroom_server.app.service import App
     from throneroom_server.games.registry import service_games
@@ -79,7 +81,7 @@ def _serve(redis_url: str | None, ready: threading.Event, holder: dict[str, Any]
             from throneroom_server.store.redis import RedisStore
 
             store = RedisStore(redis_url)
-        app = App(store, service_games())
+        app = App(store, service_games(include_fixtures=fixtures))
         runner, port = await start_rest(app, "127.0.0.1:0", access_log=False, shutdown_timeout=2)
         holder["server"] = Server(f"http://127.0.0.1:{port}", asyncio.get_running_loop())
         ready.set()
@@ -98,10 +100,11 @@ def _serve(redis_url: str | None, ready: threading.Event, holder: dict[str, Any]
 
 
 @contextmanager
-def running_server(redis_url: str | None = None) -> Iterator[Server]:
+def running_server(redis_url: str | None = None, *, fixtures: bool = False) -> Iterator[Server]:
+    """The REST face in a thread (``fixtures``: the fixture games served too)."""
     ready = threading.Event()
     holder: dict[str, Any] = {}
-    thread = threading.Thread(target=_serve, args=(redis_url, ready, holder), daemon=True)
+    thread = threading.Thread(target=_serve, args=(redis_url, ready, holder, fixtures), daemon=True)
     thread.start()
     assert ready.wait(30), "the REST server did not start"
     if "error" in holder:

@@ -16,6 +16,7 @@ ENVELOPES = {
     "king_is_dead": "kingIsDead",
     "kings_life": "kingsLife",
     "kill_the_king": "killTheKing",
+    "nim": "nim",
 }
 
 

@@ -1,6 +1,7 @@
 """The registry of games the service plays: one entry per game.
 
-Games are registered explicitly here (no plugin discovery). Everything else a
+Games are registered explicitly here, one line each in ``ENGINES`` (no plugin
+discovery). Everything else a
 game needs to be known (the service's catalogue and envelopes, the conformance
 suite's variants, the golden files) is derived from the registered engine's
 definition. Fixture games (``definition.fixture``, e.g. ``nim``) are included
@@ -13,6 +14,7 @@ double) through the kit's adapter.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,14 +26,23 @@ AnyGame = KitGame[Any, Any, Any, Any, Any]
 """What the registry holds for each game (the Game protocol and the kit's additions)."""
 
 
-def _registered() -> list[AnyGame]:
-    """Every game, in catalogue order: ONE entry per game."""
-    from throneroom_server.games.kill_the_king.engine import KillTheKing  # noqa: PLC0415
-    from throneroom_server.games.king_is_dead import KingIsDead  # noqa: PLC0415
-    from throneroom_server.games.kings_life import KingsLife  # noqa: PLC0415
-    from throneroom_server.games.nim import Nim  # noqa: PLC0415
+ENGINES: tuple[str, ...] = (
+    "throneroom_server.games.king_is_dead:KingIsDead",
+    "throneroom_server.games.kill_the_king.engine:KillTheKing",
+    "throneroom_server.games.kings_life:KingsLife",
+    "throneroom_server.games.nim:Nim",
+)
+"""Every game, in catalogue order: ONE line per game, ``module:EngineClass``
+(imported when the registry is first built, so importing this module is cheap)."""
 
-    return [KingIsDead(), KillTheKing(), KingsLife(), Nim()]
+
+def _registered() -> list[AnyGame]:
+    """Every game's engine, in catalogue order."""
+    engines: list[AnyGame] = []
+    for entry in ENGINES:
+        module, _, name = entry.partition(":")
+        engines.append(getattr(importlib.import_module(module), name)())
+    return engines
 
 
 def build_registry(*, include_fixtures: bool = False) -> Mapping[str, AnyGame]:

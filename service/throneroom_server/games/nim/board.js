@@ -24,7 +24,7 @@ export default {
     const per = 15;
     const rows = Math.max(1, Math.ceil(pile / per));
     const caption = `${words.pile.replace("{n}", stones(words, pile))} · ${words.limit.replace("{m}", maxTake)}`;
-    const root = svgRoot(40 * per + 20, rows * 40 + 50, caption, { class: "board nim" });
+    const root = svgRoot(40 * per + 20, rows * 40 + 50, `Nim, version ${snapshot.version}: ${caption}`, { class: "board nim" });
     for (let i = 0; i < pile; i++) {
       const fromEnd = pile - i;
       root.append(s("circle", { cx: 30 + (i % per) * 40, cy: 30 + Math.floor(i / per) * 40, r: 15, class: "stone", dataset: { key: `take:${fromEnd}` }, "aria-label": `take ${fromEnd}` }));
