@@ -8,9 +8,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from importlib import resources
+from pathlib import Path
 
 import pytest
 from throneroom.games.nim import texts
+from throneroom_server.api.web import game_boards, load_client
+from throneroom_server.games.registry import build_registry
 
 from tests.web.conftest import Server, Tab, running_server
 from tests.web.helpers import new_game, open_as, wait_board_label
@@ -68,3 +71,22 @@ def test_the_nim_board_draws_the_pile_in_the_readers_language(
     wait_board_label(tab, re.escape(spanish))
     caption = page.locator("#board svg.board text.small").text_content()
     assert caption == f"{spanish} · se toman de 1 a 2 por jugada"
+
+
+def test_the_boards_are_found_by_the_registered_names() -> None:
+    """Every registered game with a ``board.js`` in its package, and no other."""
+    boards = game_boards()
+    assert set(boards) == set(build_registry(include_fixtures=True))
+    assert all(board.name == "board.js" for board in boards.values())
+
+
+def test_a_board_may_not_shadow_a_shared_file(tmp_path: Path) -> None:
+    (tmp_path / "js" / "boards").mkdir(parents=True)
+    (tmp_path / "index.html").write_text("<html></html>")
+    (tmp_path / "js" / "boards" / "duel.js").write_text("export default {};")
+    board = tmp_path / "board.js"
+    board.write_text("export default { title: 'Duel' };")
+    files = load_client(tmp_path, data={}, boards={"solo": board})
+    assert files["js/boards/solo.js"].body == board.read_bytes()
+    with pytest.raises(RuntimeError, match="both a shared file and duel's own board"):
+        load_client(tmp_path, data={}, boards={"duel": board})

@@ -1,5 +1,6 @@
 // Each game's board module is boards/<game type>.js, found by the game's
-// registered name (no list of games here); a game without one gets the
+// registered name (no list of games here): the REST face serves there the
+// board.js of the game's own server package. A game without one gets the
 // generic board (its view as data), so a newly registered game is still
 // playable.
 
