@@ -24,6 +24,8 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
+from throneroom.games.messages import game_types_of
+from throneroom.v1 import game_pb2
 
 ROOT = Path(__file__).resolve().parents[2]
 SDK_ALLOWED = {"grpcio", "protobuf", "googleapis-common-protos"}
@@ -174,6 +176,11 @@ def test_server_wheel_depends_on_this_sdk_and_holds_only_the_server(
         assert {canonicalize_name(r.name) for r in only} == allowed
     assert "throneroom_server/store/lua/commit.lua" in server.files
     assert "throneroom_server/py.typed" in server.files
+    # Each game's web board ships in its package (served as /web/js/boards/<game>.js).
+    boards = {n for n in server.files if re.fullmatch(r"throneroom_server/games/\w+/board\.js", n)}
+    assert {
+        f"throneroom_server/games/{g}/board.js" for g in game_types_of(game_pb2.GameState)
+    } <= boards
     assert "throneroom-server = throneroom_server.main:main" in server.entry_points
     assert "throneroom = " not in server.entry_points
     # Only what serves: no test, benchmark or development helper (throneroom_dev).
