@@ -40,7 +40,6 @@ NOT_YET_SPLIT = frozenset(
         "sdk/throneroom/games/kings_life/mcts_world.py::kings_life_world",
         "sdk/throneroom/games/kings_life/notation/board.py::render_view",
         "sdk/throneroom/tournament/command.py::run_command",
-        "sdk/throneroom/tournament/match.py::play_tournament_match",
         "service/throneroom_server/games/kings_life/invariants.py::check",
         "service/throneroom_server/games/kings_life/views.py::randomize_hidden",
         "service/throneroom_server/runtime/server.py::create_server",
