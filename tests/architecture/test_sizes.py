@@ -39,7 +39,6 @@ NOT_YET_SPLIT = frozenset(
         "sdk/throneroom/client.py::GameHandle.watch",
         "sdk/throneroom/games/kings_life/mcts_world.py::kings_life_world",
         "sdk/throneroom/games/kings_life/notation/board.py::render_view",
-        "sdk/throneroom/tournament/command.py::run_command",
         "service/throneroom_server/games/kings_life/invariants.py::check",
         "service/throneroom_server/games/kings_life/views.py::randomize_hidden",
         "service/throneroom_server/runtime/server.py::create_server",
