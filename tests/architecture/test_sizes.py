@@ -37,13 +37,8 @@ NOT_YET_SPLIT = frozenset(
         "service/throneroom_server/games/kill_the_king/listing.py::after_step",
         "sdk/throneroom/games/kill_the_king/bot/combat.py::attack_worth",
         "sdk/throneroom/client.py::GameHandle.watch",
-        "sdk/throneroom/games/kings_life/mcts_world.py::kings_life_world",
-        "sdk/throneroom/games/kings_life/notation/board.py::render_view",
-        "service/throneroom_server/games/kings_life/invariants.py::check",
-        "service/throneroom_server/games/kings_life/views.py::randomize_hidden",
         "service/throneroom_server/runtime/server.py::create_server",
         "tests/conformance/playout.py",
-        "tests/games/kings_life/helpers.py::scenario",
         "tests/sdk/test_outage.py::_play_through_an_outage",
         "tests/service/api/test_rest_errors.py::test_every_move_error_has_its_status_and_changes_nothing",
     }
