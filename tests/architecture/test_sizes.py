@@ -36,10 +36,7 @@ NOT_YET_SPLIT = frozenset(
         "service/throneroom_server/games/king_is_dead/invariants.py::check_invariants",
         "service/throneroom_server/games/kill_the_king/listing.py::after_step",
         "sdk/throneroom/games/kill_the_king/bot/combat.py::attack_worth",
-        "sdk/throneroom/client.py::GameHandle.watch",
-        "service/throneroom_server/runtime/server.py::create_server",
         "tests/conformance/playout.py",
-        "tests/sdk/test_outage.py::_play_through_an_outage",
         "tests/service/api/test_rest_errors.py::test_every_move_error_has_its_status_and_changes_nothing",
     }
 )
