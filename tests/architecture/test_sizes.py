@@ -37,7 +37,6 @@ NOT_YET_SPLIT = frozenset(
         "service/throneroom_server/games/kill_the_king/listing.py::after_step",
         "sdk/throneroom/games/kill_the_king/bot/combat.py::attack_worth",
         "tests/conformance/playout.py",
-        "tests/service/api/test_rest_errors.py::test_every_move_error_has_its_status_and_changes_nothing",
     }
 )
 """Modules (by path) and functions (``path::qualified name``) over a limit
