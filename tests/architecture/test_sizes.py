@@ -36,7 +36,6 @@ NOT_YET_SPLIT = frozenset(
         "service/throneroom_server/games/king_is_dead/invariants.py::check_invariants",
         "service/throneroom_server/games/kill_the_king/listing.py::after_step",
         "sdk/throneroom/games/kill_the_king/bot/combat.py::attack_worth",
-        "tests/conformance/playout.py",
     }
 )
 """Modules (by path) and functions (``path::qualified name``) over a limit
