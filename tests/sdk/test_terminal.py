@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
-from throneroom import Client, cli
+from throneroom import Client, cli, cli_commands
 from throneroom.arena import play_match
 from throneroom.bots import RandomBot
 from throneroom.games.kill_the_king.bot import KillTheKingBot
@@ -243,8 +243,8 @@ def test_play_local_takes_the_games_fewest_seats(capsys: Capture, addr: str) -> 
     parser = cli.build_parser()
     assert parser.parse_args(["play-local", "kings_life"]).seats is None
     with Client(addr) as client:
-        assert cli._min_seats(client, "kings_life") == 4
-        assert cli._min_seats(client, "king_is_dead") == 2
+        assert cli_commands._min_seats(client, "kings_life") == 4
+        assert cli_commands._min_seats(client, "king_is_dead") == 2
 
 
 def test_watching_a_game_with_a_free_seat_says_it_waits(addr: str) -> None:
