@@ -7,8 +7,9 @@
    random legal moves through the App on a RedisStore; ``MEMORY USAGE`` of the
    game's hash and stream (samples 0: exact) at version 0, half way, right
    after the last move and once finished (the stream expired beside the
-   compacted log, ``Retention.finished_log_seconds``, set short here), the
-   bytes per version and the goal of each game's largest variants.
+   packed log, ``Retention.finished_log_seconds``, set short here), the
+   bytes per version and the goal of each game's largest variants ("ok" or
+   "OVER": issue 30's bytes per finished game).
 2. Lua commits one Redis core sustains: CONCURRENCY clients commit moves
    carrying a 2-seat King Is Dead state (commit.lua through the service's own
    store: one EVALSHA each, multiplexed)

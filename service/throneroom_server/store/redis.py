@@ -37,8 +37,6 @@ failover) -> StoreUnavailable; out of memory (``maxmemory`` with
 ``noeviction``) -> StoreFull. The scripts read before they write, so a
 refused write leaves nothing half done.
 
-Rate-limit buckets live under ``{rl:<scope>}:bucket`` (``take_tokens.lua``).
-
 The lobby (``lobby.py`` has the scheme) is eight sorted sets per game type
 in the ``{lobby}`` slot, all scores 0 so that members sort as text:
 ``{lobby}:all``, ``{lobby}:open``, ``{lobby}:started``, ``{lobby}:finished``
@@ -60,12 +58,14 @@ cluster store sends every command through the cluster client; its commits
 publish on shard channels (SPUBLISH), which its notifier hears on one
 connection per primary (``SlotRoute`` in ``shards.py`` names the node).
 
+Rate-limit buckets live under ``{rl:<scope>}:bucket`` (``take_tokens.lua``).
 The lobby's methods and the translation of Redis errors are in
 ``redis_lobby.py``.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from collections.abc import Callable, Sequence
 from importlib import resources
@@ -410,7 +410,7 @@ class RedisStore(Replicated, RedisLobby):
         try:
             log = await self._redis.hget(game_key(game_id), "log")
             if log:
-                args = [len(log), packed(log)]
+                args = [len(log), await asyncio.to_thread(packed, log)]  # (zlib: GIL released)
                 await self._call(self._pack_log, keys=[game_key(game_id)], args=args)
         except (*_UNREACHABLE, ResponseError, StoreError) as exc:
             _log.warning("log_not_packed", game_id=game_id, error=str(exc))
