@@ -132,3 +132,33 @@ async def test_a_finished_game_log_is_packed_and_read_alike(clean_redis: str) ->
     assert (await store.load("f", idempotency_key="k3")).idempotent_version == 3
     client.close()
     await store.close()
+
+
+async def test_a_failed_packing_leaves_the_move_committed_and_its_log_read(
+    clean_redis: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Redis lost right after the finishing commit: the move is committed all
+    the same, and its compacted log (field ``log``) serves every version."""
+    store = RedisStore(clean_redis)
+    await store.create_game(
+        "f", storage_pb2.StoredGameMeta(game_type="nim", num_seats=2), _state(9)
+    )
+    for version in range(1, 5):
+        await store.commit("f", version - 1, _state(9 - version), _entry(version), f"k{version}")
+    before = list(await store.read_entries("f", 0, 100))
+
+    async def lost(*_: object) -> None:
+        raise redis.exceptions.ConnectionError("connection lost")
+
+    monkeypatch.setattr(store._redis, "hget", lost)
+    result = await store.commit("f", 4, _state(4), _entry(5), "k5", finished=True)
+    assert result == Committed(5)
+    client = redis.Redis.from_url(clean_redis)
+    assert client.hexists(game_key("f"), "log")
+    assert not client.hexists(game_key("f"), "logz")
+    client.delete(log_key("f"))
+    found = list(await store.read_entries("f", 0, 100))
+    assert found[:4] == before
+    assert [e.version for e in found] == [1, 2, 3, 4, 5]
+    client.close()
+    await store.close()
