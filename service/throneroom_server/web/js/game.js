@@ -347,9 +347,10 @@ export class GamePage {
     if (this.past.size > MAX_CACHED) this.past.delete(this.past.keys().next().value);
   }
 
+  /** The legal moves of `version`; a half-made selection stays as far as it is still legal. */
   setLegal(version, moves, descriptions) {
     this.legal = { version, moves, descriptions: descriptions?.length === moves.length ? descriptions : null };
-    this.picker.reset(moves.map((m) => this.board.pathOf?.(m, this.snapshot, this.data) ?? []));
+    this.picker.update(moves.map((m) => this.board.pathOf?.(m, this.snapshot, this.data) ?? []));
   }
 
   async fetchLegal() {

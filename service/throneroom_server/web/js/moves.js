@@ -53,6 +53,21 @@ export class Picker {
     this.selected = [];
   }
 
+  /**
+   * New moves of a later version (another seat moved meanwhile): the
+   * selection is kept as far as it is still the start of a legal move's path,
+   * so a half-made move survives the update. Returns true when all of it was
+   * kept.
+   */
+  update(paths) {
+    const before = this.selected;
+    this.paths = paths;
+    let depth = before.length;
+    while (depth > 0 && !paths.some((path) => before.slice(0, depth).every((key, i) => path[i] === key))) depth--;
+    this.selected = before.slice(0, depth);
+    return depth === before.length;
+  }
+
   matches(index) {
     const path = this.paths[index] || [];
     return this.selected.every((key, i) => path[i] === key);
