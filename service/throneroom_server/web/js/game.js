@@ -8,10 +8,11 @@ import { PageBot } from "./bot.js";
 import { boardFor } from "./boards/index.js";
 import { clear, h } from "./dom.js";
 import { loadData } from "./gamedata.js";
-import { moveList, Picker } from "./moves.js";
+import { moveList, Picker, summarizeMove } from "./moves.js";
 import { eventTexts, historyPanel, logPanel, outcomePanel, replace, seatName, seatsPanel } from "./panels.js";
 import { joinSeat } from "./seats.js";
 import { preference, rememberGame, seatsOf, setPreference, forgetGame } from "./storage.js";
+import { t } from "./i18n.js";
 
 const LANGUAGES = { en: "English", es: "Español", pt: "Português" };
 const MAX_LOG = 5000;
@@ -33,10 +34,13 @@ export class GamePage {
     this.past = new Map(); // version -> update (bounded)
     this.filter = "";
     this.minVersion = 1;
+    this.online = true; // the stream or play session is up
+    this.pendingMove = null; // the move sent and not yet answered
   }
 
   destroy() {
     clearTimeout(this.pollTimer);
+    clearTimeout(this.retryTimer);
     this.controller.abort();
     this.watchController?.abort();
     for (const bot of this.bots.values()) bot.stop();
@@ -44,12 +48,11 @@ export class GamePage {
 
   async start() {
     clear(this.main);
-    this.main.append(h("p", { class: "muted" }, "Loading the game…"));
+    this.main.append(h("p", { class: "muted" }, t("loadingGame")));
     try {
       await this.loadSnapshot();
     } catch (error) {
-      clear(this.main);
-      this.main.append(h("p", { class: "error", role: "alert" }, `Game ${this.gameId}: ${error.message}`), h("a", { href: "#/" }, "Back to the lobby"));
+      this.loadFailed(error);
       return;
     }
     rememberGame(this.gameId, this.snapshot.gameType);
@@ -62,6 +65,26 @@ export class GamePage {
     this.watch();
     this.render();
     this.waitForPlayers();
+  }
+
+  /**
+   * The game could not be loaded: say why, offer Retry, and try again by
+   * itself every few seconds while the server cannot be reached (or is
+   * unavailable), so the page comes back with the server.
+   */
+  loadFailed(error) {
+    clear(this.main);
+    const transient = error instanceof ApiError && (error.status === 0 || error.status === 503);
+    const retry = () => {
+      clearTimeout(this.retryTimer);
+      if (!this.controller.signal.aborted) this.start();
+    };
+    this.main.append(
+      h("p", { class: "error", role: "alert", id: "load-error" }, t("loadFailed", { id: this.gameId, error: error.message })),
+      transient ? h("p", { class: "muted" }, t("loadRetrying")) : null,
+      h("p", {}, h("button", { type: "button", id: "retry", onclick: retry }, t("retry")), " ", h("a", { href: "#/" }, t("backToLobby"))),
+    );
+    if (transient) this.retryTimer = setTimeout(retry, 3000);
   }
 
   /**
@@ -165,7 +188,7 @@ export class GamePage {
     const snapshot = this.shownUpdate()?.snapshot ?? this.snapshot;
     const live = this.shown === null;
     const mine = live && this.seat !== null && (snapshot.toAct || []).includes(this.seat) && !snapshot.finished;
-    const next = live ? this.picker.nextKeys() : new Set();
+    const next = live && this.online && !this.pendingMove ? this.picker.nextKeys() : new Set();
     let svg;
     try {
       svg = this.board.render(snapshot, { data: this.data, lang: this.lang, seat: this.seat, selected: live ? this.picker.selected : [], clickable: next, seatName: (n) => seatName(snapshot, n), lastEvents: this.eventsOf(Number(snapshot.version)) });
@@ -179,10 +202,14 @@ export class GamePage {
     let status;
     if (snapshot.finished) status = "The game is over.";
     else if (!snapshot.started) status = `Waiting for players: ${snapshot.seats.filter((s) => !s.taken).length} free seat(s).`;
+    else if (this.pendingMove) status = this.online ? t("pending") : t("pendingOffline");
+    else if (!this.online) status = `${t("offline")} ${t("offlineMoves")}`;
     else if (mine) status = "Your turn: click the board or pick a move in the list.";
     else status = `To act: ${toAct.join(", ") || "nobody"}.`;
     const viewer = this.seat === null ? "You are spectating." : `You play ${seatName(snapshot, this.seat)}.`;
     this.status.textContent = `${viewer} Version ${snapshot.version}${live ? "" : " (history)"}. ${status}`;
+    this.status.dataset.state = this.pendingMove ? "pending" : this.online ? "online" : "offline";
+    this.status.classList.toggle("offline", !this.online);
     replace(this.outcomeBox, outcomePanel(this.snapshot));
     replace(
       this.historyBox,
@@ -230,7 +257,7 @@ export class GamePage {
   renderMoves() {
     const live = this.shown === null;
     const current = this.legal.version === this.liveVersion;
-    const enabled = live && current && !this.sending;
+    const enabled = live && current && !this.sending && this.online;
     clear(this.movesBox);
     if (this.seat === null) {
       this.movesBox.append(h("p", { class: "muted" }, "Spectators have no moves: join a free seat to play."));
@@ -240,6 +267,8 @@ export class GamePage {
       this.movesBox.append(h("p", { class: "muted", id: "no-moves" }, this.snapshot.finished ? "The game is over." : "No move to make now."));
       return;
     }
+    if (this.pendingMove) this.movesBox.append(h("p", { class: "pending", id: "pending-move" }, this.online ? t("pending") : t("pendingOffline"), " ", this.pendingMove));
+    else if (!this.online) this.movesBox.append(h("p", { class: "offline", id: "offline-moves" }, t("offlineMoves")));
     if (this.picker.selected.length) {
       this.movesBox.append(h("p", { class: "picked" }, `Picked on the board: ${this.picker.selected.join(" → ")} `, h("button", { type: "button", id: "clear-pick", onclick: () => { this.picker.clear(); this.render(); } }, "Clear")));
     }
@@ -300,11 +329,7 @@ export class GamePage {
       fromVersion: this.liveVersion,
       lang: this.lang,
       signal: controller.signal,
-      onStatus: (status) => {
-        const words = { open: "live", reconnecting: "reconnecting…", finished: "finished", failed: `stream failed: ${status.error?.message ?? ""}` };
-        this.connection.textContent = ` · ${words[status.state] ?? status.state}`;
-        this.connection.dataset.state = status.state;
-      },
+      onStatus: (status) => this.onConnection(status),
       onUpdate: (update) => this.onUpdate(update),
     };
     if (this.token && features.playSocket !== false) {
@@ -321,6 +346,19 @@ export class GamePage {
     }
     this.connection.dataset.transport = "sse";
     watchGame(this.gameId, { ...options, includeCurrent: true, withLegalMoves: true });
+  }
+
+  /** The stream's or session's state: offline disables the moves and says so. */
+  onConnection(status) {
+    const words = { open: t("connLive"), reconnecting: t("connReconnecting"), finished: t("connFinished"), failed: t("connFailed", { error: status.error?.message ?? "" }) };
+    this.connection.textContent = ` · ${words[status.state] ?? status.state}`;
+    this.connection.dataset.state = status.state;
+    const online = status.state === "open" || status.state === "finished";
+    if (online === this.online) return;
+    this.online = online;
+    document.body.dataset.online = String(online);
+    if (online) this.refresh();
+    this.render();
   }
 
   onUpdate(update) {
@@ -402,8 +440,11 @@ export class GamePage {
     if (this.sending) return;
     const move = this.legal.moves[index];
     this.sending = true;
+    const described = this.legal.descriptions?.[index];
+    this.pendingMove = described ? `${described.notation ? `${described.notation}: ` : ""}${described.text}` : summarizeMove(move);
     this.errorBox.textContent = "";
     const version = this.legal.version;
+    this.render();
     try {
       const body = { expectedVersion: String(version), move };
       const key = newKey(`seat${this.seat}`);
@@ -430,6 +471,7 @@ export class GamePage {
       if (error.reason === "STALE_VERSION") this.fetchLegal();
     } finally {
       this.sending = false;
+      this.pendingMove = null;
       this.render();
     }
   }

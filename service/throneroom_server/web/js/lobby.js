@@ -7,6 +7,7 @@ import { clear, h } from "./dom.js";
 import { loadData } from "./gamedata.js";
 import { recordFileInput } from "./record.js";
 import { knownGames, rememberGame } from "./storage.js";
+import { t } from "./i18n.js";
 
 const STATUS_FILTERS = [
   ["GAME_STATUS_FILTER_OPEN", "Open seats"],
@@ -40,7 +41,18 @@ export async function showLobby(main, { go, notice }) {
   try {
     types = (await api.gameTypes()).gameTypes;
   } catch (error) {
-    typesSection.append(h("p", { class: "error", role: "alert" }, error.message));
+    // The server cannot be reached (or failed): say so, offer Retry, and try
+    // again by itself every few seconds while this lobby is shown.
+    const retry = () => {
+      clearTimeout(timer);
+      if (typesSection.isConnected) showLobby(main, { go, notice });
+    };
+    const timer = setTimeout(retry, 3000);
+    typesSection.append(
+      h("p", { class: "error", role: "alert", id: "load-error" }, t("lobbyFailed", { error: error.message })),
+      h("p", { class: "muted" }, t("loadRetrying")),
+      h("button", { type: "button", id: "retry", onclick: retry }, t("retry")),
+    );
     return;
   }
   typesSection.append(
