@@ -11,7 +11,7 @@ import { loadData } from "./gamedata.js";
 import { moveList, Picker, summarizeMove } from "./moves.js";
 import { eventTexts, historyPanel, logPanel, outcomePanel, replace, seatName, seatsPanel } from "./panels.js";
 import { joinSeat } from "./seats.js";
-import { preference, rememberGame, seatsOf, setPreference, forgetGame } from "./storage.js";
+import { preference, rememberGame, seatsOf, setPreference, forgetGame, forgetSeat } from "./storage.js";
 import { t } from "./i18n.js";
 
 const LANGUAGES = { en: "English", es: "Español", pt: "Português" };
@@ -23,6 +23,14 @@ export class GamePage {
     Object.assign(this, { main, gameId, go, wanted });
     this.seat = seat;
     this.token = seat === null ? null : seatsOf(gameId)[seat]?.token ?? null;
+    this.notice = null;
+    this.refusedSeat = null; // a seat whose kept token the server refused
+    if (seat !== null && this.token === null) {
+      // A seat's link opened in a browser that does not hold its token (a
+      // link shared, another device): the page spectates and says why.
+      this.notice = t("noToken", { seat });
+      this.seat = null;
+    }
     this.lang = preference("lang", "en");
     this.policy = preference("botPolicy", "random");
     this.controller = new AbortController();
@@ -119,8 +127,11 @@ export class GamePage {
     try {
       this.snapshot = (await api.game(this.gameId, this.token)).snapshot;
     } catch (error) {
-      if (this.token && error instanceof ApiError && error.status === 403) {
-        this.notice = `The token kept for seat ${this.seat} is not this game's: you are spectating.`;
+      if (this.token && error instanceof ApiError && (error.status === 400 || error.status === 401 || error.status === 403)) {
+        // A token kept for this seat that the server refuses (malformed, or
+        // not this game's): spectate, and offer to forget it.
+        this.notice = t("badToken", { seat: this.seat, error: error.message });
+        this.refusedSeat = this.seat;
         this.seat = null;
         this.token = null;
         this.snapshot = (await api.game(this.gameId, null)).snapshot;
@@ -158,7 +169,7 @@ export class GamePage {
         h("div", { class: "head-tools" }, h("label", { for: "language" }, "Language "), langSelect, h("label", { for: "share-link" }, " Share "), share, this.connection),
         this.seat === null ? null : h("p", { class: "muted seat-link" }, "Your seat's link (it works in this browser, which keeps the token): ", h("a", { href: `#/game/${this.gameId}/seat/${this.seat}` }, `#/game/${this.gameId}/seat/${this.seat}`)),
       ),
-      h("p", { class: "notice", hidden: !this.notice }, this.notice || ""),
+      this.noticeBox(),
       this.status,
       h(
         "div",
@@ -173,6 +184,22 @@ export class GamePage {
         ),
       ),
     );
+  }
+
+  noticeBox() {
+    const box = h("p", { class: "notice", id: "notice", hidden: !this.notice }, this.notice || "");
+    if (this.refusedSeat !== null) {
+      const seat = this.refusedSeat;
+      box.append(
+        " ",
+        h("button", { type: "button", id: "forget-token", onclick: () => {
+          forgetSeat(this.gameId, seat);
+          this.refusedSeat = null;
+          box.replaceChildren(t("tokenForgotten", { seat }));
+        } }, t("forgetToken")),
+      );
+    }
+    return box;
   }
 
   shareLink() {

@@ -54,3 +54,9 @@ define("loadRetrying", "The page tries again every few seconds.", "La página lo
 define("lobbyFailed", "The lobby could not be loaded: {error}", "No se pudo cargar el vestíbulo: {error}", "Não foi possível carregar a entrada: {error}");
 define("backToLobby", "Back to the lobby", "Volver al vestíbulo", "Voltar à entrada");
 define("loadingGame", "Loading the game…", "Cargando la partida…", "A carregar o jogo…");
+
+// -- seat links and tokens
+define("noToken", "This is seat {seat}'s link, but this browser does not hold its token (the link works only in the browser that took the seat): you are spectating.", "Este es el enlace del asiento {seat}, pero este navegador no guarda su clave (el enlace solo funciona en el navegador que ocupó el asiento): estás mirando.", "Esta é a ligação do lugar {seat}, mas este navegador não guarda a sua chave (a ligação só funciona no navegador que ocupou o lugar): estás a assistir.");
+define("badToken", "The server refuses the token kept for seat {seat} ({error}): you are spectating.", "El servidor rechaza la clave guardada para el asiento {seat} ({error}): estás mirando.", "O servidor recusa a chave guardada para o lugar {seat} ({error}): estás a assistir.");
+define("forgetToken", "Forget this token", "Olvidar esta clave", "Esquecer esta chave");
+define("tokenForgotten", "The token of seat {seat} is forgotten: you are spectating.", "La clave del asiento {seat} se ha olvidado: estás mirando.", "A chave do lugar {seat} foi esquecida: estás a assistir.");
