@@ -17,6 +17,8 @@ import { t } from "./i18n.js";
 const LANGUAGES = { en: "English", es: "Español", pt: "Português" };
 const MAX_LOG = 5000;
 const MAX_CACHED = 300;
+// Refusals meaning "the list the move was chosen from is out of date".
+const STALE = new Set(["STALE_VERSION", "NOT_YOUR_TURN", "ILLEGAL_MOVE"]);
 
 export class GamePage {
   constructor(main, { gameId, seat, joinSeat: wanted, go }) {
@@ -494,8 +496,12 @@ export class GamePage {
         if (Number(result.version) >= this.liveVersion && (next?.toAct || []).includes(this.seat) && !next.finished) this.fetchLegal();
       }
     } catch (error) {
-      this.errorBox.textContent = error.message;
-      if (error.reason === "STALE_VERSION") this.fetchLegal();
+      if (STALE.has(error.reason)) {
+        // Another seat's move (a teammate's, in a simultaneous phase) came
+        // first: the list was out of date. Say so in words, list afresh.
+        this.errorBox.textContent = t("staleMove");
+        this.fetchLegal();
+      } else this.errorBox.textContent = error.message;
     } finally {
       this.sending = false;
       this.pendingMove = null;
