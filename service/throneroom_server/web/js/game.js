@@ -12,9 +12,8 @@ import { moveList, Picker, summarizeMove } from "./moves.js";
 import { eventTexts, historyPanel, logPanel, outcomePanel, replace, seatName, seatsPanel } from "./panels.js";
 import { joinSeat } from "./seats.js";
 import { preference, rememberGame, seatsOf, setPreference, forgetGame, forgetSeat } from "./storage.js";
-import { t } from "./i18n.js";
+import { lang, setLang, t } from "./i18n.js";
 
-const LANGUAGES = { en: "English", es: "Español", pt: "Português" };
 const MAX_LOG = 5000;
 const MAX_CACHED = 300;
 // Refusals meaning "the list the move was chosen from is out of date".
@@ -33,7 +32,7 @@ export class GamePage {
       this.notice = t("noToken", { seat });
       this.seat = null;
     }
-    this.lang = preference("lang", "en");
+    this.lang = lang();
     this.policy = preference("botPolicy", "random");
     this.controller = new AbortController();
     this.bots = new Map();
@@ -147,12 +146,7 @@ export class GamePage {
 
   layout() {
     clear(this.main);
-    const langSelect = h(
-      "select",
-      { id: "language", "aria-label": "Language of the descriptions", onchange: (e) => this.setLanguage(e.target.value) },
-      Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === this.lang }, name)),
-    );
-    const share = h("input", { id: "share-link", readOnly: true, value: this.shareLink(), "aria-label": "Link to this game", onfocus: (e) => e.target.select() });
+    const share = h("input", { id: "share-link", readOnly: true, value: this.shareLink(), "aria-label": t("shareLabel"), onfocus: (e) => e.target.select() });
     this.status = h("p", { id: "status", role: "status", "aria-live": "polite" });
     this.connection = h("span", { id: "connection", class: "muted" });
     this.errorBox = h("p", { id: "move-error", class: "error", role: "alert" });
@@ -162,14 +156,14 @@ export class GamePage {
     this.historyBox = h("div");
     this.outcomeBox = h("div");
     this.logBox = h("div", { class: "log-box" });
-    const filter = h("input", { type: "search", id: "move-filter", placeholder: "filter moves", "aria-label": "Filter the legal moves", oninput: (e) => { this.filter = e.target.value; this.renderMoves(); } });
+    const filter = h("input", { type: "search", id: "move-filter", placeholder: t("filterMoves"), "aria-label": t("filterLabel"), oninput: (e) => { this.filter = e.target.value; this.renderMoves(); } });
     this.main.append(
       h(
         "div",
         { class: "game-head" },
         h("h2", { id: "game-title" }, `${this.board.title} · ${this.gameId}`),
-        h("div", { class: "head-tools" }, h("label", { for: "language" }, "Language "), langSelect, h("label", { for: "share-link" }, " Share "), share, this.connection),
-        this.seat === null ? null : h("p", { class: "muted seat-link" }, "Your seat's link (it works in this browser, which keeps the token): ", h("a", { href: `#/game/${this.gameId}/seat/${this.seat}` }, `#/game/${this.gameId}/seat/${this.seat}`)),
+        h("div", { class: "head-tools" }, h("label", { for: "share-link" }, `${t("share")} `), share, this.connection),
+        this.seat === null ? null : h("p", { class: "muted seat-link" }, t("seatLink"), h("a", { href: `#/game/${this.gameId}/seat/${this.seat}` }, `#/game/${this.gameId}/seat/${this.seat}`)),
       ),
       this.noticeBox(),
       this.status,
@@ -181,8 +175,8 @@ export class GamePage {
           "div",
           { class: "side-col" },
           this.seatsBox,
-          h("section", { class: "panel", "aria-labelledby": "moves-title" }, h("h2", { id: "moves-title" }, this.seat === null ? "Moves" : "Your moves"), this.errorBox, filter, this.movesBox),
-          h("section", { class: "panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, "Log"), this.logBox),
+          h("section", { class: "panel", "aria-labelledby": "moves-title" }, h("h2", { id: "moves-title" }, this.seat === null ? t("moves") : t("yourMoves")), this.errorBox, filter, this.movesBox),
+          h("section", { class: "panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, t("log")), this.logBox),
         ),
       ),
     );
@@ -223,20 +217,20 @@ export class GamePage {
       svg = this.board.render(snapshot, { data: this.data, lang: this.lang, seat: this.seat, selected: live ? this.picker.selected : [], clickable: next, seatName: (n) => seatName(snapshot, n), lastEvents: this.eventsOf(Number(snapshot.version)) });
     } catch (error) {
       console.warn("board", error);
-      svg = h("pre", { class: "error" }, `This board cannot be drawn: ${error.message}`);
+      svg = h("pre", { class: "error" }, t("boardFailed", { error: error.message }));
     }
     this.wireBoard(svg, next);
     replace(this.boardBox, svg);
     const toAct = (snapshot.toAct || []).map((n) => seatName(snapshot, n));
     let status;
-    if (snapshot.finished) status = "The game is over.";
-    else if (!snapshot.started) status = `Waiting for players: ${snapshot.seats.filter((s) => !s.taken).length} free seat(s).`;
+    if (snapshot.finished) status = t("gameOver");
+    else if (!snapshot.started) status = t("waiting", { free: snapshot.seats.filter((s) => !s.taken).length });
     else if (this.pendingMove) status = this.online ? t("pending") : t("pendingOffline");
     else if (!this.online) status = `${t("offline")} ${t("offlineMoves")}`;
-    else if (mine) status = "Your turn: click the board or pick a move in the list.";
-    else status = `To act: ${toAct.join(", ") || "nobody"}.`;
-    const viewer = this.seat === null ? "You are spectating." : `You play ${seatName(snapshot, this.seat)}.`;
-    this.status.textContent = `${viewer} Version ${snapshot.version}${live ? "" : " (history)"}. ${status}`;
+    else if (mine) status = t("yourTurn");
+    else status = t("toAct", { who: toAct.join(", ") || t("nobody") });
+    const viewer = this.seat === null ? t("spectating") : t("youPlay", { seat: seatName(snapshot, this.seat) });
+    this.status.textContent = `${viewer} ${t("versionLine", { version: snapshot.version })}${live ? "" : t("historyShown")}. ${status}`;
     this.status.dataset.state = this.pendingMove ? "pending" : this.online ? "online" : "offline";
     this.status.classList.toggle("offline", !this.online);
     replace(this.outcomeBox, outcomePanel(this.snapshot));
@@ -289,22 +283,28 @@ export class GamePage {
     const enabled = live && current && !this.sending && this.online;
     clear(this.movesBox);
     if (this.seat === null) {
-      this.movesBox.append(h("p", { class: "muted" }, "Spectators have no moves: join a free seat to play."));
+      this.movesBox.append(h("p", { class: "muted" }, t("spectatorsNoMoves")));
       return;
     }
     if (!this.legal.moves.length || !current) {
-      this.movesBox.append(h("p", { class: "muted", id: "no-moves" }, this.snapshot.finished ? "The game is over." : "No move to make now."));
+      this.movesBox.append(h("p", { class: "muted", id: "no-moves" }, this.snapshot.finished ? t("gameOver") : t("noMoveNow")));
       return;
     }
     if (this.pendingMove) this.movesBox.append(h("p", { class: "pending", id: "pending-move" }, this.online ? t("pending") : t("pendingOffline"), " ", this.pendingMove));
     else if (!this.online) this.movesBox.append(h("p", { class: "offline", id: "offline-moves" }, t("offlineMoves")));
     if (this.picker.selected.length) {
-      this.movesBox.append(h("p", { class: "picked" }, `Picked on the board: ${this.picker.selected.join(" → ")} `, h("button", { type: "button", id: "clear-pick", onclick: () => { this.picker.clear(); this.render(); } }, "Clear")));
+      this.movesBox.append(h("p", { class: "picked" }, t("picked", { keys: this.picker.selected.map((k) => this.keyName(k)).join(" → ") }), h("button", { type: "button", id: "clear-pick", onclick: () => { this.picker.clear(); this.render(); } }, t("clear"))));
     }
     if (!features.describe && features.describe !== null) {
-      this.movesBox.append(h("p", { class: "muted" }, "This server gives no move descriptions: moves are shown as data."));
+      this.movesBox.append(h("p", { class: "muted" }, t("noDescriptions")));
     }
     this.movesBox.append(moveList({ moves: this.legal.moves, descriptions: this.legal.descriptions, picker: this.picker, filter: this.filter, enabled, onChoose: (i) => this.send(i) }));
+  }
+
+  /** A board key in words: the label its element on the board has. */
+  keyName(key) {
+    const element = [...this.boardBox.querySelectorAll("[data-key]")].find((e) => e.dataset.key === key);
+    return element?.getAttribute("aria-label") || key;
   }
 
   renderLog() {
@@ -447,10 +447,11 @@ export class GamePage {
     if (this.shown === version) this.render();
   }
 
-  async setLanguage(lang) {
-    this.lang = lang;
-    setPreference("lang", lang);
+  async setLanguage(code) {
+    setLang(code);
+    this.lang = lang();
     this.past.clear();
+    this.layout();
     await this.loadHistory();
     if (this.seat !== null && (this.snapshot.toAct || []).includes(this.seat)) await this.fetchLegal();
     this.watch();
@@ -525,10 +526,10 @@ export class GamePage {
     const free = (this.snapshot.seats || []).filter((s) => !s.taken).map((s) => s.seat);
     for (const seat of free) {
       try {
-        const taken = await joinSeat(this.gameId, seat, `Bot ${seat}`, { bot: true });
+        const taken = await joinSeat(this.gameId, seat, t("botName", { seat }), { bot: true });
         this.startBot(taken, seatsOf(this.gameId)[taken].token);
       } catch (error) {
-        this.errorBox.textContent = `Bot for seat ${seat}: ${error.message}`;
+        this.errorBox.textContent = t("botForSeat", { seat, error: error.message });
       }
     }
     await this.refresh();
@@ -541,7 +542,7 @@ export class GamePage {
       seat,
       token,
       policy: this.policy,
-      onError: (b, error) => { this.errorBox.textContent = `Bot of seat ${b.seat}: ${error.message}`; },
+      onError: (b, error) => { this.errorBox.textContent = t("botForSeat", { seat: b.seat, error: error.message }); },
     });
     this.bots.set(seat, bot);
     this.controller.signal.addEventListener("abort", () => bot.stop());

@@ -7,6 +7,7 @@
 // a click that completes exactly one move's path sends that move.
 
 import { enumWords, h } from "./dom.js";
+import { t } from "./i18n.js";
 
 const MAX_ROWS = 400;
 
@@ -147,7 +148,7 @@ export function moveList({ moves, descriptions, picker, filter, enabled, onChoos
       ),
     );
   }
-  const list = h("ol", { class: "moves", id: "move-list", "aria-label": "Legal moves" }, rows);
-  if (hidden) list.append(h("li", { class: "muted" }, `${hidden} more: type in the filter or click the board to narrow the list`));
+  const list = h("ol", { class: "moves", id: "move-list", "aria-label": t("legalMoves") }, rows);
+  if (hidden) list.append(h("li", { class: "muted" }, t("moreMoves", { count: hidden })));
   return list;
 }

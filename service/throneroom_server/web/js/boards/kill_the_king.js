@@ -6,6 +6,7 @@
 // shown. Row 0 (the attacker's edge) is drawn at the bottom, the castle on top.
 
 import { enumWords, s, svgRoot, tip } from "../dom.js";
+import { t as tr, words } from "../i18n.js";
 
 const TERRAIN_CLASS = {
   ".": "grass",
@@ -123,7 +124,7 @@ function drawFaceChoices(anchor, g, clickable) {
 function drawDice(events, x0, y0) {
   const group = s("g", { class: "dice" });
   const dice = events.map((e) => e.killTheKing?.dieRolled).filter(Boolean);
-  group.append(s("text", { x: x0, y: y0, class: "panel-title" }, dice.length ? "Dice of this move" : "No dice this move"));
+  group.append(s("text", { x: x0, y: y0, class: "panel-title" }, dice.length ? tr("b.dice") : tr("b.noDice")));
   dice.slice(0, 12).forEach((die, i) => {
     const x = x0 + (i % 6) * 50;
     const y = y0 + 10 + Math.floor(i / 6) * 56;
@@ -147,28 +148,28 @@ function drawPanel(view, data, modeInfo, ctx, x0, height) {
     panel.append(s("text", { x: x0, y, class: cls }, text));
     y += 18;
   };
-  line(`${modeInfo.name}${view.advanced ? " (advanced)" : ""}`, "left title");
-  line(`Round ${view.round} of ${modeInfo.rounds} · ${phase}`);
-  if (view.turnSide && view.turnSide !== "SIDE_UNSPECIFIED") line(`Turn: ${enumWords(view.turnSide, "SIDE_")}`);
+  line(`${words("modeName", view.mode, modeInfo.name)}${view.advanced ? tr("b.advanced") : ""}`, "left title");
+  line(tr("b.round", { round: view.round, rounds: modeInfo.rounds, phase }));
+  if (view.turnSide && view.turnSide !== "SIDE_UNSPECIFIED") line(tr("b.turn", { side: tr(`side.${view.turnSide}`) }));
   // Giga (KK-123): two teams, seat % 2; a team's coins are on each of its seats.
   const giga = modeInfo.field.boards > 1;
   view.seats.forEach((seat, n) => {
-    const side = seat.side && seat.side !== "SIDE_UNSPECIFIED" ? enumWords(seat.side, "SIDE_") : "side not chosen";
-    const team = giga ? ` (team ${seat.team ?? 0})` : "";
-    const extra = view.phase === "PHASE_PURCHASE" || view.phase === "PHASE_EXTRA_PURCHASE" ? ` · ${(seat.coins ?? 0) + (seat.extraCoins ?? 0)} coins` : "";
-    line(`${ctx.seatName(n)}: ${side}${team}${extra}${seat.movementLocked ? " · movement locked" : ""}`);
+    const side = seat.side && seat.side !== "SIDE_UNSPECIFIED" ? tr(`side.${seat.side}`) : tr("b.noSide");
+    const team = giga ? tr("b.teamOf", { team: seat.team ?? 0 }) : "";
+    const extra = view.phase === "PHASE_PURCHASE" || view.phase === "PHASE_EXTRA_PURCHASE" ? tr("b.coins", { count: (seat.coins ?? 0) + (seat.extraCoins ?? 0) }) : "";
+    line(`${ctx.seatName(n)}: ${side}${team}${extra}${seat.movementLocked ? tr("b.locked") : ""}`);
   });
   (view.gates || []).forEach((gate, n) => {
     const which = view.gates.length > 1 ? ` ${n + 1}` : "";
-    line(`Gate${which}: ${gate.destroyed ? "destroyed" : `held by the ${enumWords(gate.controlledBy, "SIDE_").toLowerCase()}`}`);
+    line(tr("b.gate", { which, state: gate.destroyed ? tr("b.destroyed") : tr("b.heldBy", { side: tr(`side.${gate.controlledBy}`) }) }));
   });
-  if (view.gates?.length) line(`King's Door${giga ? "s" : ""}: ${view.doorDestroyed ? "destroyed" : "standing"}`);
+  if (view.gates?.length) line(tr(giga ? "b.doors" : "b.door", { state: view.doorDestroyed ? tr("b.destroyed") : tr("b.standing") }));
   const dead = view.units.filter((u) => u.status === "STATUS_DEAD").length;
-  line(`Units on the field ${view.units.filter((u) => u.status === "STATUS_ON_FIELD").length} · dead ${dead}`);
+  line(tr("b.units", { count: view.units.filter((u) => u.status === "STATUS_ON_FIELD").length, dead }));
   y += 8;
   const reserve = view.units.filter((u) => u.status === "STATUS_RESERVE");
   if (reserve.length) {
-    panel.append(s("text", { x: x0, y, class: "panel-title" }, "Reserves"));
+    panel.append(s("text", { x: x0, y, class: "panel-title" }, tr("b.reserves")));
     y += 8;
     reserve.slice(0, 40).forEach((unit, i) => {
       const spec = unitSpec(data, unit.type);
@@ -178,11 +179,11 @@ function drawPanel(view, data, modeInfo, ctx, x0, height) {
       const mine = unit.seat === ctx.seat || (giga && mySide && unit.side === mySide);
       const g = s(
         "g",
-        { class: `reserve ${unit.side === "SIDE_ATTACKER" ? "attacker" : "defender"}`, dataset: { key: `reserve:${unit.id}`, unit: unit.id, type: unit.type }, "aria-label": `${spec?.name ?? unit.type} #${unit.id} in reserve` },
+        { class: `reserve ${unit.side === "SIDE_ATTACKER" ? "attacker" : "defender"}`, dataset: { key: `reserve:${unit.id}`, unit: unit.id, type: unit.type }, "aria-label": tr("b.inReserve", { name: spec?.name ?? unit.type, id: unit.id }) },
         s("rect", { x, y: yy, width: 32, height: 32, rx: 6, fill: SIDE_COLOURS[unit.side] || "#bbb", class: "counter" }),
         s("text", { x: x + 16, y: yy + 21, class: "unit-letter", fill: unit.side === "SIDE_ATTACKER" ? "#fff" : "#111" }, spec && unit.side !== "SIDE_UNSPECIFIED" ? spec.letter : "?"),
       );
-      tip(g, `${spec?.name ?? "hidden unit"} #${unit.id}${mine ? (giga ? " (your team's)" : " (yours)") : ""}`);
+      tip(g, `${spec?.name ?? tr("b.hiddenUnit")} #${unit.id}${mine ? tr(giga ? "b.yourTeams" : "b.yours") : ""}`);
       panel.append(g);
     });
     y += Math.ceil(Math.min(reserve.length, 40) / 8) * 38 + 16;
