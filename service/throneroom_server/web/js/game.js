@@ -2,7 +2,7 @@
 // the board and listed), live updates from the watch stream, the event log,
 // the history slider, the seats with their bots, and the outcome.
 
-import { api, ApiError, newKey, updateAt, watchGame, features } from "./api.js";
+import { api, ApiError, call, newKey, updateAt, watchGame, features } from "./api.js";
 import { PlaySession } from "./session.js";
 import { PageBot } from "./bot.js";
 import { boardFor } from "./boards/index.js";
@@ -45,9 +45,11 @@ export class GamePage {
     this.minVersion = 1;
     this.online = true; // the stream or play session is up
     this.pendingMove = null; // the move sent and not yet answered
+    this.pageTitle = document.title;
   }
 
   destroy() {
+    document.title = this.pageTitle;
     clearTimeout(this.pollTimer);
     clearTimeout(this.retryTimer);
     this.controller.abort();
@@ -157,7 +159,10 @@ export class GamePage {
     this.outcomeBox = h("div");
     this.logBox = h("div", { class: "log-box" });
     const filter = h("input", { type: "search", id: "move-filter", placeholder: t("filterMoves"), "aria-label": t("filterLabel"), oninput: (e) => { this.filter = e.target.value; this.renderMoves(); } });
+    const skip = (target, text, id) => h("a", { href: `#${target}`, class: "skip", id, onclick: (e) => { e.preventDefault(); document.getElementById(target)?.focus(); } }, text);
+    this.boardBox.tabIndex = -1;
     this.main.append(
+      skip("board", t("skipToBoard"), "skip-board"),
       h(
         "div",
         { class: "game-head" },
@@ -175,8 +180,8 @@ export class GamePage {
           "div",
           { class: "side-col" },
           this.seatsBox,
-          h("section", { class: "panel", "aria-labelledby": "moves-title" }, h("h2", { id: "moves-title" }, this.seat === null ? t("moves") : t("yourMoves")), this.errorBox, filter, this.movesBox),
-          h("section", { class: "panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, t("log")), this.logBox),
+          h("section", { class: "panel", "aria-labelledby": "moves-title" }, h("h2", { id: "moves-title" }, this.seat === null ? t("moves") : t("yourMoves")), this.errorBox, skip("log-section", t("skipMoves"), "skip-moves"), filter, this.movesBox),
+          h("section", { class: "panel", "aria-labelledby": "log-title", id: "log-section", tabindex: "-1" }, h("h2", { id: "log-title" }, t("log")), this.logBox),
         ),
       ),
     );
@@ -233,7 +238,10 @@ export class GamePage {
     this.status.textContent = `${viewer} ${t("versionLine", { version: snapshot.version })}${live ? "" : t("historyShown")}. ${status}`;
     this.status.dataset.state = this.pendingMove ? "pending" : this.online ? "online" : "offline";
     this.status.classList.toggle("offline", !this.online);
-    replace(this.outcomeBox, outcomePanel(this.snapshot));
+    // Attention: the tab's title says when this seat must act.
+    const title = `${this.board.title} · ${this.pageTitle}`;
+    document.title = mine && this.online && !this.pendingMove ? `● ${t("yourTurnTitle")} · ${title}` : title;
+    replace(this.outcomeBox, outcomePanel(this.snapshot, this.endActions()));
     replace(
       this.historyBox,
       historyPanel({ minVersion: this.minVersion, liveVersion: this.liveVersion, shown: this.shown, onChange: (v, done) => this.showVersion(v, done), onLive: () => this.showVersion(null, true) }),
@@ -256,8 +264,64 @@ export class GamePage {
     this.renderLog();
   }
 
+  /** A finished game's record to download, and a rematch with the same settings. */
+  endActions() {
+    if (!this.snapshot.finished) return null;
+    const rematch = h("button", { type: "button", id: "rematch", onclick: () => this.rematch(rematch) }, t("rematch"));
+    return h(
+      "p",
+      { class: "end-actions" },
+      h("a", { id: "record-link", href: `/v1/games/${this.gameId}/record`, download: `${this.gameId}.record.json` }, t("record")),
+      " ",
+      rematch,
+    );
+  }
+
+  /** A new game of the same type, options, seats and clocks (from the record), this browser in its first seat. */
+  async rematch(button) {
+    button.disabled = true;
+    try {
+      const { record } = await call("GET", `/v1/games/${this.gameId}/record`);
+      const body = { options: record.options, numSeats: record.numSeats };
+      if (record.timeControl) body.timeControl = record.timeControl;
+      const created = await api.createGame(body);
+      rememberGame(created.gameId, record.gameType);
+      const seat = await joinSeat(created.gameId, null, preference("name", ""));
+      this.go(`#/game/${created.gameId}/seat/${seat}`);
+    } catch (error) {
+      this.errorBox.textContent = t("rematchFailed", { error: error.message });
+      button.disabled = false;
+    }
+  }
+
+  /**
+   * The board keys the events of the version shown name (a unit, a square,
+   * a region, a card): the board marks them, so the last move stands out.
+   */
+  lastMoveKeys(events) {
+    const keys = new Set();
+    const walk = (value, field) => {
+      if (Array.isArray(value)) return value.forEach((v) => walk(v, field));
+      if (value && typeof value === "object") {
+        if ("row" in value || "col" in value) keys.add(`sq:${value.row ?? 0},${value.col ?? 0}`);
+        else {
+          if (field === "unit" && typeof value.id === "number") keys.add(`unit:${value.id}`);
+          for (const [k, v] of Object.entries(value)) walk(v, k);
+        }
+        return;
+      }
+      if (field === "unit" && typeof value === "number") keys.add(`unit:${value}`);
+      if (typeof value === "string" && value.startsWith("REGION_") && !value.startsWith("REGION_CONTROL_")) keys.add(`region:${value}`);
+    };
+    walk(events, "");
+    return keys;
+  }
+
   wireBoard(svg, next) {
     if (!svg.querySelectorAll) return;
+    const version = Number((this.shownUpdate()?.snapshot ?? this.snapshot).version);
+    const marked = this.lastMoveKeys(this.eventsOf(version));
+    for (const element of svg.querySelectorAll("[data-key]")) if (marked.has(element.dataset.key)) element.classList.add("last-move");
     for (const element of svg.querySelectorAll("[data-key]")) {
       const key = element.dataset.key;
       if (this.picker.selected.includes(key) && this.shown === null) element.classList.add("selected");

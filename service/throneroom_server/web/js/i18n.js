@@ -305,3 +305,16 @@ define("modeName.KILL_THE_KING_MODE_KILL_THE_KING", "Kill the King", "Kill the K
 define("modeName.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE", "Attack and Defense", "Ataque y defensa", "Ataque e defesa");
 define("modeName.KILL_THE_KING_MODE_KILL_THE_KING_GIGA", "Kill the King (giga)", "Kill the King (giga)", "Kill the King (giga)");
 define("modeName.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE_GIGA", "Attack and Defense (giga)", "Ataque y defensa (giga)", "Ataque e defesa (giga)");
+
+// -- the end of a game, the record, attention
+define("scoreTable", "Result", "Resultado", "Resultado");
+define("colSeat", "Seat", "Asiento", "Lugar");
+define("colPlayer", "Player", "Jugador", "Jogador");
+define("colResult", "Result", "Resultado", "Resultado");
+define("colScore", "Score", "Puntos", "Pontos");
+define("won", "won", "ganó", "ganhou");
+define("lost", "—", "—", "—");
+define("record", "Download the game's record", "Descargar el registro de la partida", "Descarregar o registo do jogo");
+define("rematch", "Rematch (same settings)", "Revancha (misma configuración)", "Desforra (mesma configuração)");
+define("rematchFailed", "The rematch could not be created: {error}", "No se pudo crear la revancha: {error}", "Não foi possível criar a desforra: {error}");
+define("lastMove", "Highlighted on the board: what the last move changed.", "Resaltado en el tablero: lo que cambió la última jugada.", "Destacado no tabuleiro: o que a última jogada mudou.");

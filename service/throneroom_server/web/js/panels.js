@@ -112,8 +112,42 @@ export function historyPanel({ minVersion, liveVersion, shown, onChange, onLive 
   );
 }
 
-/** The outcome, once the game is over. */
-export function outcomePanel(snapshot) {
+/** Each seat's score when the game's view has one (players[seat].score), else null. */
+function scoreOf(snapshot, seat) {
+  const view = Object.values(snapshot.view || {})[0] || {};
+  const score = view.players?.[seat]?.score;
+  return score === undefined ? null : score;
+}
+
+/** The end of a game: every seat, its player, won or not, its score. */
+function scoreTable(snapshot) {
+  const winners = new Set(snapshot.outcome?.winners || []);
+  const seats = snapshot.seats || [];
+  const scored = seats.some((s) => scoreOf(snapshot, s.seat) !== null);
+  return h(
+    "table",
+    { class: "scores", id: "score-table" },
+    h("caption", {}, t("scoreTable")),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("colSeat")), h("th", { scope: "col" }, t("colPlayer")), h("th", { scope: "col" }, t("colResult")), scored ? h("th", { scope: "col" }, t("colScore")) : null)),
+    h(
+      "tbody",
+      {},
+      seats.map((s) =>
+        h(
+          "tr",
+          { class: winners.has(s.seat) ? "winner" : "", dataset: { seat: s.seat } },
+          h("td", {}, String(s.seat)),
+          h("td", {}, s.displayName || t("seatN", { seat: s.seat })),
+          h("td", {}, winners.has(s.seat) ? t("won") : t("lost")),
+          scored ? h("td", {}, String(scoreOf(snapshot, s.seat) ?? 0)) : null,
+        ),
+      ),
+    ),
+  );
+}
+
+/** The outcome, once the game is over; `actions` (links, buttons) below it. */
+export function outcomePanel(snapshot, actions = null) {
   if (!snapshot.finished) return null;
   const outcome = snapshot.outcome || {};
   const winners = (outcome.winners || []).map((w) => seatName(snapshot, w));
@@ -124,6 +158,8 @@ export function outcomePanel(snapshot) {
     h("p", {}, winners.length ? t("wonBy", { winners: winners.join(t("and")) }) : t("noWinner")),
     outcome.summary ? h("p", {}, outcome.summary) : null,
     outcome.termination ? h("p", { class: "muted", id: "outcome-end" }, `${t("endedBy", { how: words("end", outcome.termination) })}${outcome.tiebreaks?.length ? t("tiebreaks", { list: outcome.tiebreaks.map((tb) => words("tb", tb)).join(", ") }) : ""}`) : null,
+    scoreTable(snapshot),
+    actions,
   );
 }
 
