@@ -154,9 +154,9 @@ export class GamePage {
     this.errorBox = h("p", { id: "move-error", class: "error", role: "alert" });
     this.boardBox = h("div", { id: "board", class: "board-box" });
     this.movesBox = h("div", { id: "moves" });
-    this.seatsBox = h("div");
-    this.historyBox = h("div");
-    this.outcomeBox = h("div");
+    this.seatsBox = h("div", { class: "seats-box" });
+    this.historyBox = h("div", { class: "history-box" });
+    this.outcomeBox = h("div", { class: "outcome-box" });
     this.logBox = h("div", { class: "log-box" });
     const filter = h("input", { type: "search", id: "move-filter", placeholder: t("filterMoves"), "aria-label": t("filterLabel"), oninput: (e) => { this.filter = e.target.value; this.renderMoves(); } });
     const skip = (target, text, id) => h("a", { href: `#${target}`, class: "skip", id, onclick: (e) => { e.preventDefault(); document.getElementById(target)?.focus(); } }, text);
@@ -175,13 +175,13 @@ export class GamePage {
       h(
         "div",
         { class: "game" },
-        h("div", { class: "main-col" }, this.boardBox, this.outcomeBox, this.historyBox),
+        h("div", { class: "main-col" }, this.zoomTools(), this.boardBox, this.outcomeBox, this.historyBox),
         h(
           "div",
           { class: "side-col" },
           this.seatsBox,
-          h("section", { class: "panel", "aria-labelledby": "moves-title" }, h("h2", { id: "moves-title" }, this.seat === null ? t("moves") : t("yourMoves")), this.errorBox, skip("log-section", t("skipMoves"), "skip-moves"), filter, this.movesBox),
-          h("section", { class: "panel", "aria-labelledby": "log-title", id: "log-section", tabindex: "-1" }, h("h2", { id: "log-title" }, t("log")), this.logBox),
+          h("section", { class: "panel moves-panel", "aria-labelledby": "moves-title" }, h("h2", { id: "moves-title" }, this.seat === null ? t("moves") : t("yourMoves")), this.errorBox, skip("log-section", t("skipMoves"), "skip-moves"), filter, this.movesBox),
+          h("section", { class: "panel log-panel", "aria-labelledby": "log-title", id: "log-section", tabindex: "-1" }, h("h2", { id: "log-title" }, t("log")), this.logBox),
         ),
       ),
     );
@@ -201,6 +201,30 @@ export class GamePage {
       );
     }
     return box;
+  }
+
+  /** Zoom the board in its box (scroll or swipe to pan): on a phone, to make its targets big enough. */
+  zoomTools() {
+    this.zoom = this.zoom ?? 1;
+    const shown = h("output", { id: "zoom-level", "aria-live": "polite" }, `${Math.round(this.zoom * 100)} %`);
+    const set = (zoom) => {
+      this.zoom = Math.max(1, Math.min(4, zoom));
+      shown.textContent = `${Math.round(this.zoom * 100)} %`;
+      this.applyZoom();
+    };
+    return h(
+      "div",
+      { class: "zoom" },
+      h("button", { type: "button", id: "zoom-out", "aria-label": t("zoomOut"), onclick: () => set(this.zoom / 1.5) }, "−"),
+      shown,
+      h("button", { type: "button", id: "zoom-in", "aria-label": t("zoomIn"), onclick: () => set(this.zoom * 1.5) }, "+"),
+      h("button", { type: "button", id: "zoom-fit", onclick: () => set(1) }, t("zoomFit")),
+    );
+  }
+
+  applyZoom() {
+    const svg = this.boardBox.querySelector("svg.board");
+    if (svg) svg.style.width = `${this.zoom * 100}%`;
   }
 
   shareLink() {
@@ -225,7 +249,12 @@ export class GamePage {
       svg = h("pre", { class: "error" }, t("boardFailed", { error: error.message }));
     }
     this.wireBoard(svg, next);
+    // Keep the place the player panned to while the board is redrawn.
+    const { scrollLeft, scrollTop } = this.boardBox;
     replace(this.boardBox, svg);
+    this.applyZoom();
+    this.boardBox.scrollLeft = scrollLeft;
+    this.boardBox.scrollTop = scrollTop;
     const toAct = (snapshot.toAct || []).map((n) => seatName(snapshot, n));
     let status;
     if (snapshot.finished) status = t("gameOver");

@@ -318,3 +318,6 @@ define("record", "Download the game's record", "Descargar el registro de la part
 define("rematch", "Rematch (same settings)", "Revancha (misma configuración)", "Desforra (mesma configuração)");
 define("rematchFailed", "The rematch could not be created: {error}", "No se pudo crear la revancha: {error}", "Não foi possível criar a desforra: {error}");
 define("lastMove", "Highlighted on the board: what the last move changed.", "Resaltado en el tablero: lo que cambió la última jugada.", "Destacado no tabuleiro: o que a última jogada mudou.");
+define("zoomIn", "Zoom in on the board", "Acercar el tablero", "Aproximar o tabuleiro");
+define("zoomOut", "Zoom out", "Alejar", "Afastar");
+define("zoomFit", "Fit", "Ajustar", "Ajustar");
