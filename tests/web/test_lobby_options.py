@@ -45,6 +45,12 @@ def test_modes_by_name_and_seats_by_mode(tab: Tab, server: Server) -> None:
     # The lobby's row: its mode by name, the seats, its age.
     page.evaluate("location.hash = '#/'")
     row = page.locator(f"#game-list .game-row[data-game-id='{game_id}']")
+    page.wait_for_selector("#game-list .game-row, #game-list p")
+    for _ in range(20):  # the lobby's index may take a moment to list it
+        if row.count():
+            break
+        page.click("#list-refresh")
+        page.wait_for_timeout(300)
     row.wait_for()
     text = row.inner_text()
     assert "Attack and Defense Giga" in text and GIGA not in text

@@ -76,6 +76,24 @@ function drawTerrain(field, view, g) {
   return layer;
 }
 
+/** The field's coordinates, spelt as the notation spells a square (`b10`: column b, row 10). */
+function drawCoordinates(field, g) {
+  const layer = s("g", { class: "coordinates", "aria-hidden": "true" });
+  const parts = (row, col) => /^([a-z]+)(\d+)$/.exec(field.squareNames?.[row]?.[col] ?? "");
+  for (let col = 0; col < field.cols; col++) {
+    const [x] = cellXY(g, 0, col);
+    const letter = parts(0, col)?.[1] ?? String(col);
+    layer.append(s("text", { x: x + g.cell / 2, y: g.y0 + field.rows * g.cell + 16, class: "coordinate" }, letter));
+    layer.append(s("text", { x: x + g.cell / 2, y: g.y0 - 8, class: "coordinate" }, letter));
+  }
+  for (let row = 0; row < field.rows; row++) {
+    const [, y] = cellXY(g, row, 0);
+    const number = parts(row, 0)?.[2] ?? String(row + 1);
+    layer.append(s("text", { x: g.x0 - 12, y: y + g.cell / 2 + 4, class: "coordinate" }, number));
+  }
+  return layer;
+}
+
 function drawUnit(unit, data, g, { onWall }) {
   const spec = unitSpec(data, unit.type);
   const [x, y] = cellXY(g, unit.square.row, unit.square.col);
@@ -205,6 +223,7 @@ export default {
     const height = Math.max(g.y0 * 2 + field.rows * g.cell, 620);
     const root = svgRoot(width, height, `Kill the King, version ${snapshot.version}`, { class: "board kill-the-king", dataset: { rows: field.rows, cols: field.cols } });
     root.append(drawTerrain(field, view, g));
+    root.append(drawCoordinates(field, g));
     const units = s("g", { class: "units" });
     const onField = view.units.filter((u) => u.status === "STATUS_ON_FIELD" && u.carriedBy === -1 && u.square);
     const crews = new Map();
