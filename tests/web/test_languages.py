@@ -51,6 +51,30 @@ def test_every_key_has_spanish_and_portuguese_words(tab: Tab, server: Server) ->
     assert len(same) < len(english) // 10, same
 
 
+BOARD_TEXTS = """async (games) => {
+    const { boardFor } = await import('/web/js/boards/index.js');
+    const out = {};
+    for (const game of games) out[game] = (await boardFor(game)).texts ?? null;
+    return out;
+}"""
+
+
+def test_every_games_own_words_are_in_three_languages(tab: Tab, server: Server) -> None:
+    """A board module's ``texts`` (its modes' names), added to the page's
+    words when its board loads: the same keys in en, es and pt."""
+    tab.page.goto(server.base + "/")
+    types = [t["name"] for t in server.call("GET", "/v1/game-types")["gameTypes"]]
+    texts = tab.page.evaluate(BOARD_TEXTS, types)
+    assert texts.get("kill_the_king"), texts
+    for game, tables in texts.items():
+        if tables is None:
+            continue
+        assert set(tables) == {"en", "es", "pt"}, game
+        for lang in ("es", "pt"):
+            assert set(tables[lang]) == set(tables["en"]), (game, lang)
+            assert all(v.strip() for v in tables[lang].values()), (game, lang)
+
+
 def set_language(tab: Tab, server: Server, lang: str) -> None:
     tab.page.goto(server.base + "/")
     tab.page.wait_for_selector("body[data-ready='lobby']")

@@ -12,7 +12,7 @@ import { moveList, Picker, summarizeMove } from "./moves.js";
 import { eventTexts, historyPanel, logPanel, outcomePanel, replace, seatName, seatsPanel } from "./panels.js";
 import { joinSeat } from "./seats.js";
 import { preference, rememberGame, seatsOf, setPreference, forgetGame, forgetSeat } from "./storage.js";
-import { lang, setLang, t } from "./i18n.js";
+import { addTexts, lang, setLang, t } from "./i18n.js";
 
 const MAX_LOG = 5000;
 const MAX_CACHED = 300;
@@ -68,6 +68,7 @@ export class GamePage {
     }
     rememberGame(this.gameId, this.snapshot.gameType);
     this.board = await boardFor(this.snapshot.gameType);
+    addTexts(this.board.texts);
     this.data = this.board.dataName ? await loadData(this.board.dataName) : null;
     this.layout();
     if (this.wanted !== null && this.wanted !== undefined && this.seat === null) await this.join(this.wanted);

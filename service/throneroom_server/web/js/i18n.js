@@ -32,6 +32,15 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
 }
 
+/**
+ * A game's own words (its board module's `texts`: {en: {key: words}, es, pt},
+ * e.g. its modes' names as "mode.<MODE>"), added when its board is loaded, so
+ * that this table names no game.
+ */
+export function addTexts(texts) {
+  for (const [code, table] of Object.entries(texts || {})) if (code in TABLES) Object.assign(TABLES[code], table);
+}
+
 /** Add words: define("key", "English", "Español", "Português"). */
 function define(key, english, spanish, portuguese) {
   en[key] = english;
@@ -67,7 +76,7 @@ define("appTitle", "Throneroom", "Throneroom", "Throneroom");
 define("navMain", "Main", "Principal", "Principal");
 define("navLobby", "Lobby", "Vestíbulo", "Entrada");
 define("navApi", "API", "API", "API");
-define("footer", "The King Is Dead · King's Life · Kill the King — served by Throneroom. Bots seated from this page run in this browser tab.", "The King Is Dead · King's Life · Kill the King — servido por Throneroom. Los bots sentados desde esta página funcionan en esta pestaña del navegador.", "The King Is Dead · King's Life · Kill the King — servido pelo Throneroom. Os bots sentados a partir desta página funcionam neste separador do navegador.");
+define("footer", "Served by Throneroom. Bots seated from this page run in this browser tab.", "Servido por Throneroom. Los bots sentados desde esta página funcionan en esta pestaña del navegador.", "Servido pelo Throneroom. Os bots sentados a partir desta página funcionam neste separador do navegador.");
 define("language", "Language", "Idioma", "Idioma");
 define("languageLabel", "Language of the page and the descriptions", "Idioma de la página y de las descripciones", "Idioma da página e das descrições");
 define("skipToBoard", "Skip to the board", "Saltar al tablero", "Saltar para o tabuleiro");
@@ -212,10 +221,6 @@ define("opt.mordred", "Mordred variant", "variante de Mordred", "variante de Mor
 define("opt.pile", "pile", "montón", "monte");
 define("opt.max_take", "most stones taken at once", "máximo de piedras por vez", "máximo de pedras de cada vez");
 define("yes", "yes", "sí", "sim");
-define("mode.KILL_THE_KING_MODE_KILL_THE_KING", "Kill the King", "Kill the King", "Kill the King");
-define("mode.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE", "Attack and Defense", "Ataque y defensa", "Ataque e defesa");
-define("mode.KILL_THE_KING_MODE_KILL_THE_KING_GIGA", "Kill the King Giga (two boards, 2–4 players in two teams)", "Kill the King Giga (dos tableros, 2–4 jugadores en dos equipos)", "Kill the King Giga (dois tabuleiros, 2–4 jogadores em duas equipas)");
-define("mode.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE_GIGA", "Attack and Defense Giga (two boards, 2–4 players in two teams)", "Ataque y defensa Giga (dos tableros, 2–4 jugadores en dos equipos)", "Ataque e defesa Giga (dois tabuleiros, 2–4 jogadores em duas equipas)");
 
 // -- the record page
 define("recordHelp", "A game record (JSON or binary, from ExportGame, `throneroom export` or a tournament's records) is replayed by the server, nothing stored, and shown with the game's board.", "El servidor reproduce un registro de partida (JSON o binario, de ExportGame, `throneroom export` o los registros de un torneo), sin guardar nada, y se muestra con el tablero del juego.", "O servidor reproduz um registo de jogo (JSON ou binário, de ExportGame, `throneroom export` ou dos registos de um torneio), sem guardar nada, e mostra-o com o tabuleiro do jogo.");
@@ -301,10 +306,6 @@ define("b.inReserve", "{name} #{id} in reserve", "{name} #{id} en reserva", "{na
 define("b.stones", "{pile} stones · take up to {max}", "{pile} piedras · toma hasta {max}", "{pile} pedras · tira até {max}");
 define("side.SIDE_ATTACKER", "attacker", "atacante", "atacante");
 define("side.SIDE_DEFENDER", "defender", "defensor", "defensor");
-define("modeName.KILL_THE_KING_MODE_KILL_THE_KING", "Kill the King", "Kill the King", "Kill the King");
-define("modeName.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE", "Attack and Defense", "Ataque y defensa", "Ataque e defesa");
-define("modeName.KILL_THE_KING_MODE_KILL_THE_KING_GIGA", "Kill the King (giga)", "Kill the King (giga)", "Kill the King (giga)");
-define("modeName.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE_GIGA", "Attack and Defense (giga)", "Ataque y defensa (giga)", "Ataque e defesa (giga)");
 
 // -- the end of a game, the record, attention
 define("scoreTable", "Result", "Resultado", "Resultado");

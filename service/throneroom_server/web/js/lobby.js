@@ -7,7 +7,8 @@ import { clear, h } from "./dom.js";
 import { loadData } from "./gamedata.js";
 import { recordFileInput } from "./record.js";
 import { knownGames, rememberGame } from "./storage.js";
-import { t, words } from "./i18n.js";
+import { addTexts, t, words } from "./i18n.js";
+import { boardFor } from "./boards/index.js";
 
 const STATUS_FILTERS = [
   ["GAME_STATUS_FILTER_OPEN", "filterOpen"],
@@ -71,6 +72,8 @@ export async function showLobby(main, { go, notice }) {
     ),
   );
   const optionData = (await loadData("options"))?.options ?? {};
+  // Each game's own words (its modes' names) come with its board module.
+  for (const type of types) addTexts((await boardFor(type.name)).texts);
   createSection.append(createForm(types, optionData, go));
   await showList(listSection, types, go);
 }

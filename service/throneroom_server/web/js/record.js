@@ -9,7 +9,7 @@ import { boardFor } from "./boards/index.js";
 import { clear, h } from "./dom.js";
 import { loadData } from "./gamedata.js";
 import { eventTexts, logPanel, outcomePanel, replace, seatName } from "./panels.js";
-import { lang, setLang, t } from "./i18n.js";
+import { addTexts, lang, setLang, t } from "./i18n.js";
 
 const PAGE = 1000;
 
@@ -97,6 +97,7 @@ export class RecordPage {
     }
     const first = this.updates[0].snapshot;
     this.board = await boardFor(first.gameType);
+    addTexts(this.board.texts);
     this.data = this.board.dataName ? await loadData(this.board.dataName) : null;
     this.layout();
     document.addEventListener("keydown", this.onKey);

@@ -25,6 +25,41 @@ const DIRECTIONS = ["DIRECTION_NORTH", "DIRECTION_EAST", "DIRECTION_SOUTH", "DIR
 const ANGLE = { DIRECTION_NORTH: 0, DIRECTION_EAST: 90, DIRECTION_SOUTH: 180, DIRECTION_WEST: 270 };
 const PANEL_W = 330;
 
+// This game's words for the page (web/js/i18n.js addTexts): its modes' names,
+// in the lobby's choices and rows and on the board.
+const TEXTS = {
+  en: {
+    "mode.KILL_THE_KING_MODE_KILL_THE_KING": "Kill the King",
+    "mode.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE": "Attack and Defense",
+    "mode.KILL_THE_KING_MODE_KILL_THE_KING_GIGA": "Kill the King Giga (two boards, 2–4 players in two teams)",
+    "mode.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE_GIGA": "Attack and Defense Giga (two boards, 2–4 players in two teams)",
+    "modeName.KILL_THE_KING_MODE_KILL_THE_KING": "Kill the King",
+    "modeName.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE": "Attack and Defense",
+    "modeName.KILL_THE_KING_MODE_KILL_THE_KING_GIGA": "Kill the King (giga)",
+    "modeName.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE_GIGA": "Attack and Defense (giga)",
+  },
+  es: {
+    "mode.KILL_THE_KING_MODE_KILL_THE_KING": "Kill the King",
+    "mode.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE": "Ataque y defensa",
+    "mode.KILL_THE_KING_MODE_KILL_THE_KING_GIGA": "Kill the King Giga (dos tableros, 2–4 jugadores en dos equipos)",
+    "mode.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE_GIGA": "Ataque y defensa Giga (dos tableros, 2–4 jugadores en dos equipos)",
+    "modeName.KILL_THE_KING_MODE_KILL_THE_KING": "Kill the King",
+    "modeName.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE": "Ataque y defensa",
+    "modeName.KILL_THE_KING_MODE_KILL_THE_KING_GIGA": "Kill the King (giga)",
+    "modeName.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE_GIGA": "Ataque y defensa (giga)",
+  },
+  pt: {
+    "mode.KILL_THE_KING_MODE_KILL_THE_KING": "Kill the King",
+    "mode.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE": "Ataque e defesa",
+    "mode.KILL_THE_KING_MODE_KILL_THE_KING_GIGA": "Kill the King Giga (dois tabuleiros, 2–4 jogadores em duas equipas)",
+    "mode.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE_GIGA": "Ataque e defesa Giga (dois tabuleiros, 2–4 jogadores em duas equipas)",
+    "modeName.KILL_THE_KING_MODE_KILL_THE_KING": "Kill the King",
+    "modeName.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE": "Ataque e defesa",
+    "modeName.KILL_THE_KING_MODE_KILL_THE_KING_GIGA": "Kill the King (giga)",
+    "modeName.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE_GIGA": "Ataque e defesa (giga)",
+  },
+};
+
 const key = (sq) => `sq:${sq.row ?? 0},${sq.col ?? 0}`;
 
 function unitSpec(data, type) {
@@ -213,6 +248,7 @@ function drawPanel(view, data, modeInfo, ctx, x0, height) {
 export default {
   title: "Kill the King",
   dataName: "kill_the_king",
+  texts: TEXTS,
 
   render(snapshot, ctx) {
     const view = snapshot.view.killTheKing;
