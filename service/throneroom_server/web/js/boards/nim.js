@@ -1,6 +1,7 @@
 // Nim (the fixture game): the pile as stones; a stone n from the end takes n.
 
 import { s, svgRoot } from "../dom.js";
+import { t as tr } from "../i18n.js";
 
 export default {
   title: "Nim",
@@ -15,7 +16,7 @@ export default {
       const fromEnd = pile - i;
       root.append(s("circle", { cx: 30 + (i % per) * 40, cy: 30 + Math.floor(i / per) * 40, r: 15, class: "stone", dataset: { key: `take:${fromEnd}` }, "aria-label": `take ${fromEnd}` }));
     }
-    root.append(s("text", { x: 10, y: rows * 40 + 35, class: "small" }, `${pile} stones · take up to ${view.maxTake}`));
+    root.append(s("text", { x: 10, y: rows * 40 + 35, class: "small" }, tr("b.stones", { pile, max: view.maxTake })));
     return root;
   },
   pathOf(envelope) {
