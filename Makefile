@@ -45,7 +45,7 @@ test: $(STAMP) redis-server nginx chromium ## Install, start a throwaway redis-s
 # Both run on every core (pytest-xdist: one worker process per CPU, each with its
 # own throwaway servers; docs/testing.md has the figures).
 FAST := not slow and not cluster and not browser
-test-fast: $(STAMP) redis-server nginx ## The fast tier on every core: all tests but the slow, Redis Cluster and browser ones (under 3 minutes on 2 cores)
+test-fast: $(STAMP) redis-server nginx ## The fast tier on every core: all tests but the slow, Redis Cluster and browser ones (a few minutes on 2 cores; docs/testing.md has the figures)
 	$(PY) -m pytest -q -n auto -m "$(FAST)" $(PYTEST_ARGS)
 
 latest-venv:

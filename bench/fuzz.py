@@ -27,23 +27,15 @@ and exits non-zero if there is any. ``make fuzz`` runs 100,000 cases.
 from __future__ import annotations
 
 import argparse
-import asyncio
-import collections
-import contextlib
 import http.client
-import logging
 import sys
-import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import grpc
-import structlog
-from aiohttp.http_exceptions import HttpProcessingError
 from google.protobuf.message import Message
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
@@ -53,11 +45,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "sdk"), str(ROOT / "service")]
 
 from throneroom.v1 import game_pb2, service_pb2, service_pb2_grpc  # noqa: E402
-from throneroom_server.runtime.config import Config  # noqa: E402
-from throneroom_server.runtime.server import RunningServer, create_server  # noqa: E402
-from throneroom_server.store.base import Committed  # noqa: E402
-from throneroom_server.store.memory import MemoryStore  # noqa: E402
 
+from bench.fuzz_cases import LiveGame, Outcome, Tally  # noqa: E402
 from bench.fuzz_inputs import (  # noqa: E402
     TRICKY_TEXT,
     Draw,
@@ -70,158 +59,12 @@ from bench.fuzz_inputs import (  # noqa: E402
     tweak,
 )
 from bench.fuzz_play import play_requests, play_send  # noqa: E402
+from bench.fuzz_server import ServerThread, watched_logs  # noqa: E402
 
 SERVICE = "/throneroom.v1.Throneroom/"
 BAD_GRPC = {"INTERNAL", "UNKNOWN", "DATA_LOSS", "UNIMPLEMENTED"}
 POOL_PER_TYPE = 2
 WATCH_WAIT = 0.15  # seconds a watch case waits for its first message
-
-# -- the server, in a thread of its own ------------------------------------------------------
-
-
-class CountingStore:
-    """The store, counting the writes that took effect (a created game, a
-    claimed seat, a committed move), so a rejected call can be shown to have
-    written nothing."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.writes = 0
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
-
-    async def create_game(self, *args: Any, **kwargs: Any) -> Any:
-        result = await self.inner.create_game(*args, **kwargs)
-        self.writes += 1
-        return result
-
-    async def claim_seat(self, *args: Any, **kwargs: Any) -> Any:
-        result = await self.inner.claim_seat(*args, **kwargs)
-        self.writes += 1
-        return result
-
-    async def commit(self, *args: Any, **kwargs: Any) -> Any:
-        result = await self.inner.commit(*args, **kwargs)
-        if isinstance(result, Committed):
-            self.writes += 1
-        return result
-
-
-class ServerThread:
-    """A real server (gRPC + REST) running on an event loop in a thread."""
-
-    def __init__(self, redis_url: str | None) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-        self.store = CountingStore(self.call(self._make_store(redis_url)))
-        config = Config(
-            listen="127.0.0.1:0", http_listen="127.0.0.1:0", fixture_games=True, access_log=False
-        )
-        self.running: RunningServer = self.call(create_server(config, self.store))
-
-    @staticmethod
-    async def _make_store(redis_url: str | None) -> Any:
-        if redis_url is None:
-            return MemoryStore()
-        from throneroom_server.store.redis import RedisStore  # noqa: PLC0415
-
-        return RedisStore(redis_url)
-
-    def call(self, coroutine: Any, timeout: float = 30) -> Any:
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
-
-    def fingerprint(self, game_id: str) -> tuple[Any, ...] | None:
-        """The game's version, state and seats, byte for byte (None: no such game)."""
-        try:
-            loaded = self.call(self.store.inner.load(game_id))
-        except Exception:
-            return None
-        seats = sorted((n, s.SerializeToString()) for n, s in loaded.seats.items())
-        state = loaded.state.SerializeToString(deterministic=True)
-        return loaded.version, state, tuple(seats)
-
-    def stop(self) -> None:
-        self.call(self.running.stop(None))
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
-
-
-@dataclass
-class LogWatch:
-    errors: list[dict[str, Any]] = field(default_factory=list)
-    unparsable_http: int = 0
-
-
-@contextlib.contextmanager
-def watched_logs() -> Iterator[LogWatch]:
-    """Swallow the service's log lines, keeping the errors (unexpected exceptions).
-
-    aiohttp's own stdlib log of a request it could not even parse (a header
-    byte HTTP forbids: answered 400 before any handler runs) is a client's
-    error, not ours: those are counted apart, in ``unparsable_http``."""
-    watch = LogWatch()
-    errors = watch.errors
-
-    def keep_errors(logger: Any, method: str, event: dict[str, Any]) -> Any:
-        if method in ("error", "exception", "critical"):
-            errors.append(dict(event))
-        raise structlog.DropEvent
-
-    class StdlibErrors(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            exc = record.exc_info[1] if record.exc_info else None
-            if isinstance(exc, HttpProcessingError) and exc.code == 400:
-                watch.unparsable_http += 1
-            else:
-                errors.append({"event": record.getMessage(), "exc_info": repr(exc)})
-
-    old = structlog.get_config()
-    structlog.configure(processors=[keep_errors], cache_logger_on_first_use=False)
-    handler = StdlibErrors(level=logging.ERROR)
-    root = logging.getLogger()
-    root.addHandler(handler)
-    try:
-        yield watch
-    finally:
-        root.removeHandler(handler)
-        structlog.configure(**old)
-
-
-# -- the client's knowledge: live games -------------------------------------------------------
-
-
-@dataclass
-class LiveGame:
-    game_id: str
-    game_type: str
-    tokens: list[str]
-    keys: list[str] = field(default_factory=list)  # idempotency keys used so far
-    legal: dict[tuple[int, int], list[game_pb2.Move]] = field(default_factory=dict)
-
-
-@dataclass
-class Outcome:
-    label: str  # "grpc OK", "grpc INVALID_ARGUMENT", "http 400" ...
-    accepted: bool
-    bad: bool  # a server failure (INTERNAL, UNKNOWN, 5xx)
-    replayed: bool = False
-    applied: int | None = None  # a play session: the moves it applied
-
-
-@dataclass
-class Tally:
-    cases: int = 0
-    histogram: collections.Counter[str] = field(default_factory=collections.Counter)
-    by_kind: collections.Counter[str] = field(default_factory=collections.Counter)
-    moves: collections.Counter[str] = field(default_factory=collections.Counter)
-    violations: list[str] = field(default_factory=list)
-    rejected_checked: int = 0
-    unparsable_http: int = 0  # of the http 400s: requests aiohttp itself could not parse
-
-    def violation(self, text: str) -> None:
-        self.violations.append(text)
 
 
 class Fuzzer:

@@ -11,16 +11,12 @@ every result accounts for one move, never a move applied without one.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import grpc
 from hypothesis import strategies as st
 from throneroom.v1 import service_pb2
 
+from bench.fuzz_cases import CaseSource, LiveGame, Outcome
 from bench.fuzz_inputs import Draw, fill, index, ints
-
-if TYPE_CHECKING:
-    from bench.fuzz import Fuzzer, LiveGame, Outcome
 
 PLAY_WAIT = 0.15
 """Seconds a session without moves waits for its first message."""
@@ -30,7 +26,7 @@ BAD_CODES = {grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN, grpc.StatusCode.
 
 
 def play_requests(
-    fuzzer: Fuzzer, draw: Draw, game: LiveGame
+    fuzzer: CaseSource, draw: Draw, game: LiveGame
 ) -> tuple[list[service_pb2.PlayRequest], int]:
     """The requests of one session and how many of them are moves."""
     snap = fuzzer.snapshot(game)
@@ -79,7 +75,6 @@ def play_send(stub: object, requests: list[service_pb2.PlayRequest], moves: int)
     DATA_LOSS, or a move left without result while the session stayed open
     (the deadline passed): the stream may end early (a wrong token, a
     finished game), but an open session answers every move it read."""
-    from bench.fuzz import Outcome  # noqa: PLC0415 (bench.fuzz imports this module)
 
     wait = RESULT_WAIT if moves else PLAY_WAIT
     call = stub.Play(iter(requests), timeout=wait)  # type: ignore[attr-defined]

@@ -70,11 +70,19 @@ import redis
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "sdk"), str(ROOT / "service")]
 
+from peer_processes import (  # noqa: E402
+    Totals,
+    cpu_seconds,
+    main_thread_seconds,
+    process_tree,
+    redis_cpu_seconds,
+    throneroom_server,
+)
 from throneroom import AsyncClient  # noqa: E402
 from throneroom.play_socket import SocketStream  # noqa: E402
 from throneroom.v1 import service_pb2  # noqa: E402
 
-from throneroom_dev.processes import free_port, server_process, throwaway_redis, wait_for_port  # noqa: E402
+from throneroom_dev.processes import free_port, throwaway_redis, wait_for_port  # noqa: E402
 
 PEER = Path(
     os.environ.get("PEER_BGIO")
@@ -85,7 +93,6 @@ PEER = Path(
     / "peer-bgio"
 )
 BGIO_DEPS = Path(os.environ.get("BGIO_DEPS", "/tmp/peer-bgio-deps"))
-CLK_TCK = os.sysconf("SC_CLK_TCK")
 GAMES: dict[str, dict[str, int] | None] = {
     "king_is_dead": None,  # its default options
     "nim": {"pile": 96, "max_take": 3},  # about 48 moves, as boardgame.io's match
@@ -94,59 +101,6 @@ GAMES: dict[str, dict[str, int] | None] = {
 game, or the test game Nim, whose rules cost next to nothing (as the
 harness's game does): what the service itself costs per move."""
 KEYS = ("moves_per_s", "p50_ms", "p99_ms", "server_cpu_ms_per_move", "store_cpu_ms_per_move")
-
-
-# -- CPU from /proc ------------------------------------------------------------
-
-
-def _children(pid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            with contextlib.suppress(OSError, IndexError):
-                stat = Path(f"/proc/{entry}/stat").read_text().rsplit(") ", 1)[1].split()
-                if int(stat[1]) == pid:
-                    found.append(int(entry))
-    return found
-
-
-def process_tree(pid: int) -> list[int]:
-    """``pid`` and its descendants (a server's worker processes)."""
-    tree, todo = [], [pid]
-    while todo:
-        current = todo.pop()
-        tree.append(current)
-        todo.extend(_children(current))
-    return tree
-
-
-def cpu_seconds(pids: list[int]) -> float:
-    """User + system CPU seconds used so far by ``pids`` (all their threads)."""
-    total = 0
-    for pid in pids:
-        with contextlib.suppress(OSError):
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(") ", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / CLK_TCK
-
-
-def main_thread_seconds(pids: list[int]) -> float:
-    """User + system CPU seconds used so far by the main thread of each of
-    ``pids`` (a Throneroom server's event loop: its bottleneck)."""
-    total = 0
-    for pid in pids:
-        with contextlib.suppress(OSError):
-            stat = Path(f"/proc/{pid}/task/{pid}/stat").read_text()
-            fields = stat.rsplit(") ", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / CLK_TCK
-
-
-def redis_cpu_seconds(client: redis.Redis | None) -> float:
-    if client is None:
-        return 0.0
-    info: dict[str, Any] = client.info("cpu")
-    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 
 
 # -- the Throneroom load ----------------------------------------------------------
@@ -167,17 +121,6 @@ class Match:
     seats: list[Seat]
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     calls: list[Any] = field(default_factory=list)
-
-
-@dataclass
-class Totals:
-    latencies: list[float] = field(default_factory=list)
-    seconds: float = 0.0
-    server_cpu: float = 0.0
-    store_cpu: float = 0.0
-    load_cpu: float = 0.0
-    loop_cpu: float = 0.0
-    setup: float = 0.0
 
 
 class ThroneroomLoad:
@@ -366,19 +309,6 @@ class ThroneroomLoad:
 # -- servers --------------------------------------------------------------------------
 
 
-def throneroom_server(
-    redis_url: str | None, workers: int, *, fixtures: bool = False, http: str = ""
-) -> contextlib.AbstractContextManager[tuple[str, int]]:
-    """The service in its own process(es): JSON logs, Nim served with ``fixtures``,
-    the REST face (and its WebSocket play sessions) on ``http`` if given."""
-    env = {"THRONEROOM_LOG_FORMAT": "json"}
-    if http:
-        env["THRONEROOM_HTTP_LISTEN"] = http
-    if fixtures:
-        env["THRONEROOM_FIXTURE_GAMES"] = "1"  # Nim
-    return server_process(redis_url, workers=workers, env=env)
-
-
 def bgio_install() -> None:
     package = PEER / "package.json"
     installed = BGIO_DEPS / "package.json"
@@ -478,7 +408,12 @@ def show(name: str, m: int, row: dict[str, Any]) -> None:
     )
 
 
-def main() -> int:
+Server = tuple[str, list[int], redis.Redis | None, str, str]
+"""A Throneroom server as a row of the table: its address, its processes, the
+Redis it stores in (None: memory), the API its bots use, its REST address."""
+
+
+def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -513,37 +448,84 @@ def main() -> int:
     parser.add_argument(
         "--floor", action="store_true", help="also measure a bare grpc.aio server's cost per move"
     )
-    ns = parser.parse_args()
+    return parser
+
+
+def start_bgio(stack: contextlib.ExitStack) -> tuple[int, int] | None:
+    """boardgame.io's server (its port and pid), or None where it cannot run."""
+    try:
+        bgio_install()
+        return stack.enter_context(bgio_server())
+    except (OSError, subprocess.SubprocessError, RuntimeError) as exc:
+        print(f"# boardgame.io unavailable ({exc}); measuring Throneroom alone")
+        return None
+
+
+def start_throneroom(stack: contextlib.ExitStack, ns: argparse.Namespace) -> dict[str, Server]:
+    """One Throneroom server per store (and per worker count on Redis), one row
+    per API its bots use, by row name."""
+    servers: dict[str, Server] = {}
+    for store in ns.stores:
+        url = stack.enter_context(throwaway_redis()) if store == "redis" else None
+        for workers in ns.workers if url else [1]:
+            http = f"127.0.0.1:{free_port()}" if "websocket" in ns.apis else ""
+            address, pid = stack.enter_context(
+                throneroom_server(url, workers, fixtures=ns.game == "nim", http=http)
+            )
+            if http:
+                wait_for_port(int(http.rsplit(":", 1)[1]))
+            client = redis.Redis.from_url(url) if url else None
+            if client is not None:
+                stack.callback(client.close)
+            name = f"throneroom/{store}" + (f" x{workers}" if workers > 1 else "")
+            for api in ns.apis:
+                suffix = f" {api}" if api != "play" and len(ns.apis) > 1 else ""
+                servers[name + suffix] = (address, process_tree(pid), client, api, http)
+    return servers
+
+
+def show_medians(
+    ns: argparse.Namespace,
+    names: list[str],
+    results: dict[tuple[str, int], list[dict[str, Any]]],
+    bgio: bool,
+) -> None:
+    """Each row's medians over the runs, with its ratios to boardgame.io's."""
+    print(f"# medians over {ns.runs} runs (ratios: Throneroom / boardgame.io)")
+    for m in ns.sizes:
+        base = median_rows(results[("boardgame.io", m)]) if bgio else None
+        for name in names:
+            med = median_rows(results[(name, m)])
+            ratio = ""
+            if base and name != "boardgame.io":
+                cpu = med["server_cpu_ms_per_move"] / base["server_cpu_ms_per_move"]
+                total = (med["server_cpu_ms_per_move"] + med["store_cpu_ms_per_move"]) / base[
+                    "server_cpu_ms_per_move"
+                ]
+                speed = med["moves_per_s"] / base["moves_per_s"]
+                ratio = (
+                    f"   moves/s {speed:4.2f}x"
+                    f"   CPU/move {cpu:4.2f}x"
+                    + (f" ({total:4.2f}x with redis)" if med["store_cpu_ms_per_move"] else "")
+                    + f"   {goal(speed, cpu)}"
+                )
+            print(
+                f"  {name:<24} M={m:<3} {med['moves_per_s']:8.0f} moves/s   p50 "
+                f"{med['p50_ms']:6.2f} ms   CPU {med['server_cpu_ms_per_move']:5.3f} ms/move"
+                + ratio
+            )
+
+
+def main() -> int:
+    ns = parser().parse_args()
     if ns.floor:
-        from peer_floor import floor  # noqa: PLC0415  (it imports this module)
+        from peer_floor import floor  # noqa: PLC0415  (a rare option)
 
         floor(ns.sizes, ns.min_moves)
 
     with contextlib.ExitStack() as stack:
-        bgio: tuple[int, int] | None = None
-        if not ns.no_bgio:
-            try:
-                bgio_install()
-                bgio = stack.enter_context(bgio_server())
-            except (OSError, subprocess.SubprocessError, RuntimeError) as exc:
-                print(f"# boardgame.io unavailable ({exc}); measuring Throneroom alone")
-        servers: dict[str, tuple[str, list[int], redis.Redis | None, str, str]] = {}
-        for store in ns.stores:
-            url = stack.enter_context(throwaway_redis()) if store == "redis" else None
-            for workers in ns.workers if url else [1]:
-                http = f"127.0.0.1:{free_port()}" if "websocket" in ns.apis else ""
-                address, pid = stack.enter_context(
-                    throneroom_server(url, workers, fixtures=ns.game == "nim", http=http)
-                )
-                if http:
-                    wait_for_port(int(http.rsplit(":", 1)[1]))
-                client = redis.Redis.from_url(url) if url else None
-                if client is not None:
-                    stack.callback(client.close)
-                name = f"throneroom/{store}" + (f" x{workers}" if workers > 1 else "")
-                for api in ns.apis:
-                    suffix = f" {api}" if api != "play" and len(ns.apis) > 1 else ""
-                    servers[name + suffix] = (address, process_tree(pid), client, api, http)
+        bgio = None if ns.no_bgio else start_bgio(stack)
+        servers = start_throneroom(stack, ns)
 
         def run_one(name: str, m: int, min_moves: int) -> dict[str, Any]:
             if name == "boardgame.io":
@@ -582,29 +564,7 @@ def main() -> int:
                     if ns.json:
                         print(json.dumps({"server": name, "run": r + 1, **row}), flush=True)
 
-    print(f"# medians over {ns.runs} runs (ratios: Throneroom / boardgame.io)")
-    for m in ns.sizes:
-        base = median_rows(results[("boardgame.io", m)]) if bgio else None
-        for name in names:
-            med = median_rows(results[(name, m)])
-            ratio = ""
-            if base and name != "boardgame.io":
-                cpu = med["server_cpu_ms_per_move"] / base["server_cpu_ms_per_move"]
-                total = (med["server_cpu_ms_per_move"] + med["store_cpu_ms_per_move"]) / base[
-                    "server_cpu_ms_per_move"
-                ]
-                speed = med["moves_per_s"] / base["moves_per_s"]
-                ratio = (
-                    f"   moves/s {speed:4.2f}x"
-                    f"   CPU/move {cpu:4.2f}x"
-                    + (f" ({total:4.2f}x with redis)" if med["store_cpu_ms_per_move"] else "")
-                    + f"   {goal(speed, cpu)}"
-                )
-            print(
-                f"  {name:<24} M={m:<3} {med['moves_per_s']:8.0f} moves/s   p50 "
-                f"{med['p50_ms']:6.2f} ms   CPU {med['server_cpu_ms_per_move']:5.3f} ms/move"
-                + ratio
-            )
+    show_medians(ns, names, results, bgio is not None)
     return 0
 
 

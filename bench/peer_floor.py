@@ -23,16 +23,10 @@ from typing import Any
 import aiohttp
 import grpc
 from aiohttp import web
-from peer import (
-    Totals,
-    cpu_seconds,
-    free_port,
-    main_thread_seconds,
-    process_tree,
-    service_pb2,
-    throneroom_server,
-    wait_for_port,
-)
+from peer_processes import Totals, cpu_seconds, main_thread_seconds, process_tree, throneroom_server
+from throneroom.v1 import service_pb2  # (peer_processes put the sdk on sys.path)
+
+from throneroom_dev.processes import free_port, wait_for_port
 
 BARE_SERVICE = "peerbench.Bare"
 BARE_UPDATE = bytes(1500)  # about the size of one King Is Dead update
@@ -272,7 +266,7 @@ async def ping_load(address: str, pids: list[int], method: str, m: int, calls: i
 def bare(port: int, ws_port: int) -> Iterator[int]:
     """The bare server in its own process, with the grpc settings
     ``throneroom-server`` runs with (throneroom_server.runtime.main.GRPC_SETTINGS)."""
-    from throneroom_server.runtime.main import use_grpc_settings  # noqa: PLC0415  (peer set sys.path)
+    from throneroom_server.runtime.main import use_grpc_settings  # noqa: PLC0415  (only the parent needs it)
 
     env = dict(os.environ)
     use_grpc_settings(env)

@@ -291,6 +291,13 @@ class Client:
         return self.call(self.stub.ExportGame, request, retry=True).record
 
 
+def _watch_failure(rpc_error: grpc.RpcError, watchdog: _Watchdog | None) -> ThroneroomError:
+    """Why a watch stream failed: its watchdog cancelled it, or the server's status."""
+    if watchdog is not None and watchdog.fired:
+        return Unavailable("the watch stream went silent")
+    return from_rpc_error(rpc_error)
+
+
 class _Watchdog:
     """Calls ``on_silence`` once if ``kick`` is not called for ``limit`` seconds."""
 
@@ -407,6 +414,19 @@ class GameHandle(HandleState):
             self.client.sleep(delay)
             delay = min(delay * 2, START_POLL_SECONDS[1])
 
+    def _why_the_watch_ended(self, cursor: WatchCursor) -> ThroneroomError | None:
+        """The server ended the stream before the game finished: it may be
+        shutting down, or the game may have finished at a version already seen
+        (None). Only the snapshot tells."""
+        try:
+            snapshot = self.client.get_game(self.game_id, self.token)
+        except ThroneroomError as error:
+            return error
+        self._remember(snapshot)
+        if snapshot.finished and snapshot.version <= cursor.last_version:
+            return None
+        return Unavailable("the watch stream ended before the game finished")
+
     def history(self, *, from_version: int = 0) -> list[service_pb2.HistoryEntry]:
         """The versions after ``from_version`` with the events this viewer may see."""
         return self.client.history(self.game_id, self.token, from_version=from_version)
@@ -473,10 +493,7 @@ class GameHandle(HandleState):
                     if watchdog is not None:
                         watchdog.kick()
             except grpc.RpcError as rpc_error:
-                if watchdog is not None and watchdog.fired:
-                    reason = Unavailable("the watch stream went silent")
-                else:
-                    reason = from_rpc_error(rpc_error)
+                reason = _watch_failure(rpc_error, watchdog)
             except VersionGapError as gap:
                 reason = Unavailable(str(gap))
             finally:
@@ -485,18 +502,9 @@ class GameHandle(HandleState):
                 if call is not None:
                     call.cancel()  # type: ignore[no-untyped-call, unused-ignore]
             if reason is None:
-                # The server ended the stream before the game finished: it may
-                # be shutting down, or the game may have finished at a version
-                # already seen. Only the snapshot tells.
-                try:
-                    snapshot = client.get_game(self.game_id, self.token)
-                except ThroneroomError as error:
-                    reason = error
-                else:
-                    self._remember(snapshot)
-                    if snapshot.finished and snapshot.version <= cursor.last_version:
-                        return
-                    reason = Unavailable("the watch stream ended before the game finished")
+                reason = self._why_the_watch_ended(cursor)
+                if reason is None:
+                    return
             delay = retries.delay_after(reason)
             if delay is None:
                 raise reason

@@ -5,8 +5,11 @@ Every ``import`` statement counts, wherever it is: at module level, inside a
 function (a lazy import) or under ``if TYPE_CHECKING:``. Each :class:`Import`
 says whether it runs when the module is imported (``top_level``: the module
 body, including class bodies and ``if``/``try`` blocks) or only when a
-function runs. The checks return lists of violations as readable strings, so
-that a failing test names the file, the line and the rule.
+function runs. A module in a folder without ``__init__.py`` (a folder of
+scripts, such as ``bench/``) is run with that folder on ``sys.path``, so a bare
+``import peer`` there is its sibling ``bench.peer``. The checks return lists of
+violations as readable strings, so that a failing test names the file, the
+line and the rule.
 """
 
 from __future__ import annotations
@@ -71,6 +74,14 @@ class _Collector(ast.NodeVisitor):
         self.known = known
         self.depth = 0  # nesting of function bodies
         self.found: list[Import] = []
+        # A script's folder is on sys.path: its siblings import by bare name.
+        in_scripts = not module.is_package and not (module.path.parent / "__init__.py").exists()
+        self.scripts = _base_package(module) if in_scripts else None
+
+    def _absolute(self, name: str) -> str:
+        sibling = f"{self.scripts}.{name}" if self.scripts else ""
+        top = f"{self.scripts}.{name.partition('.')[0]}" if self.scripts else ""
+        return sibling if top in self.known else name
 
     def _add(self, target: str, node: ast.stmt) -> None:
         self.found.append(
@@ -100,13 +111,13 @@ class _Collector(ast.NodeVisitor):
 
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
-            self._add(alias.name, node)
+            self._add(self._absolute(alias.name), node)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         base = (
             _resolve_relative(self.module, node.level, node.module)
             if node.level
-            else node.module or ""
+            else self._absolute(node.module or "")
         )
         for alias in node.names:
             # `from pkg import sub` imports the module pkg.sub when there is one.
@@ -217,12 +228,13 @@ def check_layers(imports: Iterable[Import], rules: Mapping[str, Iterable[str]]) 
 # -- (d) no cycles --------------------------------------------------------------------
 
 
-def cycles(imports: Iterable[Import], package: str) -> list[frozenset[str]]:
-    """The import cycles among the modules of ``package``: each strongly connected
-    component of more than one module (or a module importing itself), sorted."""
+def cycles(imports: Iterable[Import], *packages: str) -> list[frozenset[str]]:
+    """The import cycles among the modules of ``packages`` (one graph over them
+    all): each strongly connected component of more than one module (or a
+    module importing itself), sorted."""
     graph: dict[str, set[str]] = {}
     for imp in imports:
-        if within(imp.importer, package) and within(imp.target, package):
+        if within_any(imp.importer, packages) and within_any(imp.target, packages):
             graph.setdefault(imp.importer, set()).add(imp.target)
             graph.setdefault(imp.target, set())
     found = [

@@ -11,10 +11,11 @@
     listed in LAZY_SERVER_IMPORTS;
 (c) dependencies point one way: runtime (and the embedded re-export) -> api -> app
     -> (games, store);
-(d) no import cycles: within each engine package, and across the server and the SDK;
+(d) no import cycles: anywhere in the tree (test_import_cycles.py);
 (e) the learning adapters stand aside: ``throneroom_rl`` imports the standard
     library, the SDK, the server and the libraries of the server's ``rl`` extra;
-    nothing of the service or the SDK imports ``throneroom_rl``.
+    nothing of the service or the SDK imports ``throneroom_rl``
+    (test_rl_contract.py).
 
 Every import statement counts, lazy or not (tests/architecture/imports.py).
 Each contract is also run on a small planted violation, to prove it can fail.
@@ -22,7 +23,6 @@ Each contract is also run on a small planted violation, to prove it can fail.
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -32,11 +32,10 @@ from tests.architecture.imports import (
     check_games,
     check_layers,
     check_sdk,
-    cycles,
     find_modules,
     imports_of,
-    is_stdlib,
 )
+from tests.architecture.planted import plant
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -111,70 +110,13 @@ LAYERS = {
     GAMES: (STORE, APP, API, *COMPOSITION),
 }
 
-# Cycles being removed elsewhere. Each entry is one exact cycle (a strongly
-# connected component); any other cycle fails, and so does an entry once its
-# cycle is gone (delete the entry then).
-KNOWN_CYCLES: frozenset[frozenset[str]] = frozenset()
-"""Cycles tolerated for now (none: keep it that way)."""
-
-
-RL = "throneroom_rl"
-# What throneroom_rl may import besides the standard library: the SDK, the
-# server, and the libraries of the server's rl extra (with protobuf and
-# structlog, which the server brings).
-RL_ALLOWED = (
-    "throneroom",
-    "throneroom_server",
-    RL,
-    "google.protobuf",
-    "structlog",
-    *("numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel", "rich"),
-)
-
-
-def _check_rl(imports: list[Import]) -> list[str]:
-    violations = []
-    for imp in imports:
-        if _within(imp.importer, RL):
-            if not (is_stdlib(imp.target) or any(_within(imp.target, m) for m in RL_ALLOWED)):
-                violations.append(f"{imp}: not the SDK, the server or a library of the rl extra")
-        elif _within(imp.target, RL):
-            violations.append(f"{imp}: the service and the SDK never import {RL}")
-    return violations
-
-
-def test_rl_adapters_import_the_sdk_and_server_and_nothing_imports_them(
-    tree: list[Import],
-) -> None:
-    assert any(_within(imp.importer, RL) for imp in tree), "throneroom_rl was not scanned"
-    assert _check_rl(tree) == []
-
-
-def test_rl_contract_catches_planted_violations(tmp_path: Path) -> None:
-    imports = _plant(
-        tmp_path,
-        {
-            "service/throneroom_rl/adapter.py": """
-                import numpy
-                import requests
-                from throneroom_server.games.registry import build_registry
-            """,
-            "service/throneroom_server/app/learning.py": "from throneroom_rl import adapter\n",
-            "sdk/throneroom/gym.py": "def env():\n    import throneroom_rl.adapter\n",
-        },
-    )
-    found = _check_rl(imports)
-    assert len(found) == 3, found
-    assert any("requests" in v for v in found)
-    assert sum("never import" in v for v in found) == 2
-
 
 def _scan(root: Path) -> list[Import]:
     modules = {}
     packages = (
         (root / "sdk", "throneroom"),
         (root / "service", "throneroom_server"),
-        (root / "service", RL),
+        (root / "service", "throneroom_rl"),
     )
     for base, package in packages:
         if (base / package).is_dir():
@@ -189,12 +131,7 @@ def tree() -> list[Import]:
 
 def _plant(tmp_path: Path, files: dict[str, str]) -> list[Import]:
     """A small source tree in the repository's layout (sdk/, service/)."""
-    for relative, text in files.items():
-        path = tmp_path / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
-        for parent in path.relative_to(tmp_path).parents[:-2]:
-            (tmp_path / parent / "__init__.py").touch()
+    plant(tmp_path, files)
     return _scan(tmp_path)
 
 
@@ -634,54 +571,3 @@ def test_layer_contract_catches_planted_violations(tmp_path: Path) -> None:
         "throneroom_server.app.service imports throneroom_server.api.errors",
         "throneroom_server.api.errors imports throneroom_server.runtime.server",
     }
-
-
-# -- (d) no cycles ----------------------------------------------------------------------
-
-
-def _cycle_packages() -> list[str]:
-    games = ROOT / "service" / "throneroom_server" / "games"
-    engines = sorted(
-        f"throneroom_server.games.{path.parent.name}" for path in games.glob("*/__init__.py")
-    )
-    return [*engines, "throneroom_server.games", "throneroom_server", "throneroom"]
-
-
-def test_every_engine_package_is_checked_for_cycles() -> None:
-    assert {
-        "throneroom_server.games.king_is_dead",
-        "throneroom_server.games.kings_life",
-    } <= set(_cycle_packages())
-
-
-@pytest.mark.parametrize("package", _cycle_packages())
-def test_no_import_cycles(tree: list[Import], package: str) -> None:
-    found = [sorted(cycle) for cycle in cycles(tree, package) if cycle not in KNOWN_CYCLES]
-    assert found == []
-
-
-def test_known_cycles_are_still_there(tree: list[Import]) -> None:
-    present = set(cycles(tree, "throneroom_server"))
-    gone = [sorted(cycle) for cycle in KNOWN_CYCLES if cycle not in present]
-    assert gone == [], "this cycle is gone: delete it from KNOWN_CYCLES"
-
-
-def test_cycle_check_catches_planted_cycles(tmp_path: Path) -> None:
-    imports = _plant(
-        tmp_path,
-        {
-            "service/throneroom_server/games/duel/__init__.py": "from .engine import Duel\n",
-            "service/throneroom_server/games/duel/engine.py": "from . import rules\nDuel = 1\n",
-            "service/throneroom_server/games/duel/rules.py": "from . import board\n",
-            "service/throneroom_server/games/duel/board.py": """
-                def later():
-                    from throneroom_server.games.duel import rules
-            """,
-            "service/throneroom_server/games/duel/alone.py": "import alone_dependency\n",
-            "service/throneroom_server/games/duel/selfish.py": "from . import selfish\n",
-        },
-    )
-    assert cycles(imports, "throneroom_server.games.duel") == [
-        frozenset({"throneroom_server.games.duel.board", "throneroom_server.games.duel.rules"}),
-        frozenset({"throneroom_server.games.duel.selfish"}),
-    ]

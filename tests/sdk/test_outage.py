@@ -86,6 +86,45 @@ def _news(progress: Progress, last: Counter[str]) -> Counter[str]:
     )
 
 
+def _play(seats: list[GameHandle], progress: Progress) -> list[service_pb2.ApplyMoveResponse]:
+    """Play the game to its end, holding at HOLD_AT until Redis is stopped; each answer."""
+    responses = []
+    try:
+        while True:
+            first = seats[0]
+            first.refresh()  # GetGame
+            if first.finished:
+                return responses
+            mover = seats[first.to_act[0]]
+            move = mover.legal_moves()[0]  # ListLegalMoves
+            responses.append(mover.play(move))  # ApplyMove
+            progress.reach("version", mover.version)
+            if mover.version >= HOLD_AT:
+                progress.wait(lambda c: c["outage"], "redis stopped", timeout=60)
+    finally:
+        progress.add("over")
+
+
+def _poll(client: Client, game_id: str, progress: Progress) -> list[int]:
+    """The versions GetGame answers, read whenever there is news, until the game is over."""
+    seen = []
+    looked = _news(progress, Counter())
+    while not looked["over"]:
+        seen.append(client.get_game(game_id).version)
+        progress.add("polls")
+        looked = _news(progress, looked)
+    return seen
+
+
+def _watch(handle: GameHandle, progress: Progress) -> list[int]:
+    """Every version the watch delivers."""
+    seen = []
+    for update in handle.watch(0, include_current=False):
+        seen.append(update.version)
+        progress.add("watched")
+    return seen
+
+
 def _play_through_an_outage(address: str, redis: RestartableRedis) -> None:
     waits: list[float] = []  # every retry wait of the sync client
 
@@ -99,47 +138,14 @@ def _play_through_an_outage(address: str, redis: RestartableRedis) -> None:
         seats = [client.join(game_id, name="ada"), client.join(game_id, name="bob")]
         watcher = client.spectate(game_id)
 
-        def play() -> list[service_pb2.ApplyMoveResponse]:
-            responses = []
-            try:
-                while True:
-                    first = seats[0]
-                    first.refresh()  # GetGame
-                    if first.finished:
-                        return responses
-                    mover = seats[first.to_act[0]]
-                    move = mover.legal_moves()[0]  # ListLegalMoves
-                    responses.append(mover.play(move))  # ApplyMove
-                    progress.reach("version", mover.version)
-                    if mover.version >= HOLD_AT:
-                        progress.wait(lambda c: c["outage"], "redis stopped", timeout=60)
-            finally:
-                progress.add("over")
-
-        def poll() -> list[int]:
-            seen = []
-            looked = _news(progress, Counter())
-            while not looked["over"]:
-                seen.append(client.get_game(game_id).version)
-                progress.add("polls")
-                looked = _news(progress, looked)
-            return seen
-
-        def watch(handle: GameHandle) -> list[int]:
-            seen = []
-            for update in handle.watch(0, include_current=False):
-                seen.append(update.version)
-                progress.add("watched")
-            return seen
-
         async_waits: list[float] = []
         async_run = Background(
             "async-client",
             lambda: asyncio.run(_async_reader(address, game_id, async_waits, progress)),
         )
-        watching = Background("watch", lambda: watch(watcher))
-        polling = Background("poll", poll)
-        playing = Background("play", play)
+        watching = Background("watch", lambda: _watch(watcher, progress))
+        polling = Background("poll", lambda: _poll(client, game_id, progress))
+        playing = Background("play", lambda: _play(seats, progress))
 
         readers = ("polls", "watched", "async polls", "async watched")
         progress.wait(  # (or the player is over early: its error is reported below)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
-from throneroom import Client, cli
+from throneroom import Client, cli, cli_commands
 from throneroom.arena import play_match
 from throneroom.bots import RandomBot
 from throneroom.games.kill_the_king.bot import KillTheKingBot
@@ -22,6 +22,7 @@ from throneroom.games.kill_the_king.data import Side
 from throneroom.games.kill_the_king.squares import COLUMNS
 from throneroom.games.king_is_dead import terminal as kid_terminal
 from throneroom.terminal import texts
+from throneroom.terminal.prompt import Completer
 from throneroom.terminal.session import CLEAR, PASS_KEYBOARD, PROMPT_END, Session
 from throneroom.v1 import kill_the_king_pb2 as kk_pb
 from throneroom.v1 import king_is_dead_pb2 as kid_pb
@@ -170,6 +171,8 @@ def test_hot_seat_asks_each_seat_in_turn(addr: str) -> None:
             assert seat == at_keyboard or before == pass_to[seat], asked
             at_keyboard = seat
     assert [p.handle.token for p in session.players] and all(p.bot is None for p in session.players)
+    # Two people: neither seat is "you" in the opening line, each is a player.
+    assert [p.label for p in session.players] == ["seat 0 (player 0)", "seat 1 (player 1)"]
 
 
 def test_hot_seat_clears_the_screen_before_the_next_seats_hand(addr: str) -> None:
@@ -240,8 +243,8 @@ def test_play_local_takes_the_games_fewest_seats(capsys: Capture, addr: str) -> 
     parser = cli.build_parser()
     assert parser.parse_args(["play-local", "kings_life"]).seats is None
     with Client(addr) as client:
-        assert cli._min_seats(client, "kings_life") == 4
-        assert cli._min_seats(client, "king_is_dead") == 2
+        assert cli_commands._min_seats(client, "kings_life") == 4
+        assert cli_commands._min_seats(client, "king_is_dead") == 2
 
 
 def test_watching_a_game_with_a_free_seat_says_it_waits(addr: str) -> None:
@@ -450,3 +453,19 @@ def test_a_forced_move_plays_itself_unless_confirm_forced(
     # events when the move played itself, seat 0 as its own move when asked).
     told = "you: Take 1 stone" if confirm else "Seat 0 takes 1 stone (0 stones left)"
     assert told in console.export_text().split("Last moves:")[-1]
+
+
+def test_tab_completes_the_next_word_of_the_matching_moves() -> None:
+    done = Completer()
+    done.offer(["place u18 e2 n", "place u18 e2 s", "place u12 f3 n", "pass", "buy archer"])
+    assert done.candidates("pl", "pl") == ["place"]
+    assert done.candidates("place u1", "u1") == ["u12", "u18"]
+    assert done.candidates("place u18 ", "") == ["e2"]
+    assert done.candidates("place u18 e2 ", "") == ["n", "s"]
+    assert done.candidates("PLACE U18 e2 ", "") == ["n", "s"]  # as the narrowing: any case
+    assert done.candidates("m place u12 ", "") == ["f3"]  # after the moves command too
+    assert done.candidates("place u99 ", "") == []
+    assert done.candidates("b", "b") == ["b", "board", "buy"]  # commands at the start
+    assert done.candidates("pass ", "") == []
+    done.offer(["pass"])
+    assert done.candidates("pl", "pl") == []  # the next decision's moves only

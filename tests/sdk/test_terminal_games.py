@@ -176,6 +176,14 @@ def test_a_whole_king_is_dead_game_typed_with_the_arrow_keys(addr: str) -> None:
     assert "not a move" not in played.screen
 
 
+def test_tab_completes_a_move(addr: str) -> None:
+    # "pa" and Tab: readline completes the only move word beginning so, "pass".
+    played = play(addr, "king_is_dead", "--seed", "5", first="pa\t\r")
+    check(played, min_secrets=0)
+    assert "You pass (1 in a row)" in played.screen
+    assert "not a move" not in played.screen
+
+
 def test_history_brings_back_the_last_line(addr: str) -> None:
     terminal = Terminal(
         [sys.executable, "-m", "throneroom.cli", "--server", addr, "play-local", "king_is_dead"],

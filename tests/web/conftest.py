@@ -117,6 +117,69 @@ def running_server(redis_url: str | None = None, *, fixtures: bool = False) -> I
         thread.join(15)
 
 
+@dataclass
+class RestartableServer(Server):
+    """A REST face whose listening socket can be closed (``down``: the server
+    stopped, every connection dropped) and opened again on the same port
+    (``up``), over the same app and store, as a restarted server would be."""
+
+    app: Any = None
+    port: int = 0
+    runner: Any = None
+
+    def down(self) -> None:
+        asyncio.run_coroutine_threadsafe(self.runner.cleanup(), self.loop).result(30)
+        self.runner = None
+
+    def up(self) -> None:
+        from throneroom_server.api.rest import start_rest
+
+        async def start() -> Any:
+            runner, _ = await start_rest(
+                self.app, f"127.0.0.1:{self.port}", access_log=False, shutdown_timeout=1
+            )
+            return runner
+
+        self.runner = asyncio.run_coroutine_threadsafe(start(), self.loop).result(30)
+
+
+@contextmanager
+def restartable_server() -> Iterator[RestartableServer]:
+    from throneroom_server.api.rest import start_rest
+    from throneroom_server.app.service import App
+    from throneroom_server.games.registry import service_games
+    from throneroom_server.store.memory import MemoryStore
+
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+
+    async def begin() -> RestartableServer:
+        store = MemoryStore()
+        app = App(store, service_games())
+        runner, port = await start_rest(app, "127.0.0.1:0", access_log=False, shutdown_timeout=1)
+        return RestartableServer(
+            f"http://127.0.0.1:{port}", loop, app=app, port=port, runner=runner
+        )
+
+    server = asyncio.run_coroutine_threadsafe(begin(), loop).result(30)
+    try:
+        yield server
+    finally:
+        if server.runner is not None:
+            server.app.begin_shutdown()
+            server.down()
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(15)
+
+
+@pytest.fixture
+def restartable() -> Iterator[RestartableServer]:
+    """A REST face of its own for one test, to stop and start again."""
+    with restartable_server() as running:
+        yield running
+
+
 @pytest.fixture(scope="session")
 def server() -> Iterator[Server]:
     """The REST face with the memory store, for the whole session."""
@@ -152,6 +215,7 @@ class Tab:
     page: Any
     errors: list[str]
     allowed_statuses: set[int] = field(default_factory=set)
+    allowed_texts: set[str] = field(default_factory=set)
 
     def allow_status(self, status: int) -> None:
         """Accept the browser's console line for an HTTP error of ``status``
@@ -160,9 +224,18 @@ class Tab:
         page's player answer at the same moment."""
         self.allowed_statuses.add(status)
 
+    def allow_text(self, fragment: str) -> None:
+        """Accept the browser's console lines containing ``fragment``: only for
+        failures a test makes on purpose (a stopped server's refused
+        connections)."""
+        self.allowed_texts.add(fragment)
+
     def unexpected_errors(self) -> list[str]:
         return [
-            e for e in self.errors if not any(f"status of {n} " in e for n in self.allowed_statuses)
+            e
+            for e in self.errors
+            if not any(f"status of {n} " in e for n in self.allowed_statuses)
+            and not any(fragment in e for fragment in self.allowed_texts)
         ]
 
     def shot(self, name: str) -> Path:

@@ -40,7 +40,7 @@ from throneroom.errors import IllegalMove, InvalidMove, StaleVersion
 from throneroom.games.protocol import game_client
 from throneroom.notation import NotationError
 from throneroom.terminal.boards import board
-from throneroom.terminal.prompt import LIST_LIMIT, line_reader, narrow
+from throneroom.terminal.prompt import LIST_LIMIT, completer, line_reader, narrow
 from throneroom.terminal.texts import event_sentences, move_notation, move_sentence
 from throneroom.v1 import game_pb2, service_pb2
 
@@ -57,7 +57,8 @@ HELP = (
     "Type the number of a move, the move in notation (docs/notation.md), or a part of it "
     "to narrow the list ('u18', 'place u18 e'); 'm' lists the moves again ('m TEXT' narrows, "
     "'m all' lists every one), 'b' redraws the board, 'l' shows everything since your last "
-    "move, 'q' quits. The arrow keys edit the line and go through what you typed before."
+    "move, 'q' quits. Tab completes a move's next word; the arrow keys edit the line and go "
+    "through what you typed before."
 )
 #: Clears the screen and its scrollback (hot-seat: nothing of the last seat stays).
 CLEAR = "\x1b[H\x1b[2J\x1b[3J"
@@ -79,6 +80,8 @@ class Seat:
     """The last version whose events this seat's person was told."""
     log: list[Text] = field(default_factory=list)
     """What happened since this seat's last decision, as its person reads it."""
+    person: str = "you"
+    """Who plays it when no bot does: "you", or "player N" at hot-seat."""
 
     @property
     def number(self) -> int:
@@ -86,7 +89,7 @@ class Seat:
 
     @property
     def label(self) -> str:
-        who = f"bot: {self.bot.name}" if self.bot is not None else "you"
+        who = f"bot: {self.bot.name}" if self.bot is not None else self.person
         return f"seat {self.number} ({who})"
 
 
@@ -132,7 +135,8 @@ class Session:
                 else None
             )
             name = bot.name if bot is not None else ("you" if humans == 1 else f"player {seat}")
-            self.players.append(Seat(self.client.join(game_id, seat=seat, name=name), bot))
+            handle = self.client.join(game_id, seat=seat, name=name)
+            self.players.append(Seat(handle, bot, person=name if bot is None else "you"))
         kinds = ", ".join(p.label for p in self.players)
         self.console.print(
             Text(f"{self.game_type} game {game_id}: {kinds}. Type 'h' for help.", style="bold")
@@ -262,6 +266,7 @@ class Session:
         handle = player.handle
         self._catch_up(player)
         written = [move_notation(self.game_type, unwrap(m)) for m in legal]
+        completer().offer(written)
         self.console.print(board(handle.snapshot, self.lang))
         self._list(player, legal, range(len(legal)), limit=LIST_LIMIT)
         self._show_log(player)

@@ -19,6 +19,7 @@ import dataclasses
 import importlib.util
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from throneroom._common import ADDRESS_ENV
@@ -155,6 +156,29 @@ def _print_progress(record: MatchRecord, done: int, total: int) -> None:
 def run_command(args: argparse.Namespace) -> None:
     if importlib.util.find_spec("openskill") is None:
         raise UsageError(EXTRA_MISSING)
+    config = _configured(args)
+    names = [e.name for e in config.entrants]
+    sprt = _sprt(args.sprt, names)
+    results_path = Path(args.results or Path(args.file).with_suffix(".results.jsonl"))
+    try:
+        earlier = list(ResultsFile(results_path, config).records.values())
+    except ResultsMismatch as error:
+        raise UsageError(str(error)) from None
+    stop = None
+    if sprt is not None:
+
+        def stop(played: list[MatchRecord]) -> bool:
+            return sprt.status(match_stats(names[0], names[1], played)).verdict != "continue"
+
+    try:
+        records = _play(args, config, results_path, earlier, stop)
+    except (EntrantError, TournamentFileError, ServerUnreachable) as error:
+        raise UsageError(f"{args.file}: {error}") from None
+    _report(args, config, records, sprt)
+
+
+def _configured(args: argparse.Namespace) -> TournamentConfig:
+    """The tournament file's configuration, with the command line's server and concurrency."""
     try:
         config = load_config(args.file)
     except (OSError, TournamentFileError) as error:
@@ -164,47 +188,46 @@ def run_command(args: argparse.Namespace) -> None:
         config = dataclasses.replace(config, server=server)
     if args.concurrency:
         config = dataclasses.replace(config, concurrency=args.concurrency)
-    names = [e.name for e in config.entrants]
-    sprt = _sprt(args.sprt, names)
-    results_path = Path(args.results or Path(args.file).with_suffix(".results.jsonl"))
-    try:
-        earlier = list(ResultsFile(results_path, config).records.values())
-    except ResultsMismatch as error:
-        raise UsageError(str(error)) from None
-    already = len(earlier)
+    return config
+
+
+def _play(
+    args: argparse.Namespace,
+    config: TournamentConfig,
+    results_path: Path,
+    earlier: list[MatchRecord],
+    stop: Callable[[list[MatchRecord]], bool] | None,
+) -> list[MatchRecord]:
+    """Run (or resume) the tournament, its progress shown as the command line
+    asks: none (--json), printed lines (--plain, or without rich), or a bar."""
     every = args.interim or 0
-    stop = None
-    if sprt is not None:
-
-        def stop(played: list[MatchRecord]) -> bool:
-            return sprt.status(match_stats(names[0], names[1], played)).verdict != "continue"
-
-    quiet = args.plain or args.json
     games: str | bool = False if args.no_records else args.records or True
-    try:
-        if args.json:
-            progress = _interim(config, every, earlier, lambda *_: None)
-            records = run_tournament(
-                config, results_path, progress=progress, records=games, stop=stop
-            )
-        elif quiet or importlib.util.find_spec("rich") is None:
-            progress = _interim(config, every, earlier, _print_progress)
-            records = run_tournament(
-                config, results_path, progress=progress, records=games, stop=stop
-            )
-        else:
-            from throneroom.tournament.display import progress_bar  # noqa: PLC0415 - needs rich
+    if args.json:
+        progress = _interim(config, every, earlier, lambda *_: None)
+        return run_tournament(config, results_path, progress=progress, records=games, stop=stop)
+    if args.plain or importlib.util.find_spec("rich") is None:
+        progress = _interim(config, every, earlier, _print_progress)
+        return run_tournament(config, results_path, progress=progress, records=games, stop=stop)
+    from throneroom.tournament.display import progress_bar  # noqa: PLC0415 - needs rich
 
-            with progress_bar(config.name, total_matches(config), already) as advance:
-                records = run_tournament(
-                    config,
-                    results_path,
-                    progress=_interim(config, every, earlier, advance),
-                    records=games,
-                    stop=stop,
-                )
-    except (EntrantError, TournamentFileError, ServerUnreachable) as error:
-        raise UsageError(f"{args.file}: {error}") from None
+    with progress_bar(config.name, total_matches(config), len(earlier)) as advance:
+        return run_tournament(
+            config,
+            results_path,
+            progress=_interim(config, every, earlier, advance),
+            records=games,
+            stop=stop,
+        )
+
+
+def _report(
+    args: argparse.Namespace,
+    config: TournamentConfig,
+    records: list[MatchRecord],
+    sprt: Sprt | None,
+) -> None:
+    """The standings and tables: written to the export files asked for, and shown."""
+    names = [e.name for e in config.entrants]
     standings = _standings(config, records)
     meta = _meta(config.name, config.game, records)
     cross = head_to_head(names, records)

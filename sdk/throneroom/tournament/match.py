@@ -124,6 +124,164 @@ def _create(client: Client, config: TournamentConfig, match: Match) -> str:
     return client.call(client.stub.CreateGame, request).game_id
 
 
+class _Game:
+    """One match under way: its seats' bots, handles and streams, the game's
+    newest snapshot, and the tallies its record is made of."""
+
+    def __init__(
+        self,
+        client: Client,
+        config: TournamentConfig,
+        match: Match,
+        bots: list[SeatBot],
+        remake: Callable[[int], SeatBot] | None,
+    ) -> None:
+        self.config = config
+        self.match = match
+        self.bots = bots
+        self.remake = remake
+        self.game_id = _create(client, config, match)
+        self.handles = [
+            client.join(self.game_id, seat=seat, name=match.entrants[seat])
+            for seat in range(config.seats)
+        ]
+        self.seats = _Seats(self.handles)
+        self.snapshot = self.handles[-1].snapshot
+        self.moves = self.applied = 0
+        self.failures: list[Failure] = []
+        # The legal moves the last ApplyMove answered with, for the seat that made it.
+        self.carried: tuple[int, list[game_pb2.Move]] | None = None
+        self.plays_on = config.time_control.on_timeout == "default_move"
+
+    def begin(self, seat: int) -> None:
+        bot = self.bots[seat]
+        if bot.has("begin_game"):
+            config = self.config
+            start = GameStart(
+                config.game,
+                self.game_id,
+                seat,
+                config.seats,
+                self.match.bot_seeds[seat],
+                config.options,
+                config.time_control.message(),
+            )
+            outcome = bot.call(_allowance(self.snapshot, seat, config), "begin_game", start)
+            if not outcome.done or outcome.error is not None:
+                raise _Forfeit(seat, _reason(outcome.error), _detail(outcome.error, "start"))
+
+    def play(self) -> str:
+        """Play until the game ends, a seat's timeout ends it, or ``max_moves``:
+        "finished", or "abandoned" at ``max_moves``. A failing bot raises _Forfeit."""
+        for seat in range(len(self.bots)):
+            self.begin(seat)
+        while not self.snapshot.finished:
+            if self.config.max_moves and self.moves >= self.config.max_moves:
+                return "abandoned"
+            if not self.snapshot.to_act:
+                raise ThroneroomError(
+                    f"game {self.game_id} v{self.snapshot.version}: no seat is to act"
+                )
+            if not self.decide(self.snapshot.to_act[0]):
+                break
+        return "finished"
+
+    def decide(self, seat: int) -> bool:
+        """The seat's bot decides and its move is applied; whether the game goes on."""
+        snapshot, handle = self.snapshot, self.handles[seat]
+        carried = self.carried
+        if carried is not None and carried[0] == seat and handle.version == snapshot.version:
+            legal = carried[1]
+        else:
+            legal = list(self.seats.read_until(seat, snapshot.version).legal_moves)
+        events, self.seats.events[seat] = self.seats.events[seat], []
+        decision = self.bots[seat].call(
+            _allowance(snapshot, seat, self.config) + 1.0,
+            "decide",
+            events,
+            _clock(snapshot, seat),
+            (self.config.game, seat, handle.view_envelope, legal),
+        )
+        late = "" if decision.done else "no answer in time"
+        if decision.error is not None:
+            raise _Forfeit(seat, _reason(decision.error), _detail(decision.error, "choose"))
+        move = decision.value
+        if not late and (
+            not isinstance(move, game_pb2.Move)
+            or game_type_of(move) != self.config.game
+            or move not in legal
+        ):
+            raise _Forfeit(seat, "illegal", f"chose a move outside its legal moves: {move!r}"[:300])
+        response = None if late or move is None else _play(handle, seat, move)
+        if response is None:
+            return self.timed_out(seat, late)
+        self.applied += 1
+        self.moves += 1
+        self.seats.moved(seat, response)
+        self.snapshot = response.snapshot
+        self.carried = (seat, list(response.legal_moves))
+        return True
+
+    def timed_out(self, seat: int, late: str) -> bool:
+        """The service times the seat out: under "lose" the game is over; under
+        "default_move" it plays the game's default move and the game goes on
+        (with a fresh bot in that seat when the old one overran). Whether it goes on."""
+        before = self.snapshot.version
+        self.snapshot = _service_timeout(self.seats, seat, self.snapshot, self.config)
+        played = self.plays_on and self.snapshot.version > before
+        failure = (late or "answered too late") + (
+            "; the default move was played" if played else ""
+        )
+        self.failures.append(Failure(seat, self.match.entrants[seat], "timeout", failure))
+        if not played:
+            return False
+        self.moves += 1
+        self.carried = None
+        if late:
+            if self.remake is None:
+                return False
+            self.bots[seat].release()
+            try:
+                self.bots[seat] = self.remake(seat)
+            except Exception as error:
+                self.bots[seat] = _Gone()
+                raise _Forfeit(seat, "crash", _detail(error, "remake")) from None
+            self.begin(seat)
+        return True
+
+    def record(self, status: str, seconds: float) -> MatchRecord:
+        snapshot, failures = self.snapshot, self.failures
+        if failures and not snapshot.finished:
+            status = "forfeit"
+        if status == "finished":
+            winners = tuple(snapshot.outcome.winners)
+            termination = snapshot.outcome.termination
+        elif status == "forfeit":
+            # Only the last seat standing wins a forfeit: in a bigger game the other
+            # seats have not beaten anybody, so nobody wins.
+            failed = {f.seat for f in failures}
+            standing = tuple(s for s in range(self.config.seats) if s not in failed)
+            winners = standing if len(standing) == 1 else ()
+            termination = f"forfeit:{failures[0].reason}"
+        else:
+            winners, termination = (), "max_moves"
+        match = self.match
+        return MatchRecord(
+            key=match.key,
+            round=match.round,
+            entrants=match.entrants,
+            game_seed=match.game_seed,
+            game_id=self.game_id,
+            status=status,
+            winners=winners,
+            termination=termination,
+            moves=self.moves,
+            apply_moves=self.applied,
+            failures=tuple(failures),
+            seconds=round(seconds, 3),
+        )
+
+
 def play_tournament_match(
     client: Client,
     config: TournamentConfig,
@@ -140,138 +298,20 @@ def play_tournament_match(
         p if isinstance(p, WorkerBot | ThreadedBot) else ThreadedBot(p) for p in players
     ]
     started = time.monotonic()
-    game_id = _create(client, config, match)
-    handles = [
-        client.join(game_id, seat=seat, name=match.entrants[seat]) for seat in range(config.seats)
-    ]
-    seats = _Seats(handles)
-    snapshot = handles[-1].snapshot
-    moves = applied = 0
-    failures: list[Failure] = []
+    game = _Game(client, config, match, bots, remake)
     status = "finished"
-
-    def begin(seat: int) -> None:
-        bot = bots[seat]
-        if bot.has("begin_game"):
-            start = GameStart(
-                config.game,
-                game_id,
-                seat,
-                config.seats,
-                match.bot_seeds[seat],
-                config.options,
-                config.time_control.message(),
-            )
-            outcome = bot.call(_allowance(snapshot, seat, config), "begin_game", start)
-            if not outcome.done or outcome.error is not None:
-                raise _Forfeit(seat, _reason(outcome.error), _detail(outcome.error, "start"))
-
-    plays_on = config.time_control.on_timeout == "default_move"
     try:
-        for seat in range(len(bots)):
-            begin(seat)
-        carried: tuple[int, list[game_pb2.Move]] | None = None
-        while not snapshot.finished:
-            if config.max_moves and moves >= config.max_moves:
-                status = "abandoned"
-                break
-            if not snapshot.to_act:
-                raise ThroneroomError(f"game {game_id} v{snapshot.version}: no seat is to act")
-            seat = snapshot.to_act[0]
-            handle = handles[seat]
-            if carried is not None and carried[0] == seat and handle.version == snapshot.version:
-                legal = carried[1]
-            else:
-                legal = list(seats.read_until(seat, snapshot.version).legal_moves)
-            events, seats.events[seat] = seats.events[seat], []
-            decision = bots[seat].call(
-                _allowance(snapshot, seat, config) + 1.0,
-                "decide",
-                events,
-                _clock(snapshot, seat),
-                (config.game, seat, handle.view_envelope, legal),
-            )
-            late = "" if decision.done else "no answer in time"
-            if decision.error is not None:
-                raise _Forfeit(seat, _reason(decision.error), _detail(decision.error, "choose"))
-            move = decision.value
-            if not late and (
-                not isinstance(move, game_pb2.Move)
-                or game_type_of(move) != config.game
-                or move not in legal
-            ):
-                raise _Forfeit(
-                    seat, "illegal", f"chose a move outside its legal moves: {move!r}"[:300]
-                )
-            response = None if late or move is None else _play(handle, seat, move)
-            if response is None:
-                # The service times the seat out: under "lose" the game is over;
-                # under "default_move" it plays the game's default move and the game
-                # goes on (with a fresh bot in that seat when the old one overran).
-                before = snapshot.version
-                snapshot = _service_timeout(seats, seat, snapshot, config)
-                played = plays_on and snapshot.version > before
-                failure = (late or "answered too late") + (
-                    "; the default move was played" if played else ""
-                )
-                failures.append(Failure(seat, match.entrants[seat], "timeout", failure))
-                if not played:
-                    break
-                moves += 1
-                carried = None
-                if late:
-                    if remake is None:
-                        break
-                    bots[seat].release()
-                    try:
-                        bots[seat] = remake(seat)
-                    except Exception as error:
-                        bots[seat] = _Gone()
-                        raise _Forfeit(seat, "crash", _detail(error, "remake")) from None
-                    begin(seat)
-                continue
-            applied += 1
-            moves += 1
-            seats.moved(seat, response)
-            snapshot = response.snapshot
-            carried = (seat, list(response.legal_moves))
+        status = game.play()
     except _Forfeit as forfeit:
-        failures.append(
+        game.failures.append(
             Failure(forfeit.seat, match.entrants[forfeit.seat], forfeit.reason, forfeit.detail)
         )
         status = "forfeit"
     finally:
-        seats.close()
-        for bot in bots:
-            _end(bot, snapshot.outcome if snapshot.finished else None)
-    if failures and not snapshot.finished:
-        status = "forfeit"
-    if status == "finished":
-        winners = tuple(snapshot.outcome.winners)
-        termination = snapshot.outcome.termination
-    elif status == "forfeit":
-        # Only the last seat standing wins a forfeit: in a bigger game the other
-        # seats have not beaten anybody, so nobody wins.
-        failed = {f.seat for f in failures}
-        standing = tuple(s for s in range(config.seats) if s not in failed)
-        winners = standing if len(standing) == 1 else ()
-        termination = f"forfeit:{failures[0].reason}"
-    else:
-        winners, termination = (), "max_moves"
-    return MatchRecord(
-        key=match.key,
-        round=match.round,
-        entrants=match.entrants,
-        game_seed=match.game_seed,
-        game_id=game_id,
-        status=status,
-        winners=winners,
-        termination=termination,
-        moves=moves,
-        apply_moves=applied,
-        failures=tuple(failures),
-        seconds=round(time.monotonic() - started, 3),
-    )
+        game.seats.close()
+        for bot in game.bots:
+            _end(bot, game.snapshot.outcome if game.snapshot.finished else None)
+    return game.record(status, time.monotonic() - started)
 
 
 def _play(

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncGenerator, Sequence
+from dataclasses import dataclass
 
 from throneroom.v1 import game_pb2, service_pb2, storage_pb2
 
@@ -31,6 +32,7 @@ from throneroom_server.app.gateway import Viewer, store_error
 from throneroom_server.app.moves import KnownGame, request_hash, same_request
 from throneroom_server.app.service import DEFAULT_PAGE, App
 from throneroom_server.app.watch import Subscription, TooManyStreams, WatcherTooSlow
+from throneroom_server.games.kit.service import ServiceGame
 from throneroom_server.store import LoadedGame, StoreError
 
 SETTLE_SECONDS = 1.0
@@ -117,8 +119,10 @@ class Outbox:
             async with asyncio.timeout(timeout):
                 await self._settled.wait()
 
-    def attach(self, subscription: Subscription) -> None:
+    def attach(self, subscription: Subscription, viewer: tuple[str, Viewer]) -> None:
+        """The stream's subscription, its token and the seat it proved."""
         self._subscription = subscription
+        self.viewer = viewer
 
     def put(self, result: service_pb2.PlayMoveResult) -> None:
         self.in_flight = None
@@ -224,29 +228,20 @@ async def stream(
     ``describe_language``: updates carry descriptions (describe.py)."""
     gateway = app.gateway
     loaded, viewer, game, words = await gateway.read_for(game_id, token, caller, describe_language)
-    heartbeat = heartbeat_seconds or app.config.heartbeat_seconds
-    heartbeat = min(max(heartbeat, 0.05), app.config.max_heartbeat_seconds)
-    hub = app.watch_hub
-    per_client = app.access.streams_per_client(caller, hub.limits.streams_per_client)
-    try:
-        sub = hub.subscribe(
-            game_id, caller.client_id, loaded.version, per_client, state=loaded.state
-        )
-    except TooManyStreams as exc:
-        raise exhausted("TOO_MANY_STREAMS", str(exc)) from exc
+    heartbeat = _heartbeat(app, heartbeat_seconds)
+    sub = _subscribe(app, game_id, caller, loaded)
     if outbox is not None:
-        outbox.attach(sub)
-        outbox.viewer = (token, viewer)
+        outbox.attach(sub, (token, viewer))
     last = from_version
     held = (loaded.version, loaded.state)  # a version and its state, for the catch-up
-    seat = viewer.seat if with_legal_moves else None
+    reader = _Reader(app, game, viewer, viewer.seat if with_legal_moves else None, words)
     no_results: Results = []
     try:
         current = loaded.version
         finished = records.outcome_of(game, loaded.state) is not None
         if include_current and from_version >= current:
             last = current
-            first = await current_update(app, loaded, viewer, seat, words)
+            first = await current_update(app, loaded, viewer, reader.seat, words)
             if outbox is not None:
                 outbox.known = (loaded, current, loaded.state)
             yield first, outbox.riding(current) if outbox else no_results
@@ -259,18 +254,7 @@ async def stream(
                     # nudged the subscription, and the drain below would
                     # forget the nudge (the result would wait for a heartbeat).
                     continue
-            try:
-                pushed = sub.drain()
-            except WatcherTooSlow as exc:
-                raise AppError(
-                    ErrorKind.UNAVAILABLE,
-                    "WATCH_TOO_SLOW",
-                    f"this watcher fell more than {hub.limits.buffer_entries} versions "
-                    f"behind and was dropped; resume from version {last}",
-                    {"resume_from_version": str(last)},
-                ) from exc
-            except StoreError as exc:
-                raise store_error(exc) from exc
+            pushed = _drain(app, sub, last)
             if pushed:
                 current = max(current, pushed[-1].version)
             if last >= current:
@@ -279,67 +263,142 @@ async def stream(
                 await sub.wait(heartbeat, app.shutdown)
                 if sub.woken or app.closing:
                     continue
-                heartbeat_response = service_pb2.WatchGameResponse(
-                    heartbeat=service_pb2.Heartbeat(version=max(last, current))
-                )
-                yield heartbeat_response, no_results
+                yield _heartbeat_response(max(last, current)), no_results
                 continue
-            # Catch up: the pushed entries when they follow on, else the store.
-            entries = [e for e in pushed if e.version > last]
-            if not entries or entries[0].version != last + 1:
-                entries = await gateway.guard(
-                    app.states.entries(game_id, last, DEFAULT_PAGE, meta=loaded.meta, held=held)
-                )
-                if not entries:  # the store lags what the feed saw: wait for it
-                    await sub.wait(min(heartbeat, 0.05), app.shutdown)
-                    continue
+            entries = await _catch_up(app, sub, loaded, pushed, last, held=held, wait=heartbeat)
+            if not entries:
+                continue
             if len(loaded.seats) < loaded.meta.num_seats:
                 # Seats were free when the watch began: show who has joined since.
                 loaded = await gateway.load(game_id)
             for entry in entries:
-                if (
-                    outbox is not None
-                    and outbox.in_flight is not None
-                    and entry.seat == viewer.seat
-                    and same_request(
-                        entry.request_sha256, request_hash(entry.seat, outbox.in_flight)
-                    )
-                ):
+                if outbox is not None and _rides(outbox, entry, viewer):
                     await outbox.settled(SETTLE_SECONDS)  # this seat's move: its result rides
                 last = entry.version
                 current = max(current, last)
-                state = entry.state
-                held = (last, state)
+                held = (last, entry.state)
                 newest = last == current and sub.latest <= last
-                response: Response
-                if words is None and len(loaded.seats) == loaded.meta.num_seats:
-                    # Serialized as it is built (snapshots.framed): nothing parsed.
-                    shared = app.snapshots.shared_update(game, loaded, entry)
-                    moves = b""
-                    if newest and seat is not None and seat in shared.to_act:
-                        moves = game.encoded_legal_moves(state, seat, _LEGAL_MOVES_NUMBER)
-                    response = app.snapshots.framed(
-                        game, loaded, entry, viewer.seat, shared=shared, legal_moves=moves
-                    )
-                    finished = finished or shared.finished
-                else:
-                    response = service_pb2.WatchGameResponse()
-                    update = response.update  # built in place: nothing copied into its parent
-                    app.snapshots.update(game, loaded, entry, viewer.seat, update)
-                    if newest:
-                        gateway.add_moves(update, loaded, state, seat)
-                    if words is not None:
-                        words.annotate_entry(update, entry, viewer.seat)
-                    finished = finished or update.snapshot.finished
+                response, ended = reader.update(loaded, entry, newest)
+                finished = finished or ended
                 if outbox is not None:
-                    outbox.known = (loaded, last, state)
+                    outbox.known = (loaded, last, entry.state)
                 yield response, outbox.riding(last) if outbox else no_results
         if outbox is not None:  # shutting down: what is decided is still told
             loose = outbox.loose(last)
             if loose:
                 yield None, loose
     finally:
-        hub.unsubscribe(sub)
+        app.watch_hub.unsubscribe(sub)
+
+
+def _heartbeat(app: App, asked_seconds: float) -> float:
+    """Seconds between heartbeats: the asked ones (0: the default) within bounds."""
+    seconds = asked_seconds or app.config.heartbeat_seconds
+    return min(max(seconds, 0.05), app.config.max_heartbeat_seconds)
+
+
+def _heartbeat_response(version: int) -> service_pb2.WatchGameResponse:
+    return service_pb2.WatchGameResponse(heartbeat=service_pb2.Heartbeat(version=version))
+
+
+def _subscribe(app: App, game_id: str, caller: Caller, loaded: LoadedGame) -> Subscription:
+    """The caller's subscription to the game's feed on this replica, within its stream limits."""
+    hub = app.watch_hub
+    per_client = app.access.streams_per_client(caller, hub.limits.streams_per_client)
+    try:
+        return hub.subscribe(
+            game_id, caller.client_id, loaded.version, per_client, state=loaded.state
+        )
+    except TooManyStreams as exc:
+        raise exhausted("TOO_MANY_STREAMS", str(exc)) from exc
+
+
+def _drain(app: App, sub: Subscription, last: int) -> list[storage_pb2.StoredEntry]:
+    """The entries pushed to ``sub`` since its last drain; a watcher dropped for
+    falling behind is told where to resume (after ``last``, the last version sent)."""
+    try:
+        return sub.drain()
+    except WatcherTooSlow as exc:
+        raise AppError(
+            ErrorKind.UNAVAILABLE,
+            "WATCH_TOO_SLOW",
+            f"this watcher fell more than {app.watch_hub.limits.buffer_entries} versions "
+            f"behind and was dropped; resume from version {last}",
+            {"resume_from_version": str(last)},
+        ) from exc
+    except StoreError as exc:
+        raise store_error(exc) from exc
+
+
+def _rides(outbox: Outbox, entry: storage_pb2.StoredEntry, viewer: Viewer) -> bool:
+    """Whether ``entry`` is the move this seat's session has in flight (its result
+    rides on this update)."""
+    return (
+        outbox.in_flight is not None
+        and entry.seat == viewer.seat
+        and same_request(entry.request_sha256, request_hash(entry.seat, outbox.in_flight))
+    )
+
+
+async def _catch_up(
+    app: App,
+    sub: Subscription,
+    loaded: LoadedGame,
+    pushed: list[storage_pb2.StoredEntry],
+    last: int,
+    *,
+    held: tuple[int, game_pb2.GameState],
+    wait: float,
+) -> list[storage_pb2.StoredEntry]:
+    """The entries after ``last``: the pushed ones when they follow on, else the
+    store's; none (after a short wait) while the store lags what the feed saw."""
+    entries = [e for e in pushed if e.version > last]
+    if entries and entries[0].version == last + 1:
+        return entries
+    entries = await app.gateway.guard(
+        app.states.entries(loaded.game_id, last, DEFAULT_PAGE, meta=loaded.meta, held=held)
+    )
+    if not entries:
+        await sub.wait(min(wait, 0.05), app.shutdown)
+    return entries
+
+
+@dataclass(frozen=True, slots=True)
+class _Reader:
+    """How a stream shows an entry: the game's rules, the viewer, the seat whose
+    legal moves ride on the newest update (None: no legal moves) and the
+    sentences (None: no descriptions)."""
+
+    app: App
+    game: ServiceGame
+    viewer: Viewer
+    seat: int | None
+    words: Describer | None
+
+    def update(
+        self, loaded: LoadedGame, entry: storage_pb2.StoredEntry, newest: bool
+    ) -> tuple[Response, bool]:
+        """The viewer's update for ``entry`` (with the seat's legal moves when it
+        is the ``newest``), and whether the game is finished there."""
+        app, game, seat, state = self.app, self.game, self.seat, entry.state
+        if self.words is None and len(loaded.seats) == loaded.meta.num_seats:
+            # Serialized as it is built (snapshots.framed): nothing parsed.
+            shared = app.snapshots.shared_update(game, loaded, entry)
+            moves = b""
+            if newest and seat is not None and seat in shared.to_act:
+                moves = game.encoded_legal_moves(state, seat, _LEGAL_MOVES_NUMBER)
+            framed = app.snapshots.framed(
+                game, loaded, entry, self.viewer.seat, shared=shared, legal_moves=moves
+            )
+            return framed, shared.finished
+        response = service_pb2.WatchGameResponse()
+        update = response.update  # built in place: nothing copied into its parent
+        app.snapshots.update(game, loaded, entry, self.viewer.seat, update)
+        if newest:
+            app.gateway.add_moves(update, loaded, state, seat)
+        if self.words is not None:
+            self.words.annotate_entry(update, entry, self.viewer.seat)
+        return response, update.snapshot.finished
 
 
 async def current_update(

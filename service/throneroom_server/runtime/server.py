@@ -171,35 +171,7 @@ async def create_server(
         access=Access(store, access),
         metrics=metrics,
     )
-    options = [
-        ("grpc.max_send_message_length", config.max_message_bytes),
-        ("grpc.max_receive_message_length", config.max_message_bytes),
-        ("grpc.so_reuseport", 1 if reuse_port else 0),
-        *grpc_options(config.max_connections, config.idle_connection_seconds),
-    ]
-    interceptors = (
-        [LoggingInterceptor(access_log=config.access_log, metrics=metrics)]
-        if config.access_log or metrics is not None
-        else []
-    )
-    server = grpc.aio.server(
-        interceptors=interceptors, options=options, maximum_concurrent_rpcs=config.max_calls
-    )
-    add_servicer_to_server(ThroneroomServicer(app), server)
-    health_servicer = HealthServicer()
-    add_standard_services(
-        server,
-        health_servicer,
-        (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name),
-    )
-    try:
-        port = server.add_insecure_port(config.listen)
-    except RuntimeError as exc:  # grpcio reports a failed bind this way
-        port = 0
-        log.debug("bind_failed", error=str(exc))
-    if port == 0:
-        raise ListenError(f"cannot listen on {config.listen} (gRPC): is the port in use?")
-    await server.start()
+    server, health_servicer, port = await _start_grpc(config, app, metrics, reuse_port=reuse_port)
     rest, http_port = None, None
     if config.http_listen:
         try:
@@ -248,6 +220,43 @@ async def create_server(
         metrics=metrics_runner,
         metrics_port=metrics_port,
     )
+
+
+async def _start_grpc(
+    config: Config, app: App, metrics: Metrics | None, *, reuse_port: bool
+) -> tuple[grpc.aio.Server, HealthServicer, int]:
+    """The gRPC server (the service, health and reflection) started on
+    ``config.listen``; its health servicer and its port."""
+    options = [
+        ("grpc.max_send_message_length", config.max_message_bytes),
+        ("grpc.max_receive_message_length", config.max_message_bytes),
+        ("grpc.so_reuseport", 1 if reuse_port else 0),
+        *grpc_options(config.max_connections, config.idle_connection_seconds),
+    ]
+    interceptors = (
+        [LoggingInterceptor(access_log=config.access_log, metrics=metrics)]
+        if config.access_log or metrics is not None
+        else []
+    )
+    server = grpc.aio.server(
+        interceptors=interceptors, options=options, maximum_concurrent_rpcs=config.max_calls
+    )
+    add_servicer_to_server(ThroneroomServicer(app), server)
+    health_servicer = HealthServicer()
+    add_standard_services(
+        server,
+        health_servicer,
+        (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name),
+    )
+    try:
+        port = server.add_insecure_port(config.listen)
+    except RuntimeError as exc:  # grpcio reports a failed bind this way
+        port = 0
+        log.debug("bind_failed", error=str(exc))
+    if port == 0:
+        raise ListenError(f"cannot listen on {config.listen} (gRPC): is the port in use?")
+    await server.start()
+    return server, health_servicer, port
 
 
 def guard_open_access(config: Config) -> list[str]:

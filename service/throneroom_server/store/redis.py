@@ -8,8 +8,9 @@ on one slot (the Lua scripts touch both):
   version its move created);
 * ``{g:<id>}:log``   stream: one entry per version with ID ``<version>-0``,
   field ``e`` = the serialized StoredEntry without its state, and at a
-  checkpoint field ``s`` = the state after it, compressed
-  (``redis_layout.py`` has the details and the earlier layout it reads).
+  checkpoint field ``s`` = the state after it, compressed; once the game is
+  finished, its rows packed into the hash's field ``logz``
+  (``redis_layout.py`` has the details and the earlier layouts it reads).
 
 Move path: one HMGET (load) + one EVALSHA (commit) = two round trips (a play
 session's move: the EVALSHA only), on one multiplexed connection
@@ -36,8 +37,6 @@ failover) -> StoreUnavailable; out of memory (``maxmemory`` with
 ``noeviction``) -> StoreFull. The scripts read before they write, so a
 refused write leaves nothing half done.
 
-Rate-limit buckets live under ``{rl:<scope>}:bucket`` (``take_tokens.lua``).
-
 The lobby (``lobby.py`` has the scheme) is eight sorted sets per game type
 in the ``{lobby}`` slot, all scores 0 so that members sort as text:
 ``{lobby}:all``, ``{lobby}:open``, ``{lobby}:started``, ``{lobby}:finished``
@@ -59,12 +58,14 @@ cluster store sends every command through the cluster client; its commits
 publish on shard channels (SPUBLISH), which its notifier hears on one
 connection per primary (``SlotRoute`` in ``shards.py`` names the node).
 
+Rate-limit buckets live under ``{rl:<scope>}:bucket`` (``take_tokens.lua``).
 The lobby's methods and the translation of Redis errors are in
 ``redis_lobby.py``.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from collections.abc import Callable, Sequence
 from importlib import resources
@@ -74,10 +75,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.connection import parse_url
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
-from redis.exceptions import (
-    NoScriptError,
-    ResponseError,
-)
+from redis.exceptions import NoScriptError, ResponseError
 from throneroom.v1 import game_pb2, storage_pb2
 
 from throneroom_server.store.base import (
@@ -90,6 +88,7 @@ from throneroom_server.store.base import (
     Retention,
     SeatTaken,
     Stale,
+    StoreError,
     StoreGameNotFound,
     StoreMisconfigured,
     StoreUnavailable,
@@ -103,10 +102,12 @@ from throneroom_server.store.redis_layout import (
     compressed,
     entry_of_dict,
     entry_of_pairs,
+    idempotent_version,
     legacy_field,
-    recorded_version,
+    packed,
     records_field,
     rows_of_log,
+    script_status,
     version_of,
 )
 from throneroom_server.store.redis_lobby import (
@@ -118,6 +119,7 @@ from throneroom_server.store.redis_lobby import (
     lobby_keys,
 )
 from throneroom_server.store.redis_lobby import UNREACHABLE as _UNREACHABLE
+from throneroom_server.store.redis_lobby import log as _log
 from throneroom_server.store.redis_lobby import refused as _refused
 from throneroom_server.store.redis_replicated import Replicated
 from throneroom_server.store.shards import GuardedCluster, ShardBreaker, SlotRoute
@@ -143,6 +145,7 @@ CREATE_GAME_LUA = _lua("create_game.lua")
 TAKE_TOKENS_LUA = _lua("take_tokens.lua")
 RESCHEDULE_DEADLINE_LUA = _lua("reschedule_deadline.lua")
 LOBBY_NOTE_LUA = _lua("lobby_note.lua")
+PACK_LOG_LUA = _lua("pack_log.lua")
 
 DEADLINES_KEY = "{clocks}:deadlines"
 """Sorted set: game id -> the earliest time (Unix ms) a clock of it may run out."""
@@ -196,27 +199,6 @@ def log_key(game_id: str) -> str:
 
 def bucket_key(bucket: str) -> str:
     return f"{{rl:{bucket}}}:bucket"
-
-
-def _status(raw: Any) -> tuple[str, int, str]:
-    """A script's ``{status, value}`` reply, with the lobby member some
-    replies add as a third element ("" when absent)."""
-    status, value, *more = raw
-    if isinstance(status, bytes):
-        status = status.decode()
-    noted = more[0] if more else b""
-    return str(status), int(value), noted.decode() if isinstance(noted, bytes) else str(noted)
-
-
-def _idempotent_version(digest: bytes, records: bytes | None, legacy: bytes | None) -> int | None:
-    """The version a key's move created: in its records field, else in the
-    field an earlier release kept for it."""
-    if not digest:
-        return None
-    found = recorded_version(records, digest)
-    if found is None and legacy is not None:
-        found = int(legacy)
-    return found
 
 
 class RedisStore(Replicated, RedisLobby):
@@ -276,6 +258,7 @@ class RedisStore(Replicated, RedisLobby):
         self._take_tokens = self._redis.register_script(TAKE_TOKENS_LUA)
         self._reschedule = self._redis.register_script(RESCHEDULE_DEADLINE_LUA)
         self._lobby_note = self._redis.register_script(LOBBY_NOTE_LUA)
+        self._pack_log = self._redis.register_script(PACK_LOG_LUA)
         self._hot = None if cluster else _hot_path(url)
         self._db = int(parse_url(url).get("db", 0))
         # Watching on notifications (notify.py) where the multiplexed path
@@ -335,7 +318,7 @@ class RedisStore(Replicated, RedisLobby):
             version=int(version_raw),
             state=game_pb2.GameState.FromString(state_raw),
             seats=seats,
-            idempotent_version=_idempotent_version(digest, records_raw, legacy_raw),
+            idempotent_version=idempotent_version(digest, records_raw, legacy_raw),
             clock=storage_pb2.StoredClock.FromString(clock_raw) if clock_raw is not None else None,
         )
 
@@ -359,7 +342,7 @@ class RedisStore(Replicated, RedisLobby):
                 b"" if clock_if_full is None else clock_if_full.SerializeToString(),
             ],
         )
-        status, value, started = _status(raw)
+        status, value, started = script_status(raw)
         if status == "OK":
             if started:
                 await self._note_lobby(started, LobbyStatus.STARTED)
@@ -407,16 +390,30 @@ class RedisStore(Replicated, RedisLobby):
                 raw = await commit(self._commit, keys=keys, args=args)
             finally:
                 notes.committed(game_id)
-        status, value, ended = _status(raw)
+        status, value, ended = script_status(raw)
         if status == "OK":
             if ended:
                 await self._note_lobby(ended, LobbyStatus.FINISHED)
+            if finished:
+                await self._pack(game_id)
             return Committed(value)
         if status == "STALE":
             return Stale(value)
         if status == "DUPLICATE":
             return Duplicate(value)
         raise StoreGameNotFound(game_id)
+
+    async def _pack(self, game_id: str) -> None:
+        """Pack the log of a game just finished (``pack_log.lua``). The move
+        is committed whatever happens here: on an error its compacted log
+        stays, which reads alike."""
+        try:
+            log = await self._redis.hget(game_key(game_id), "log")
+            if log:
+                args = [len(log), await asyncio.to_thread(packed, log)]  # (zlib: GIL released)
+                await self._call(self._pack_log, keys=[game_key(game_id)], args=args)
+        except (*_UNREACHABLE, ResponseError, StoreError) as exc:
+            _log.warning("log_not_packed", game_id=game_id, error=str(exc))
 
     def _log_grace_ms(self) -> int:
         """How long a finished game's stream outlives its compaction (ms)."""
@@ -447,8 +444,8 @@ class RedisStore(Replicated, RedisLobby):
             "XRANGE", log_key(game_id), f"({after_version}-0", "+", "COUNT", limit
         )
         if not reply:
-            log = await hot.execute("HGET", game_key(game_id), "log")
-            return rows_of_log(log, after_version, limit) if log else []
+            log, logz = await hot.execute("HMGET", game_key(game_id), "log", "logz")
+            return rows_of_log(log, logz, after_version, limit)
         return [(version_of(row_id), entry_of_pairs(fields)) for row_id, fields in reply]
 
     async def _rows(self, game_id: str, after_version: int, limit: int) -> list[Row]:
@@ -459,8 +456,8 @@ class RedisStore(Replicated, RedisLobby):
         )
         found = [(version_of(i), entry_of_dict(fields)) for i, fields in rows]
         if not found:
-            log = await self._redis.hget(game_key(game_id), "log")
-            found = rows_of_log(log, after_version, limit) if log else []
+            log, logz = await self._redis.hmget(game_key(game_id), ["log", "logz"])
+            found = rows_of_log(log, logz, after_version, limit)
         return found
 
     async def wait_entries(

@@ -103,31 +103,7 @@ def scenario(
 ) -> State:
     """A consistent position; ``supports`` maps supporter -> supported seat."""
     state = ENGINE.setup(ENGINE.default_options(), seats, seed)
-    for player in state.players:
-        del player.hand[:]
-        del player.display[:]
-        del player.face_down_discards[:]
-        del player.revealed[:]
-        player.commitment = 0
-        player.mulligan = False
-    placed: list[int] = []
-    for seat, cards in (hands or {}).items():
-        state.players[seat].hand.extend(cards)
-        placed.extend(cards)
-    for seat, cards in (displays or {}).items():
-        state.players[seat].display.extend(cards)
-        placed.extend(cards)
-    placed.extend(discard)
-    placed.extend(removed)
-    placed.extend(deck_top)
-    assert len(set(placed)) == len(placed), "a card placed twice"
-    rest = [c for c in ALL_CARDS if c not in set(placed)]
-    del state.deck[:]
-    state.deck.extend(rest + list(reversed(deck_top)))
-    del state.discard[:]
-    state.discard.extend(discard)
-    del state.removed[:]
-    state.removed.extend(removed)
+    _deal(state, hands or {}, displays or {}, deck_top=deck_top, discard=discard, removed=removed)
     del state.preferences[:]
     state.preferences.extend(preferences)  # type: ignore[arg-type]
     state.phase = phase  # type: ignore[assignment]
@@ -159,6 +135,43 @@ def scenario(
     state.sorcerer_activity = sorcerer_activity  # type: ignore[assignment]
     ENGINE.check_invariants(state)
     return state
+
+
+def _deal(
+    state: State,
+    hands: Mapping[int, Sequence[int]],
+    displays: Mapping[int, Sequence[int]],
+    *,
+    deck_top: Sequence[int],
+    discard: Sequence[int],
+    removed: Sequence[int],
+) -> None:
+    """Every card where the scenario puts it; the rest in the deck, under ``deck_top``."""
+    for player in state.players:
+        del player.hand[:]
+        del player.display[:]
+        del player.face_down_discards[:]
+        del player.revealed[:]
+        player.commitment = 0
+        player.mulligan = False
+    placed: list[int] = []
+    for seat, cards in hands.items():
+        state.players[seat].hand.extend(cards)
+        placed.extend(cards)
+    for seat, cards in displays.items():
+        state.players[seat].display.extend(cards)
+        placed.extend(cards)
+    placed.extend(discard)
+    placed.extend(removed)
+    placed.extend(deck_top)
+    assert len(set(placed)) == len(placed), "a card placed twice"
+    rest = [c for c in ALL_CARDS if c not in set(placed)]
+    del state.deck[:]
+    state.deck.extend(rest + list(reversed(deck_top)))
+    del state.discard[:]
+    state.discard.extend(discard)
+    del state.removed[:]
+    state.removed.extend(removed)
 
 
 def step(state: State, seat: int, move: pb.KingsLifeMove) -> tuple[State, list[pb.KingsLifeEvent]]:

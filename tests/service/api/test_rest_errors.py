@@ -31,17 +31,13 @@ async def rest(store: Store) -> AsyncIterator[Rest]:
     await stop(service)
 
 
-# -- errors -------------------------------------------------------------------------------
+Case = tuple[str, int, str, str, dict[str, Any]]
+"""A request that must fail: its path, HTTP status, code, reason and the call's arguments."""
 
 
-async def test_every_move_error_has_its_status_and_changes_nothing(rest: Rest) -> None:
-    game = await new_nim(rest, pile=3)
-    other = await new_nim(rest, seed=2)
-    gid = game.game_id
-    p0, p1 = game.tokens
-    await rest.ok("POST", f"/v1/games/{gid}/moves", token=p0, body=take(1, 0, "first"))
-    moves = f"/v1/games/{gid}/moves"
-    cases: list[tuple[str, int, str, str, dict[str, Any]]] = [
+def _refused_seats(moves: str, p0: str, p1: str, other_token: str) -> list[Case]:
+    """A move without the seat's token, with a wrong one, or out of turn."""
+    return [
         (moves, 401, "UNAUTHENTICATED", "SEAT_TOKEN_REQUIRED", {"body": take(1, 1, "k")}),
         (
             moves,
@@ -69,7 +65,7 @@ async def test_every_move_error_has_its_status_and_changes_nothing(rest: Rest) -
             403,
             "PERMISSION_DENIED",
             "SEAT_TOKEN_INVALID",
-            {"body": take(1, 1, "k"), "token": other.tokens[1]},
+            {"body": take(1, 1, "k"), "token": other_token},
         ),
         (
             moves,
@@ -78,6 +74,12 @@ async def test_every_move_error_has_its_status_and_changes_nothing(rest: Rest) -
             "NOT_YOUR_TURN",
             {"body": take(1, 1, "k"), "token": p0},
         ),
+    ]
+
+
+def _refused_moves(moves: str, p1: str) -> list[Case]:
+    """A stale, illegal or invalid move."""
+    return [
         (moves, 409, "ABORTED", "STALE_VERSION", {"body": take(1, 0, "k"), "token": p1}),
         (
             moves,
@@ -104,6 +106,12 @@ async def test_every_move_error_has_its_status_and_changes_nothing(rest: Rest) -
                 "token": p1,
             },
         ),
+    ]
+
+
+def _malformed_requests(moves: str, p1: str, other_game_id: str) -> list[Case]:
+    """Requests that are not a well-formed move request, or for no game."""
+    return [
         (
             moves,
             400,
@@ -146,7 +154,7 @@ async def test_every_move_error_has_its_status_and_changes_nothing(rest: Rest) -
             400,
             "INVALID_ARGUMENT",
             "MALFORMED_REQUEST",
-            {"body": {**take(1, 1, "k"), "gameId": other.game_id}, "token": p1},
+            {"body": {**take(1, 1, "k"), "gameId": other_game_id}, "token": p1},
         ),
         (
             moves,
@@ -169,6 +177,23 @@ async def test_every_move_error_has_its_status_and_changes_nothing(rest: Rest) -
             "MALFORMED_REQUEST",
             {"body": take(1, 1, "k"), "token": p1},
         ),
+    ]
+
+
+# -- errors -------------------------------------------------------------------------------
+
+
+async def test_every_move_error_has_its_status_and_changes_nothing(rest: Rest) -> None:
+    game = await new_nim(rest, pile=3)
+    other = await new_nim(rest, seed=2)
+    gid = game.game_id
+    p0, p1 = game.tokens
+    await rest.ok("POST", f"/v1/games/{gid}/moves", token=p0, body=take(1, 0, "first"))
+    moves = f"/v1/games/{gid}/moves"
+    cases = [
+        *_refused_seats(moves, p0, p1, other.tokens[1]),
+        *_refused_moves(moves, p1),
+        *_malformed_requests(moves, p1, other.game_id),
     ]
     for path, status, code, reason, kwargs in cases:
         before = await rest.state_bytes(gid, p1)

@@ -1,6 +1,6 @@
 """Both storage layouts serve the same game: every game's golden variants are
 played through the App on Redis (entries with a state only at checkpoints, a
-finished game's log compacted), copied into the layout of earlier releases
+finished game's log compacted and packed), copied into the layout of earlier releases
 (every entry with its state, one ``idem:<key>`` field per key) under the same
 id in another database, and every version's views, events, history pages,
 watch streams resumed from versions around checkpoints, retried moves'
@@ -152,7 +152,7 @@ async def test_every_version_serves_the_same_in_both_layouts(
     game_id, tokens = await _new_game(app, game, seats, values)
     await _play(app, game_id, tokens, random.Random(7), 100_000)
     versions = (await app.gateway.load(game_id)).version
-    assert client.hexists(game_key(game_id), "log")  # finished: its log compacted
+    assert client.hexists(game_key(game_id), "logz")  # finished: its log packed
     entries = await app.store.read_entries(game_id, 0, versions)
     assert [e.version for e in entries] == list(range(1, versions + 1))
     kept = [e.version for e in entries if e.HasField("state")]

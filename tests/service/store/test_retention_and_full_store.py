@@ -51,9 +51,10 @@ async def test_redis_keys_live_the_idle_then_the_finished_retention(clean_redis:
         )
         assert reply.snapshot.finished
         assert 590_000 < await admin.pttl(game_key(game_id)) <= 600_000
-        # The finished game's entries are compacted into its hash (field
-        # "log"); its stream outlives that by the log's grace only.
-        assert await admin.hexists(game_key(game_id), "log")
+        # The finished game's entries are compacted into its hash and packed
+        # (field "logz"); its stream outlives that by the log's grace only.
+        assert await admin.hexists(game_key(game_id), "logz")
+        assert not await admin.hexists(game_key(game_id), "log")
         assert 50_000 < await admin.pttl(log_key(game_id)) <= 60_000
         # Everything of a game lives in those two keys (idempotency records too);
         # the lobby index, in a slot of its own, is bounded by its sweep

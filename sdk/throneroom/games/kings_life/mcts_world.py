@@ -45,6 +45,54 @@ NO_SEAT = -1
 
 def kings_life_world(view: kl.KingsLifeView, seat: int) -> kl.KingsLifeState:
     """A state whose view for ``seat`` is ``view`` (hidden cards: placeholders)."""
+    state = _public_state(view)
+    pool = _unknown_cards(view)
+
+    def take(count: int) -> list[int]:
+        taken = pool[:count]
+        del pool[:count]
+        return taken
+
+    hidden_discards: list[int] = []
+    for index, public in enumerate(view.players):
+        player: Any = state.players.add(  # Any: enum lists take plain ints
+            display=public.display,
+            passed=public.passed,
+            supporter=public.supporter,
+            supporting=public.supporting,
+            days_won=public.days_won,
+            kept=public.kept,
+            revealed=public.revealed,
+        )
+        if index == seat:
+            player.hand.extend(view.hand)
+            player.face_down_discards.extend(view.my_face_down_discards)
+            player.commitment = view.my_commitment
+            hidden_discards.extend(view.my_face_down_discards)
+            player.tokens_seen.extend(_tokens_seen(view, seat))
+            continue
+        player.hand.extend(list(public.revealed) + take(public.hand_size - len(public.revealed)))
+        face_down = take(public.face_down_discards)
+        player.face_down_discards.extend(face_down)
+        hidden_discards.extend(face_down)
+        if public.revealed_commitment:
+            player.commitment = public.revealed_commitment
+    if view.phase == kl.KingsLifeState.PHASE_INITIAL_ROUND:
+        # The cards left over are the commitments of seats that answered (a seat
+        # without a sun card answers nothing): the smallest hands committed.
+        committed = len(pool) - view.deck_size
+        answered = [i for i in range(view.num_seats) if i != seat and i not in view.to_act]
+        answered.sort(key=lambda i: (view.players[i].hand_size, i))
+        for index in answered[:committed]:
+            state.players[index].commitment = take(1)[0]  # randomize_hidden draws a sun card
+    state.discard.extend(list(view.discard) + hidden_discards)
+    state.deck.extend(take(view.deck_size))
+    _add_tokens(view, state)
+    return state
+
+
+def _public_state(view: kl.KingsLifeView) -> kl.KingsLifeState:
+    """The state's public facts, as the view shows them (no player records yet)."""
     phases = kl.KingsLifeState
     state = kl.KingsLifeState(
         num_seats=view.num_seats,
@@ -78,7 +126,11 @@ def kings_life_world(view: kl.KingsLifeView, seat: int) -> kl.KingsLifeState:
         state.pending.CopyFrom(view.pending)
     if view.HasField("outcome"):
         state.outcome.CopyFrom(view.outcome)
+    return state
 
+
+def _unknown_cards(view: kl.KingsLifeView) -> list[int]:
+    """The cards the view does not show, in the game's order."""
     known: set[int] = set(view.discard) | set(view.removed)
     known.update(view.hand, view.my_face_down_discards)
     if view.my_commitment:
@@ -89,47 +141,11 @@ def kings_life_world(view: kl.KingsLifeView, seat: int) -> kl.KingsLifeState:
         known.update(public.display, public.kept, public.revealed)
         if public.revealed_commitment:
             known.add(public.revealed_commitment)
-    pool = [c for c in ALL_CARDS if c not in known]
+    return [c for c in ALL_CARDS if c not in known]
 
-    def take(count: int) -> list[int]:
-        taken = pool[:count]
-        del pool[:count]
-        return taken
 
-    hidden_discards: list[int] = []
-    for index, public in enumerate(view.players):
-        player: Any = state.players.add(  # Any: enum lists take plain ints
-            display=public.display,
-            passed=public.passed,
-            supporter=public.supporter,
-            supporting=public.supporting,
-            days_won=public.days_won,
-            kept=public.kept,
-            revealed=public.revealed,
-        )
-        if index == seat:
-            player.hand.extend(view.hand)
-            player.face_down_discards.extend(view.my_face_down_discards)
-            player.commitment = view.my_commitment
-            hidden_discards.extend(view.my_face_down_discards)
-            player.tokens_seen.extend(_tokens_seen(view, seat))
-            continue
-        player.hand.extend(list(public.revealed) + take(public.hand_size - len(public.revealed)))
-        face_down = take(public.face_down_discards)
-        player.face_down_discards.extend(face_down)
-        hidden_discards.extend(face_down)
-        if public.revealed_commitment:
-            player.commitment = public.revealed_commitment
-    if view.phase == phases.PHASE_INITIAL_ROUND:
-        # The cards left over are the commitments of seats that answered (a seat
-        # without a sun card answers nothing): the smallest hands committed.
-        committed = len(pool) - view.deck_size
-        answered = [i for i in range(view.num_seats) if i != seat and i not in view.to_act]
-        answered.sort(key=lambda i: (view.players[i].hand_size, i))
-        for index in answered[:committed]:
-            state.players[index].commitment = take(1)[0]  # randomize_hidden draws a sun card
-    state.discard.extend(list(view.discard) + hidden_discards)
-    state.deck.extend(take(view.deck_size))
+def _add_tokens(view: kl.KingsLifeView, state: kl.KingsLifeState) -> None:
+    """The day tokens: known values as shown, unknown ones from the values left."""
     values = list(TOKEN_VALUES)
     for token in view.tokens:
         if token.known:
@@ -137,7 +153,6 @@ def kings_life_world(view: kl.KingsLifeView, seat: int) -> kl.KingsLifeState:
     for token in view.tokens:
         value = token.value if token.known else values.pop()
         state.tokens.add(value=value, status=token.status, holder=token.holder)
-    return state
 
 
 def _tokens_seen(view: kl.KingsLifeView, seat: int) -> list[int]:

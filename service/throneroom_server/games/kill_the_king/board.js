@@ -6,6 +6,7 @@
 // shown. Row 0 (the attacker's edge) is drawn at the bottom, the castle on top.
 
 import { enumWords, s, svgRoot, tip } from "../dom.js";
+import { t as tr, words } from "../i18n.js";
 
 const TERRAIN_CLASS = {
   ".": "grass",
@@ -23,6 +24,41 @@ const DIRECTIONS = ["DIRECTION_NORTH", "DIRECTION_EAST", "DIRECTION_SOUTH", "DIR
 // Degrees clockwise from "up" on screen: north (towards the castle) is up.
 const ANGLE = { DIRECTION_NORTH: 0, DIRECTION_EAST: 90, DIRECTION_SOUTH: 180, DIRECTION_WEST: 270 };
 const PANEL_W = 330;
+
+// This game's words for the page (web/js/i18n.js addTexts): its modes' names,
+// in the lobby's choices and rows and on the board.
+const TEXTS = {
+  en: {
+    "mode.KILL_THE_KING_MODE_KILL_THE_KING": "Kill the King",
+    "mode.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE": "Attack and Defense",
+    "mode.KILL_THE_KING_MODE_KILL_THE_KING_GIGA": "Kill the King Giga (two boards, 2–4 players in two teams)",
+    "mode.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE_GIGA": "Attack and Defense Giga (two boards, 2–4 players in two teams)",
+    "modeName.KILL_THE_KING_MODE_KILL_THE_KING": "Kill the King",
+    "modeName.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE": "Attack and Defense",
+    "modeName.KILL_THE_KING_MODE_KILL_THE_KING_GIGA": "Kill the King (giga)",
+    "modeName.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE_GIGA": "Attack and Defense (giga)",
+  },
+  es: {
+    "mode.KILL_THE_KING_MODE_KILL_THE_KING": "Kill the King",
+    "mode.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE": "Ataque y defensa",
+    "mode.KILL_THE_KING_MODE_KILL_THE_KING_GIGA": "Kill the King Giga (dos tableros, 2–4 jugadores en dos equipos)",
+    "mode.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE_GIGA": "Ataque y defensa Giga (dos tableros, 2–4 jugadores en dos equipos)",
+    "modeName.KILL_THE_KING_MODE_KILL_THE_KING": "Kill the King",
+    "modeName.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE": "Ataque y defensa",
+    "modeName.KILL_THE_KING_MODE_KILL_THE_KING_GIGA": "Kill the King (giga)",
+    "modeName.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE_GIGA": "Ataque y defensa (giga)",
+  },
+  pt: {
+    "mode.KILL_THE_KING_MODE_KILL_THE_KING": "Kill the King",
+    "mode.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE": "Ataque e defesa",
+    "mode.KILL_THE_KING_MODE_KILL_THE_KING_GIGA": "Kill the King Giga (dois tabuleiros, 2–4 jogadores em duas equipas)",
+    "mode.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE_GIGA": "Ataque e defesa Giga (dois tabuleiros, 2–4 jogadores em duas equipas)",
+    "modeName.KILL_THE_KING_MODE_KILL_THE_KING": "Kill the King",
+    "modeName.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE": "Ataque e defesa",
+    "modeName.KILL_THE_KING_MODE_KILL_THE_KING_GIGA": "Kill the King (giga)",
+    "modeName.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE_GIGA": "Ataque e defesa (giga)",
+  },
+};
 
 const key = (sq) => `sq:${sq.row ?? 0},${sq.col ?? 0}`;
 
@@ -75,6 +111,24 @@ function drawTerrain(field, view, g) {
   return layer;
 }
 
+/** The field's coordinates, spelt as the notation spells a square (`b10`: column b, row 10). */
+function drawCoordinates(field, g) {
+  const layer = s("g", { class: "coordinates", "aria-hidden": "true" });
+  const parts = (row, col) => /^([a-z]+)(\d+)$/.exec(field.squareNames?.[row]?.[col] ?? "");
+  for (let col = 0; col < field.cols; col++) {
+    const [x] = cellXY(g, 0, col);
+    const letter = parts(0, col)?.[1] ?? String(col);
+    layer.append(s("text", { x: x + g.cell / 2, y: g.y0 + field.rows * g.cell + 16, class: "coordinate" }, letter));
+    layer.append(s("text", { x: x + g.cell / 2, y: g.y0 - 8, class: "coordinate" }, letter));
+  }
+  for (let row = 0; row < field.rows; row++) {
+    const [, y] = cellXY(g, row, 0);
+    const number = parts(row, 0)?.[2] ?? String(row + 1);
+    layer.append(s("text", { x: g.x0 - 12, y: y + g.cell / 2 + 4, class: "coordinate" }, number));
+  }
+  return layer;
+}
+
 function drawUnit(unit, data, g, { onWall }) {
   const spec = unitSpec(data, unit.type);
   const [x, y] = cellXY(g, unit.square.row, unit.square.col);
@@ -123,7 +177,7 @@ function drawFaceChoices(anchor, g, clickable) {
 function drawDice(events, x0, y0) {
   const group = s("g", { class: "dice" });
   const dice = events.map((e) => e.killTheKing?.dieRolled).filter(Boolean);
-  group.append(s("text", { x: x0, y: y0, class: "panel-title" }, dice.length ? "Dice of this move" : "No dice this move"));
+  group.append(s("text", { x: x0, y: y0, class: "panel-title" }, dice.length ? tr("b.dice") : tr("b.noDice")));
   dice.slice(0, 12).forEach((die, i) => {
     const x = x0 + (i % 6) * 50;
     const y = y0 + 10 + Math.floor(i / 6) * 56;
@@ -147,28 +201,28 @@ function drawPanel(view, data, modeInfo, ctx, x0, height) {
     panel.append(s("text", { x: x0, y, class: cls }, text));
     y += 18;
   };
-  line(`${modeInfo.name}${view.advanced ? " (advanced)" : ""}`, "left title");
-  line(`Round ${view.round} of ${modeInfo.rounds} · ${phase}`);
-  if (view.turnSide && view.turnSide !== "SIDE_UNSPECIFIED") line(`Turn: ${enumWords(view.turnSide, "SIDE_")}`);
+  line(`${words("modeName", view.mode, modeInfo.name)}${view.advanced ? tr("b.advanced") : ""}`, "left title");
+  line(tr("b.round", { round: view.round, rounds: modeInfo.rounds, phase }));
+  if (view.turnSide && view.turnSide !== "SIDE_UNSPECIFIED") line(tr("b.turn", { side: tr(`side.${view.turnSide}`) }));
   // Giga (KK-123): two teams, seat % 2; a team's coins are on each of its seats.
   const giga = modeInfo.field.boards > 1;
   view.seats.forEach((seat, n) => {
-    const side = seat.side && seat.side !== "SIDE_UNSPECIFIED" ? enumWords(seat.side, "SIDE_") : "side not chosen";
-    const team = giga ? ` (team ${seat.team ?? 0})` : "";
-    const extra = view.phase === "PHASE_PURCHASE" || view.phase === "PHASE_EXTRA_PURCHASE" ? ` · ${(seat.coins ?? 0) + (seat.extraCoins ?? 0)} coins` : "";
-    line(`${ctx.seatName(n)}: ${side}${team}${extra}${seat.movementLocked ? " · movement locked" : ""}`);
+    const side = seat.side && seat.side !== "SIDE_UNSPECIFIED" ? tr(`side.${seat.side}`) : tr("b.noSide");
+    const team = giga ? tr("b.teamOf", { team: seat.team ?? 0 }) : "";
+    const extra = view.phase === "PHASE_PURCHASE" || view.phase === "PHASE_EXTRA_PURCHASE" ? tr("b.coins", { count: (seat.coins ?? 0) + (seat.extraCoins ?? 0) }) : "";
+    line(`${ctx.seatName(n)}: ${side}${team}${extra}${seat.movementLocked ? tr("b.locked") : ""}`);
   });
   (view.gates || []).forEach((gate, n) => {
     const which = view.gates.length > 1 ? ` ${n + 1}` : "";
-    line(`Gate${which}: ${gate.destroyed ? "destroyed" : `held by the ${enumWords(gate.controlledBy, "SIDE_").toLowerCase()}`}`);
+    line(tr("b.gate", { which, state: gate.destroyed ? tr("b.destroyed") : tr("b.heldBy", { side: tr(`side.${gate.controlledBy}`) }) }));
   });
-  if (view.gates?.length) line(`King's Door${giga ? "s" : ""}: ${view.doorDestroyed ? "destroyed" : "standing"}`);
+  if (view.gates?.length) line(tr(giga ? "b.doors" : "b.door", { state: view.doorDestroyed ? tr("b.destroyed") : tr("b.standing") }));
   const dead = view.units.filter((u) => u.status === "STATUS_DEAD").length;
-  line(`Units on the field ${view.units.filter((u) => u.status === "STATUS_ON_FIELD").length} · dead ${dead}`);
+  line(tr("b.units", { count: view.units.filter((u) => u.status === "STATUS_ON_FIELD").length, dead }));
   y += 8;
   const reserve = view.units.filter((u) => u.status === "STATUS_RESERVE");
   if (reserve.length) {
-    panel.append(s("text", { x: x0, y, class: "panel-title" }, "Reserves"));
+    panel.append(s("text", { x: x0, y, class: "panel-title" }, tr("b.reserves")));
     y += 8;
     reserve.slice(0, 40).forEach((unit, i) => {
       const spec = unitSpec(data, unit.type);
@@ -178,11 +232,11 @@ function drawPanel(view, data, modeInfo, ctx, x0, height) {
       const mine = unit.seat === ctx.seat || (giga && mySide && unit.side === mySide);
       const g = s(
         "g",
-        { class: `reserve ${unit.side === "SIDE_ATTACKER" ? "attacker" : "defender"}`, dataset: { key: `reserve:${unit.id}`, unit: unit.id, type: unit.type }, "aria-label": `${spec?.name ?? unit.type} #${unit.id} in reserve` },
+        { class: `reserve ${unit.side === "SIDE_ATTACKER" ? "attacker" : "defender"}`, dataset: { key: `reserve:${unit.id}`, unit: unit.id, type: unit.type }, "aria-label": tr("b.inReserve", { name: spec?.name ?? unit.type, id: unit.id }) },
         s("rect", { x, y: yy, width: 32, height: 32, rx: 6, fill: SIDE_COLOURS[unit.side] || "#bbb", class: "counter" }),
         s("text", { x: x + 16, y: yy + 21, class: "unit-letter", fill: unit.side === "SIDE_ATTACKER" ? "#fff" : "#111" }, spec && unit.side !== "SIDE_UNSPECIFIED" ? spec.letter : "?"),
       );
-      tip(g, `${spec?.name ?? "hidden unit"} #${unit.id}${mine ? (giga ? " (your team's)" : " (yours)") : ""}`);
+      tip(g, `${spec?.name ?? tr("b.hiddenUnit")} #${unit.id}${mine ? tr(giga ? "b.yourTeams" : "b.yours") : ""}`);
       panel.append(g);
     });
     y += Math.ceil(Math.min(reserve.length, 40) / 8) * 38 + 16;
@@ -194,6 +248,7 @@ function drawPanel(view, data, modeInfo, ctx, x0, height) {
 export default {
   title: "Kill the King",
   dataName: "kill_the_king",
+  texts: TEXTS,
 
   render(snapshot, ctx) {
     const view = snapshot.view.killTheKing;
@@ -204,6 +259,7 @@ export default {
     const height = Math.max(g.y0 * 2 + field.rows * g.cell, 620);
     const root = svgRoot(width, height, `Kill the King, version ${snapshot.version}`, { class: "board kill-the-king", dataset: { rows: field.rows, cols: field.cols } });
     root.append(drawTerrain(field, view, g));
+    root.append(drawCoordinates(field, g));
     const units = s("g", { class: "units" });
     const onField = view.units.filter((u) => u.status === "STATUS_ON_FIELD" && u.carriedBy === -1 && u.square);
     const crews = new Map();

@@ -9,6 +9,7 @@
 // map is not in the rulebook's text, so this is a schematic map.
 
 import { s, svgRoot, tip } from "../dom.js";
+import { t as tr } from "../i18n.js";
 
 const WIDTH = 1060;
 const HEIGHT = 700;
@@ -117,7 +118,7 @@ function drawMap(view, data, lang, colours) {
 
 function drawRegionCards(view, data, lang, ctx, x0, y0) {
   const group = s("g", { class: "region-cards" });
-  group.append(s("text", { x: x0, y: y0 - 8, class: "panel-title" }, "Region cards"));
+  group.append(s("text", { x: x0, y: y0 - 8, class: "panel-title" }, tr("b.regionCards")));
   const w = 54;
   view.regionCards.forEach((card, i) => {
     const x = x0 + i * (w + 4);
@@ -132,7 +133,7 @@ function drawRegionCards(view, data, lang, ctx, x0, y0) {
     );
     if (card.crownedBy !== undefined) {
       g.append(s("text", { x: x + w / 2, y: y0 + 60, class: "crown", fill: SEAT_COLOURS[card.crownedBy % 4], dataset: { crownedBy: card.crownedBy } }, "♛"));
-      tip(g, `${name}: crown token of ${ctx.seatName(card.crownedBy)}`);
+      tip(g, tr("b.crownOf", { name, seat: ctx.seatName(card.crownedBy) }));
     } else tip(g, name);
     group.append(g);
   });
@@ -147,11 +148,11 @@ function drawSeats(view, data, lang, ctx, colours, x0, y0) {
     const acting = view.toMove === seat.seat && !view.outcome?.winners;
     const g = s("g", { class: `seat-row${acting ? " acting" : ""}`, dataset: { seat: seat.seat } });
     g.append(s("rect", { x: x0, y, width: 470, height: 56, rx: 6, class: "seat-box", stroke: SEAT_COLOURS[seat.seat % 4] }));
-    g.append(s("text", { x: x0 + 8, y: y + 18, class: "seat-name" }, `${ctx.seatName(seat.seat)}${view.numSeats === 4 ? ` · team ${seat.team}` : ""}${seat.hasCrownToken ? " ♛" : ""}`));
-    g.append(s("text", { x: x0 + 8, y: y + 42, class: "small" }, "Court"));
+    g.append(s("text", { x: x0 + 8, y: y + 18, class: "seat-name" }, `${ctx.seatName(seat.seat)}${view.numSeats === 4 ? tr("b.team", { team: seat.team }) : ""}${seat.hasCrownToken ? " ♛" : ""}`));
+    g.append(s("text", { x: x0 + 8, y: y + 42, class: "small" }, tr("b.court")));
     g.append(followersRow(x0 + 60, y + 38, seat.court, colours.filter((c) => c !== "FACTION_LOYALISTS"), { label }));
     const top = seat.topCard && seat.topCard !== "ACTION_CARD_UNSPECIFIED" ? nameOf(data.cards, seat.topCard, "card", lang) : "—";
-    g.append(s("text", { x: x0 + 200, y: y + 42, class: "small played", dataset: { played: seat.playedCount } }, `Played ${seat.playedCount} (top: ${top}) · in hand ${seat.cardsLeft}`));
+    g.append(s("text", { x: x0 + 200, y: y + 42, class: "small played", dataset: { played: seat.playedCount } }, tr("b.played", { count: seat.playedCount, top, hand: seat.cardsLeft })));
     group.append(g);
   });
   return group;
@@ -160,7 +161,7 @@ function drawSeats(view, data, lang, ctx, colours, x0, y0) {
 function drawHand(view, data, lang, x0, y0) {
   const group = s("g", { class: "hand" });
   if (view.viewer === undefined) return group;
-  group.append(s("text", { x: x0, y: y0 - 8, class: "panel-title" }, "Your hand"));
+  group.append(s("text", { x: x0, y: y0 - 8, class: "panel-title" }, tr("b.yourHand")));
   const w = 52;
   view.myHand.forEach((card, i) => {
     const x = x0 + i * (w + 5);
@@ -179,9 +180,9 @@ function drawHand(view, data, lang, x0, y0) {
   group.append(
     s(
       "g",
-      { class: "pass-button", dataset: { key: "pass" }, "aria-label": "Pass" },
+      { class: "pass-button", dataset: { key: "pass" }, "aria-label": tr("b.pass") },
       s("rect", { x: x0, y: y0 + 94, width: 64, height: 32, rx: 16 }),
-      s("text", { x: x0 + 32, y: y0 + 115, class: "small" }, "Pass"),
+      s("text", { x: x0 + 32, y: y0 + 115, class: "small" }, tr("b.pass")),
     ),
   );
   return group;
@@ -191,9 +192,9 @@ function drawSupply(view, data, lang, colours, x0, y0) {
   const label = (f) => nameOf(data.factions, f, "faction", lang);
   const saxons = view.regions.filter((r) => r.control === "REGION_CONTROL_SAXONS").length;
   const g = s("g", { class: "supply" });
-  g.append(s("text", { x: x0, y: y0, class: "small" }, "Supply"));
+  g.append(s("text", { x: x0, y: y0, class: "small" }, tr("b.supply")));
   g.append(followersRow(x0 + 60, y0 - 4, view.supply, colours.filter((c) => c !== "FACTION_LOYALISTS"), { label }));
-  g.append(s("text", { x: x0 + 150, y: y0, class: "small saxon-count", dataset: { saxons } }, `Saxon tokens ${saxons}/${data.saxonTokensForInvasion}${view.mordred ? ` · Loyalist pool ${view.loyalistPool}` : ""} · passes in a row ${view.consecutivePasses}`));
+  g.append(s("text", { x: x0 + 150, y: y0, class: "small saxon-count", dataset: { saxons } }, `${tr("b.saxons", { count: saxons, max: data.saxonTokensForInvasion })}${view.mordred ? tr("b.loyalists", { count: view.loyalistPool }) : ""}${tr("b.passes", { count: view.consecutivePasses })}`));
   return g;
 }
 
@@ -214,7 +215,7 @@ export default {
     if (view.pending?.decision && view.pending.decision !== "DECISION_NONE" && view.pending.decision !== "DECISION_TURN") {
       const card = nameOf(data.cards, view.pending.card, "card", lang);
       const colour = view.pending.colour !== "FACTION_UNSPECIFIED" ? ` · ${nameOf(data.factions, view.pending.colour, "faction", lang)}` : "";
-      root.append(s("text", { x: 580, y: HEIGHT - 16, class: "pending" }, `Resolving ${card}${colour}${view.pending.remaining ? ` · ${view.pending.remaining} to place` : ""}`));
+      root.append(s("text", { x: 580, y: HEIGHT - 16, class: "pending" }, `${tr("b.resolving", { card })}${colour}${view.pending.remaining ? tr("b.toPlace", { count: view.pending.remaining }) : ""}`));
     }
     return root;
   },

@@ -5,6 +5,7 @@
 // /web/data/kings_life.json (throneroom.games.kings_life).
 
 import { s, svgRoot, tip } from "../dom.js";
+import { t as tr } from "../i18n.js";
 
 const WIDTH = 1060;
 const CARD_W = 44;
@@ -52,8 +53,8 @@ function cardBack(x, y, label) {
 
 function drawKing(view, data, x0, y0) {
   const g = s("g", { class: "preferences" });
-  g.append(s("text", { x: x0, y: y0 - 8, class: "panel-title" }, "The king's will"));
-  const labels = ["+1", "2nd", "3rd", "hidden"];
+  g.append(s("text", { x: x0, y: y0 - 8, class: "panel-title" }, tr("b.kingsWill")));
+  const labels = ["+1", tr("b.second"), tr("b.third"), tr("b.hidden")];
   for (let i = 0; i < 4; i++) {
     const activity = view.preferences[i];
     const x = x0 + i * 74;
@@ -68,7 +69,7 @@ function drawKing(view, data, x0, y0) {
 
 function drawDays(view, data, ctx, x0, y0) {
   const g = s("g", { class: "days" });
-  g.append(s("text", { x: x0, y: y0 - 8, class: "panel-title" }, "Days and support tokens"));
+  g.append(s("text", { x: x0, y: y0 - 8, class: "panel-title" }, tr("b.days")));
   data.days.forEach((day, i) => {
     const x = x0 + i * 96;
     const current = view.day === day.day;
@@ -77,15 +78,15 @@ function drawDays(view, data, ctx, x0, y0) {
     const cell = s("g", { class: `day${current ? " current" : ""}`, dataset: { day: day.day } });
     cell.append(s("rect", { x, y: y0, width: 90, height: 78, rx: 6, class: "day-card" }));
     cell.append(s("text", { x: x + 45, y: y0 + 15, class: "small" }, day.name));
-    cell.append(s("text", { x: x + 45, y: y0 + 27, class: "tiny" }, `${day.victoryPoints} VP`));
-    let result = current ? "today" : "";
+    cell.append(s("text", { x: x + 45, y: y0 + 27, class: "tiny" }, tr("b.vp", { count: day.victoryPoints })));
+    let result = current ? tr("b.today") : "";
     if (record) {
-      result = record.result === "RESULT_WON" ? `won: seat ${record.winner}${record.duke ? " (Duke)" : ""}` : record.result.replace("RESULT_", "").replace("_", " ").toLowerCase();
+      result = record.result === "RESULT_WON" ? `${tr("b.wonBy", { seat: ctx.seatName(record.winner) })}${record.duke ? tr("b.duke") : ""}` : record.result.replace("RESULT_", "").replace("_", " ").toLowerCase();
     }
     cell.append(s("text", { x: x + 45, y: y0 + 39, class: "tiny day-result" }, result));
     if (token) {
       const status = token.status.replace("STATUS_", "").toLowerCase().replace("_", " ");
-      const label = token.known ? `token ${token.value}` : "token ?";
+      const label = tr("b.token", { value: token.known ? token.value : "?" });
       const colour = token.status === "STATUS_WON" ? SEAT_COLOURS[token.holder % 8] : "#b7a98c";
       const t = s("g", { class: `support-token ${status.replace(" ", "-")}`, dataset: { status: token.status, holder: token.holder } });
       t.append(s("circle", { cx: x + 45, cy: y0 + 56, r: 14, fill: token.status === "STATUS_DISCARDED" ? "#ddd" : colour }));
@@ -101,11 +102,11 @@ function drawDays(view, data, ctx, x0, y0) {
 function drawPiles(view, data, x0, y0) {
   const g = s("g", { class: "piles" });
   g.append(cardBack(x0, y0, String(view.deckSize)));
-  g.append(s("text", { x: x0 + CARD_W / 2, y: y0 + CARD_H + 14, class: "tiny" }, "deck"));
+  g.append(s("text", { x: x0 + CARD_W / 2, y: y0 + CARD_H + 14, class: "tiny" }, tr("b.deck")));
   const top = view.discard[view.discard.length - 1];
   if (top) g.append(cardGlyph(data, top, x0 + 54, y0));
   else g.append(cardBack(x0 + 54, y0, "—"));
-  g.append(s("text", { x: x0 + 54 + CARD_W / 2, y: y0 + CARD_H + 14, class: "tiny discard-count", dataset: { count: view.discard.length + view.faceDownDiscards } }, `discard ${view.discard.length + view.faceDownDiscards}`));
+  g.append(s("text", { x: x0 + 54 + CARD_W / 2, y: y0 + CARD_H + 14, class: "tiny discard-count", dataset: { count: view.discard.length + view.faceDownDiscards } }, tr("b.discard", { count: view.discard.length + view.faceDownDiscards })));
   return g;
 }
 
@@ -116,15 +117,15 @@ function drawPlayer(view, data, ctx, seat, x, y, w) {
   const g = s("g", { class: `player${acting ? " acting" : ""}${p.passed ? " passed" : ""}`, dataset: { seat } });
   g.append(s("rect", { x, y, width: w, height: 130, rx: 7, class: "player-box", stroke: SEAT_COLOURS[seat % 8], dataset: { key: `player:${seat}` }, "aria-label": ctx.seatName(seat) }));
   const marks = [];
-  if (seat === view.firstPlayer) marks.push("first");
-  if (p.passed) marks.push("passed");
-  if (p.supporter >= 0) marks.push(`supported by ${p.supporter}`);
-  if (p.supporting >= 0) marks.push(`supports ${p.supporting}`);
-  g.append(s("text", { x: x + 8, y: y + 16, class: "seat-name" }, `${ctx.seatName(seat)} · hand ${p.handSize}${marks.length ? ` · ${marks.join(", ")}` : ""}`));
+  if (seat === view.firstPlayer) marks.push(tr("b.first"));
+  if (p.passed) marks.push(tr("b.passed"));
+  if (p.supporter >= 0) marks.push(tr("b.supportedBy", { seat: p.supporter }));
+  if (p.supporting >= 0) marks.push(tr("b.supports", { seat: p.supporting }));
+  g.append(s("text", { x: x + 8, y: y + 16, class: "seat-name" }, `${ctx.seatName(seat)}${tr("b.handSize", { count: p.handSize })}${marks.length ? ` · ${marks.join(", ")}` : ""}`));
   const days = p.daysWon.map((d) => data.days.find((x2) => x2.day === d)?.name.slice(0, 3)).join(" ");
-  const prog = program?.hasProgram ? `${activityName(data, program.activity)} ${program.value}` : "none";
-  const score = view.phase === "PHASE_GAME_OVER" ? ` · score ${p.score} (+${p.supportPoints} support)` : "";
-  g.append(s("text", { x: x + 8, y: y + 124, class: "tiny left program" }, `program: ${prog}${days ? ` · days: ${days}` : ""}${p.kept.length ? ` · kept ${p.kept.length}` : ""}${score}`));
+  const prog = program?.hasProgram ? `${activityName(data, program.activity)} ${program.value}` : tr("b.none");
+  const score = view.phase === "PHASE_GAME_OVER" ? tr("b.score", { score: p.score, support: p.supportPoints }) : "";
+  g.append(s("text", { x: x + 8, y: y + 124, class: "tiny left program" }, `${tr("b.program", { program: prog })}${days ? tr("b.daysWon", { days }) : ""}${p.kept.length ? tr("b.kept", { count: p.kept.length }) : ""}${score}`));
   const cards = [...p.display];
   const step = Math.min(CARD_W + 4, (w - 16 - CARD_W) / Math.max(cards.length - 1, 1));
   cards.forEach((id, i) => {
@@ -140,15 +141,15 @@ function drawPlayer(view, data, ctx, seat, x, y, w) {
 function drawHand(view, data, x0, y0) {
   const g = s("g", { class: "hand" });
   if (view.viewer < 0) return g;
-  g.append(s("text", { x: x0, y: y0 - 8, class: "panel-title" }, "Your hand"));
+  g.append(s("text", { x: x0, y: y0 - 8, class: "panel-title" }, tr("b.yourHand")));
   view.hand.forEach((id, i) => g.append(cardGlyph(data, id, x0 + i * (CARD_W + 6), y0, { key: `hand:${id}`, extra: " hand-card" })));
   let x = x0 + view.hand.length * (CARD_W + 6) + 10;
   if (view.myCommitment) {
     g.append(cardGlyph(data, view.myCommitment, x, y0, { extra: " commitment" }));
-    g.append(s("text", { x: x + CARD_W / 2, y: y0 + CARD_H + 14, class: "tiny" }, "committed"));
+    g.append(s("text", { x: x + CARD_W / 2, y: y0 + CARD_H + 14, class: "tiny" }, tr("b.committed")));
     x += CARD_W + 10;
   }
-  g.append(s("g", { class: "pass-button", dataset: { key: "pass" }, "aria-label": "Pass without support" }, s("rect", { x, y: y0 + 14, width: 60, height: 34, rx: 17 }), s("text", { x: x + 30, y: y0 + 36, class: "small" }, "Pass")));
+  g.append(s("g", { class: "pass-button", dataset: { key: "pass" }, "aria-label": tr("b.passNoSupport") }, s("rect", { x, y: y0 + 14, width: 60, height: 34, rx: 17 }), s("text", { x: x + 30, y: y0 + 36, class: "small" }, tr("b.pass"))));
   return g;
 }
 
@@ -167,8 +168,8 @@ export default {
     root.append(drawDays(view, data, ctx, 330, 30));
     root.append(drawPiles(view, data, 830, 30));
     const phase = view.phase.replace("PHASE_", "").replace(/_/g, " ").toLowerCase();
-    const windowed = view.window && view.window !== "WINDOW_NONE" ? ` · Queen window: ${view.window.replace("WINDOW_", "").toLowerCase().replace("_", " ")}` : "";
-    root.append(s("text", { x: 16, y: 140, class: "phase left" }, `Phase: ${phase}${windowed}${view.pending?.card ? ` · card in play: ${faceOf(data, view.pending.card)?.name}` : ""}`));
+    const windowed = view.window && view.window !== "WINDOW_NONE" ? tr("b.queenWindow", { window: view.window.replace("WINDOW_", "").toLowerCase().replace("_", " ") }) : "";
+    root.append(s("text", { x: 16, y: 140, class: "phase left" }, `${tr("b.phase", { phase })}${windowed}${view.pending?.card ? tr("b.cardInPlay", { card: faceOf(data, view.pending.card)?.name }) : ""}`));
     const w = (WIDTH - 32 - (cols - 1) * 10) / cols;
     for (let seat = 0; seat < view.numSeats; seat++) {
       const col = seat % cols;

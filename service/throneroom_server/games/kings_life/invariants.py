@@ -56,8 +56,14 @@ def check(state: State) -> None:
     assert over == state.HasField("outcome"), "outcome set exactly when the game is over"
     assert sorted(state.preferences) == sorted(ACTIVITIES), "the board holds the four activities"
     assert state.day in DAYS, "a day of the week"
+    _check_tokens(state)
+    _check_displays(state)
+    _check_who_acts(state)
 
-    # Tokens: the five values; past days' tokens are won or discarded.
+
+def _check_tokens(state: State) -> None:
+    """The five token values; past days' tokens are won or discarded."""
+    n = state.num_seats
     assert sorted(t.value for t in state.tokens) == sorted(TOKEN_VALUES), "the five tokens"
     today = DAYS.index(state.day)
     for index, token in enumerate(state.tokens):
@@ -71,7 +77,10 @@ def check(state: State) -> None:
             assert token.status == Status.STATUS_ON_BOARD, "a later day's token is on the board"
     assert len(state.days) in (today, today + 1), "one record per reckoned day"
 
-    # Support tokens in front of players.
+
+def _check_displays(state: State) -> None:
+    """Support between players, known and face-down cards, the displays, and the
+    Merchant and Sorcerer beside an activity card of the same display."""
     discard = set(state.discard)
     seen_face_down: set[int] = set()
     for seat, player in enumerate(state.players):
@@ -89,7 +98,6 @@ def check(state: State) -> None:
             kind = CARD_CHARACTER[card]
             assert not kind or kind in DISPLAY_CHARACTERS, "only display characters stay"
 
-    # Merchant and Sorcerer sit beside an activity card of the same display.
     for attachment, target in ((MERCHANT, state.merchant_on), (SORCERER, state.sorcerer_on)):
         holders = [p for p in state.players if attachment in p.display]
         if target:
@@ -103,7 +111,11 @@ def check(state: State) -> None:
         assert state.sorcerer_activity in ACTIVITIES
         assert state.sorcerer_activity != CARD_ACTIVITY[state.sorcerer_on]
 
-    # Who acts.
+
+def _check_who_acts(state: State) -> None:
+    """Who acts in each phase, the Queen window, the Fool's take-backs and the commitments."""
+    n = state.num_seats
+    over = state.phase == Phase.PHASE_GAME_OVER
     phase = state.phase
     if TABLE.current(state).simultaneous:
         awaiting = list(state.awaiting)

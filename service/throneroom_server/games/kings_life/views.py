@@ -171,9 +171,24 @@ def randomize_hidden(state: State, viewer: Viewer, seed: int) -> State:
     new.CopyFrom(state)
     seed_rng(new.rng, seed)
     rng = Rng(new.rng)
-    players = new.players
     others = [s for s in range(new.num_seats) if s != viewer]
+    known = _known_cards(new, viewer, others)
+    pool = _Pool([c for c in ALL_CARDS if c not in known])
+    rng.shuffle(pool.cards)
+    answered = {s for s in others if s not in new.awaiting}
+    _redeal_hidden_cards(new, others, answered, pool)
+    _move_hidden_cancel(state, new, viewer, answered)
+    unknown = [i for i in range(len(new.tokens)) if not token_known(new, i, viewer)]
+    values = [new.tokens[i].value for i in unknown]
+    rng.shuffle(values)
+    for i, value in zip(unknown, values, strict=True):
+        new.tokens[i].value = value
+    return new
 
+
+def _known_cards(new: State, viewer: Viewer, others: list[int]) -> set[int]:
+    """The cards whose places the viewer knows or can infer."""
+    players = new.players
     known: set[int] = set()
     for seat, player in enumerate(players):
         known.update(player.display)
@@ -190,53 +205,63 @@ def randomize_hidden(state: State, viewer: Viewer, seed: int) -> State:
     known.update(new.removed)
     if new.window in (Phase.WINDOW_PLAY, Phase.WINDOW_DUKE):
         known.add(new.pending.card)
-    initial_public = _initial_cards_public(new)
-    if initial_public:
+    if _initial_cards_public(new):
         known.update(p.commitment for p in players)
-    pool = [c for c in ALL_CARDS if c not in known]
-    rng.shuffle(pool)
+    return known
 
-    def take(count: int, fits: tuple[bool, ...] | None) -> list[int]:
+
+class _Pool:
+    """The cards the viewer cannot place, shuffled, dealt out again."""
+
+    def __init__(self, cards: list[int]) -> None:
+        self.cards = cards
+
+    def take(self, count: int, fits: tuple[bool, ...] | None) -> list[int]:
+        """The first ``count`` cards that ``fits`` (by card; None: any)."""
         picked: list[int] = []
         rest: list[int] = []
-        for card in pool:
+        for card in self.cards:
             if len(picked) < count and (fits is None or fits[card]):
                 picked.append(card)
             else:
                 rest.append(card)
         assert len(picked) == count, "randomize_hidden: no consistent world (a bug)"
-        pool[:] = rest
+        self.cards[:] = rest
         return picked
 
+
+def _redeal_hidden_cards(new: State, others: list[int], answered: set[int], pool: _Pool) -> None:
+    """Others' committed cards, hidden hands and face-down discards, and the
+    deck, dealt from ``pool``: the constrained slots first (each constraint uses
+    a different kind of card)."""
+    players = new.players
     in_initial = new.phase == Phase.PHASE_INITIAL_ROUND
     in_mulligan = new.phase == Phase.PHASE_MULLIGAN
-    answered = {s for s in others if s not in new.awaiting}
     hidden_hand: dict[int, list[int]] = {}
     not_sun = tuple(not s for s in CARD_SUN)
     character = tuple(not a for a in CARD_ACTIVITY)
-    # The constrained slots first (each constraint uses a different kind of card).
     if in_initial:
         for seat in others:
             if seat in answered and players[seat].commitment:
-                players[seat].commitment = take(1, CARD_SUN)[0]
+                players[seat].commitment = pool.take(1, CARD_SUN)[0]
     for seat in others:
         player = players[seat]
         count = len(player.hand) - len(player.revealed)
         if in_mulligan and seat in answered and player.mulligan:
-            hidden_hand[seat] = take(count, character)
+            hidden_hand[seat] = pool.take(count, character)
         elif in_initial and seat in answered and not player.commitment:
-            hidden_hand[seat] = take(count, not_sun)
+            hidden_hand[seat] = pool.take(count, not_sun)
     for seat in others:
         player = players[seat]
         if seat not in hidden_hand:
-            hidden_hand[seat] = take(len(player.hand) - len(player.revealed), None)
+            hidden_hand[seat] = pool.take(len(player.hand) - len(player.revealed), None)
         del player.hand[:]
         player.hand.extend(player.revealed)
         player.hand.extend(hidden_hand[seat])
     renamed: dict[int, int] = {}
     for seat in others:
         player = players[seat]
-        fresh = take(len(player.face_down_discards), None)
+        fresh = pool.take(len(player.face_down_discards), None)
         renamed.update(zip(player.face_down_discards, fresh, strict=True))
         del player.face_down_discards[:]
         player.face_down_discards.extend(fresh)
@@ -244,27 +269,21 @@ def randomize_hidden(state: State, viewer: Viewer, seed: int) -> State:
         cards = [renamed.get(c, c) for c in new.discard]
         del new.discard[:]
         new.discard.extend(cards)
-    deck = take(len(new.deck), None)
+    deck = pool.take(len(new.deck), None)
     del new.deck[:]
     new.deck.extend(deck)
 
-    # The Queen window's hidden "cancel" follows the Queen to its new holder.
-    canceller = state.queen_canceller
-    if canceller not in (NO_SEAT, viewer):
-        new.queen_canceller = NO_SEAT
-        new.queen_target = NO_SEAT
-        holder = next((s for s in answered if QUEEN in players[s].hand), NO_SEAT)
-        if holder != NO_SEAT:
-            targets = queen.queen_targets(new, holder)
-            if targets:
-                new.queen_canceller = holder
-                new.queen_target = (
-                    state.queen_target if state.queen_target in targets else targets[0]
-                )
 
-    unknown = [i for i in range(len(new.tokens)) if not token_known(new, i, viewer)]
-    values = [new.tokens[i].value for i in unknown]
-    rng.shuffle(values)
-    for i, value in zip(unknown, values, strict=True):
-        new.tokens[i].value = value
-    return new
+def _move_hidden_cancel(state: State, new: State, viewer: Viewer, answered: set[int]) -> None:
+    """The Queen window's hidden "cancel" follows the Queen to its new holder."""
+    canceller = state.queen_canceller
+    if canceller in (NO_SEAT, viewer):
+        return
+    new.queen_canceller = NO_SEAT
+    new.queen_target = NO_SEAT
+    holder = next((s for s in answered if QUEEN in new.players[s].hand), NO_SEAT)
+    if holder != NO_SEAT:
+        targets = queen.queen_targets(new, holder)
+        if targets:
+            new.queen_canceller = holder
+            new.queen_target = state.queen_target if state.queen_target in targets else targets[0]

@@ -25,7 +25,8 @@
 -- ARGV[11] when this move finishes the game: how long (ms) the stream is kept
 --          beside the game's compacted log (field "log": every row from
 --          version 1 on, each as the length of "e", "e", the length of "s",
---          "s", the lengths 4 bytes big-endian), for the watchers of the last move
+--          "s", the lengths 4 bytes big-endian), for the watchers of the last move;
+--          the store packs that field right after (pack_log.lua: field "logz")
 -- ARGV[12] "1": ARGV[8] is a shard channel (a Redis Cluster: SPUBLISH, heard
 --          only on the primary of the game's slot); else "" (PUBLISH)
 --

@@ -8,6 +8,7 @@
 import { GamePage } from "./game.js";
 import { showLobby } from "./lobby.js";
 import { RecordPage } from "./record.js";
+import { lang, setLang, t } from "./i18n.js";
 
 const main = document.getElementById("main");
 let page = null;
@@ -46,6 +47,28 @@ async function route() {
   }
   document.body.dataset.ready = where.name;
 }
+
+/** The page's frame (header, footer) in the chosen language. */
+function frame() {
+  document.documentElement.lang = lang();
+  document.getElementById("nav").setAttribute("aria-label", t("navMain"));
+  document.getElementById("nav-lobby").textContent = t("navLobby");
+  document.getElementById("language-label").textContent = t("language");
+  document.getElementById("language").setAttribute("aria-label", t("languageLabel"));
+  document.getElementById("footer").textContent = t("footer");
+  document.getElementById("language").value = lang();
+}
+
+document.getElementById("language").addEventListener("change", async (event) => {
+  const code = event.target.value;
+  if (page?.setLanguage) await page.setLanguage(code);
+  else {
+    setLang(code);
+    await route();
+  }
+});
+window.addEventListener("throneroom-language", frame);
+frame();
 
 window.addEventListener("hashchange", route);
 window.addEventListener("unhandledrejection", (event) => {

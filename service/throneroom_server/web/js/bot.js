@@ -13,6 +13,9 @@ import { PlaySession } from "./session.js";
 
 export const POLICIES = { random: "random legal move", rule: "random, preferring action (attacks; cards over passing)" };
 
+// Refusals meaning "the list the move was chosen from is out of date".
+const STALE = new Set(["STALE_VERSION", "NOT_YOUR_TURN", "ILLEGAL_MOVE"]);
+const MAX_RETRIES = 3;
 const PASSIVE = new Set(["passTurn", "passing", "endPhase"]);
 const AGGRESSIVE = new Set(["attack", "climb", "playCard", "play", "summon", "crown"]);
 
@@ -39,6 +42,7 @@ export class PageBot {
     this.moves = 0;
     this.busy = false;
     this.latest = -1;
+    this.movedAt = -1; // the version its last move was chosen at
   }
 
   start() {
@@ -107,7 +111,7 @@ export class PageBot {
   async act(update) {
     const version = Number(update.version);
     const toAct = update.snapshot?.toAct || [];
-    if (!toAct.includes(this.seat)) return;
+    if (!toAct.includes(this.seat) || version <= this.movedAt) return;
     let moves = update.legalMoves || [];
     if (!moves.length) {
       // The stream gives legal moves only on the newest version it knows of.
@@ -118,11 +122,12 @@ export class PageBot {
     await this.play(version, moves);
   }
 
-  async play(version, moves) {
+  async play(version, moves, attempt = 0) {
     await new Promise((r) => setTimeout(r, this.delayMs));
     if (this.stopped || this.latest > version) return;
     const index = chooseMove(moves, this.policy);
-    if (index < 0) return;
+    if (index < 0 || version <= this.movedAt) return;
+    this.movedAt = version;
     const key = newKey(`bot${this.seat}`);
     const body = { expectedVersion: String(version), move: moves[index] };
     if (this.session) {
@@ -132,8 +137,8 @@ export class PageBot {
         this.moves++;
         this.onMove(this, result);
       } catch (error) {
-        const later = ["STALE_VERSION", "NOT_YOUR_TURN", "SESSION_ENDED"].includes(error.reason);
-        if (!later) this.onError(this, error);
+        if (STALE.has(error.reason)) await this.again(version, attempt);
+        else if (error.reason !== "SESSION_ENDED") this.onError(this, error);
       }
       return;
     }
@@ -145,7 +150,10 @@ export class PageBot {
         return;
       } catch (error) {
         // Stale: a newer version is on its way; a network error: retry with the same key.
-        if (error.reason === "STALE_VERSION" || error.reason === "NOT_YOUR_TURN") return;
+        if (STALE.has(error.reason)) {
+          await this.again(version, attempt);
+          return;
+        }
         if (error.status !== 0 && error.status !== 503) {
           this.onError(this, error);
           return;
@@ -153,5 +161,21 @@ export class PageBot {
         await new Promise((r) => setTimeout(r, 500 * (attempt + 1)));
       }
     }
+  }
+
+  /**
+   * The move chosen at `version` was refused as stale: another seat's move
+   * (a teammate's, in a simultaneous phase) came first and changed the list.
+   * The newer update is on its way and the pump acts on it; if none has come
+   * after a moment, the bot plays from a fresh list of its legal moves.
+   */
+  async again(version, attempt) {
+    for (let waited = 0; waited < 10 && this.latest <= version && !this.stopped; waited++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    if (this.stopped || this.latest > version || attempt >= MAX_RETRIES) return;
+    const listed = await api.legalMoves(this.gameId, this.token).catch(() => null);
+    if (!listed?.moves?.length || this.latest > Number(listed.version)) return;
+    await this.play(Number(listed.version), listed.moves, attempt + 1);
   }
 }

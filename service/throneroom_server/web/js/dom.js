@@ -28,9 +28,15 @@ export function h(tag, attrs, ...children) {
   return fill(document.createElement(tag), attrs, children, false);
 }
 
-/** An SVG element: s("circle", {cx: 1, cy: 2, r: 3}). */
+/**
+ * An SVG element: s("circle", {cx: 1, cy: 2, r: 3}). One with an aria-label
+ * and no role gets one (a group, or an image), since ARIA allows a label
+ * only on an element with a role; a clickable one becomes a button later.
+ */
 export function s(tag, attrs, ...children) {
-  return fill(document.createElementNS(SVG_NS, tag), attrs, children, true);
+  const element = fill(document.createElementNS(SVG_NS, tag), attrs, children, true);
+  if (element.hasAttribute("aria-label") && !element.hasAttribute("role")) element.setAttribute("role", tag === "g" ? "group" : "img");
+  return element;
 }
 
 /** An <svg> root with a viewBox and an accessible title. */

@@ -2,27 +2,37 @@
 // the board and listed), live updates from the watch stream, the event log,
 // the history slider, the seats with their bots, and the outcome.
 
-import { api, ApiError, newKey, updateAt, watchGame, features } from "./api.js";
+import { api, ApiError, call, newKey, updateAt, watchGame, features } from "./api.js";
 import { PlaySession } from "./session.js";
 import { PageBot } from "./bot.js";
 import { boardFor } from "./boards/index.js";
 import { clear, h } from "./dom.js";
 import { loadData } from "./gamedata.js";
-import { moveList, Picker } from "./moves.js";
+import { moveList, Picker, summarizeMove } from "./moves.js";
 import { eventTexts, historyPanel, logPanel, outcomePanel, replace, seatName, seatsPanel } from "./panels.js";
 import { joinSeat } from "./seats.js";
-import { preference, rememberGame, seatsOf, setPreference, forgetGame } from "./storage.js";
+import { preference, rememberGame, seatsOf, setPreference, forgetGame, forgetSeat } from "./storage.js";
+import { addTexts, lang, setLang, t } from "./i18n.js";
 
-const LANGUAGES = { en: "English", es: "Español", pt: "Português" };
 const MAX_LOG = 5000;
 const MAX_CACHED = 300;
+// Refusals meaning "the list the move was chosen from is out of date".
+const STALE = new Set(["STALE_VERSION", "NOT_YOUR_TURN", "ILLEGAL_MOVE"]);
 
 export class GamePage {
   constructor(main, { gameId, seat, joinSeat: wanted, go }) {
     Object.assign(this, { main, gameId, go, wanted });
     this.seat = seat;
     this.token = seat === null ? null : seatsOf(gameId)[seat]?.token ?? null;
-    this.lang = preference("lang", "en");
+    this.notice = null;
+    this.refusedSeat = null; // a seat whose kept token the server refused
+    if (seat !== null && this.token === null) {
+      // A seat's link opened in a browser that does not hold its token (a
+      // link shared, another device): the page spectates and says why.
+      this.notice = t("noToken", { seat });
+      this.seat = null;
+    }
+    this.lang = lang();
     this.policy = preference("botPolicy", "random");
     this.controller = new AbortController();
     this.bots = new Map();
@@ -33,10 +43,15 @@ export class GamePage {
     this.past = new Map(); // version -> update (bounded)
     this.filter = "";
     this.minVersion = 1;
+    this.online = true; // the stream or play session is up
+    this.pendingMove = null; // the move sent and not yet answered
+    this.pageTitle = document.title;
   }
 
   destroy() {
+    document.title = this.pageTitle;
     clearTimeout(this.pollTimer);
+    clearTimeout(this.retryTimer);
     this.controller.abort();
     this.watchController?.abort();
     for (const bot of this.bots.values()) bot.stop();
@@ -44,16 +59,16 @@ export class GamePage {
 
   async start() {
     clear(this.main);
-    this.main.append(h("p", { class: "muted" }, "Loading the game…"));
+    this.main.append(h("p", { class: "muted" }, t("loadingGame")));
     try {
       await this.loadSnapshot();
     } catch (error) {
-      clear(this.main);
-      this.main.append(h("p", { class: "error", role: "alert" }, `Game ${this.gameId}: ${error.message}`), h("a", { href: "#/" }, "Back to the lobby"));
+      this.loadFailed(error);
       return;
     }
     rememberGame(this.gameId, this.snapshot.gameType);
     this.board = await boardFor(this.snapshot.gameType);
+    addTexts(this.board.texts);
     this.data = this.board.dataName ? await loadData(this.board.dataName) : null;
     this.layout();
     if (this.wanted !== null && this.wanted !== undefined && this.seat === null) await this.join(this.wanted);
@@ -62,6 +77,26 @@ export class GamePage {
     this.watch();
     this.render();
     this.waitForPlayers();
+  }
+
+  /**
+   * The game could not be loaded: say why, offer Retry, and try again by
+   * itself every few seconds while the server cannot be reached (or is
+   * unavailable), so the page comes back with the server.
+   */
+  loadFailed(error) {
+    clear(this.main);
+    const transient = error instanceof ApiError && (error.status === 0 || error.status === 503);
+    const retry = () => {
+      clearTimeout(this.retryTimer);
+      if (!this.controller.signal.aborted) this.start();
+    };
+    this.main.append(
+      h("p", { class: "error", role: "alert", id: "load-error" }, t("loadFailed", { id: this.gameId, error: error.message })),
+      transient ? h("p", { class: "muted" }, t("loadRetrying")) : null,
+      h("p", {}, h("button", { type: "button", id: "retry", onclick: retry }, t("retry")), " ", h("a", { href: "#/" }, t("backToLobby"))),
+    );
+    if (transient) this.retryTimer = setTimeout(retry, 3000);
   }
 
   /**
@@ -96,8 +131,11 @@ export class GamePage {
     try {
       this.snapshot = (await api.game(this.gameId, this.token)).snapshot;
     } catch (error) {
-      if (this.token && error instanceof ApiError && error.status === 403) {
-        this.notice = `The token kept for seat ${this.seat} is not this game's: you are spectating.`;
+      if (this.token && error instanceof ApiError && (error.status === 400 || error.status === 401 || error.status === 403)) {
+        // A token kept for this seat that the server refuses (malformed, or
+        // not this game's): spectate, and offer to forget it.
+        this.notice = t("badToken", { seat: this.seat, error: error.message });
+        this.refusedSeat = this.seat;
         this.seat = null;
         this.token = null;
         this.snapshot = (await api.game(this.gameId, null)).snapshot;
@@ -111,45 +149,83 @@ export class GamePage {
 
   layout() {
     clear(this.main);
-    const langSelect = h(
-      "select",
-      { id: "language", "aria-label": "Language of the descriptions", onchange: (e) => this.setLanguage(e.target.value) },
-      Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === this.lang }, name)),
-    );
-    const share = h("input", { id: "share-link", readOnly: true, value: this.shareLink(), "aria-label": "Link to this game", onfocus: (e) => e.target.select() });
+    const share = h("input", { id: "share-link", readOnly: true, value: this.shareLink(), "aria-label": t("shareLabel"), onfocus: (e) => e.target.select() });
     this.status = h("p", { id: "status", role: "status", "aria-live": "polite" });
     this.connection = h("span", { id: "connection", class: "muted" });
     this.errorBox = h("p", { id: "move-error", class: "error", role: "alert" });
     this.boardBox = h("div", { id: "board", class: "board-box" });
     this.movesBox = h("div", { id: "moves" });
-    this.seatsBox = h("div");
-    this.historyBox = h("div");
-    this.outcomeBox = h("div");
+    this.seatsBox = h("div", { class: "seats-box" });
+    this.historyBox = h("div", { class: "history-box" });
+    this.outcomeBox = h("div", { class: "outcome-box" });
     this.logBox = h("div", { class: "log-box" });
-    const filter = h("input", { type: "search", id: "move-filter", placeholder: "filter moves", "aria-label": "Filter the legal moves", oninput: (e) => { this.filter = e.target.value; this.renderMoves(); } });
+    const filter = h("input", { type: "search", id: "move-filter", placeholder: t("filterMoves"), "aria-label": t("filterLabel"), oninput: (e) => { this.filter = e.target.value; this.renderMoves(); } });
+    const skip = (target, text, id) => h("a", { href: `#${target}`, class: "skip", id, onclick: (e) => { e.preventDefault(); document.getElementById(target)?.focus(); } }, text);
+    this.boardBox.tabIndex = -1;
     this.main.append(
+      skip("board", t("skipToBoard"), "skip-board"),
       h(
         "div",
         { class: "game-head" },
         h("h2", { id: "game-title" }, `${this.board.title} · ${this.gameId}`),
-        h("div", { class: "head-tools" }, h("label", { for: "language" }, "Language "), langSelect, h("label", { for: "share-link" }, " Share "), share, this.connection),
-        this.seat === null ? null : h("p", { class: "muted seat-link" }, "Your seat's link (it works in this browser, which keeps the token): ", h("a", { href: `#/game/${this.gameId}/seat/${this.seat}` }, `#/game/${this.gameId}/seat/${this.seat}`)),
+        h("div", { class: "head-tools" }, h("label", { for: "share-link" }, `${t("share")} `), share, this.connection),
+        this.seat === null ? null : h("p", { class: "muted seat-link" }, t("seatLink"), h("a", { href: `#/game/${this.gameId}/seat/${this.seat}` }, `#/game/${this.gameId}/seat/${this.seat}`)),
       ),
-      h("p", { class: "notice", hidden: !this.notice }, this.notice || ""),
+      this.noticeBox(),
       this.status,
       h(
         "div",
         { class: "game" },
-        h("div", { class: "main-col" }, this.boardBox, this.outcomeBox, this.historyBox),
+        h("div", { class: "main-col" }, this.zoomTools(), this.boardBox, this.outcomeBox, this.historyBox),
         h(
           "div",
           { class: "side-col" },
           this.seatsBox,
-          h("section", { class: "panel", "aria-labelledby": "moves-title" }, h("h2", { id: "moves-title" }, this.seat === null ? "Moves" : "Your moves"), this.errorBox, filter, this.movesBox),
-          h("section", { class: "panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, "Log"), this.logBox),
+          h("section", { class: "panel moves-panel", "aria-labelledby": "moves-title" }, h("h2", { id: "moves-title" }, this.seat === null ? t("moves") : t("yourMoves")), this.errorBox, skip("log-section", t("skipMoves"), "skip-moves"), filter, this.movesBox),
+          h("section", { class: "panel log-panel", "aria-labelledby": "log-title", id: "log-section", tabindex: "-1" }, h("h2", { id: "log-title" }, t("log")), this.logBox),
         ),
       ),
     );
+  }
+
+  noticeBox() {
+    const box = h("p", { class: "notice", id: "notice", hidden: !this.notice }, this.notice || "");
+    if (this.refusedSeat !== null) {
+      const seat = this.refusedSeat;
+      box.append(
+        " ",
+        h("button", { type: "button", id: "forget-token", onclick: () => {
+          forgetSeat(this.gameId, seat);
+          this.refusedSeat = null;
+          box.replaceChildren(t("tokenForgotten", { seat }));
+        } }, t("forgetToken")),
+      );
+    }
+    return box;
+  }
+
+  /** Zoom the board in its box (scroll or swipe to pan): on a phone, to make its targets big enough. */
+  zoomTools() {
+    this.zoom = this.zoom ?? 1;
+    const shown = h("output", { id: "zoom-level", "aria-live": "polite" }, `${Math.round(this.zoom * 100)} %`);
+    const set = (zoom) => {
+      this.zoom = Math.max(1, Math.min(4, zoom));
+      shown.textContent = `${Math.round(this.zoom * 100)} %`;
+      this.applyZoom();
+    };
+    return h(
+      "div",
+      { class: "zoom" },
+      h("button", { type: "button", id: "zoom-out", "aria-label": t("zoomOut"), onclick: () => set(this.zoom / 1.5) }, "−"),
+      shown,
+      h("button", { type: "button", id: "zoom-in", "aria-label": t("zoomIn"), onclick: () => set(this.zoom * 1.5) }, "+"),
+      h("button", { type: "button", id: "zoom-fit", onclick: () => set(1) }, t("zoomFit")),
+    );
+  }
+
+  applyZoom() {
+    const svg = this.boardBox.querySelector("svg.board");
+    if (svg) svg.style.width = `${this.zoom * 100}%`;
   }
 
   shareLink() {
@@ -165,25 +241,37 @@ export class GamePage {
     const snapshot = this.shownUpdate()?.snapshot ?? this.snapshot;
     const live = this.shown === null;
     const mine = live && this.seat !== null && (snapshot.toAct || []).includes(this.seat) && !snapshot.finished;
-    const next = live ? this.picker.nextKeys() : new Set();
+    const next = live && this.online && !this.pendingMove ? this.picker.nextKeys() : new Set();
     let svg;
     try {
       svg = this.board.render(snapshot, { data: this.data, lang: this.lang, seat: this.seat, selected: live ? this.picker.selected : [], clickable: next, seatName: (n) => seatName(snapshot, n), lastEvents: this.eventsOf(Number(snapshot.version)) });
     } catch (error) {
       console.warn("board", error);
-      svg = h("pre", { class: "error" }, `This board cannot be drawn: ${error.message}`);
+      svg = h("pre", { class: "error" }, t("boardFailed", { error: error.message }));
     }
     this.wireBoard(svg, next);
+    // Keep the place the player panned to while the board is redrawn.
+    const { scrollLeft, scrollTop } = this.boardBox;
     replace(this.boardBox, svg);
+    this.applyZoom();
+    this.boardBox.scrollLeft = scrollLeft;
+    this.boardBox.scrollTop = scrollTop;
     const toAct = (snapshot.toAct || []).map((n) => seatName(snapshot, n));
     let status;
-    if (snapshot.finished) status = "The game is over.";
-    else if (!snapshot.started) status = `Waiting for players: ${snapshot.seats.filter((s) => !s.taken).length} free seat(s).`;
-    else if (mine) status = "Your turn: click the board or pick a move in the list.";
-    else status = `To act: ${toAct.join(", ") || "nobody"}.`;
-    const viewer = this.seat === null ? "You are spectating." : `You play ${seatName(snapshot, this.seat)}.`;
-    this.status.textContent = `${viewer} Version ${snapshot.version}${live ? "" : " (history)"}. ${status}`;
-    replace(this.outcomeBox, outcomePanel(this.snapshot));
+    if (snapshot.finished) status = t("gameOver");
+    else if (!snapshot.started) status = t("waiting", { free: snapshot.seats.filter((s) => !s.taken).length });
+    else if (this.pendingMove) status = this.online ? t("pending") : t("pendingOffline");
+    else if (!this.online) status = `${t("offline")} ${t("offlineMoves")}`;
+    else if (mine) status = t("yourTurn");
+    else status = t("toAct", { who: toAct.join(", ") || t("nobody") });
+    const viewer = this.seat === null ? t("spectating") : t("youPlay", { seat: seatName(snapshot, this.seat) });
+    this.status.textContent = `${viewer} ${t("versionLine", { version: snapshot.version })}${live ? "" : t("historyShown")}. ${status}`;
+    this.status.dataset.state = this.pendingMove ? "pending" : this.online ? "online" : "offline";
+    this.status.classList.toggle("offline", !this.online);
+    // Attention: the tab's title says when this seat must act.
+    const title = `${this.board.title} · ${this.pageTitle}`;
+    document.title = mine && this.online && !this.pendingMove ? `● ${t("yourTurnTitle")} · ${title}` : title;
+    replace(this.outcomeBox, outcomePanel(this.snapshot, this.endActions()));
     replace(
       this.historyBox,
       historyPanel({ minVersion: this.minVersion, liveVersion: this.liveVersion, shown: this.shown, onChange: (v, done) => this.showVersion(v, done), onLive: () => this.showVersion(null, true) }),
@@ -206,8 +294,64 @@ export class GamePage {
     this.renderLog();
   }
 
+  /** A finished game's record to download, and a rematch with the same settings. */
+  endActions() {
+    if (!this.snapshot.finished) return null;
+    const rematch = h("button", { type: "button", id: "rematch", onclick: () => this.rematch(rematch) }, t("rematch"));
+    return h(
+      "p",
+      { class: "end-actions" },
+      h("a", { id: "record-link", href: `/v1/games/${this.gameId}/record`, download: `${this.gameId}.record.json` }, t("record")),
+      " ",
+      rematch,
+    );
+  }
+
+  /** A new game of the same type, options, seats and clocks (from the record), this browser in its first seat. */
+  async rematch(button) {
+    button.disabled = true;
+    try {
+      const { record } = await call("GET", `/v1/games/${this.gameId}/record`);
+      const body = { options: record.options, numSeats: record.numSeats };
+      if (record.timeControl) body.timeControl = record.timeControl;
+      const created = await api.createGame(body);
+      rememberGame(created.gameId, record.gameType);
+      const seat = await joinSeat(created.gameId, null, preference("name", ""));
+      this.go(`#/game/${created.gameId}/seat/${seat}`);
+    } catch (error) {
+      this.errorBox.textContent = t("rematchFailed", { error: error.message });
+      button.disabled = false;
+    }
+  }
+
+  /**
+   * The board keys the events of the version shown name (a unit, a square,
+   * a region, a card): the board marks them, so the last move stands out.
+   */
+  lastMoveKeys(events) {
+    const keys = new Set();
+    const walk = (value, field) => {
+      if (Array.isArray(value)) return value.forEach((v) => walk(v, field));
+      if (value && typeof value === "object") {
+        if ("row" in value || "col" in value) keys.add(`sq:${value.row ?? 0},${value.col ?? 0}`);
+        else {
+          if (field === "unit" && typeof value.id === "number") keys.add(`unit:${value.id}`);
+          for (const [k, v] of Object.entries(value)) walk(v, k);
+        }
+        return;
+      }
+      if (field === "unit" && typeof value === "number") keys.add(`unit:${value}`);
+      if (typeof value === "string" && value.startsWith("REGION_") && !value.startsWith("REGION_CONTROL_")) keys.add(`region:${value}`);
+    };
+    walk(events, "");
+    return keys;
+  }
+
   wireBoard(svg, next) {
     if (!svg.querySelectorAll) return;
+    const version = Number((this.shownUpdate()?.snapshot ?? this.snapshot).version);
+    const marked = this.lastMoveKeys(this.eventsOf(version));
+    for (const element of svg.querySelectorAll("[data-key]")) if (marked.has(element.dataset.key)) element.classList.add("last-move");
     for (const element of svg.querySelectorAll("[data-key]")) {
       const key = element.dataset.key;
       if (this.picker.selected.includes(key) && this.shown === null) element.classList.add("selected");
@@ -230,23 +374,31 @@ export class GamePage {
   renderMoves() {
     const live = this.shown === null;
     const current = this.legal.version === this.liveVersion;
-    const enabled = live && current && !this.sending;
+    const enabled = live && current && !this.sending && this.online;
     clear(this.movesBox);
     if (this.seat === null) {
-      this.movesBox.append(h("p", { class: "muted" }, "Spectators have no moves: join a free seat to play."));
+      this.movesBox.append(h("p", { class: "muted" }, t("spectatorsNoMoves")));
       return;
     }
     if (!this.legal.moves.length || !current) {
-      this.movesBox.append(h("p", { class: "muted", id: "no-moves" }, this.snapshot.finished ? "The game is over." : "No move to make now."));
+      this.movesBox.append(h("p", { class: "muted", id: "no-moves" }, this.snapshot.finished ? t("gameOver") : t("noMoveNow")));
       return;
     }
+    if (this.pendingMove) this.movesBox.append(h("p", { class: "pending", id: "pending-move" }, this.online ? t("pending") : t("pendingOffline"), " ", this.pendingMove));
+    else if (!this.online) this.movesBox.append(h("p", { class: "offline", id: "offline-moves" }, t("offlineMoves")));
     if (this.picker.selected.length) {
-      this.movesBox.append(h("p", { class: "picked" }, `Picked on the board: ${this.picker.selected.join(" → ")} `, h("button", { type: "button", id: "clear-pick", onclick: () => { this.picker.clear(); this.render(); } }, "Clear")));
+      this.movesBox.append(h("p", { class: "picked" }, t("picked", { keys: this.picker.selected.map((k) => this.keyName(k)).join(" → ") }), h("button", { type: "button", id: "clear-pick", onclick: () => { this.picker.clear(); this.render(); } }, t("clear"))));
     }
     if (!features.describe && features.describe !== null) {
-      this.movesBox.append(h("p", { class: "muted" }, "This server gives no move descriptions: moves are shown as data."));
+      this.movesBox.append(h("p", { class: "muted" }, t("noDescriptions")));
     }
     this.movesBox.append(moveList({ moves: this.legal.moves, descriptions: this.legal.descriptions, picker: this.picker, filter: this.filter, enabled, onChoose: (i) => this.send(i) }));
+  }
+
+  /** A board key in words: the label its element on the board has. */
+  keyName(key) {
+    const element = [...this.boardBox.querySelectorAll("[data-key]")].find((e) => e.dataset.key === key);
+    return element?.getAttribute("aria-label") || key;
   }
 
   renderLog() {
@@ -300,11 +452,7 @@ export class GamePage {
       fromVersion: this.liveVersion,
       lang: this.lang,
       signal: controller.signal,
-      onStatus: (status) => {
-        const words = { open: "live", reconnecting: "reconnecting…", finished: "finished", failed: `stream failed: ${status.error?.message ?? ""}` };
-        this.connection.textContent = ` · ${words[status.state] ?? status.state}`;
-        this.connection.dataset.state = status.state;
-      },
+      onStatus: (status) => this.onConnection(status),
       onUpdate: (update) => this.onUpdate(update),
     };
     if (this.token && features.playSocket !== false) {
@@ -321,6 +469,19 @@ export class GamePage {
     }
     this.connection.dataset.transport = "sse";
     watchGame(this.gameId, { ...options, includeCurrent: true, withLegalMoves: true });
+  }
+
+  /** The stream's or session's state: offline disables the moves and says so. */
+  onConnection(status) {
+    const words = { open: t("connLive"), reconnecting: t("connReconnecting"), finished: t("connFinished"), failed: t("connFailed", { error: status.error?.message ?? "" }) };
+    this.connection.textContent = ` · ${words[status.state] ?? status.state}`;
+    this.connection.dataset.state = status.state;
+    const online = status.state === "open" || status.state === "finished";
+    if (online === this.online) return;
+    this.online = online;
+    document.body.dataset.online = String(online);
+    if (online) this.refresh();
+    this.render();
   }
 
   onUpdate(update) {
@@ -347,9 +508,10 @@ export class GamePage {
     if (this.past.size > MAX_CACHED) this.past.delete(this.past.keys().next().value);
   }
 
+  /** The legal moves of `version`; a half-made selection stays as far as it is still legal. */
   setLegal(version, moves, descriptions) {
     this.legal = { version, moves, descriptions: descriptions?.length === moves.length ? descriptions : null };
-    this.picker.reset(moves.map((m) => this.board.pathOf?.(m, this.snapshot, this.data) ?? []));
+    this.picker.update(moves.map((m) => this.board.pathOf?.(m, this.snapshot, this.data) ?? []));
   }
 
   async fetchLegal() {
@@ -379,10 +541,11 @@ export class GamePage {
     if (this.shown === version) this.render();
   }
 
-  async setLanguage(lang) {
-    this.lang = lang;
-    setPreference("lang", lang);
+  async setLanguage(code) {
+    setLang(code);
+    this.lang = lang();
     this.past.clear();
+    this.layout();
     await this.loadHistory();
     if (this.seat !== null && (this.snapshot.toAct || []).includes(this.seat)) await this.fetchLegal();
     this.watch();
@@ -401,8 +564,11 @@ export class GamePage {
     if (this.sending) return;
     const move = this.legal.moves[index];
     this.sending = true;
+    const described = this.legal.descriptions?.[index];
+    this.pendingMove = described ? `${described.notation ? `${described.notation}: ` : ""}${described.text}` : summarizeMove(move);
     this.errorBox.textContent = "";
     const version = this.legal.version;
+    this.render();
     try {
       const body = { expectedVersion: String(version), move };
       const key = newKey(`seat${this.seat}`);
@@ -425,10 +591,15 @@ export class GamePage {
         if (Number(result.version) >= this.liveVersion && (next?.toAct || []).includes(this.seat) && !next.finished) this.fetchLegal();
       }
     } catch (error) {
-      this.errorBox.textContent = error.message;
-      if (error.reason === "STALE_VERSION") this.fetchLegal();
+      if (STALE.has(error.reason)) {
+        // Another seat's move (a teammate's, in a simultaneous phase) came
+        // first: the list was out of date. Say so in words, list afresh.
+        this.errorBox.textContent = t("staleMove");
+        this.fetchLegal();
+      } else this.errorBox.textContent = error.message;
     } finally {
       this.sending = false;
+      this.pendingMove = null;
       this.render();
     }
   }
@@ -449,10 +620,10 @@ export class GamePage {
     const free = (this.snapshot.seats || []).filter((s) => !s.taken).map((s) => s.seat);
     for (const seat of free) {
       try {
-        const taken = await joinSeat(this.gameId, seat, `Bot ${seat}`, { bot: true });
+        const taken = await joinSeat(this.gameId, seat, t("botName", { seat }), { bot: true });
         this.startBot(taken, seatsOf(this.gameId)[taken].token);
       } catch (error) {
-        this.errorBox.textContent = `Bot for seat ${seat}: ${error.message}`;
+        this.errorBox.textContent = t("botForSeat", { seat, error: error.message });
       }
     }
     await this.refresh();
@@ -465,7 +636,7 @@ export class GamePage {
       seat,
       token,
       policy: this.policy,
-      onError: (b, error) => { this.errorBox.textContent = `Bot of seat ${b.seat}: ${error.message}`; },
+      onError: (b, error) => { this.errorBox.textContent = t("botForSeat", { seat: b.seat, error: error.message }); },
     });
     this.bots.set(seat, bot);
     this.controller.signal.addEventListener("abort", () => bot.stop());

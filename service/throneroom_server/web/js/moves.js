@@ -7,6 +7,7 @@
 // a click that completes exactly one move's path sends that move.
 
 import { enumWords, h } from "./dom.js";
+import { t } from "./i18n.js";
 
 const MAX_ROWS = 400;
 
@@ -51,6 +52,21 @@ export class Picker {
   reset(paths) {
     this.paths = paths;
     this.selected = [];
+  }
+
+  /**
+   * New moves of a later version (another seat moved meanwhile): the
+   * selection is kept as far as it is still the start of a legal move's path,
+   * so a half-made move survives the update. Returns true when all of it was
+   * kept.
+   */
+  update(paths) {
+    const before = this.selected;
+    this.paths = paths;
+    let depth = before.length;
+    while (depth > 0 && !paths.some((path) => before.slice(0, depth).every((key, i) => path[i] === key))) depth--;
+    this.selected = before.slice(0, depth);
+    return depth === before.length;
   }
 
   matches(index) {
@@ -132,7 +148,7 @@ export function moveList({ moves, descriptions, picker, filter, enabled, onChoos
       ),
     );
   }
-  const list = h("ol", { class: "moves", id: "move-list", "aria-label": "Legal moves" }, rows);
-  if (hidden) list.append(h("li", { class: "muted" }, `${hidden} more: type in the filter or click the board to narrow the list`));
+  const list = h("ol", { class: "moves", id: "move-list", "aria-label": t("legalMoves") }, rows);
+  if (hidden) list.append(h("li", { class: "muted" }, t("moreMoves", { count: hidden })));
   return list;
 }

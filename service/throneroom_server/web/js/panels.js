@@ -4,10 +4,11 @@
 
 import { clear, h } from "./dom.js";
 import { POLICIES } from "./bot.js";
+import { t, words } from "./i18n.js";
 
 export function seatName(snapshot, seat) {
   const info = snapshot?.seats?.find((s) => s.seat === seat);
-  return info?.displayName ? `${info.displayName} (seat ${seat})` : `Seat ${seat}`;
+  return info?.displayName ? t("seatNamed", { name: info.displayName, seat }) : t("seatN", { seat });
 }
 
 /** Seats: who sits where, this browser's seats and bots, join and bot buttons. */
@@ -17,40 +18,40 @@ export function seatsPanel(snapshot, { mySeat, held, bots, policy, onJoin, onSwi
   const free = (snapshot.seats || []).filter((s) => !s.taken);
   const items = (snapshot.seats || []).map((s) => {
     const tags = [];
-    if (s.seat === mySeat) tags.push(h("span", { class: "tag you" }, "you"));
-    if (bots.has(s.seat)) tags.push(h("span", { class: "tag bot" }, `bot: ${bots.get(s.seat).policy}`));
-    if (toAct.has(s.seat) && !snapshot.finished) tags.push(h("span", { class: "tag act" }, "to act"));
-    if (winners.has(s.seat)) tags.push(h("span", { class: "tag win" }, "winner"));
+    if (s.seat === mySeat) tags.push(h("span", { class: "tag you" }, t("tagYou")));
+    if (bots.has(s.seat)) tags.push(h("span", { class: "tag bot" }, t("tagBot", { policy: bots.get(s.seat).policy })));
+    if (toAct.has(s.seat) && !snapshot.finished) tags.push(h("span", { class: "tag act" }, t("tagToAct")));
+    if (winners.has(s.seat)) tags.push(h("span", { class: "tag win" }, t("tagWinner")));
     let action = null;
-    if (!s.taken) action = h("button", { type: "button", class: "join-seat", dataset: { seat: s.seat }, onclick: () => onJoin(s.seat) }, "Join");
-    else if (bots.has(s.seat) && !snapshot.finished) action = h("button", { type: "button", class: "stop-bot", onclick: () => onStopBot(s.seat) }, "Stop bot");
-    else if (held.has(s.seat) && s.seat !== mySeat) action = h("button", { type: "button", class: "switch-seat", onclick: () => onSwitch(s.seat) }, "Play this seat");
+    if (!s.taken) action = h("button", { type: "button", class: "join-seat", dataset: { seat: s.seat }, onclick: () => onJoin(s.seat) }, t("join"));
+    else if (bots.has(s.seat) && !snapshot.finished) action = h("button", { type: "button", class: "stop-bot", onclick: () => onStopBot(s.seat) }, t("stopBot"));
+    else if (held.has(s.seat) && s.seat !== mySeat) action = h("button", { type: "button", class: "switch-seat", onclick: () => onSwitch(s.seat) }, t("playThisSeat"));
     return h(
       "li",
       { class: "seat", dataset: { seat: s.seat } },
       h("span", { class: `swatch seat-${s.seat}`, "aria-hidden": "true" }),
-      h("span", {}, s.taken ? seatName(snapshot, s.seat) : `Seat ${s.seat}: free`),
+      h("span", {}, s.taken ? seatName(snapshot, s.seat) : t("seatFree", { seat: s.seat })),
       tags,
       action,
     );
   });
   const policySelect = h(
     "select",
-    { id: "bot-policy", "aria-label": "Bot policy", onchange: (e) => onPolicy(e.target.value) },
-    Object.entries(POLICIES).map(([value, label]) => h("option", { value, selected: value === policy }, label)),
+    { id: "bot-policy", "aria-label": t("botPolicy"), onchange: (e) => onPolicy(e.target.value) },
+    Object.keys(POLICIES).map((value) => h("option", { value, selected: value === policy }, t(value === "rule" ? "policyRule" : "policyRandom"))),
   );
   return h(
     "section",
     { class: "panel seats", "aria-labelledby": "seats-title" },
-    h("h2", { id: "seats-title" }, "Seats"),
+    h("h2", { id: "seats-title" }, t("seats")),
     h("ul", {}, items),
     free.length
       ? h(
           "div",
           { class: "bots" },
-          h("button", { type: "button", id: "seat-bots", onclick: onBots }, `Seat a bot in the ${free.length} free seat${free.length > 1 ? "s" : ""}`),
+          h("button", { type: "button", id: "seat-bots", onclick: onBots }, t("seatBots", { count: free.length })),
           policySelect,
-          h("small", { class: "muted" }, "Bots run in this browser tab: they stop when it closes."),
+          h("small", { class: "muted" }, t("botsHere")),
         )
       : null,
   );
@@ -58,16 +59,16 @@ export function seatsPanel(snapshot, { mySeat, held, bots, policy, onJoin, onSwi
 
 /** The log: one line per version, its events in words. */
 export function logPanel(entries, { shownVersion, onVersion, snapshot }) {
-  const list = h("ol", { id: "event-log", class: "log", "aria-label": "Event log" });
+  const list = h("ol", { id: "event-log", class: "log", "aria-label": t("eventLog") });
   for (const entry of entries) {
-    const who = entry.seat >= 0 ? seatName(snapshot, entry.seat) : "Setup";
+    const who = entry.seat >= 0 ? seatName(snapshot, entry.seat) : t("setup");
     const current = shownVersion !== null && Number(entry.version) === shownVersion;
     list.append(
       h(
         "li",
         { class: current ? "current" : "", dataset: { version: entry.version } },
-        h("button", { type: "button", class: "version", onclick: () => onVersion(Number(entry.version)), "aria-label": `Show version ${entry.version}` }, `v${entry.version}`),
-        h("span", { class: "who" }, `${who}${entry.timeout ? " (out of time)" : ""}: `),
+        h("button", { type: "button", class: "version", onclick: () => onVersion(Number(entry.version)), "aria-label": t("showVersion", { version: entry.version }) }, `v${entry.version}`),
+        h("span", { class: "who" }, `${who}${entry.timeout ? t("outOfTime") : ""}: `),
         entry.move?.notation ? h("code", { class: "notation" }, entry.move.notation) : null,
         entry.move?.text ? h("span", { class: "move-text" }, ` ${entry.move.text}. `) : null,
         h("span", { class: "events" }, entry.texts.join(" ")),
@@ -98,31 +99,67 @@ export function historyPanel({ minVersion, liveVersion, shown, onChange, onLive 
     step: 1,
     value,
     disabled: liveVersion <= minVersion,
-    "aria-label": "Version shown",
+    "aria-label": t("versionShown"),
     oninput: (e) => onChange(Number(e.target.value), false),
     onchange: (e) => onChange(Number(e.target.value), true),
   });
   return h(
     "section",
     { class: "panel history", "aria-labelledby": "history-title" },
-    h("h2", { id: "history-title" }, "History"),
-    h("div", { class: "slider" }, slider, h("output", { id: "history-label", for: "history-slider" }, shown === null ? `version ${liveVersion} (live)` : `version ${value} of ${liveVersion}`)),
-    shown === null ? null : h("button", { type: "button", id: "history-live", onclick: onLive }, "Back to the live game"),
+    h("h2", { id: "history-title" }, t("history")),
+    h("div", { class: "slider" }, slider, h("output", { id: "history-label", for: "history-slider" }, shown === null ? t("versionLive", { version: liveVersion }) : t("versionOf", { version: value, live: liveVersion }))),
+    shown === null ? null : h("button", { type: "button", id: "history-live", onclick: onLive }, t("backToLive")),
   );
 }
 
-/** The outcome, once the game is over. */
-export function outcomePanel(snapshot) {
+/** Each seat's score when the game's view has one (players[seat].score), else null. */
+function scoreOf(snapshot, seat) {
+  const view = Object.values(snapshot.view || {})[0] || {};
+  const score = view.players?.[seat]?.score;
+  return score === undefined ? null : score;
+}
+
+/** The end of a game: every seat, its player, won or not, its score. */
+function scoreTable(snapshot) {
+  const winners = new Set(snapshot.outcome?.winners || []);
+  const seats = snapshot.seats || [];
+  const scored = seats.some((s) => scoreOf(snapshot, s.seat) !== null);
+  return h(
+    "table",
+    { class: "scores", id: "score-table" },
+    h("caption", {}, t("scoreTable")),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("colSeat")), h("th", { scope: "col" }, t("colPlayer")), h("th", { scope: "col" }, t("colResult")), scored ? h("th", { scope: "col" }, t("colScore")) : null)),
+    h(
+      "tbody",
+      {},
+      seats.map((s) =>
+        h(
+          "tr",
+          { class: winners.has(s.seat) ? "winner" : "", dataset: { seat: s.seat } },
+          h("td", {}, String(s.seat)),
+          h("td", {}, s.displayName || t("seatN", { seat: s.seat })),
+          h("td", {}, winners.has(s.seat) ? t("won") : t("lost")),
+          scored ? h("td", {}, String(scoreOf(snapshot, s.seat) ?? 0)) : null,
+        ),
+      ),
+    ),
+  );
+}
+
+/** The outcome, once the game is over; `actions` (links, buttons) below it. */
+export function outcomePanel(snapshot, actions = null) {
   if (!snapshot.finished) return null;
   const outcome = snapshot.outcome || {};
   const winners = (outcome.winners || []).map((w) => seatName(snapshot, w));
   return h(
     "section",
     { class: "panel outcome", id: "outcome", role: "status" },
-    h("h2", {}, "Game over"),
-    h("p", {}, winners.length ? `Won by ${winners.join(" and ")}.` : "No winner."),
+    h("h2", {}, t("gameOverTitle")),
+    h("p", {}, winners.length ? t("wonBy", { winners: winners.join(t("and")) }) : t("noWinner")),
     outcome.summary ? h("p", {}, outcome.summary) : null,
-    outcome.termination ? h("p", { class: "muted" }, `Ended by: ${outcome.termination}${outcome.tiebreaks?.length ? `; tie-breaks: ${outcome.tiebreaks.join(", ")}` : ""}`) : null,
+    outcome.termination ? h("p", { class: "muted", id: "outcome-end" }, `${t("endedBy", { how: words("end", outcome.termination) })}${outcome.tiebreaks?.length ? t("tiebreaks", { list: outcome.tiebreaks.map((tb) => words("tb", tb)).join(", ") }) : ""}`) : null,
+    scoreTable(snapshot),
+    actions,
   );
 }
 

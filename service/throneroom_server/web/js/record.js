@@ -9,9 +9,8 @@ import { boardFor } from "./boards/index.js";
 import { clear, h } from "./dom.js";
 import { loadData } from "./gamedata.js";
 import { eventTexts, logPanel, outcomePanel, replace, seatName } from "./panels.js";
-import { preference, setPreference } from "./storage.js";
+import { addTexts, lang, setLang, t } from "./i18n.js";
 
-const LANGUAGES = { en: "English", es: "Español", pt: "Português" };
 const PAGE = 1000;
 
 let pending = null; // the file chosen on the lobby, read by the next record page
@@ -27,7 +26,7 @@ export function recordFileInput(go, id = "record-file") {
     type: "file",
     id,
     accept: ".json,.pb,.bin,application/json,application/octet-stream",
-    "aria-label": "Open a record file",
+    "aria-label": t("openRecord"),
     onchange: (e) => {
       const file = e.target.files?.[0];
       if (!file) return;
@@ -58,7 +57,7 @@ export class RecordPage {
     Object.assign(this, { main, go });
     this.file = pending;
     pending = null;
-    this.lang = preference("lang", "en");
+    this.lang = lang();
     this.viewer = null; // null: a spectator's view; else a seat
     this.updates = [];
     this.shown = 0;
@@ -76,14 +75,14 @@ export class RecordPage {
     if (!this.file) {
       this.main.append(
         h("section", { class: "panel", "aria-labelledby": "record-title" },
-          h("h2", { id: "record-title" }, "Open a record file"),
-          h("p", {}, "A game record (JSON or binary, from ExportGame, `throneroom export` or a tournament's records) is replayed by the server, nothing stored, and shown with the game's board."),
+          h("h2", { id: "record-title" }, t("openRecord")),
+          h("p", {}, t("recordHelp")),
           recordFileInput(this.go, "record-file-page"),
-          h("p", {}, h("a", { href: "#/" }, "Back to the lobby"))),
+          h("p", {}, h("a", { href: "#/" }, t("backToLobby")))),
       );
       return;
     }
-    this.main.append(h("p", { class: "muted", id: "record-loading" }, `Replaying ${this.file.name}…`));
+    this.main.append(h("p", { class: "muted", id: "record-loading" }, t("replaying", { name: this.file.name })));
     try {
       this.body = await recordBody(this.file);
       await this.load();
@@ -92,12 +91,13 @@ export class RecordPage {
       this.main.append(
         h("p", { class: "error", role: "alert", id: "record-error" }, `${this.file.name}: ${error.message}`),
         recordFileInput(this.go, "record-file-page"),
-        h("p", {}, h("a", { href: "#/" }, "Back to the lobby")),
+        h("p", {}, h("a", { href: "#/" }, t("backToLobby"))),
       );
       return;
     }
     const first = this.updates[0].snapshot;
     this.board = await boardFor(first.gameType);
+    addTexts(this.board.texts);
     this.data = this.board.dataName ? await loadData(this.board.dataName) : null;
     this.layout();
     document.addEventListener("keydown", this.onKey);
@@ -116,7 +116,7 @@ export class RecordPage {
       if (page.nextFromVersion === undefined) break;
       from = Number(page.nextFromVersion);
     }
-    if (!updates.length) throw new Error("the record has no versions");
+    if (!updates.length) throw new Error(t("recordEmpty"));
     this.updates = updates;
     this.log = updates.slice(1).map((u) => ({ version: Number(u.version), seat: u.seat, timeout: u.timeout, events: u.events || [], texts: eventTexts(u), move: u.moveDescription || null }));
     this.shown = Math.min(this.shown, updates.length - 1);
@@ -131,14 +131,9 @@ export class RecordPage {
     const first = this.updates[0].snapshot;
     const viewerSelect = h(
       "select",
-      { id: "record-viewer", "aria-label": "Whose view", onchange: (e) => this.reload({ viewer: e.target.value === "" ? null : Number(e.target.value) }) },
-      h("option", { value: "" }, "Spectator"),
+      { id: "record-viewer", "aria-label": t("whoseView"), onchange: (e) => this.reload({ viewer: e.target.value === "" ? null : Number(e.target.value) }) },
+      h("option", { value: "" }, t("spectator")),
       Array.from({ length: first.numSeats }, (_, n) => h("option", { value: String(n) }, seatName(first, n))),
-    );
-    const langSelect = h(
-      "select",
-      { id: "language", "aria-label": "Language of the descriptions", onchange: (e) => this.reload({ lang: e.target.value }) },
-      Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === this.lang }, name)),
     );
     const step = (id, label, to) => h("button", { type: "button", id, "aria-label": label, onclick: () => this.show(to()) }, label);
     this.status = h("p", { id: "status", role: "status", "aria-live": "polite" });
@@ -146,35 +141,44 @@ export class RecordPage {
     this.boardBox = h("div", { id: "board", class: "board-box" });
     this.outcomeBox = h("div");
     this.logBox = h("div", { class: "log-box" });
-    this.slider = h("input", { type: "range", id: "record-slider", min: 0, max: this.last, step: 1, value: this.shown, "aria-label": "Version shown", oninput: (e) => this.show(Number(e.target.value)) });
+    this.slider = h("input", { type: "range", id: "record-slider", min: 0, max: this.last, step: 1, value: this.shown, "aria-label": t("versionShown"), oninput: (e) => this.show(Number(e.target.value)) });
     this.label = h("output", { id: "record-label", for: "record-slider" });
     this.main.append(
       h("div", { class: "game-head" },
-        h("p", {}, h("a", { href: "#/" }, "← Lobby"), ` · Record ${this.file.name} · `, h("label", {}, "View: ", viewerSelect), " ", h("label", {}, "Language: ", langSelect)),
+        h("p", {}, h("a", { href: "#/" }, t("lobbyBack")), t("recordName", { name: this.file.name }), h("label", {}, t("view"), viewerSelect)),
         this.status, this.errorBox),
       h("div", { class: "game" },
         h("div", { class: "main-col" },
           this.boardBox,
           h("section", { class: "panel history", "aria-labelledby": "record-steps" },
-            h("h2", { id: "record-steps" }, "Versions"),
+            h("h2", { id: "record-steps" }, t("versions")),
             h("div", { class: "slider" }, this.slider, this.label),
             h("div", { class: "steps" },
-              step("record-first", "First", () => 0),
-              step("record-prev", "Previous", () => this.shown - 1),
-              step("record-next", "Next", () => this.shown + 1),
-              step("record-last", "Last", () => this.last)),
-            h("p", { class: "muted" }, "Keys: ← → step, Home and End jump.")),
+              step("record-first", t("first"), () => 0),
+              step("record-prev", t("previous"), () => this.shown - 1),
+              step("record-next", t("next"), () => this.shown + 1),
+              step("record-last", t("last"), () => this.last)),
+            h("p", { class: "muted" }, t("keysHelp"))),
           this.outcomeBox),
         h("div", { class: "side-col" },
-          h("section", { class: "panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, "Log"), this.logBox))),
+          h("section", { class: "panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, t("log")), this.logBox))),
     );
   }
 
-  async reload(change) {
-    if (change.lang !== undefined) {
-      this.lang = change.lang;
-      setPreference("lang", change.lang);
+  /** The page's words and the descriptions in another language. */
+  async setLanguage(code) {
+    setLang(code);
+    if (!this.updates.length) {
+      await this.start();
+      return;
     }
+    await this.reload({ lang: lang() });
+    this.layout();
+    this.render();
+  }
+
+  async reload(change) {
+    if (change.lang !== undefined) this.lang = change.lang;
     if (change.viewer !== undefined) this.viewer = change.viewer;
     try {
       await this.load();
@@ -207,16 +211,16 @@ export class RecordPage {
       svg = this.board.render(snapshot, { data: this.data, lang: this.lang, seat: this.viewer, selected: [], clickable: new Set(), seatName: (n) => seatName(snapshot, n), lastEvents: update.events || [] });
     } catch (error) {
       console.warn("board", error);
-      svg = h("pre", { class: "error" }, `This board cannot be drawn: ${error.message}`);
+      svg = h("pre", { class: "error" }, t("boardFailed", { error: error.message }));
     }
     replace(this.boardBox, svg);
     const toAct = (snapshot.toAct || []).map((n) => seatName(snapshot, n));
-    const state = snapshot.finished ? "The game is over." : `To act: ${toAct.join(", ") || "nobody"}.`;
-    const viewer = this.viewer === null ? "A spectator's view." : `${seatName(snapshot, this.viewer)}'s view.`;
-    this.status.textContent = `${viewer} Version ${this.shown} of ${this.last}. ${state}`;
+    const state = snapshot.finished ? t("gameOver") : t("toAct", { who: toAct.join(", ") || t("nobody") });
+    const viewer = this.viewer === null ? t("spectatorView") : t("seatView", { seat: seatName(snapshot, this.viewer) });
+    this.status.textContent = `${viewer} ${t("versionOfCap", { version: this.shown, last: this.last })}. ${state}`;
     this.slider.max = String(this.last);
     this.slider.value = String(this.shown);
-    this.label.textContent = `version ${this.shown} of ${this.last}`;
+    this.label.textContent = t("versionOf", { version: this.shown, live: this.last });
     for (const [id, disabled] of [["record-first", this.shown === 0], ["record-prev", this.shown === 0], ["record-next", this.shown === this.last], ["record-last", this.shown === this.last]]) {
       this.main.querySelector(`#${id}`).disabled = disabled;
     }

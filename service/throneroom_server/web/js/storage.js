@@ -38,6 +38,13 @@ export function keepSeat(gameId, seat, token, { name = "", bot = false } = {}) {
   rememberGame(gameId);
 }
 
+/** Forget the token kept for one seat (a token the server refuses). */
+export function forgetSeat(gameId, seat) {
+  const seats = seatsOf(gameId);
+  delete seats[seat];
+  write(`seats.${gameId}`, seats);
+}
+
 export function forgetGame(gameId) {
   try {
     localStorage.removeItem(`${PREFIX}seats.${gameId}`);

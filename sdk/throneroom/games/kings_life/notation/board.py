@@ -58,12 +58,40 @@ def render_view(view: KingsLifeView, viewer: Viewer) -> str:
         f"King's Life, {view.num_seats} seats, as {viewer_name(viewer)}: "
         f"{_day_name(view.day)}, {phase}",
         "",
+        *_board_lines(view),
+        "Players:",
     ]
+    programs = {p.seat: p for p in view.programs}
+    for seat, player in enumerate(view.players):
+        lines += _player_lines(view, seat, player, programs.get(seat), you=seat == viewer)
+    if viewer is not None:
+        lines.append(f"Your hand: {_cards(view.hand)}")
+        if view.my_commitment:
+            lines.append(f"Your face-down card: {card_label(view.my_commitment)}")
+        if view.my_face_down_discards:
+            lines.append(f"Your face-down discards: {_cards(view.my_face_down_discards)}")
+    if view.window != State.WINDOW_NONE:
+        what = WINDOWS.word(view.window).replace("_", " ")
+        pending = (
+            f": seat {view.turn} {format_play(view.pending)}" if view.HasField("pending") else ""
+        )
+        lines.append(f"Queen window ({what}){pending}")
+    if view.fool_taken:
+        lines.append(f"Taken back with the Fool: {_cards(view.fool_taken)}")
+    if view.HasField("outcome"):
+        lines.append(outcome_line(view.outcome))
+    elif view.to_act:
+        lines.append("To act: " + ", ".join(_seat(s) for s in view.to_act))
+    return "\n".join(lines)
+
+
+def _board_lines(view: KingsLifeView) -> list[str]:
+    """The king's preferences, the day cards, the support tokens and the piles."""
     prefs = [
         f"{i + 1}. {ACTIVITIES.word(a).title()}{' (+1)' if i == 0 else ''}"
         for i, a in enumerate(view.preferences)
     ]
-    lines.append("The king prefers: " + "  ".join(prefs) + "  (4. face down)")
+    lines = ["The king prefers: " + "  ".join(prefs) + "  (4. face down)"]
     days = []
     for record in view.days:
         result = RESULTS.word(record.result).replace("_", " ")
@@ -99,48 +127,38 @@ def render_view(view: KingsLifeView, viewer: Viewer) -> str:
         lines.append(f"Sorcerer turns {card_label(view.sorcerer_on)} into {activity}")
     if view.removed:
         lines.append(f"Removed from the game: {_cards(view.removed)}")
-    lines.append("Players:")
-    programs = {p.seat: p for p in view.programs}
-    for seat, player in enumerate(view.players):
-        you = " (you)" if seat == viewer else ""
-        flags = []
-        if player.passed:
-            flags.append("passed")
-        if player.supporter != NO_SEAT:
-            flags.append(f"supported by seat {player.supporter}")
-        if player.supporting != NO_SEAT:
-            flags.append(f"supports seat {player.supporting}")
-        if player.days_won:
-            flags.append("days " + ", ".join(_day_name(d) for d in player.days_won))
-        if player.kept:
-            flags.append(f"kept {_cards(player.kept)}")
-        if view.HasField("outcome"):
-            flags.append(f"score {player.score} (support {player.support_points})")
-        head = f"  seat {seat}{you}: {player.hand_size} in hand"
-        if seat in programs:
-            head += f", program {_program(programs[seat])}"
-        lines.append(head + (f"  [{'; '.join(flags)}]" if flags else ""))
-        lines.append(f"      display: {_cards(player.display)}")
-        if player.revealed:
-            lines.append(f"      known in hand: {_cards(player.revealed)}")
-        if player.revealed_commitment:
-            lines.append(f"      revealed: {card_label(player.revealed_commitment)}")
-    if viewer is not None:
-        lines.append(f"Your hand: {_cards(view.hand)}")
-        if view.my_commitment:
-            lines.append(f"Your face-down card: {card_label(view.my_commitment)}")
-        if view.my_face_down_discards:
-            lines.append(f"Your face-down discards: {_cards(view.my_face_down_discards)}")
-    if view.window != State.WINDOW_NONE:
-        what = WINDOWS.word(view.window).replace("_", " ")
-        pending = (
-            f": seat {view.turn} {format_play(view.pending)}" if view.HasField("pending") else ""
-        )
-        lines.append(f"Queen window ({what}){pending}")
-    if view.fool_taken:
-        lines.append(f"Taken back with the Fool: {_cards(view.fool_taken)}")
+    return lines
+
+
+def _player_lines(
+    view: KingsLifeView,
+    seat: int,
+    player: pb.KingsLifePlayerView,
+    program: pb.KingsLifeProgram | None,
+    *,
+    you: bool,
+) -> list[str]:
+    """A player's line (hand size, program, flags) and its cards in sight."""
+    flags = []
+    if player.passed:
+        flags.append("passed")
+    if player.supporter != NO_SEAT:
+        flags.append(f"supported by seat {player.supporter}")
+    if player.supporting != NO_SEAT:
+        flags.append(f"supports seat {player.supporting}")
+    if player.days_won:
+        flags.append("days " + ", ".join(_day_name(d) for d in player.days_won))
+    if player.kept:
+        flags.append(f"kept {_cards(player.kept)}")
     if view.HasField("outcome"):
-        lines.append(outcome_line(view.outcome))
-    elif view.to_act:
-        lines.append("To act: " + ", ".join(_seat(s) for s in view.to_act))
-    return "\n".join(lines)
+        flags.append(f"score {player.score} (support {player.support_points})")
+    head = f"  seat {seat}{' (you)' if you else ''}: {player.hand_size} in hand"
+    if program is not None:
+        head += f", program {_program(program)}"
+    lines = [head + (f"  [{'; '.join(flags)}]" if flags else "")]
+    lines.append(f"      display: {_cards(player.display)}")
+    if player.revealed:
+        lines.append(f"      known in hand: {_cards(player.revealed)}")
+    if player.revealed_commitment:
+        lines.append(f"      revealed: {card_label(player.revealed_commitment)}")
+    return lines

@@ -1,0 +1,134 @@
+"""The page's own words in three languages (web/js/i18n.js, one table per
+language): every key has a Spanish and a Portuguese entry with the same
+placeholders, and the lobby and a game page in Spanish and Portuguese show
+none of the English words of the page's frame and panels."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from tests.web.conftest import Server, Tab
+from tests.web.helpers import new_game, open_as
+
+TABLES = """async () => (await import('/web/js/i18n.js')).TABLES"""
+
+# English words of the page itself (never of the server's sentences), as
+# whole words, and the element ids of the page's frame and panels where none
+# may appear once the page is in another language.
+ENGLISH = [
+    "Lobby", "Language", "New game", "Create game", "Open games", "Options", "Your name",
+    "Take the first seat", "Refresh", "Spectate", "Join seat", "Seats", "Your moves", "Log",
+    "History", "You play", "Your turn", "To act", "Version", "version", "Bots run",
+    "Seat a bot", "Open a record file", "All games", "Open seats", "Share", "seats",
+]  # fmt: skip
+
+
+def english_words(text: str) -> list[str]:
+    return [w for w in ENGLISH if re.search(rf"(?<![\w]){re.escape(w)}(?![\w])", text)]
+
+
+def test_every_key_has_spanish_and_portuguese_words(tab: Tab, server: Server) -> None:
+    tab.page.goto(server.base + "/")
+    tables = tab.page.evaluate(TABLES)
+    english = tables["en"]
+    assert len(english) > 100
+    placeholders = re.compile(r"\{(\w+)\}")
+    for lang in ("es", "pt"):
+        table = tables[lang]
+        assert set(table) == set(english), (lang, set(english) ^ set(table))
+        for key, text in english.items():
+            assert table[key].strip(), (lang, key)
+            assert sorted(placeholders.findall(table[key])) == sorted(placeholders.findall(text)), (
+                lang,
+                key,
+            )
+    # Words, not copies: most entries differ from the English (names such as
+    # "API" or a game's title stay as they are).
+    same = [k for k in english if tables["es"][k] == english[k]]
+    assert len(same) < len(english) // 10, same
+
+
+BOARD_TEXTS = """async (games) => {
+    const { boardFor } = await import('/web/js/boards/index.js');
+    const out = {};
+    for (const game of games) out[game] = (await boardFor(game)).texts ?? null;
+    return out;
+}"""
+
+
+def test_every_games_own_words_are_in_three_languages(tab: Tab, server: Server) -> None:
+    """A board module's ``texts`` (its modes' names), added to the page's
+    words when its board loads: the same keys in en, es and pt."""
+    tab.page.goto(server.base + "/")
+    types = [t["name"] for t in server.call("GET", "/v1/game-types")["gameTypes"]]
+    texts = tab.page.evaluate(BOARD_TEXTS, types)
+    assert texts.get("kill_the_king"), texts
+    for game, tables in texts.items():
+        if tables is None:
+            continue
+        assert set(tables) == {"en", "es", "pt"}, game
+        for lang in ("es", "pt"):
+            assert set(tables[lang]) == set(tables["en"]), (game, lang)
+            assert all(v.strip() for v in tables[lang].values()), (game, lang)
+
+
+def set_language(tab: Tab, server: Server, lang: str) -> None:
+    tab.page.goto(server.base + "/")
+    tab.page.wait_for_selector("body[data-ready='lobby']")
+    tab.page.evaluate(
+        "(lang) => localStorage.setItem('throneroom.pref.lang', JSON.stringify(lang))", lang
+    )
+
+
+CHROME = """() => {
+    // The page's own words: everything but the server's sentences (moves,
+    // events, game descriptions) and names.
+    const skip = '.text, .events, .move-text, .notation, .types p, #game-title, svg, #share-link';
+    const clone = document.body.cloneNode(true);
+    for (const e of clone.querySelectorAll(skip)) e.remove();
+    for (const e of clone.querySelectorAll('select')) e.remove();
+    return clone.innerText;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["es", "pt"])
+def test_the_lobby_and_a_game_page_show_no_english_words(
+    tab: Tab, server: Server, lang: str
+) -> None:
+    game = new_game(server, "king_is_dead", 2, join=1, seed=12)
+    set_language(tab, server, lang)
+    page = tab.page
+    page.reload()
+    page.wait_for_selector("body[data-ready='lobby']")
+    page.wait_for_selector(f"#game-list .game-row[data-game-id='{game.game_id}']")
+    assert page.evaluate("document.documentElement.lang") == lang
+    lobby = page.evaluate(CHROME)
+    assert english_words(lobby) == [], lobby
+    tab.shot(f"lobby-{lang}")
+    # Seat 0 plays against a free seat 1 being filled: the seats panel, the
+    # status line, the moves, the log and the history.
+    second = game.server.call("POST", f"/v1/games/{game.game_id}/seats", {"displayName": "P1"})
+    game.tokens.append(second["seatToken"])
+    game.play_random(4, seed=12)
+    held = {0: {"token": game.tokens[0], "name": "P0", "bot": False}}
+    page.evaluate(
+        "([key, value]) => localStorage.setItem(key, value)",
+        [f"throneroom.seats.{game.game_id}", json.dumps(held)],
+    )
+    open_as(tab, game, 0)
+    page.wait_for_selector("#event-log li")
+    chrome = page.evaluate(CHROME)
+    assert english_words(chrome) == [], chrome
+    assert page.inner_text("#seats-title") != "Seats"
+    # The board's own labels too (names and the server's words aside).
+    board = page.locator("#board svg.board").text_content() or ""
+    for label in ("Region cards", "Court", "Supply", "Saxon tokens", "Your hand", "Played"):
+        assert label not in board, (label, board)
+    tab.shot(f"game-{lang}")
+    # The header's selector turns the page back to English.
+    page.select_option("#language", "en")
+    page.wait_for_function("() => document.querySelector('#seats-title')?.textContent === 'Seats'")
+    assert page.evaluate("document.documentElement.lang") == "en"
