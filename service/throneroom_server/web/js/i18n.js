@@ -303,7 +303,6 @@ define("b.yours", " (yours)", " (tuya)", " (tua)");
 define("b.dice", "Dice of this move", "Dados de esta jugada", "Dados desta jogada");
 define("b.noDice", "No dice this move", "Sin dados en esta jugada", "Sem dados nesta jogada");
 define("b.inReserve", "{name} #{id} in reserve", "{name} #{id} en reserva", "{name} #{id} na reserva");
-define("b.stones", "{pile} stones · take up to {max}", "{pile} piedras · toma hasta {max}", "{pile} pedras · tira até {max}");
 define("side.SIDE_ATTACKER", "attacker", "atacante", "atacante");
 define("side.SIDE_DEFENDER", "defender", "defensor", "defensor");
 
