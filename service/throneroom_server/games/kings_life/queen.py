@@ -48,27 +48,47 @@ def queen_targets(state: State, seat: int) -> list[int]:
 
 
 _DECLINE = Move(queen=Move.Queen())
+_ANSWERS = (False, True)
+
+# The parts of the tree that depend on nothing (a tree is built at every
+# legal_moves and every checked apply of a Queen window, the commonest decision).
+
+
+def _read_cancel(move: Move) -> bool:
+    return move.queen.cancel
+
+
+def _read_target(move: Move) -> int:
+    return move.queen.target
+
+
+def _no_answer(cancel: bool) -> str:
+    return "a Queen answer cancels or declines"
+
+
+def _cancel(target: int) -> Move:
+    return Move(queen=Move.Queen(cancel=True, target=target))
 
 
 def queen_tree(state: State, seat: int) -> Node:
     """Decline, or cancel the card of a seat that just played one (with the Queen)."""
     holds_queen = QUEEN in state.players[seat].hand
-    targets = queen_targets(state, seat)
 
     def target(cancel: bool) -> Node:
         if not cancel:
             return _DECLINE
         return Pick(
-            read=lambda m: m.queen.target,
-            domain=targets,
+            read=_read_target,
+            domain=queen_targets(state, seat),
             outside=lambda t: f"seat {t} has no card just played that seat {seat} may cancel",
-            then=lambda t: Move(queen=Move.Queen(cancel=True, target=t)),
+            then=_cancel,
+            leaf=True,
         )
 
     return Pick(
-        read=lambda m: m.queen.cancel,
-        domain=(False, True),
-        outside=lambda c: "a Queen answer cancels or declines",
+        read=_read_cancel,
+        domain=_ANSWERS,
+        outside=_no_answer,
         then=target,
         rules=(
             Rule(lambda c: not c or holds_queen, lambda c: f"seat {seat} does not hold the Queen"),
