@@ -313,37 +313,46 @@ _CHOICES: dict[int, Callable[[State, int, int], Node]] = {
 never played on a turn: they have none)."""
 
 
+_TURN_RULES: tuple[Rule[int], ...] = (
+    Rule(
+        lambda c: CARD_CHARACTER[c] != pb.CHARACTER_QUEEN,
+        lambda c: "the Queen is played only to cancel a card just played",
+    ),
+    Rule(
+        lambda c: CARD_CHARACTER[c] != pb.CHARACTER_DUKE,
+        lambda c: "the Duke is played only at the end of the day, by the winner's supporter",
+    ),
+)
+"""The rules of a card played on a turn (they depend on the card alone, so the
+tree built at every turn's legal_moves and checked apply shares them)."""
+
+_FOOL_PASS_RULES: tuple[Rule[int], ...] = (
+    *_TURN_RULES,
+    Rule(
+        lambda c: CARD_CHARACTER[c] in PASSING_CHARACTERS,
+        lambda c: (
+            f"the Fool's pass is a pass: {card_name(c)} cannot be played as one (only a Guard can)"
+        ),
+    ),
+)
+"""The rules of a card played as the Fool's pass."""
+
+
+def _read_card(move: Move) -> int:
+    return move.play.card
+
+
 def play_tree(state: State, seat: int) -> Node:
     """Every legal play of ``seat``: on its turn any card of the hand but the
     Duke and the Queen; as the Fool's pass, a card played as a pass (the
     Guard)."""
     fool_pass = state.phase == Phase.PHASE_FOOL_PASS
-    rules: list[Rule[int]] = [
-        Rule(
-            lambda c: CARD_CHARACTER[c] != pb.CHARACTER_QUEEN,
-            lambda c: "the Queen is played only to cancel a card just played",
-        ),
-        Rule(
-            lambda c: CARD_CHARACTER[c] != pb.CHARACTER_DUKE,
-            lambda c: "the Duke is played only at the end of the day, by the winner's supporter",
-        ),
-    ]
-    if fool_pass:
-        rules.append(
-            Rule(
-                lambda c: CARD_CHARACTER[c] in PASSING_CHARACTERS,
-                lambda c: (
-                    f"the Fool's pass is a pass: {card_name(c)} cannot be played as one "
-                    "(only a Guard can)"
-                ),
-            )
-        )
     return Pick(
-        read=lambda m: m.play.card,
+        read=_read_card,
         domain=sorted(state.players[seat].hand),
         outside=lambda c: f"{card_name(c)} is not in seat {seat}'s hand",
         then=lambda c: _CHOICES[CARD_CHARACTER[c]](state, seat, c),
-        rules=rules,
+        rules=_FOOL_PASS_RULES if fool_pass else _TURN_RULES,
     )
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any, Generic, TypeVar, cast, overload
 
 from throneroom.v1 import kings_life_pb2 as pb
@@ -103,16 +104,21 @@ def _built(move: Move) -> Move:
 def _collect(pick: Pick[Any], thens: list[Callable[[Any], Move]], values: list[Any]) -> None:
     rules = [rule.allows for rule in pick.rules]
     then = pick.then
-    leaf = pick.leaf
+    if pick.leaf:  # then makes a Move of every value (the Pick's promise)
+        start = len(values)
+        for value in pick.domain:
+            for allows in rules:
+                if not allows(value):
+                    break
+            else:
+                values.append(value)
+        thens.extend(repeat(cast("Callable[[Any], Move]", then), len(values) - start))
+        return
     for value in pick.domain:
         for allows in rules:
             if not allows(value):
                 break
         else:
-            if leaf:  # then makes a Move (the Pick's promise)
-                thens.append(cast("Callable[[Any], Move]", then))
-                values.append(value)
-                continue
             node = then(value)
             if isinstance(node, Move):
                 thens.append(_built)
