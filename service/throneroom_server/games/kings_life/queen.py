@@ -13,7 +13,7 @@ from __future__ import annotations
 from throneroom.v1 import kings_life_pb2 as pb
 
 from throneroom_server.games.kings_life.choices import Node, Pick, Rule
-from throneroom_server.games.kings_life.data import QUEEN
+from throneroom_server.games.kings_life.data import MAX_PLAYERS, QUEEN
 from throneroom_server.games.kings_life.steps import Follow, Next, Step
 from throneroom_server.games.kings_life.table import NO_SEAT, Event, Events, State, leave_hand
 
@@ -70,6 +70,14 @@ def _cancel(target: int) -> Move:
     return Move(queen=Move.Queen(cancel=True, target=target))
 
 
+def _no_queen(seat: int) -> tuple[Rule[bool], ...]:
+    """The rule of a seat without the Queen: it may only decline."""
+    return (Rule(lambda c: not c, lambda c: f"seat {seat} does not hold the Queen"),)
+
+
+_NO_QUEEN = tuple(_no_queen(seat) for seat in range(MAX_PLAYERS))
+
+
 def queen_tree(state: State, seat: int) -> Node:
     """Decline, or cancel the card of a seat that just played one (with the Queen)."""
     holds_queen = QUEEN in state.players[seat].hand
@@ -90,9 +98,7 @@ def queen_tree(state: State, seat: int) -> Node:
         domain=_ANSWERS,
         outside=_no_answer,
         then=target,
-        rules=(
-            Rule(lambda c: not c or holds_queen, lambda c: f"seat {seat} does not hold the Queen"),
-        ),
+        rules=() if holds_queen else _NO_QUEEN[seat],
     )
 
 
