@@ -143,8 +143,8 @@ def test_a_well_formed_move_is_legal_exactly_when_listed() -> None:
 
 def test_each_decision_tree_is_its_kinds_generator_narrowing_and_explanation() -> None:
     """On the kit, a tree is read three ways: its moves are the kind's generator,
-    the tree walked along a move is the kind's ``narrow`` (the generator
-    restricted: ``kit.checks.narrowing_problems``) and its refusal is the
+    the tree walked along a move is the kind's ``narrow`` and ``member`` (the
+    generator restricted: ``kit.checks.narrowing_problems``) and its refusal is the
     kind's ``explain``; a turn's phase generator (passes, then plays) lists
     exactly what the two kinds' generators list."""
     rng = random.Random(11)

@@ -72,6 +72,7 @@ def take_back_tree(state: State, seat: int) -> Node:
             f"{card_name(c)} is not in seat {seat}'s display and cannot be taken back"
         ),
         then=lambda c: Move(take_back=Move.TakeBack(card=c)),
+        leaf=True,
     )
 
 
@@ -169,6 +170,7 @@ def _sorcerer(state: State, seat: int, card: int) -> Node:
             domain=ACTIVITIES,
             outside=lambda a: f"the Sorcerer turns a card into one of the four activities, not {a}",
             then=lambda a: Move(play=Play(card=card, target_card=target, activity=a)),
+            leaf=True,
             rules=(
                 Rule(
                     lambda a: a != CARD_ACTIVITY[target],
@@ -187,6 +189,7 @@ def _thief(state: State, seat: int, card: int) -> Node:
         domain=sorted(_others_display_cards(state, seat)),
         outside=_not_others_activity,
         then=lambda t: Move(play=Play(card=card, target_card=t)),
+        leaf=True,
         rules=(
             Rule(lambda t: CARD_ACTIVITY[t] != 0, _not_others_activity),
             Rule(
@@ -211,6 +214,7 @@ def _jester(state: State, seat: int, card: int) -> Node:
         domain=list(combinations(sorted(owners), 2)),
         outside=not_others_activity,
         then=lambda pair: Move(play=Play(card=card, cards=pair)),
+        leaf=True,
         rules=(
             Rule(lambda pair: all(CARD_ACTIVITY[c] for c in pair), not_others_activity),
             Rule(
@@ -230,6 +234,7 @@ def _chamberlain(state: State, seat: int, card: int) -> Node:
         domain=POSITION_PAIRS,
         outside=lambda pair: "the Chamberlain swaps two different positions 0-3",
         then=lambda pair: Move(play=Play(card=card, positions=pair)),
+        leaf=True,
     )
 
 
@@ -240,6 +245,7 @@ def _astrologer(state: State, seat: int, card: int) -> Node:
         domain=DAYS,
         outside=lambda day: f"the Astrologer looks at a day's token, and {day} is no day",
         then=lambda day: Move(play=Play(card=card, token_day=day)),
+        leaf=True,
         rules=(
             Rule(
                 lambda day: status[day] in TOKEN_PLAYABLE,
@@ -307,37 +313,46 @@ _CHOICES: dict[int, Callable[[State, int, int], Node]] = {
 never played on a turn: they have none)."""
 
 
+_TURN_RULES: tuple[Rule[int], ...] = (
+    Rule(
+        lambda c: CARD_CHARACTER[c] != pb.CHARACTER_QUEEN,
+        lambda c: "the Queen is played only to cancel a card just played",
+    ),
+    Rule(
+        lambda c: CARD_CHARACTER[c] != pb.CHARACTER_DUKE,
+        lambda c: "the Duke is played only at the end of the day, by the winner's supporter",
+    ),
+)
+"""The rules of a card played on a turn (they depend on the card alone, so the
+tree built at every turn's legal_moves and checked apply shares them)."""
+
+_FOOL_PASS_RULES: tuple[Rule[int], ...] = (
+    *_TURN_RULES,
+    Rule(
+        lambda c: CARD_CHARACTER[c] in PASSING_CHARACTERS,
+        lambda c: (
+            f"the Fool's pass is a pass: {card_name(c)} cannot be played as one (only a Guard can)"
+        ),
+    ),
+)
+"""The rules of a card played as the Fool's pass."""
+
+
+def _read_card(move: Move) -> int:
+    return move.play.card
+
+
 def play_tree(state: State, seat: int) -> Node:
     """Every legal play of ``seat``: on its turn any card of the hand but the
     Duke and the Queen; as the Fool's pass, a card played as a pass (the
     Guard)."""
     fool_pass = state.phase == Phase.PHASE_FOOL_PASS
-    rules: list[Rule[int]] = [
-        Rule(
-            lambda c: CARD_CHARACTER[c] != pb.CHARACTER_QUEEN,
-            lambda c: "the Queen is played only to cancel a card just played",
-        ),
-        Rule(
-            lambda c: CARD_CHARACTER[c] != pb.CHARACTER_DUKE,
-            lambda c: "the Duke is played only at the end of the day, by the winner's supporter",
-        ),
-    ]
-    if fool_pass:
-        rules.append(
-            Rule(
-                lambda c: CARD_CHARACTER[c] in PASSING_CHARACTERS,
-                lambda c: (
-                    f"the Fool's pass is a pass: {card_name(c)} cannot be played as one "
-                    "(only a Guard can)"
-                ),
-            )
-        )
     return Pick(
-        read=lambda m: m.play.card,
+        read=_read_card,
         domain=sorted(state.players[seat].hand),
         outside=lambda c: f"{card_name(c)} is not in seat {seat}'s hand",
         then=lambda c: _CHOICES[CARD_CHARACTER[c]](state, seat, c),
-        rules=rules,
+        rules=_FOOL_PASS_RULES if fool_pass else _TURN_RULES,
     )
 
 

@@ -8,7 +8,7 @@ sentence that explains a refusal), and what follows a value (``then``: the
 next Pick, or the finished move).
 
 * ``moves(tree)`` walks every branch: the legal moves (the kit's generator of
-  the move kind).
+  the move kind), each finished move built only when it is read.
 * ``walk(tree, move)`` walks the one branch the move takes: the legal move
   made of the same choices (the kit's ``narrow``: the kit compares it with the
   move given), else the sentence of the first rule a choice breaks;
@@ -22,9 +22,10 @@ rule to drift apart.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from itertools import repeat
+from typing import Any, Generic, TypeVar, cast, overload
 
 from throneroom.v1 import kings_life_pb2 as pb
 
@@ -59,6 +60,10 @@ class Pick(Generic[T]):
     then: Callable[[T], Node]
     """What follows the chosen value: the next Pick or the finished move."""
     rules: Sequence[Rule[T]] = ()
+    leaf: bool = False
+    """``then`` makes a finished move of every value, from the value and what
+    the tree captured when it was built (never reading the state later): the
+    enumeration then builds a listed move only when it is read."""
 
     def refusal(self, value: T) -> str | None:
         """None when ``value`` is a legal choice, else the sentence saying why not."""
@@ -78,19 +83,37 @@ def done(move: Move) -> Node:
     return move
 
 
-def moves(tree: Node) -> list[Move]:
-    """Every legal move of the tree, in domain order (trees list their domains
-    in ``move_key`` order, so the result is sorted)."""
-    if isinstance(tree, Move):
-        return [tree]
-    found: list[Move] = []
-    _collect(tree, found)
-    return found
+def moves(*trees: Node) -> TreeMoves:
+    """Every legal move of the trees, tree by tree, in domain order (trees
+    list their domains in ``move_key`` order, so the result is sorted)."""
+    thens: list[Callable[[Any], Move]] = []
+    values: list[Any] = []
+    for tree in trees:
+        if isinstance(tree, Move):
+            thens.append(_built)
+            values.append(tree)
+        else:
+            _collect(tree, thens, values)
+    return TreeMoves(thens, values)
 
 
-def _collect(pick: Pick[Any], found: list[Move]) -> None:
+def _built(move: Move) -> Move:
+    return move
+
+
+def _collect(pick: Pick[Any], thens: list[Callable[[Any], Move]], values: list[Any]) -> None:
     rules = [rule.allows for rule in pick.rules]
     then = pick.then
+    if pick.leaf:  # then makes a Move of every value (the Pick's promise)
+        start = len(values)
+        for value in pick.domain:
+            for allows in rules:
+                if not allows(value):
+                    break
+            else:
+                values.append(value)
+        thens.extend(repeat(cast("Callable[[Any], Move]", then), len(values) - start))
+        return
     for value in pick.domain:
         for allows in rules:
             if not allows(value):
@@ -98,9 +121,53 @@ def _collect(pick: Pick[Any], found: list[Move]) -> None:
         else:
             node = then(value)
             if isinstance(node, Move):
-                found.append(node)
+                thens.append(_built)
+                values.append(node)
             else:
-                _collect(node, found)
+                _collect(node, thens, values)
+
+
+class TreeMoves(Sequence[Move]):
+    """The legal moves of decision trees, in order; a leaf's move is built
+    when it is read (a bot reads one of them, the kit's checked apply walks
+    the tree again), each read building an equal message."""
+
+    __slots__ = ("_thens", "_values")
+
+    def __init__(self, thens: list[Callable[[Any], Move]], values: list[Any]) -> None:
+        self._thens = thens
+        self._values = values
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    @overload
+    def __getitem__(self, index: int) -> Move: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Move]: ...
+
+    def __getitem__(self, index: int | slice) -> Move | list[Move]:
+        if isinstance(index, slice):
+            return list(map(_build, self._thens[index], self._values[index]))
+        return self._thens[index](self._values[index])
+
+    def __iter__(self) -> Iterator[Move]:
+        return map(_build, self._thens, self._values)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, TreeMoves | list | tuple):
+            return len(other) == len(self) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"TreeMoves({list(self)!r})"
+
+
+def _build(then: Callable[[Any], Move], value: Any) -> Move:
+    return then(value)
 
 
 NOT_SPELLED = "no legal decision is spelled like this one"

@@ -115,6 +115,7 @@ def exchange_tree(state: State, seat: int) -> Node:
         ],
         outside=outside,
         then=lambda combo: Move(exchange=Move.Exchange(discard=combo)),
+        leaf=True,
     )
 
 
@@ -164,6 +165,7 @@ def mulligan_tree(state: State, seat: int) -> Node:
         domain=(False, True),
         outside=lambda take: "a mulligan answer takes or keeps",
         then=lambda take: Move(mulligan=Move.Mulligan(take=take)),
+        leaf=True,
         rules=(
             Rule(
                 lambda take: not take or allowed,

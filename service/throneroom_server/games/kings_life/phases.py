@@ -24,7 +24,7 @@ from throneroom.v1 import kings_life_pb2 as pb
 
 from throneroom_server.games.core import Seat
 from throneroom_server.games.kings_life import characters, days, queen, reckoning, suggestions
-from throneroom_server.games.kings_life.choices import Node, moves, refusal, walk
+from throneroom_server.games.kings_life.choices import Node, TreeMoves, moves, refusal, walk
 from throneroom_server.games.kings_life.steps import Follow, Next, Step
 from throneroom_server.games.kings_life.table import Events, State
 from throneroom_server.games.kit import MoveKind, PhaseField, PhaseTable, end, simultaneous, turn
@@ -44,7 +44,7 @@ class Decision:
     tree: Callable[[State, int], Node]
     apply: Callable[[State, int, pb.KingsLifeMove, Events], Follow]
 
-    def generate(self, state: State, seat: Seat) -> list[Move]:
+    def generate(self, state: State, seat: Seat) -> TreeMoves:
         """Every legal move of this kind, in ``move_key`` order (the tree's order)."""
         return moves(self.tree(state, seat))
 
@@ -53,6 +53,12 @@ class Decision:
         choices), or nothing."""
         found = walk(self.tree(state, seat), move)
         return (found,) if isinstance(found, Move) else ()
+
+    def member(self, state: State, seat: Seat, move: Move, checked: object) -> Move | None:
+        """The legal move equal to ``move`` (the tree walked along its choices),
+        or None: ``narrow`` and the kit's comparison in one."""
+        found = walk(self.tree(state, seat), move)
+        return found if isinstance(found, Move) and found == move else None
 
     def explain(self, state: State, seat: Seat, move: Move) -> str:
         """Why the tree refuses ``move``: the first rule it breaks."""
@@ -66,6 +72,7 @@ class Decision:
             generate=self.generate,
             narrow=self.narrow,
             explain=self.explain,
+            member=self.member,
             ordered=True,
         )
 
@@ -103,10 +110,10 @@ phase_of: PhaseField[State] = PhaseField("phase", PHASE_NAMES)
 """The phase of a state: its ``phase`` field's (read by the kit in C)."""
 
 
-def pass_or_play(state: State, seat: Seat) -> list[Move]:
+def pass_or_play(state: State, seat: Seat) -> TreeMoves:
     """A turn's legal moves: the passes, then the plays (in ``move_key`` order:
-    the kit hands the list out as it is)."""
-    return PASS.generate(state, seat) + PLAY.generate(state, seat)
+    the kit hands the sequence out as it is)."""
+    return moves(PASS.tree(state, seat), PLAY.tree(state, seat))
 
 
 def _turn(state: State) -> Seat:

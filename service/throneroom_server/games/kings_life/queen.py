@@ -13,7 +13,7 @@ from __future__ import annotations
 from throneroom.v1 import kings_life_pb2 as pb
 
 from throneroom_server.games.kings_life.choices import Node, Pick, Rule
-from throneroom_server.games.kings_life.data import QUEEN
+from throneroom_server.games.kings_life.data import MAX_PLAYERS, QUEEN
 from throneroom_server.games.kings_life.steps import Follow, Next, Step
 from throneroom_server.games.kings_life.table import NO_SEAT, Event, Events, State, leave_hand
 
@@ -48,31 +48,57 @@ def queen_targets(state: State, seat: int) -> list[int]:
 
 
 _DECLINE = Move(queen=Move.Queen())
+_ANSWERS = (False, True)
+
+# The parts of the tree that depend on nothing (a tree is built at every
+# legal_moves and every checked apply of a Queen window, the commonest decision).
+
+
+def _read_cancel(move: Move) -> bool:
+    return move.queen.cancel
+
+
+def _read_target(move: Move) -> int:
+    return move.queen.target
+
+
+def _no_answer(cancel: bool) -> str:
+    return "a Queen answer cancels or declines"
+
+
+def _cancel(target: int) -> Move:
+    return Move(queen=Move.Queen(cancel=True, target=target))
+
+
+def _no_queen(seat: int) -> tuple[Rule[bool], ...]:
+    """The rule of a seat without the Queen: it may only decline."""
+    return (Rule(lambda c: not c, lambda c: f"seat {seat} does not hold the Queen"),)
+
+
+_NO_QUEEN = tuple(_no_queen(seat) for seat in range(MAX_PLAYERS))
 
 
 def queen_tree(state: State, seat: int) -> Node:
     """Decline, or cancel the card of a seat that just played one (with the Queen)."""
     holds_queen = QUEEN in state.players[seat].hand
-    targets = queen_targets(state, seat)
 
     def target(cancel: bool) -> Node:
         if not cancel:
             return _DECLINE
         return Pick(
-            read=lambda m: m.queen.target,
-            domain=targets,
+            read=_read_target,
+            domain=queen_targets(state, seat),
             outside=lambda t: f"seat {t} has no card just played that seat {seat} may cancel",
-            then=lambda t: Move(queen=Move.Queen(cancel=True, target=t)),
+            then=_cancel,
+            leaf=True,
         )
 
     return Pick(
-        read=lambda m: m.queen.cancel,
-        domain=(False, True),
-        outside=lambda c: "a Queen answer cancels or declines",
+        read=_read_cancel,
+        domain=_ANSWERS,
+        outside=_no_answer,
         then=target,
-        rules=(
-            Rule(lambda c: not c or holds_queen, lambda c: f"seat {seat} does not hold the Queen"),
-        ),
+        rules=() if holds_queen else _NO_QUEEN[seat],
     )
 
 

@@ -204,6 +204,7 @@ def duke_tree(state: State, seat: int) -> Node:
         domain=(False, True),
         outside=lambda play: "a Duke answer plays it or not",
         then=lambda play: Move(duke=Move.Duke(play=play)),
+        leaf=True,
         rules=(
             Rule(
                 lambda play: not play or holds_duke,

@@ -50,6 +50,7 @@ def commit_tree(state: State, seat: int) -> Node:
         domain=(0, *hand),
         outside=lambda c: f"{card_name(c)} is not in seat {seat}'s hand",
         then=lambda c: Move(commit=Move.Commit(card=c)),
+        leaf=True,
         rules=(
             Rule(
                 lambda c: c != 0 or not has_sun,

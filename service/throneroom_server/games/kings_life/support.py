@@ -68,10 +68,7 @@ def support_choice(
         return players[t].supporter == NO_SEAT
 
     rules: list[Rule[int | None]] = [
-        Rule(
-            lambda t: t != seat,
-            lambda t: f"seat {seat} cannot support itself",
-        ),
+        Rule(lambda t: t != seat, lambda t: f"seat {seat} cannot support itself"),
         Rule(
             lambda t: t is None or token_in_hand,
             lambda t: f"seat {seat}'s support token already lies before seat {me.supporting}",
@@ -111,6 +108,7 @@ def support_choice(
                 domain=(0,),
                 outside=lambda h: "a display card is handed over only to a supported player",
                 then=lambda h: finish(None, 0),
+                leaf=True,
             )
         return Pick(
             read=read_hand_over,
@@ -119,6 +117,7 @@ def support_choice(
                 f"{card_name(h)} is not a card of seat {seat}'s display that can be handed over"
             ),
             then=lambda h: finish(target, h),
+            leaf=True,
         )
 
     return Pick(
