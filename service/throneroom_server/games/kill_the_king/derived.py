@@ -23,7 +23,7 @@ the step's target read from the kept field is compared with a fresh read
 (test_derived.py plays random games of every mode that way).
 
 The definition (engine.py) declares what reads the memo (``kit.fast``): the
-listed phases' generator (:func:`moves`), the ``member`` of their move kinds
+listed phases' generator (:meth:`Derived.moves`), the ``member`` of their move kinds
 (:func:`member`) and the effects of ``rotate``, ``climb``, ``dismount`` and
 ``step`` (:func:`rotate`, :func:`plain_move`, :func:`step`); each engine
 object binds them to its own ``Derived``.

@@ -207,7 +207,7 @@ def check_move(state: State, move: Move) -> Key:
 
 PLAY = ("movement", "attack", "follow_up", "disband", "reinforcement")
 
-LISTED = memoized(derived.moves)
+LISTED = memoized(derived.Derived.moves)
 """The generator of the phases listed at once (placement, movement, attack):
 the engine's ``Derived`` (derived.py), which keeps the last few listings."""
 

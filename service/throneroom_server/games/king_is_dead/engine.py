@@ -263,20 +263,32 @@ def pass_turn(state: State, seat: Seat, move: Move, events: list[Event]) -> None
 
 def play(memo: Memo, state: State, seat: Seat, move: Move, events: list[Event]) -> None:
     """A card played from the hand (its key known for a listed move)."""
-    play_card(state, seat, memo.key_of(move)[1], events)
+    key = memo.key_by_listed.get(id(move))  # memo.key_of(move), without the call
+    play_card(state, seat, (key if key is not None else move_key(move))[1], events)
 
 
-def decided(  # noqa: PLR0917 (the memo and what is bound, then the call shape)
-    effect: Callable[[State, Seat, Key, list[Event]], None],
-    memo: Memo,
-    state: State,
-    seat: Seat,
-    move: Move,
-    events: list[Event],
-) -> None:
-    """A decision of a card's effect or its summon, carried out by ``effect``
-    (effects.py) on the move's key."""
-    effect(state, seat, memo.key_of(move), events)
+def crowned(memo: Memo, state: State, seat: Seat, move: Move, events: list[Event]) -> None:
+    """The Crown's swap (effects.crown) of the move's key."""
+    key = memo.key_by_listed.get(id(move))  # memo.key_of(move), without the call
+    crown(state, seat, key if key is not None else move_key(move), events)
+
+
+def exchanged(memo: Memo, state: State, seat: Seat, move: Move, events: list[Event]) -> None:
+    """The Garrison's or the Ambassador's exchange (effects.exchange)."""
+    key = memo.key_by_listed.get(id(move))
+    exchange(state, seat, key if key is not None else move_key(move), events)
+
+
+def placed(memo: Memo, state: State, seat: Seat, move: Move, events: list[Event]) -> None:
+    """A follower placed by the Settlers or a faction card (effects.place_follower)."""
+    key = memo.key_by_listed.get(id(move))
+    place_follower(state, seat, key if key is not None else move_key(move), events)
+
+
+def summoned(memo: Memo, state: State, seat: Seat, move: Move, events: list[Event]) -> None:
+    """A follower summoned to court (effects.summon)."""
+    key = memo.key_by_listed.get(id(move))
+    summon(state, seat, key if key is not None else move_key(move), events)
 
 
 def member(  # noqa: PLR0917 (the memo and what is bound, then the call shape)
@@ -333,12 +345,12 @@ def _kind(
 MOVES: tuple[MoveKind[State, Move, Event], ...] = (
     _kind("pass_turn", pass_turn),
     _kind("play_card", memoized(play)),
-    _kind("crown", memoized(partial(decided, crown))),
-    _kind("garrison", memoized(partial(decided, exchange))),
-    _kind("ambassador", memoized(partial(decided, exchange))),
-    _kind("settle", memoized(partial(decided, place_follower))),
-    _kind("place", memoized(partial(decided, place_follower))),
-    _kind("summon", memoized(partial(decided, summon))),
+    _kind("crown", memoized(crowned)),
+    _kind("garrison", memoized(exchanged)),
+    _kind("ambassador", memoized(exchanged)),
+    _kind("settle", memoized(placed)),
+    _kind("place", memoized(placed)),
+    _kind("summon", memoized(summoned)),
 )
 """The fields of the move's ``decision`` oneof, in number order, each with its
 effect."""

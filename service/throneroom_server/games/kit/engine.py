@@ -73,6 +73,7 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         default; a test may hand one in (e.g. one that verifies itself)."""
         if memo is not None:
             self.memo = memo
+        _ = self.running  # bound now, not inside the first game
 
     def __setattr__(self, name: str, value: object) -> None:
         object.__setattr__(self, name, value)
