@@ -17,7 +17,6 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections.abc import Callable, Iterable, Sequence
-from functools import cached_property
 from typing import Generic, NoReturn, TypeVar
 
 from google.protobuf import text_format
@@ -68,31 +67,28 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         if isinstance(definition, GameDefinition) and "info" not in cls.__dict__:
             cls.info = definition.info
 
+    memo: object
+    """The memo this engine object owns (``definition.fast.memo``; None for a
+    definition without one): it only saves work."""
+    running: GameDefinition[OptionsT, StateT, MoveT, EventT, ViewT]
+    """The definition as this engine runs it: ``definition`` with its
+    ``memoized`` functions bound to ``memo`` (kit.fast.bound); the definition
+    itself when it reads no memo. Plain instance attributes, set when the
+    engine is built and again when ``definition`` or ``memo`` is set (no
+    descriptor: the hot paths read them at every call)."""
+
     def __init__(self, memo: object | None = None) -> None:
         """``memo``: the engine's memo (``definition.fast.memo``), a fresh one by
         default; a test may hand one in (e.g. one that verifies itself)."""
-        if memo is not None:
-            self.memo = memo
-        _ = self.running  # bound now, not inside the first game
+        if memo is None:
+            factory = self.definition.fast.memo
+            memo = factory() if factory is not None else None
+        self.memo = memo
 
     def __setattr__(self, name: str, value: object) -> None:
         object.__setattr__(self, name, value)
-        if name in ("definition", "memo"):  # bound again when next asked for
-            self.__dict__.pop("running", None)
-
-    @cached_property
-    def memo(self) -> object:
-        """The memo this engine object owns (``definition.fast.memo``; None
-        for a definition without one): it only saves work."""
-        factory = self.definition.fast.memo
-        return factory() if factory is not None else None
-
-    @cached_property
-    def running(self) -> GameDefinition[OptionsT, StateT, MoveT, EventT, ViewT]:
-        """The definition as this engine runs it: ``definition`` with its
-        ``memoized`` functions bound to ``memo`` (kit.fast.bound); the
-        definition itself when it reads no memo."""
-        return bound(self.definition, self.memo)
+        if name in ("definition", "memo") and "memo" in self.__dict__:
+            object.__setattr__(self, "running", bound(self.definition, self.memo))
 
     # -- what the game is ---------------------------------------------------------------
 
