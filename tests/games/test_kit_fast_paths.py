@@ -19,7 +19,14 @@ from throneroom.v1 import common_pb2, nim_pb2
 from throneroom.v1 import king_is_dead_pb2 as kid
 from throneroom.v1 import kings_life_pb2 as kl
 from throneroom_server.games.core import IllegalMoveError, InvalidMoveError
-from throneroom_server.games.kit import Engine, Phase, PhaseKind, PhaseTableError, derived_key
+from throneroom_server.games.kit import (
+    Engine,
+    Fast,
+    Phase,
+    PhaseKind,
+    PhaseTableError,
+    derived_key,
+)
 from throneroom_server.games.kit.checks import (
     enum_refusal_problems,
     narrowing_problems,
@@ -311,9 +318,9 @@ def test_member_is_handed_what_check_move_returned() -> None:
                 seen.append(checked) or k.member(s, seat, m, checked)
             ),
         )
-        for k in game.definition.moves
+        for k in game.running.moves  # bound to this engine's memo
     )
-    game.definition = dataclasses.replace(game.definition, moves=kinds)  # this object only
+    game.definition = dataclasses.replace(game.running, moves=kinds)  # this object only
     state = game.setup(game.default_options(), 3, 1)
     move = game.legal_moves(state, 0)[1]
     game.apply(state, 0, move)
@@ -328,7 +335,7 @@ def _promising() -> list[Engine]:  # type: ignore[type-arg]
     return [
         g
         for g in build_registry(include_fixtures=True).values()
-        if isinstance(g, Engine) and g.definition.check_move_refuses_enums
+        if isinstance(g, Engine) and g.definition.fast.check_move_refuses_enums
     ]
 
 
@@ -376,10 +383,10 @@ def test_a_broken_promise_is_caught() -> None:
 
 def test_the_promise_needs_a_check_move() -> None:
     with pytest.raises(PhaseTableError, match="needs a check_move"):
-        dataclasses.replace(SETTLERS, check_move=None, check_move_refuses_enums=True)
+        dataclasses.replace(SETTLERS, check_move=None, fast=Fast(check_move_refuses_enums=True))
 
 
-# --- the kind check_move read (GameDefinition.kind_of_checked) --------------------------
+# --- the kind check_move read (Fast.kind_of_checked) --------------------------
 
 
 def _nim_naming(named: str) -> Nim:
@@ -392,7 +399,7 @@ def _nim_naming(named: str) -> Nim:
 
     class Naming(Nim):
         definition = dataclasses.replace(
-            NIM, check_move=check_move, kind_of_checked=operator.itemgetter(0)
+            NIM, check_move=check_move, fast=Fast(kind_of_checked=operator.itemgetter(0))
         )
 
     return Naming()
@@ -416,13 +423,13 @@ def test_a_kind_of_checked_naming_another_kind_is_caught() -> None:
 
 def test_kind_of_checked_needs_a_check_move() -> None:
     with pytest.raises(PhaseTableError, match="kind_of_checked needs a check_move"):
-        dataclasses.replace(NIM, check_move=None, kind_of_checked=operator.itemgetter(0))
+        dataclasses.replace(NIM, check_move=None, fast=Fast(kind_of_checked=operator.itemgetter(0)))
 
 
 def test_king_is_dead_reads_the_kind_once() -> None:
     """The King Is Dead declares kind_of_checked (its check_move reads the oneof);
     test_definition.py proves it over playouts with narrowing_problems."""
-    assert build_registry()["king_is_dead"].definition.kind_of_checked is not None
+    assert build_registry()["king_is_dead"].definition.fast.kind_of_checked is not None
 
 
 # --- seat_view ------------------------------------------------------------------------
@@ -432,7 +439,7 @@ def _sharing() -> list[Engine]:  # type: ignore[type-arg]
     return [
         g
         for g in build_registry(include_fixtures=True).values()
-        if isinstance(g, Engine) and g.definition.seat_view is not None
+        if isinstance(g, Engine) and g.definition.fast.seat_view is not None
     ]
 
 
@@ -461,7 +468,9 @@ def test_a_seat_view_that_forgets_the_hand_is_caught() -> None:
     def careless(state: Any, seat: int, view: Any) -> None:
         view.viewer = seat  # and no hand
 
-    game.definition = dataclasses.replace(game.definition, seat_view=careless)  # this object only
+    game.definition = dataclasses.replace(
+        game.definition, fast=dataclasses.replace(game.definition.fast, seat_view=careless)
+    )  # this object only
     state = game.setup(game.default_options(), 2, 1)
     problems = seat_view_problems(game, state)
     assert len(problems) == 2 and "seat 0" in problems[0], problems
@@ -473,7 +482,7 @@ def test_a_seat_view_that_replaces_instead_of_adding_is_caught() -> None:
     spectator's followed by the seat's part, would hold that field twice."""
     game = build_registry()["king_is_dead"]
     assert isinstance(game, Engine)
-    original = game.definition.seat_view
+    original = game.definition.fast.seat_view
     assert original is not None
 
     def rewriting(state: Any, seat: int, view: Any) -> None:
@@ -483,7 +492,9 @@ def test_a_seat_view_that_replaces_instead_of_adding_is_caught() -> None:
         for data in seats or [s.SerializeToString() for s in game.view(state, None).seats]:
             view.seats.add().MergeFromString(data)
 
-    game.definition = dataclasses.replace(game.definition, seat_view=rewriting)  # this object only
+    game.definition = dataclasses.replace(
+        game.definition, fast=dataclasses.replace(game.definition.fast, seat_view=rewriting)
+    )  # this object only
     state = game.setup(game.default_options(), 2, 1)
     problems = seat_view_problems(game, state)
     assert len(problems) == 2 and "does not only add" in problems[0], problems

@@ -20,7 +20,7 @@ def test_a_seat_view_that_adds_into_a_message_the_spectator_holds_is_caught() ->
     spectator's whole supply."""
     game = build_registry()["king_is_dead"]
     assert isinstance(game, Engine)
-    original = game.definition.seat_view
+    original = game.definition.fast.seat_view
     assert original is not None
 
     def into_the_supply(state: Any, seat: int, view: Any) -> None:
@@ -28,7 +28,7 @@ def test_a_seat_view_that_adds_into_a_message_the_spectator_holds_is_caught() ->
         view.supply.scots = state.supply.scots
 
     game.definition = dataclasses.replace(
-        game.definition, seat_view=into_the_supply
+        game.definition, fast=dataclasses.replace(game.definition.fast, seat_view=into_the_supply)
     )  # this object only
     state = game.setup(game.default_options(), 2, 1)
     assert state.supply.scots and state.supply.welsh  # the supply holds more than the scots

@@ -8,7 +8,7 @@ from throneroom.games.kill_the_king.board import Coord
 from throneroom.games.kill_the_king.data import Face, Level, Mode, UnitType
 from throneroom.v1 import kill_the_king_pb2 as pb
 from throneroom_server.games.kill_the_king.combat import attack_moves
-from throneroom_server.games.kill_the_king.combat_strikes import Save, Scene, Strike
+from throneroom_server.games.kill_the_king.combat_scene import Save, Scene, Strike
 from throneroom_server.games.kill_the_king.combat_units import strikes_of
 
 from tests.games.kill_the_king.combat_positions import (

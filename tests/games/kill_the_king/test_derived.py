@@ -74,17 +74,34 @@ class Counting(derived.Derived):
         return done
 
 
+class Forgetful(derived.Derived):
+    """A memo that keeps nothing: every listing is made from scratch and no
+    effect finds the listing its membership test read (so each plays the
+    kind's plain effect) — the definition as if it had no memo."""
+
+    __slots__ = ()
+
+    def listing(self, state: State, seat: int) -> derived.Listing:
+        return derived.listed(state, seat)
+
+    def checked(self, state: State, seat: int) -> derived.Listing | None:
+        return None
+
+
+def _plain() -> KillTheKing:
+    return KillTheKing(Forgetful())
+
+
 @pytest.mark.parametrize(("values", "seats"), VARIANTS)
 def test_memo_listings_equal_listings_from_scratch(
     values: tuple[tuple[str, int], ...], seats: int
 ) -> None:
     # verify=True lists every memo hit again from scratch and compares; the
-    # engine's legal moves are also compared with the module's definition,
-    # which lists without any memo.
+    # engine's legal moves are also compared with an engine whose memo keeps
+    # nothing.
     memo = Counting()
     engine = KillTheKing(memo)
-    plain = KillTheKing.__new__(KillTheKing)
-    plain.definition = KILL_THE_KING
+    plain = _plain()
     decisions = 0
     for game in range(2):
         chooser = random.Random(game)
@@ -103,11 +120,10 @@ def test_memo_listings_equal_listings_from_scratch(
     assert memo.derived_steps > 10  # plain steps took the derived path
 
 
-def test_apply_matches_the_definition_without_memo() -> None:
+def test_apply_matches_an_engine_whose_memo_keeps_nothing() -> None:
     memo = Counting()
     engine = KillTheKing(memo)
-    plain = KillTheKing.__new__(KillTheKing)
-    plain.definition = KILL_THE_KING
+    plain = _plain()
     chooser = random.Random(5)
     state = engine.setup(engine.default_options(), 2, 9)
     while acting := engine.to_act(state):
@@ -158,6 +174,7 @@ def test_the_memo_belongs_to_the_engine() -> None:
         assert not hasattr(value, "cache_info"), name
     one, two = KillTheKing(), KillTheKing()
     assert one.derived is not two.derived
+    assert one.definition is two.definition is KILL_THE_KING  # the memo is bound, not declared
     state = one.setup(one.default_options(), 2, 3)
     chooser = random.Random(3)
     while state.phase != State.PHASE_MOVEMENT:

@@ -13,7 +13,12 @@ from throneroom.v1 import king_is_dead_pb2 as pb
 from throneroom_server.games.core import IllegalMoveError, InvalidMoveError
 from throneroom_server.games.king_is_dead import KingIsDead
 from throneroom_server.games.king_is_dead.board import CARDS, REGIONS
-from throneroom_server.games.king_is_dead.engine import PHASE_OF_DECISION, PHASES, phase_of
+from throneroom_server.games.king_is_dead.engine import (
+    KING_IS_DEAD,
+    PHASE_OF_DECISION,
+    PHASES,
+    phase_of,
+)
 from throneroom_server.games.king_is_dead.lastcard import (
     LastCardSearch,
     last_card_in_play,
@@ -142,11 +147,12 @@ def test_a_legal_move_with_unknown_fields_is_not_the_listed_move() -> None:
         GAME.apply(state, 0, move)
 
 
-def test_each_engine_builds_its_definition_around_its_own_search() -> None:
+def test_each_engine_binds_the_definition_to_its_own_search() -> None:
     search = LastCardSearch()
     one, other = KingIsDead(search), KingIsDead()
     assert one.search is search and other.search is not search
-    assert one.definition is not other.definition
+    assert one.definition is other.definition is KING_IS_DEAD
+    assert one.running is not other.running
     assert one.info == other.info == GAME.info
     assert one.definition.phases.describe() == other.definition.phases.describe()
     with pytest.raises(AttributeError):

@@ -11,6 +11,7 @@ from collections import Counter
 from itertools import combinations
 
 import pytest
+from throneroom.games.king_is_dead.rules import region_winner
 from throneroom_server.games.king_is_dead import KingIsDead, lastcard, searchending
 from throneroom_server.games.king_is_dead.board import (
     CONTROL_LOYALISTS,
@@ -36,7 +37,7 @@ from throneroom_server.games.king_is_dead.endings import (
     ranked_seat_wins,
     winners,
 )
-from throneroom_server.games.king_is_dead.rules import placed, region_winner, summoned_from
+from throneroom_server.games.king_is_dead.rules import placed, summoned_from
 from throneroom_server.games.king_is_dead.searchending import (
     AFTER_SUMMON,
     CONTROL_OF,

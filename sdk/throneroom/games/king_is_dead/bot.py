@@ -39,6 +39,7 @@ from throneroom.games.king_is_dead.data import (
     SETTLERS,
     TEAM_SEATS,
 )
+from throneroom.games.king_is_dead.rules import banner, region_winner
 from throneroom.games.protocol import BotTrial, against_random_bots
 from throneroom.v1 import game_pb2
 from throneroom.v1 import king_is_dead_pb2 as pb
@@ -47,13 +48,6 @@ __all__ = ["KingIsDeadBot", "Model", "evaluate"]
 
 _M: Any = pb.KingIsDeadMove
 """The move class, untyped: the candidates below hold plain ints."""
-
-
-def _winner(c: Sequence[int]) -> int:
-    best = max(c)
-    if best == 0 or list(c).count(best) > 1:
-        return SAXONS
-    return list(c).index(best) + 1
 
 
 @dataclass
@@ -183,16 +177,14 @@ def evaluate(model: Model) -> float:
         if not face_up:
             continue
         c = counts[region - 1]
-        w = _winner(c)
+        w = region_winner(c)
         step += 1
         control[region - 1] = w
         order[region - 1] = step
         if model.mordred:
-            pool += c[3]
-            target = BANNER[region]
-            if control[target - 1] == 0 and pool > 0:
+            pool, target = banner(region, c, pool, control[BANNER[region] - 1] == 0)
+            if target:
                 counts[target - 1][3] += 1
-                pool -= 1
         if w == SAXONS:
             saxons += 1
             if saxons >= SAXON_TOKENS_FOR_INVASION:

@@ -31,7 +31,7 @@ from throneroom.games.kill_the_king.data import (
 )
 from throneroom.v1 import kill_the_king_pb2 as pb
 
-from throneroom_server.games.kill_the_king.combat_strikes import (
+from throneroom_server.games.kill_the_king.combat_scene import (
     Modifier,
     Roll,
     Save,

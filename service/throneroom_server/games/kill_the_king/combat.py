@@ -45,13 +45,8 @@ from throneroom_server.games.kill_the_king.combat_deaths import (
     kill_unit,
     panic,
 )
-from throneroom_server.games.kill_the_king.combat_strikes import (
-    Roll,
-    Save,
-    Scene,
-    Strike,
-    climb_strike,
-)
+from throneroom_server.games.kill_the_king.combat_scene import Roll, Save, Scene, Strike
+from throneroom_server.games.kill_the_king.combat_strikes import climb_strike
 from throneroom_server.games.kill_the_king.combat_units import second_charge, strikes_of
 from throneroom_server.games.kill_the_king.elephants import is_elephant
 from throneroom_server.games.kill_the_king.keys import ATTACK as ATTACK_KIND

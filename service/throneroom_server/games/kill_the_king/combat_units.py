@@ -12,9 +12,8 @@ from throneroom.games.kill_the_king.data import SECOND_CHARGE_PENALTY, UNITS, At
 from throneroom.v1 import kill_the_king_pb2 as pb
 
 from throneroom_server.games.kill_the_king.ballista import bolt_strikes
+from throneroom_server.games.kill_the_king.combat_scene import Scene, Strike
 from throneroom_server.games.kill_the_king.combat_strikes import (
-    Scene,
-    Strike,
     cross_strikes,
     melee_strikes,
     prepared_climb_strikes,

@@ -14,24 +14,26 @@ answer exactly membership in the enumeration (the conformance suite and
 tests/games/kill_the_king/test_derived.py run it).
 
 After a free rotation the next listing is derived from the one before
-(:func:`after_free_rotation`), and after a step whose only event is the step
-itself too (:func:`after_plain_step`, :func:`.listing.after_step`: only the
+(:func:`rotate`), and after a step whose only event is the step
+itself too (:func:`step`, :func:`.listing.after_step`: only the
 units within reach of the step's two squares are listed again); the step's
 effect reads the field the listing kept. With ``verify`` every listing read
 from the memo is listed again from scratch and compared, field included, and
 the step's target read from the kept field is compared with a fresh read
 (test_derived.py plays random games of every mode that way).
 
-:func:`definition_with` binds a definition to one ``Derived``: the listed
-phases' generators and the ``member`` of their move kinds read it.
+The definition (engine.py) declares what reads the memo (``kit.fast``): the
+listed phases' generator (:meth:`Derived.moves`), the ``member`` of their move kinds
+(:func:`member`) and the effects of ``rotate``, ``climb``, ``dismount`` and
+``step`` (:func:`rotate`, :func:`plain_move`, :func:`step`); each engine
+object binds them to its own ``Derived``.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from bisect import bisect_left
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 from throneroom.v1 import kill_the_king_pb2 as pb
 
@@ -51,9 +53,7 @@ from throneroom_server.games.kill_the_king.keys import (
     ROTATE,
     Key,
     LazyMoves,
-    move_key,
 )
-from throneroom_server.games.kit import GameDefinition, MoveKind
 
 State = pb.KillTheKingState
 Move = pb.KillTheKingMove
@@ -67,12 +67,6 @@ ENGINES = frozenset({pb.UNIT_TYPE_BATTERING_RAM, pb.UNIT_TYPE_SIEGE_TOWER})
 PLACEMENT = pb.KillTheKingState.PHASE_PLACEMENT
 ATTACK = pb.KillTheKingState.PHASE_ATTACK
 LISTED_PHASES = frozenset({MOVEMENT, PLACEMENT, ATTACK})
-LISTED_PHASE_NAMES = frozenset({"movement", "placement", "attack"})
-MEMO_KINDS = frozenset(
-    {"step", "rotate", "climb", "prepare_climb", "dismount", "end_phase", "place", "attack"}
-)
-"""The kinds of the phases listed through the memo (movement, placement,
-attack), whose membership the memo's listing answers."""
 
 
 def movement_keys(state: State, seat: int) -> list[Key]:
@@ -134,7 +128,7 @@ class Derived:
     as plain data.
 
     A free rotation changes nothing the listing reads but the unit's own facing
-    and ``rotated`` flag (see :func:`after_free_rotation`), so the listing after
+    and ``rotated`` flag (see :func:`rotate`), so the listing after
     it is the one before without that unit's rotations: stored at once, it
     spares the next ``legal_moves`` a look at the field. A plain step changes
     what the listing reads only near its two squares (:meth:`stepped`). With
@@ -189,7 +183,7 @@ class Derived:
     def rotated(self, state: State, seat: int, before: Listing, uid: int) -> None:
         """``state`` is a state whose listing for ``seat`` was ``before`` after
         a free rotation of unit ``uid`` that changed nothing else (checked by
-        :func:`after_free_rotation`): its listing is ``before`` without the
+        :func:`rotate`): its listing is ``before`` without the
         unit's rotations (a slice of the ascending keys)."""
         keys, plain = before
         start = bisect_left(keys, (ROTATE, uid))
@@ -204,7 +198,7 @@ class Derived:
     ) -> bool:
         """``state`` is a state whose listing for ``seat`` was ``before`` (with
         its plain field) after a step of unit ``uid`` from position ``origin``
-        whose only event was the step (checked by :func:`after_plain_step`),
+        whose only event was the step (checked by :func:`step`),
         ``active`` the unit active before it: its listing is derived
         (:func:`.listing.after_step`) when it can be. Returns whether it was."""
         assert before.plain is not None
@@ -238,162 +232,126 @@ class Derived:
 
 
 Play = Callable[[State, int, Move, list[Event]], None]
+Narrow = Callable[[State, int, Move], Iterable[Move]]
 
 
-def after_free_rotation(play: Play, derived: Derived) -> Play:
-    """The rotation's effect; after a free one that changed nothing but the
-    unit's facing and ``rotated`` flag (its one event, the movement phase
-    still on; not a Siege Tower, whose exposed crew turns with it, nor a
+def moves(memo: Derived, state: State, seat: int) -> LazyMoves:
+    """The listed phases' generator (movement, placement, attack): the
+    listing of ``memo``."""
+    return memo.moves(state, seat)
+
+
+def member(  # noqa: PLR0917 (the memo and what is bound, then the call shape)
+    narrow: Narrow, memo: Derived, state: State, seat: int, move: Move, key: Key
+) -> Move | None:
+    """The membership test of a kind of the listed phases :
+    in a listed phase a search of ``memo``'s listing (``key``: what
+    ``check_move`` returned), elsewhere (e.g. ``end_phase`` in the
+    reinforcement) the kind's own ``narrow`` (or generator)."""
+    if state.phase in LISTED_PHASES:
+        return memo.member(state, seat, move, key)
+    return next((c for c in narrow(state, seat, move) if c == move), None)
+
+
+def rotate(  # noqa: PLR0917 (the memo and what is bound, then the call shape)
+    play: Play, memo: Derived, state: State, seat: int, move: Move, events: list[Event]
+) -> None:
+    """The rotation's effect (``play``); after a free one that changed nothing
+    but the unit's facing and ``rotated`` flag (its one event, the movement
+    phase still on; not a Siege Tower, whose exposed crew turns with it, nor a
     crew), the next listing is derived from the one before
     (:meth:`Derived.rotated`). No listing reads a unit's facing except a
     Flaming Pig's (which never turns) and a tower's crew's (left out): not a
     Ram's crew's; climbing attacks do not depend on facing. A rotation that
-    cost a point (a Catapult's) is derived as a move (:func:`after_plain_move`)."""
-    moved = after_plain_move(play, derived, "rotated")
-
-    def played(state: State, seat: int, move: Move, events: list[Event]) -> None:
-        u = state.units[move.rotate.unit]
-        if u.type != TOWER and u.carried_by < 0 and _rotation_cost(state, u):
-            moved(state, seat, move, events)
-            return
-        before = derived.checked(state, seat) if state.phase == MOVEMENT else None
-        start = len(events)
-        play(state, seat, move, events)
-        if before is None or len(events) != start + 1 or state.phase != MOVEMENT:
-            return
-        event = events[start]
-        if event.WhichOneof("kind") != "rotated" or event.rotated.cost != 0:
-            return
-        u = state.units[move.rotate.unit]
-        if u.carried_by >= 0 or u.type == TOWER:
-            return
-        derived.rotated(state, seat, before, u.id)
-
-    return played
+    cost a point (a Catapult's) is derived as a move (:func:`plain_move`)."""
+    u = state.units[move.rotate.unit]
+    if u.type != TOWER and u.carried_by < 0 and _rotation_cost(state, u):
+        plain_move("rotated", play, memo, state, seat, move, events)
+        return
+    before = memo.checked(state, seat) if state.phase == MOVEMENT else None
+    start = len(events)
+    play(state, seat, move, events)
+    if before is None or len(events) != start + 1 or state.phase != MOVEMENT:
+        return
+    event = events[start]
+    if event.WhichOneof("kind") != "rotated" or event.rotated.cost != 0:
+        return
+    u = state.units[move.rotate.unit]
+    if u.carried_by >= 0 or u.type == TOWER:
+        return
+    memo.rotated(state, seat, before, u.id)
 
 
 def _rotation_cost(state: State, u: pb.KillTheKingUnit) -> int:
     return 0 if state.movement_locked_now else grid.CHARTS[u.type].rotation_cost
 
 
-def after_plain_move(play: Play, derived: Derived, event_name: str) -> Play:
-    """The effect of a climb, a dismount or a rotation that cost a point;
-    after one whose only event is its own (``event_name``), the movement phase
-    still on, the next listing is derived from the one before as after a step
-    (:meth:`Derived.stepped`) when that one kept its plain field."""
-
-    def played(state: State, seat: int, move: Move, events: list[Event]) -> None:
-        before = derived.checked(state, seat) if state.phase == MOVEMENT else None
-        if before is None or before.plain is None:
-            play(state, seat, move, events)
-            return
-        kind = move.WhichOneof("decision")
-        uid = getattr(move, kind).unit if kind is not None else -1
-        origin = grid.position(state.units[uid])
-        active = state.active_unit
-        start = len(events)
+def plain_move(  # noqa: PLR0917 (the memo and what is bound, then the call shape)
+    event_name: str,
+    play: Play,
+    memo: Derived,
+    state: State,
+    seat: int,
+    move: Move,
+    events: list[Event],
+) -> None:
+    """The effect (``play``) of a climb, a dismount or a rotation that cost a
+    point; after one whose only event is its own (``event_name``), the movement
+    phase still on, the next listing is derived from the one before as after a
+    step (:meth:`Derived.stepped`) when that one kept its plain field."""
+    before = memo.checked(state, seat) if state.phase == MOVEMENT else None
+    if before is None or before.plain is None:
         play(state, seat, move, events)
-        if len(events) != start + 1 or state.phase != MOVEMENT:
-            return
-        if events[start].WhichOneof("kind") != event_name:
-            return
-        derived.stepped(state, seat, before, uid=uid, origin=origin, active=active)
-
-    return played
-
-
-def after_plain_step(play: Play, derived: Derived, then_check: Callable[[Play], Play]) -> Play:
-    """The step's effect (``play``, the definition's: ``then_check`` of
-    ``movement.step``). When the listing before it kept its plain field, the
-    effect reads the field from it (``movement.step``'s ``field``, wrapped by
-    the same ``then_check``), and after a step whose only event was the step
-    itself (the movement phase still on) the next listing is derived from the
-    one before (:meth:`Derived.stepped`)."""
-
-    def played(state: State, seat: int, move: Move, events: list[Event]) -> None:
-        before = derived.checked(state, seat) if state.phase == MOVEMENT else None
-        if before is None or before.plain is None:
-            play(state, seat, move, events)
-            return
-        field = listing.Field.of_plain(state, grid.tables(state), before.plain)
-
-        def step(state: State, seat: int, move: Move, events: list[Event]) -> None:
-            u, d = state.units[move.step.unit], move.step.direction
-            if derived.verify and not (u.type == PIG and pigs.blocked_ahead(state, u)):
-                # the plain field is the state's own (a blocked Pig explodes instead)
-                assert listing.step_target(state, u, d, field) == listing.step_target(state, u, d)
-                turned = tuple(v.id for v in state.units if v.rotated)
-                assert field.turned == turned, f"kept {field.turned} != turned {turned}"
-            movement.step(state, seat, move, events, field)
-
-        uid = move.step.unit
-        origin = grid.position(state.units[uid])
-        active = state.active_unit
-        start = len(events)
-        then_check(step)(state, seat, move, events)
-        if len(events) != start + 1 or state.phase != MOVEMENT:
-            return
-        if events[start].WhichOneof("kind") != "stepped":
-            return
-        derived.stepped(state, seat, before, uid=uid, origin=origin, active=active)
-
-    return played
+        return
+    kind = move.WhichOneof("decision")
+    uid = getattr(move, kind).unit if kind is not None else -1
+    origin = grid.position(state.units[uid])
+    active = state.active_unit
+    start = len(events)
+    play(state, seat, move, events)
+    if len(events) != start + 1 or state.phase != MOVEMENT:
+        return
+    if events[start].WhichOneof("kind") != event_name:
+        return
+    memo.stepped(state, seat, before, uid=uid, origin=origin, active=active)
 
 
-def definition_with(
-    definition: GameDefinition[Any, Any, Any, Any, Any],
-    derived: Derived,
+def step(  # noqa: PLR0917 (the memo and what is bound, then the call shape)
     then_check: Callable[[Play], Play],
-) -> Any:
-    """``definition`` with its movement phase listed through ``derived`` and the
-    movement kinds' membership answered by it (elsewhere, e.g. ``end_phase`` in
-    the attack phase, the kind's own narrowing as before). ``then_check`` wraps
-    an effect with the checks that follow every effect (the engine's): the step
-    kind is rebuilt from ``movement.step`` reading the field the listing kept."""
-    check = definition.check_move
+    play: Play,
+    memo: Derived,
+    state: State,
+    seat: int,
+    move: Move,
+    events: list[Event],
+) -> None:
+    """The step's effect (``play``: ``then_check`` of ``movement.step``). When the listing
+    before it kept its plain field, ``movement.step`` reads the field from it,
+    and after a step whose only event was the step itself (the movement phase
+    still on) the next listing is derived from the one before
+    (:meth:`Derived.stepped`)."""
+    before = memo.checked(state, seat) if state.phase == MOVEMENT else None
+    if before is None or before.plain is None:
+        play(state, seat, move, events)
+        return
+    field = listing.Field.of_plain(state, grid.tables(state), before.plain)
 
-    def check_move(state: State, move: Move) -> Key:
-        """The engine's checks, then the move's key (handed to ``member``)."""
-        if check is not None:
-            check(state, move)
-        return move_key(move)
+    def step(state: State, seat: int, move: Move, events: list[Event]) -> None:
+        u, d = state.units[move.step.unit], move.step.direction
+        if memo.verify and not (u.type == PIG and pigs.blocked_ahead(state, u)):
+            # the plain field is the state's own (a blocked Pig explodes instead)
+            assert listing.step_target(state, u, d, field) == listing.step_target(state, u, d)
+            turned = tuple(v.id for v in state.units if v.rotated)
+            assert field.turned == turned, f"kept {field.turned} != turned {turned}"
+        movement.step(state, seat, move, events, field)
 
-    def bound(kind: MoveKind[State, Move, Event]) -> MoveKind[State, Move, Event]:
-        if kind.name not in MEMO_KINDS:
-            return kind
-        play = kind.play
-        if kind.name == "rotate":
-            play = after_free_rotation(play, derived)
-        elif kind.name == "climb":
-            play = after_plain_move(play, derived, "climbed")
-        elif kind.name == "dismount":
-            play = after_plain_move(play, derived, "flipped")
-        elif kind.name == "step":
-            play = after_plain_step(play, derived, then_check)
-        narrow = kind.narrow
-        generate = kind.generate
-
-        def member(state: State, seat: int, move: Move, key: Key) -> Move | None:
-            if state.phase in LISTED_PHASES:
-                return derived.member(state, seat, move, key)
-            candidates = narrow(state, seat, move) if narrow is not None else generate(state, seat)  # type: ignore[misc]
-            return next((c for c in candidates if c == move), None)
-
-        return dataclasses.replace(kind, member=member, play=play)
-
-    phases = definition.phases
-    table = dataclasses.replace(
-        phases,
-        phases=tuple(
-            dataclasses.replace(p, generate=derived.moves, ordered=True)
-            if p.name in LISTED_PHASE_NAMES
-            else p
-            for p in phases.phases
-        ),
-    )
-    return dataclasses.replace(
-        definition,
-        phases=table,
-        moves=tuple(bound(kind) for kind in definition.moves),
-        check_move=check_move,
-    )
+    uid = move.step.unit
+    origin = grid.position(state.units[uid])
+    active = state.active_unit
+    start = len(events)
+    then_check(step)(state, seat, move, events)
+    if len(events) != start + 1 or state.phase != MOVEMENT:
+        return
+    if events[start].WhichOneof("kind") != "stepped":
+        return
+    memo.stepped(state, seat, before, uid=uid, origin=origin, active=active)

@@ -11,6 +11,7 @@ KK-118).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import partial
 
 from throneroom.games.kill_the_king.data import DIE_SIDES, LEADERS, UNITS, Mode, UnitType, mode_of
 from throneroom.games.messages import GameMessages
@@ -30,7 +31,7 @@ from throneroom_server.games.kill_the_king import (
 )
 from throneroom_server.games.kill_the_king import state as st
 from throneroom_server.games.kill_the_king.invariants import INVARIANTS
-from throneroom_server.games.kill_the_king.keys import LazyMoves, move_key
+from throneroom_server.games.kill_the_king.keys import Key, move_key
 from throneroom_server.games.kill_the_king.scope import (
     ALL_BUYABLE,
     LEADERS_IN_PLAY,
@@ -39,6 +40,7 @@ from throneroom_server.games.kill_the_king.scope import (
 )
 from throneroom_server.games.kit import (
     Engine,
+    Fast,
     GameDefinition,
     Golden,
     MoveKind,
@@ -48,6 +50,7 @@ from throneroom_server.games.kit import (
     Testing,
     Variant,
     end,
+    memoized,
     simultaneous,
     turn,
 )
@@ -187,26 +190,26 @@ def follow_up(state: State, seat: int, move: Move, events: list[Event]) -> None:
     state.resume_phase = S.PHASE_UNSPECIFIED
 
 
-def movement_moves(state: State, seat: int) -> LazyMoves:
-    """The movement phase's moves at once (one look at the field), ascending
-    (an engine lists them through its ``Derived``, see :class:`KillTheKing`)."""
-    return LazyMoves(derived.movement_keys(state, seat))
-
-
 def narrow_end_phase(state: State, seat: int, move: Move) -> list[Move]:
     return list(turns.end_phase_moves(state, seat))
 
 
-def check_move(state: State, move: Move) -> None:
-    """Unit ids out of range are malformed (the kit checks the rest)."""
+def check_move(state: State, move: Move) -> Key:
+    """Unit ids out of range are malformed (the kit checks the rest); then the
+    move's key, which the listed kinds' ``member`` searches for."""
     kind = move.WhichOneof("decision")
     if kind in ("place", "step", "rotate", "climb", "prepare_climb", "dismount", "attack"):
         uid = getattr(move, kind).unit
         if not 0 <= uid < len(state.units):
             raise InvalidMoveError(f"no unit {uid}")
+    return move_key(move)
 
 
 PLAY = ("movement", "attack", "follow_up", "disband", "reinforcement")
+
+LISTED = memoized(derived.Derived.moves)
+"""The generator of the phases listed at once (placement, movement, attack):
+the engine's ``Derived`` (derived.py), which keeps the last few listings."""
 
 PHASES: PhaseTable[State] = PhaseTable(
     phase_of=phase_of,
@@ -243,7 +246,7 @@ PHASES: PhaseTable[State] = PhaseTable(
             "placement",
             seats=views.to_act,
             moves=["place"],
-            generate=setup.placement_moves,
+            generate=LISTED,
             ordered=True,
             ends="every seat has placed every counter: the reveal (KK-22, KK-27)",
             follows=["movement", "disband", "over"],
@@ -262,7 +265,7 @@ PHASES: PhaseTable[State] = PhaseTable(
             seat=to_move,
             moves=["step", "rotate", "climb", "prepare_climb", "dismount", "end_phase"],
             ends="the side ends it (KK-33)",
-            generate=movement_moves,
+            generate=LISTED,
             ordered=True,
             follows=["attack", "disband", "over"],
         ),
@@ -270,6 +273,8 @@ PHASES: PhaseTable[State] = PhaseTable(
             "attack",
             seat=to_move,
             moves=["attack", "end_phase"],
+            generate=LISTED,
+            ordered=True,
             ends="the side ends it; then the end of the turn (KK-29, KK-34)",
             follows=["movement", "reinforcement", "follow_up", "disband", "over"],
         ),
@@ -307,29 +312,73 @@ def _kind(
     return MoveKind(name, generate=generate, play=_then_check(play), narrow=narrow, ordered=ordered)
 
 
+def _listed_kind(
+    name: str,
+    generate: Generate | Callable[[State, int], list[Move]],
+    play: Play,
+    narrow: Narrow,
+    effect: Callable[..., None] | None = None,
+) -> MoveKind[State, Move, Event]:
+    """A kind of the phases listed at once: its membership a search of the
+    memo's listing (``derived.member``); ``effect`` (the memo first, then the
+    kind's effect) derives the next listing from the one before."""
+    checked = _then_check(play)
+    return MoveKind(
+        name,
+        generate=generate,
+        play=checked if effect is None else memoized(partial(effect, checked)),
+        narrow=narrow,
+        member=memoized(partial(derived.member, narrow)),
+    )
+
+
+def _attack_candidates(state: State, seat: int, move: Move) -> list[Move]:
+    return attack_moves(state, seat)
+
+
 MOVES: tuple[MoveKind[State, Move, Event], ...] = (
     _kind("choose_side", setup.choose_side_moves, setup.choose_side),
     _kind("buy", setup.buy_moves, setup.buy),
     _kind("buy_suggested_army", setup.suggested_army_moves, setup.buy_suggested_army),
     _kind("choose_leader", setup.leader_moves, setup.choose_leader),
-    _kind("place", setup.place_moves, setup.place, setup.narrow_place),
+    _listed_kind("place", setup.place_moves, setup.place, setup.narrow_place),
     _kind(
         "reinforce", turns.reinforce_moves, turns.reinforce, turns.narrow_reinforce, ordered=True
     ),
-    _kind("step", movement.step_moves, movement.step, movement.narrow_step),
-    _kind("rotate", movement.rotate_moves, movement.rotate, movement.narrow_rotate),
-    _kind("climb", climbing.climb_moves, climbing.climb, climbing.narrow_climb),
-    _kind(
+    _listed_kind(
+        "step",
+        movement.step_moves,
+        movement.step,
+        movement.narrow_step,
+        partial(derived.step, _then_check),
+    ),
+    _listed_kind(
+        "rotate", movement.rotate_moves, movement.rotate, movement.narrow_rotate, derived.rotate
+    ),
+    _listed_kind(
+        "climb",
+        climbing.climb_moves,
+        climbing.climb,
+        climbing.narrow_climb,
+        partial(derived.plain_move, "climbed"),
+    ),
+    _listed_kind(
         "prepare_climb",
         climbing.prepare_climb_moves,
         climbing.prepare_climb,
         climbing.narrow_prepare_climb,
     ),
-    _kind("dismount", movement.dismount_moves, movement.dismount, movement.narrow_dismount),
-    _kind("attack", attack_moves, attack),
+    _listed_kind(
+        "dismount",
+        movement.dismount_moves,
+        movement.dismount,
+        movement.narrow_dismount,
+        partial(derived.plain_move, "flipped"),
+    ),
+    _listed_kind("attack", attack_moves, attack, _attack_candidates),
     _kind("follow_up", follow_up_moves, follow_up),
     _kind("disband", treasury.disband_moves, treasury.disband),
-    _kind("end_phase", turns.end_phase_moves, turns.end_phase, narrow_end_phase),
+    _listed_kind("end_phase", turns.end_phase_moves, turns.end_phase, narrow_end_phase),
 )
 
 GIGA_VARIANTS = tuple(
@@ -373,6 +422,7 @@ KILL_THE_KING: GameDefinition[Options, State, Move, Event, View] = GameDefinitio
     moves=MOVES,
     check_options=check_options,
     check_move=check_move,
+    fast=Fast(memo=derived.Derived),
     move_key=move_key,
     view=views.view,
     redact_event=views.redact_event,
@@ -408,12 +458,18 @@ KILL_THE_KING: GameDefinition[Options, State, Move, Event, View] = GameDefinitio
 
 
 class KillTheKing(Engine[Options, State, Move, Event, View]):
-    """Kill the King's engine: everything derived from KILL_THE_KING, its
-    movement listings kept by the object's own ``Derived`` (a memo of recent
-    states: it only saves work, so the engine stays pure)."""
+    """Kill the King's engine: KILL_THE_KING, its listings kept by the
+    object's own ``Derived`` (``memo``: a memo of recent states; it only saves
+    work, so the engine stays pure)."""
 
     definition = KILL_THE_KING
 
     def __init__(self, memo: derived.Derived | None = None) -> None:
-        self.derived = memo if memo is not None else derived.Derived()
-        self.definition = derived.definition_with(KILL_THE_KING, self.derived, _then_check)
+        super().__init__(memo)
+
+    @property
+    def derived(self) -> derived.Derived:
+        """The engine's memo of listings."""
+        memo = self.memo
+        assert isinstance(memo, derived.Derived)
+        return memo

@@ -17,6 +17,7 @@ test_derived.py.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from throneroom.games.kill_the_king.board import Coord, Position
@@ -455,6 +456,23 @@ def step_target(
     raise ValueError(f"unit {u.id} has no step towards {d}")
 
 
+def _turned_again(
+    f: Field, units: Sequence[Unit], turned: Iterable[int], whole: set[int], keys: list[Key]
+) -> None:
+    """The rotations of the units turned before the move (not listed again
+    whole): they may turn again (another move, KK-31); they are the seat's
+    (invariants.turned_only_in_the_movement_phase)."""
+    for i in turned:
+        if i not in whole:
+            v = units[i]
+            chart = CHARTS[v.type]
+            over = movement_over(v, f.active)
+            cost = 0 if f.locked else chart.rotation_cost
+            if may_turn(v, cost, over, f.left(v, chart) if cost and not over else 0):
+                for facing in OTHER_FACINGS[v.facing]:
+                    keys.append((ROTATE, i, facing))
+
+
 def after_step(
     state: State, seat: int, before: list[Key], plain: Plain, *, uid: int, origin: int, active: int
 ) -> tuple[list[Key], Plain] | None:
@@ -527,17 +545,7 @@ def after_step(
         elif v.seat != seat:
             continue
         _unit_keys(f, v, keys, whole=i in whole)
-    # the units turned before it may turn again (another move, KK-31); they
-    # are the seat's (invariants.turned_only_in_the_movement_phase)
-    for i in plain.turned:
-        if i not in whole:
-            v = units[i]
-            chart = CHARTS[v.type]
-            over = movement_over(v, f.active)
-            cost = 0 if f.locked else chart.rotation_cost
-            if may_turn(v, cost, over, f.left(v, chart) if cost and not over else 0):
-                for facing in OTHER_FACINGS[v.facing]:
-                    keys.append((ROTATE, i, facing))
+    _turned_again(f, units, plain.turned, whole, keys)
     # end_phase: no unit on the passage; a Flaming Pig may still have to move
     has_end = (not _pigs_to_move(f, seat, None)) if f.pigs else had_end
     if has_end:

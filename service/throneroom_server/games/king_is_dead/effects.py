@@ -1,21 +1,14 @@
 """Carrying out a card's decisions (and the summon) on a copied state: what
 each decision does is rules.py's (shared with the last-card search); here it
-is written into the state, with the events."""
+is written into the state, with the events: one function per kind of
+decision (the definition's effects, engine.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from throneroom_server.games.king_is_dead.board import AMBASSADOR, GARRISON
-from throneroom_server.games.king_is_dead.cards import (
-    K_AMBASSADOR,
-    K_CROWN,
-    K_GARRISON,
-    K_PLACE,
-    K_SETTLE,
-    K_SUMMON,
-    Key,
-)
+from throneroom_server.games.king_is_dead.cards import Key
 from throneroom_server.games.king_is_dead.methods import clear_field
 from throneroom_server.games.king_is_dead.moves import move_from_key
 from throneroom_server.games.king_is_dead.rules import (
@@ -62,58 +55,65 @@ def play_card(state: State, seat: int, card: int, events: list[Event]) -> None:
     start_effect(state, seat, card, events)
 
 
-def carry_out(state: State, seat: int, key: Key, events: list[Event]) -> None:
-    """Carry out one legal decision of a card's effect or its summon: rules.py
-    says what it does, written here into the state with its events."""
-    kind = key[0]
-    if kind == K_SUMMON:  # the commonest: the pending decision is not read
-        _, region, faction = key
-        reg = state.regions[region - 1]
-        reg.scots, reg.welsh, reg.romano_british, reg.loyalists = summoned_from(
-            (reg.scots, reg.welsh, reg.romano_british, reg.loyalists), faction
-        )
-        court = state.seats[seat].court
-        court.scots, court.welsh, court.romano_british = court_after_summon(
-            (court.scots, court.welsh, court.romano_british), faction
-        )
-        event, summoned = new_event("follower_summoned")
-        summoned.seat = seat
-        summoned.region = region
-        summoned.faction = faction
-        events.append(event)
-        advance(state, seat, events)
-        return
+def summon(state: State, seat: int, key: Key, events: list[Event]) -> None:
+    """A follower summoned from a region to the seat's court (the pending
+    decision is not read); then the next seat holding cards plays."""
+    _, region, faction = key
+    reg = state.regions[region - 1]
+    reg.scots, reg.welsh, reg.romano_british, reg.loyalists = summoned_from(
+        (reg.scots, reg.welsh, reg.romano_british, reg.loyalists), faction
+    )
+    court = state.seats[seat].court
+    court.scots, court.welsh, court.romano_british = court_after_summon(
+        (court.scots, court.welsh, court.romano_british), faction
+    )
+    event, summoned = new_event("follower_summoned")
+    summoned.seat = seat
+    summoned.region = region
+    summoned.faction = faction
+    events.append(event)
+    advance(state, seat, events)
+
+
+def place_follower(state: State, seat: int, key: Key, events: list[Event]) -> None:
+    """A follower of the pending colour placed in a region (the Settlers, a
+    faction card): the next placement pending, else the card's summon."""
     pending: Any = state.pending  # enum fields take the plain ints used here
     card = pending.card
-    if kind in (K_SETTLE, K_PLACE):
-        region = key[1]
-        colour = pending.colour
-        reg = state.regions[region - 1]
-        reg.scots, reg.welsh, reg.romano_british, reg.loyalists = placed(
-            (reg.scots, reg.welsh, reg.romano_british, reg.loyalists), colour
-        )
-        supply = state.supply
-        left = supply_after_placing((supply.scots, supply.welsh, supply.romano_british), colour)
-        supply.scots, supply.welsh, supply.romano_british = left
-        event, placed_event = new_event("follower_placed")
-        placed_event.seat = seat
-        placed_event.card = card
-        placed_event.region = region
-        placed_event.faction = colour
-        events.append(event)
-        following = next_placement((pending.decision, colour, pending.remaining), left)
-        if following is not None:
-            pending.decision, pending.colour, pending.remaining = following
-            return
-        start_summon(state, seat, card, events)
-    elif kind == K_CROWN:
-        _crown(state, seat, key, events)
-        start_summon(state, seat, card, events)
-    elif kind in (K_GARRISON, K_AMBASSADOR):
-        _exchange(state, seat, key, card, events)
-        start_summon(state, seat, card, events)
-    else:  # pragma: no cover - apply() only passes effect keys here
-        raise AssertionError(f"not an effect decision: {key!r}")
+    region = key[1]
+    colour = pending.colour
+    reg = state.regions[region - 1]
+    reg.scots, reg.welsh, reg.romano_british, reg.loyalists = placed(
+        (reg.scots, reg.welsh, reg.romano_british, reg.loyalists), colour
+    )
+    supply = state.supply
+    left = supply_after_placing((supply.scots, supply.welsh, supply.romano_british), colour)
+    supply.scots, supply.welsh, supply.romano_british = left
+    event, placed_event = new_event("follower_placed")
+    placed_event.seat = seat
+    placed_event.card = card
+    placed_event.region = region
+    placed_event.faction = colour
+    events.append(event)
+    following = next_placement((pending.decision, colour, pending.remaining), left)
+    if following is not None:
+        pending.decision, pending.colour, pending.remaining = following
+        return
+    start_summon(state, seat, card, events)
+
+
+def crown(state: State, seat: int, key: Key, events: list[Event]) -> None:
+    """The Crown's swap of two region cards, then the card's summon."""
+    card = state.pending.card
+    _crown(state, seat, key, events)
+    start_summon(state, seat, card, events)
+
+
+def exchange(state: State, seat: int, key: Key, events: list[Event]) -> None:
+    """The Garrison's or the Ambassador's exchange, then the card's summon."""
+    card = state.pending.card
+    _exchange(state, seat, key, card, events)
+    start_summon(state, seat, card, events)
 
 
 def _crown(state: State, seat: int, key: Key, events: list[Event]) -> None:

@@ -16,14 +16,15 @@ hundreds of executions. ``explain_illegal`` is the sentence for an illegal
 move.
 
 The 3-player last-card rule asks a search whose memos belong to the engine
-object (lastcard.py): the definition is built per engine around its
-``LastCardSearch`` (``definition(search)``), everything else in it is the
-same for every engine.
+object (lastcard.py): the engine's memo (``Memo``, the definition's
+``fast.memo``) holds it, and the functions that read it are declared
+``memoized`` (kit.fast): each engine binds them to its own memo.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from operator import attrgetter, itemgetter
 from types import MappingProxyType
 
@@ -45,8 +46,14 @@ from throneroom_server.games.king_is_dead.board import (
     NUM_REGIONS,
     TURN,
 )
-from throneroom_server.games.king_is_dead.cards import K_PASS, K_PLAY, Key
-from throneroom_server.games.king_is_dead.effects import carry_out, play_card
+from throneroom_server.games.king_is_dead.cards import Key
+from throneroom_server.games.king_is_dead.effects import (
+    crown,
+    exchange,
+    place_follower,
+    play_card,
+    summon,
+)
 from throneroom_server.games.king_is_dead.explain import explain_illegal
 from throneroom_server.games.king_is_dead.invariants import check_invariants
 from throneroom_server.games.king_is_dead.lastcard import LastCardSearch, resolving_last_card
@@ -73,6 +80,7 @@ from throneroom_server.games.king_is_dead.struggle import advance, record_pass
 from throneroom_server.games.king_is_dead.views import build_view, randomize_hidden, seat_view
 from throneroom_server.games.kit import (
     Engine,
+    Fast,
     GameDefinition,
     Golden,
     MoveKind,
@@ -82,6 +90,7 @@ from throneroom_server.games.kit import (
     Testing,
     Variant,
     end,
+    memoized,
     turn,
 )
 from throneroom_server.games.kit.engine import one_line
@@ -171,27 +180,64 @@ PHASES: tuple[tuple[str, tuple[str, ...], str, tuple[str, ...]], ...] = (
 Each is a turn of the seat to move; the phase generator lists every kind at once."""
 
 
-def phase_table(legal: Callable[[State, Seat], LegalMoves]) -> PhaseTable[State]:
-    """The flow of the game, every phase listing its moves with ``legal``."""
-    return PhaseTable(
-        phase_of=phase_of,
-        phases=(
-            *(
-                turn(
-                    name,
-                    seat=to_move,
-                    moves=moves,
-                    ends=ends,
-                    follows=follows,
-                    generate=legal,
-                    ordered=True,
-                )
-                for name, moves, ends, follows in PHASES
-            ),
-            end(OVER),
+class Memo:
+    """The memo of one engine object (``fast.memo``): the 3-player last-card
+    search (lastcard.py) and the listed move of each key ``member`` has
+    answered, built once (at most one per possible move): the kit hands it
+    only to the kind's effect, which reads it and never changes it. Every
+    answer depends on the state alone, so the engine stays pure."""
+
+    __slots__ = ("key_by_listed", "listed_by_key", "search")
+
+    def __init__(self, search: LastCardSearch | None = None) -> None:
+        self.search = search if search is not None else LastCardSearch()
+        self.listed_by_key: dict[Key, Move] = {}
+        self.key_by_listed: dict[int, Key] = {}
+        """The key of each move of ``listed_by_key``, by object (they live as
+        long as the memo, so no other object takes their id meanwhile)."""
+
+    def listed(self, key: Key) -> Move:
+        """The listed move of ``key`` (built once)."""
+        listed = self.listed_by_key.get(key)
+        if listed is None:
+            listed = self.listed_by_key[key] = move_from_key(key)
+            self.key_by_listed[id(listed)] = key
+        return listed
+
+    def key_of(self, move: Move) -> Key:
+        """The key of ``move``: known for a listed move, else read."""
+        key = self.key_by_listed.get(id(move))
+        return key if key is not None else move_key(move)
+
+
+def legal(memo: Memo, state: State, seat: Seat) -> LegalMoves:
+    """Every phase's generator (the kit asks it only for the seat to act while
+    the game goes on)."""
+    return LegalMoves(keys_to_act(state, seat, memo.search))
+
+
+LEGAL: Callable[[State, Seat], LegalMoves] = memoized(legal)
+
+PHASE_TABLE: PhaseTable[State] = PhaseTable(
+    phase_of=phase_of,
+    phases=(
+        *(
+            turn(
+                name,
+                seat=to_move,
+                moves=moves,
+                ends=ends,
+                follows=follows,
+                generate=LEGAL,
+                ordered=True,
+            )
+            for name, moves, ends, follows in PHASES
         ),
-        start=("turn",),
-    )
+        end(OVER),
+    ),
+    start=("turn",),
+)
+"""The flow of the game, every phase listing its moves with ``legal``."""
 
 
 # --- What each kind of move does ---------------------------------------------------------
@@ -208,161 +254,183 @@ kind_of_checked: Callable[[Checked], str] = itemgetter(0)
 
 # --- The definition ------------------------------------------------------------------------
 
-KINDS = ("pass_turn", "play_card", "crown", "garrison", "ambassador", "settle", "place", "summon")
-"""The fields of the move's ``decision`` oneof, in number order."""
+
+def pass_turn(state: State, seat: Seat, move: Move, events: list[Event]) -> None:
+    """A pass (a pass by every seat in a row resolves the power struggle)."""
+    if not record_pass(state, seat, events, forced=False):
+        advance(state, seat, events)
 
 
-def definition(search: LastCardSearch) -> Definition:
-    """The King Is Dead, its legality asking ``search`` (the engine's) about the
-    3-player last card. Like the search's memos, the listed moves below belong
-    to this definition (so to one engine), never to the module."""
-    listed_by_key: dict[Key, Move] = {}
-    """The listed move of each key ``member`` has answered, built once (at most
-    one per possible move): the kit hands it only to the kind's effect, which
-    reads it and never changes it."""
-    key_by_listed: dict[int, Key] = {}
-    """The key of each move of ``listed_by_key``, by object (they live as long
-    as this definition, so no other object takes their id meanwhile)."""
+def play(memo: Memo, state: State, seat: Seat, move: Move, events: list[Event]) -> None:
+    """A card played from the hand (its key known for a listed move)."""
+    key = memo.key_by_listed.get(id(move))  # memo.key_of(move), without the call
+    play_card(state, seat, (key if key is not None else move_key(move))[1], events)
 
-    def listed_move(key: Key) -> Move:
-        listed = listed_by_key.get(key)
-        if listed is None:
-            listed = listed_by_key[key] = move_from_key(key)
-            key_by_listed[id(listed)] = key
-        return listed
 
-    def decide(state: State, seat: Seat, move: Move, events: list[Event]) -> None:
-        """Every kind's effect: a pass, a card played, a decision of a card's effect
-        or its summon. The key of a listed move is known (the kit hands the effect
-        the listed move); any other move's is read."""
-        key = key_by_listed.get(id(move))
-        if key is None:
-            key = move_key(move)
-        kind = key[0]
-        if kind == K_PASS:
-            if not record_pass(state, seat, events, forced=False):
-                advance(state, seat, events)
-        elif kind == K_PLAY:
-            play_card(state, seat, key[1], events)
-        else:
-            carry_out(state, seat, key, events)
+def crowned(memo: Memo, state: State, seat: Seat, move: Move, events: list[Event]) -> None:
+    """The Crown's swap (effects.crown) of the move's key."""
+    key = memo.key_by_listed.get(id(move))  # memo.key_of(move), without the call
+    crown(state, seat, key if key is not None else move_key(move), events)
 
-    def legal(state: State, seat: Seat) -> LegalMoves:
-        """The phase generator (the kit asks it only for the seat to act while
-        the game goes on)."""
-        return LegalMoves(keys_to_act(state, seat, search))
 
-    def member_of(kind: str) -> Callable[[State, Seat, Move, Checked], Move | None]:
-        """The kind's membership test: the listed move equal to ``move`` (whose key
-        ``check_move`` read), or None. The kit asks it only in a phase allowing the
-        kind, so the pending decision is known: the kind's own test of the key
-        (``LEGAL_IN_ITS_PHASE``, ``is_legal`` without reading the decision again),
-        then the message of the key compared (a move with unknown fields is not
-        listed)."""
-        legal_in_its_phase = LEGAL_IN_ITS_PHASE[KIND_OF_FIELD[kind]]
+def exchanged(memo: Memo, state: State, seat: Seat, move: Move, events: list[Event]) -> None:
+    """The Garrison's or the Ambassador's exchange (effects.exchange)."""
+    key = memo.key_by_listed.get(id(move))
+    exchange(state, seat, key if key is not None else move_key(move), events)
 
-        def member(state: State, seat: Seat, move: Move, checked: Checked) -> Move | None:
-            key = checked[1]
-            if not legal_in_its_phase(state, seat, key, search):
-                return None
-            listed = listed_by_key.get(key)
-            if listed is None:
-                listed = listed_move(key)
-            return listed if listed == move else None
 
-        return member
+def placed(memo: Memo, state: State, seat: Seat, move: Move, events: list[Event]) -> None:
+    """A follower placed by the Settlers or a faction card (effects.place_follower)."""
+    key = memo.key_by_listed.get(id(move))
+    place_follower(state, seat, key if key is not None else move_key(move), events)
 
-    def narrow(state: State, seat: Seat, move: Move) -> tuple[Move, ...]:
-        key = key_of(move)
-        return (move_from_key(key),) if is_legal(state, seat, key, search) else ()
 
-    def explain(state: State, seat: Seat, move: Move) -> str:
-        key = key_of(move)
-        if is_legal(state, seat, key, search):  # the legal move, and more
-            return (
-                "the move carries fields The King Is Dead does not know (unknown fields); "
-                f"send it without them: {one_line(move_from_key(key))}"
-            )
-        return explain_illegal(state, seat, key, restricted=resolving_last_card(state))
+def summoned(memo: Memo, state: State, seat: Seat, move: Move, events: list[Event]) -> None:
+    """A follower summoned to court (effects.summon)."""
+    key = memo.key_by_listed.get(id(move))
+    summon(state, seat, key if key is not None else move_key(move), events)
 
-    return GameDefinition(
-        messages=GameMessages("king_is_dead", Options, State, Move, Event, View),
-        title="The King Is Dead",
-        description=(
-            "King Arthur is dead. Over eight power struggles, play action cards to decide "
-            "which faction controls each region of Britain, and summon followers to court: "
-            "the player with most followers of the ruling faction is crowned, unless the "
-            "Saxons invade."
+
+def member(  # noqa: PLR0917 (the memo and what is bound, then the call shape)
+    legal_in_its_phase: Callable[[State, Seat, Key, LastCardSearch], bool],
+    memo: Memo,
+    state: State,
+    seat: Seat,
+    move: Move,
+    checked: Checked,
+) -> Move | None:
+    """The membership test of a kind: the listed move equal to ``move`` (whose
+    key ``check_move`` read), or None. The kit asks it only in a phase allowing
+    the kind, so the pending decision is known: the kind's own test of the key
+    (``legal_in_its_phase``: ``LEGAL_IN_ITS_PHASE``, ``is_legal`` without
+    reading the decision again),
+    then the message of the key compared (a move with unknown fields is not
+    listed)."""
+    key = checked[1]
+    if not legal_in_its_phase(state, seat, key, memo.search):
+        return None
+    listed = memo.listed_by_key.get(key)
+    if listed is None:
+        listed = memo.listed(key)
+    return listed if listed == move else None
+
+
+def narrow(memo: Memo, state: State, seat: Seat, move: Move) -> tuple[Move, ...]:
+    key = key_of(move)
+    return (move_from_key(key),) if is_legal(state, seat, key, memo.search) else ()
+
+
+def explain(memo: Memo, state: State, seat: Seat, move: Move) -> str:
+    key = key_of(move)
+    if is_legal(state, seat, key, memo.search):  # the legal move, and more
+        return (
+            "the move carries fields The King Is Dead does not know (unknown fields); "
+            f"send it without them: {one_line(move_from_key(key))}"
+        )
+    return explain_illegal(state, seat, key, restricted=resolving_last_card(state))
+
+
+def _kind(
+    name: str, play: Callable[[State, Seat, Move, list[Event]], None]
+) -> MoveKind[State, Move, Event]:
+    return MoveKind(
+        name,
+        play=play,
+        narrow=memoized(narrow),
+        explain=memoized(explain),
+        member=memoized(partial(member, LEGAL_IN_ITS_PHASE[KIND_OF_FIELD[name]])),
+    )
+
+
+MOVES: tuple[MoveKind[State, Move, Event], ...] = (
+    _kind("pass_turn", pass_turn),
+    _kind("play_card", memoized(play)),
+    _kind("crown", memoized(crowned)),
+    _kind("garrison", memoized(exchanged)),
+    _kind("ambassador", memoized(exchanged)),
+    _kind("settle", memoized(placed)),
+    _kind("place", memoized(placed)),
+    _kind("summon", memoized(summoned)),
+)
+"""The fields of the move's ``decision`` oneof, in number order, each with its
+effect."""
+
+
+KING_IS_DEAD: Definition = GameDefinition(
+    messages=GameMessages("king_is_dead", Options, State, Move, Event, View),
+    title="The King Is Dead",
+    description=(
+        "King Arthur is dead. Over eight power struggles, play action cards to decide "
+        "which faction controls each region of Britain, and summon followers to court: "
+        "the player with most followers of the ruling faction is crowned, unless the "
+        "Saxons invade."
+    ),
+    min_seats=MIN_SEATS,
+    max_seats=MAX_SEATS,
+    hidden_information=True,
+    chance=True,
+    max_chance_outcomes=MAX_CHANCE_OUTCOMES,
+    default_options=Options(mordred=False),
+    options=(
+        Option(
+            "mordred",
+            "the Mordred variant: 9 black Loyalist followers who may seize a region "
+            "and end the game",
         ),
-        min_seats=MIN_SEATS,
-        max_seats=MAX_SEATS,
-        hidden_information=True,
-        chance=True,
-        max_chance_outcomes=MAX_CHANCE_OUTCOMES,
-        default_options=Options(mordred=False),
-        options=(
-            Option(
-                "mordred",
-                "the Mordred variant: 9 black Loyalist followers who may seize a region "
-                "and end the game",
-            ),
-        ),
-        max_decisions=max_decisions,
-        setup=setup_state,
-        setup_events=setup_events,
-        phases=phase_table(legal),
-        moves=tuple(
-            MoveKind(
-                kind,
-                play=decide,
-                narrow=narrow,
-                explain=explain,
-                member=member_of(kind),
-            )
-            for kind in KINDS
-        ),
-        check_move=check_move,
+    ),
+    max_decisions=max_decisions,
+    setup=setup_state,
+    setup_events=setup_events,
+    phases=PHASE_TABLE,
+    moves=MOVES,
+    check_move=check_move,
+    fast=Fast(
+        memo=Memo,
         check_move_refuses_enums=True,
         kind_of_checked=kind_of_checked,
-        move_key=move_key,
-        view=build_view,
         seat_view=seat_view,
-        # redact_event: every event is public (cards are shown when played, courts are open).
-        randomize_hidden=randomize_hidden,
-        invariants=(check_invariants,),
-        testing=Testing(
-            variants=tuple(
-                Variant(seats, (("mordred", True),) if mordred else ())
-                for seats in (2, 3, 4)
-                for mordred in (False, True)
-            ),
-            examples=8,
-            deep_rate=0.3,
-            golden=(
-                Golden(Variant(2), seed=1),
-                Golden(Variant(3), seed=2),
-                Golden(Variant(4), seed=3),
-                Golden(Variant(4, (("mordred", True),)), seed=4),
-            ),
+    ),
+    move_key=move_key,
+    view=build_view,
+    # redact_event: every event is public (cards are shown when played, courts are open).
+    randomize_hidden=randomize_hidden,
+    invariants=(check_invariants,),
+    testing=Testing(
+        variants=tuple(
+            Variant(seats, (("mordred", True),) if mordred else ())
+            for seats in (2, 3, 4)
+            for mordred in (False, True)
         ),
-    )
+        examples=8,
+        deep_rate=0.3,
+        golden=(
+            Golden(Variant(2), seed=1),
+            Golden(Variant(3), seed=2),
+            Golden(Variant(4), seed=3),
+            Golden(Variant(4, (("mordred", True),)), seed=4),
+        ),
+    ),
+)
 
 
 class KingIsDead(Engine[Options, State, Move, Event, View]):
     """The King Is Dead (2-4 players; option ``mordred``): the kit's engine of
-    ``definition(search)``.
+    ``KING_IS_DEAD``.
 
-    The object owns the memos of its 3-player last-card search (``search``);
-    they only save work (every answer depends on the state alone), so the
-    engine stays pure and one object may serve any number of games.
+    The object owns its memo (``Memo``: the memos of its 3-player last-card
+    search, ``search``, and the listed moves); they only save work (every
+    answer depends on the state alone), so the engine stays pure and one
+    object may serve any number of games.
     """
 
+    definition = KING_IS_DEAD
+
     def __init__(self, search: LastCardSearch | None = None) -> None:
-        self._search = search if search is not None else LastCardSearch()
-        self.definition = definition(self._search)
-        self.info = self.definition.info
+        super().__init__(Memo(search))
 
     @property
     def search(self) -> LastCardSearch:
         """The last-card search and its memos (legal_moves and apply share them)."""
-        return self._search
+        memo = self.memo
+        assert isinstance(memo, Memo)
+        return memo.search

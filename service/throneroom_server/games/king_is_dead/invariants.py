@@ -22,6 +22,7 @@ from throneroom_server.games.king_is_dead.struggle import COUNT_FIELDS
 
 
 def check_invariants(state: pb.KingIsDeadState) -> None:
+    """Every law of a King Is Dead state (each section its own function)."""
     n = state.num_seats
     assert 2 <= n <= 4, f"{n} seats"
     assert len(state.seats) == n, "one SeatState per seat"
@@ -29,8 +30,16 @@ def check_invariants(state: pb.KingIsDeadState) -> None:
     assert [r.region for r in regions] == list(REGIONS), "regions in Region order"
     cards = state.region_cards
     assert sorted(c.region for c in cards) == list(REGIONS), "region cards: the 8 regions"
+    resolved = _regions_and_cards(state)
+    _followers(state)
+    _hands(state)
+    _turn(state, resolved)
 
-    # Regions, cards, resolution order.
+
+def _regions_and_cards(state: pb.KingIsDeadState) -> int:
+    """Regions, cards, resolution order; returns how many regions are resolved."""
+    regions = state.regions
+    cards = state.region_cards
     face_up = {c.region: c.face_up for c in cards}
     orders = []
     for r in regions:
@@ -45,8 +54,13 @@ def check_invariants(state: pb.KingIsDeadState) -> None:
             assert sum(counts) == 0, f"followers in resolved region {r.region}"
             orders.append(r.resolved_order)
     assert sorted(orders) == list(range(1, len(orders) + 1)), "resolution orders 1..k"
+    return len(orders)
 
-    # Followers: court + board + supply + removed = 18 per faction (54).
+
+def _followers(state: pb.KingIsDeadState) -> None:
+    """Followers: court + board + supply + removed = 18 per faction (54)."""
+    n = state.num_seats
+    regions = state.regions
     removed = REMOVED_PER_FACTION_TWO_PLAYERS if n == 2 else 0
     for faction in FACTIONS:
         field = COUNT_FIELDS[faction - 1]
@@ -66,7 +80,11 @@ def check_invariants(state: pb.KingIsDeadState) -> None:
     assert state.supply.loyalists == 0 and state.removed.loyalists == 0, "black in the supply"
     assert all(s.court.loyalists == 0 for s in state.seats), "black follower at court"
 
-    # Cards: each seat's hand + played pile is its set of 8.
+
+def _hands(state: pb.KingIsDeadState) -> None:
+    """Cards: each seat's hand + played pile is its set of 8."""
+    n = state.num_seats
+    cards = state.region_cards
     stamps = []
     for i, s in enumerate(state.seats):
         hand = list(s.hand)
@@ -87,7 +105,11 @@ def check_invariants(state: pb.KingIsDeadState) -> None:
     assert len(set(stamps)) == len(stamps), "two seats with the same last play"
     assert all(0 < t <= state.cards_played for t in stamps), "last_played out of range"
 
-    # Whose turn, what is pending, the end.
+
+def _turn(state: pb.KingIsDeadState, resolved: int) -> None:
+    """Whose turn, what is pending, the end."""
+    n = state.num_seats
+    regions = state.regions
     saxons = sum(1 for r in regions if r.control == SAXONS)
     over = state.HasField("outcome")
     pending = state.pending
@@ -96,7 +118,7 @@ def check_invariants(state: pb.KingIsDeadState) -> None:
         assert state.outcome.winners, "a finished game has winners"
         return
     assert saxons < SAXON_TOKENS_FOR_INVASION, "four Saxon tokens but the game goes on"
-    assert len(orders) < NUM_REGIONS, "every region resolved but the game goes on"
+    assert resolved < NUM_REGIONS, "every region resolved but the game goes on"
     assert 0 <= state.to_move < n, "to_move"
     assert 0 <= state.consecutive_passes < n, "consecutive passes"
     mover = state.seats[state.to_move]

@@ -181,7 +181,7 @@ class Node:
         self.remaining = 0
 
     def step(self, key: Key) -> Node:
-        """The node after one decision: what effects.carry_out does to a
+        """The node after one decision: what effects.py does to a
         state, by the same rules (rules.py)."""
         new = self.copy()
         board = new.board

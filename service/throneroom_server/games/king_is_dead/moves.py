@@ -182,53 +182,64 @@ def checked_key(state: object, move: Move) -> Checked:
             raise _not_region(region, f"{name}.region")
         return name, (kind, region)
     if kind == K_CROWN:
-        c = move.crown
-        a, b, crowned = c.region_a, c.region_b, c.crowned
-        if a not in _REGIONS:
-            raise _not_region(a, "crown.region_a")
-        if b not in _REGIONS:
-            raise _not_region(b, "crown.region_b")
-        if crowned not in _REGIONS:
-            raise _not_region(crowned, "crown.crowned")
-        if a >= b:
-            raise InvalidMoveError(
-                "crown: region_a must come before region_b (region_a < region_b)"
-            )
-        if crowned not in (a, b):
-            raise InvalidMoveError("crown: the crowned card must be one of the two swapped")
-        return name, (K_CROWN, a, b, crowned)
+        return name, _crown_key(move)
     if kind == K_GARRISON:
-        g = move.garrison
-        a, b = g.from_region, g.to_region
-        if a not in _REGIONS:
-            raise _not_region(a, "garrison.from_region")
-        if b not in _REGIONS:
-            raise _not_region(b, "garrison.to_region")
-        if a == b:
-            raise InvalidMoveError("garrison: from_region and to_region must differ")
-        out = list(g.outgoing)
-        for f in out:
-            if f not in _COLOURS:
-                raise _not_colour(f, "garrison.outgoing")
-        if not 1 <= len(out) <= 2:
-            raise InvalidMoveError(
-                f"garrison: 1 or 2 followers go out of from_region, not {len(out)}"
-            )
-        if len(out) == 2 and out[0] > out[1]:
-            raise InvalidMoveError("garrison: list the outgoing colours in ascending order")
-        back = 0
-        if g.HasField("returning"):
-            back = g.returning
-            if back not in _COLOURS:
-                raise _not_colour(back, "garrison.returning")
-        if len(out) == 1 and back and a > b:
-            # The same movement as one follower out of to_region and one back:
-            # each movement has one writing (canonical_exchange).
-            raise InvalidMoveError(
-                "garrison: one follower each way is written from the lower region: "
-                f"from_region={b}, to_region={a}, outgoing=[{back}], returning={out[0]}"
-            )
-        return name, (K_GARRISON, a, b, out[0], out[1] if len(out) == 2 else 0, back)
+        return name, _garrison_key(move)
+    return name, _ambassador_key(move)
+
+
+def _crown_key(move: Move) -> Key:
+    """The Crown's key (its regions checked)."""
+    c = move.crown
+    a, b, crowned = c.region_a, c.region_b, c.crowned
+    if a not in _REGIONS:
+        raise _not_region(a, "crown.region_a")
+    if b not in _REGIONS:
+        raise _not_region(b, "crown.region_b")
+    if crowned not in _REGIONS:
+        raise _not_region(crowned, "crown.crowned")
+    if a >= b:
+        raise InvalidMoveError("crown: region_a must come before region_b (region_a < region_b)")
+    if crowned not in (a, b):
+        raise InvalidMoveError("crown: the crowned card must be one of the two swapped")
+    return (K_CROWN, a, b, crowned)
+
+
+def _garrison_key(move: Move) -> Key:
+    """The Garrison's key (its regions and colours checked)."""
+    g = move.garrison
+    a, b = g.from_region, g.to_region
+    if a not in _REGIONS:
+        raise _not_region(a, "garrison.from_region")
+    if b not in _REGIONS:
+        raise _not_region(b, "garrison.to_region")
+    if a == b:
+        raise InvalidMoveError("garrison: from_region and to_region must differ")
+    out = list(g.outgoing)
+    for f in out:
+        if f not in _COLOURS:
+            raise _not_colour(f, "garrison.outgoing")
+    if not 1 <= len(out) <= 2:
+        raise InvalidMoveError(f"garrison: 1 or 2 followers go out of from_region, not {len(out)}")
+    if len(out) == 2 and out[0] > out[1]:
+        raise InvalidMoveError("garrison: list the outgoing colours in ascending order")
+    back = 0
+    if g.HasField("returning"):
+        back = g.returning
+        if back not in _COLOURS:
+            raise _not_colour(back, "garrison.returning")
+    if len(out) == 1 and back and a > b:
+        # The same movement as one follower out of to_region and one back:
+        # each movement has one writing (canonical_exchange).
+        raise InvalidMoveError(
+            "garrison: one follower each way is written from the lower region: "
+            f"from_region={b}, to_region={a}, outgoing=[{back}], returning={out[0]}"
+        )
+    return (K_GARRISON, a, b, out[0], out[1] if len(out) == 2 else 0, back)
+
+
+def _ambassador_key(move: Move) -> Key:
+    """The Ambassador's key (its regions and colours checked)."""
     m = move.ambassador
     a, b = m.region_a, m.region_b
     if a not in _REGIONS:
@@ -250,7 +261,7 @@ def checked_key(state: object, move: Move) -> Checked:
             raise _not_colour(fb, "ambassador.from_b")
     if not fa and not fb:
         raise InvalidMoveError("ambassador: at least one of from_a and from_b must be set")
-    return name, (K_AMBASSADOR, a, b, fa, fb)
+    return (K_AMBASSADOR, a, b, fa, fb)
 
 
 class LegalMoves(KeyedMoves[Move]):

@@ -7,16 +7,16 @@ return into the copied state, with the events (effects.py, struggle.py); the
 3-player last-card search (lastcard.py, searchending.py) runs the very same
 functions on its working copies, so the two cannot drift apart. Everything
 here takes and returns tuples and ints (a region's followers are ``Counts``,
-see board.py) and changes nothing it is given.
+see board.py) and changes nothing it is given. A struggle's winner and the
+Mordred banner (``region_winner``, ``banner``) are the SDK's
+(throneroom.games.king_is_dead.rules), which the bots read too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
 
 from throneroom_server.games.king_is_dead.board import (
-    BANNER,
     CONTROL_LOYALISTS,
     DECIDE_SETTLE,
     DECIDE_SUMMON,
@@ -199,34 +199,6 @@ def crowned_cards(cards: Sequence[RegionCardInfo], key: Key) -> list[RegionCardI
 
 
 # -- a power struggle's resolution ---------------------------------------------------------------
-
-
-def region_winner(counts: Counts) -> int:
-    """RegionControl of a resolved region: the colour with strictly the most
-    followers (Loyalists count), else the Saxons (a tie, or nobody there)."""
-    best = max(counts)
-    if best == 0 or counts.count(best) > 1:
-        return SAXONS
-    return counts.index(best) + 1
-
-
-class Banner(NamedTuple):
-    """The Loyalist pool after a resolution, and the region the Mordred
-    banner's black follower went to (0: none)."""
-
-    pool: int
-    region: Region
-
-
-def banner(region: Region, counts: Counts, pool: int, target_open: bool) -> Banner:
-    """After ``region`` (holding ``counts``) is resolved: its black followers
-    return to the pool; then, in the Mordred variant, its banner region, if
-    still unresolved (``target_open``: False without Mordred), gets one black
-    follower from the pool."""
-    pool += counts[3]
-    if target_open and pool > 0:
-        return Banner(pool - 1, BANNER[region])
-    return Banner(pool, 0)
 
 
 def game_end(controls: Sequence[int], saxons: int, order: int) -> tuple[int, str]:

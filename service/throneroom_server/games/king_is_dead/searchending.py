@@ -24,6 +24,8 @@ from collections.abc import Callable, Sequence
 from itertools import combinations, product
 from typing import TypeVar
 
+from throneroom.games.king_is_dead.rules import banner, region_winner
+
 from throneroom_server.games.king_is_dead.board import (
     BANNER,
     FACTIONS,
@@ -41,11 +43,9 @@ from throneroom_server.games.king_is_dead.endings import (
 )
 from throneroom_server.games.king_is_dead.rules import (
     Court,
-    banner,
     court_after_summon,
     game_end,
     placed,
-    region_winner,
     summoned_from,
 )
 

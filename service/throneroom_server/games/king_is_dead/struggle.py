@@ -12,6 +12,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any
 
+from throneroom.games.king_is_dead.rules import banner, region_winner
 from throneroom.v1 import king_is_dead_pb2 as pb
 
 from throneroom_server.games.king_is_dead.board import (
@@ -42,11 +43,7 @@ from throneroom_server.games.king_is_dead.methods import (
     set_in_parent,
 )
 from throneroom_server.games.king_is_dead.moves import move_key
-from throneroom_server.games.king_is_dead.rules import (
-    banner,
-    game_end,
-    region_winner,
-)
+from throneroom_server.games.king_is_dead.rules import game_end
 
 State = pb.KingIsDeadState
 Event = pb.KingIsDeadEvent

@@ -5,7 +5,7 @@ of phases, its move kinds, views, invariants, test declarations), names it in
 an :class:`Engine` subclass, and is registered by one line in ``registry.py``.
 The kit derives ``to_act``, ``legal_moves``, the checked ``apply``, option
 checks, the service's envelope face (:class:`EnvelopeGame`) and the decision
-clock of simultaneous decisions. docs/adding-a-game.md walks through Nim.
+clock of simultaneous decisions. docs/kit.md is its reference, with Nim as the worked example.
 """
 
 from throneroom_server.games.kit.chance import (
@@ -25,6 +25,7 @@ from throneroom_server.games.kit.definition import (
     Variant,
 )
 from throneroom_server.games.kit.engine import DecisionKey, Engine
+from throneroom_server.games.kit.fast import Fast, memoized
 from throneroom_server.games.kit.keyed import KeyedMoves
 from throneroom_server.games.kit.legacy import LegacyEngine, legacy_game
 from throneroom_server.games.kit.messages import Key, derived_key
@@ -49,6 +50,7 @@ __all__ = [
     "DecisionKey",
     "Engine",
     "EnvelopeGame",
+    "Fast",
     "GameDefinition",
     "Golden",
     "Key",
@@ -75,6 +77,7 @@ __all__ = [
     "earliest_version",
     "end",
     "legacy_game",
+    "memoized",
     "shared",
     "simultaneous",
     "start_clock",

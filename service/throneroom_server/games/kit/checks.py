@@ -76,7 +76,7 @@ def narrowing_problems(
     for a seat the phase asks (elsewhere a move is refused before membership is
     tested, so what a kind's narrowing or generator would list there is moot)."""
     problems: list[str] = []
-    definition = engine.definition
+    definition = engine.running
     listed = list(engine.legal_moves(state, seat))
     phase = engine.phase(state)
     if not phase.is_asked(state, seat):
@@ -97,7 +97,7 @@ def narrowing_problems(
             )
         legal_bytes = {m.SerializeToString(deterministic=True) for m in legal}
         asked = legal + [p for p in probes if definition.kind_of(p) is kind]
-        if definition.kind_of_checked is not None:
+        if definition.fast.kind_of_checked is not None:
             problems += _checked_kind_problems(engine, kind, state, asked)
         if kind.member is not None:
             problems += _member_problems(
@@ -129,8 +129,8 @@ def _checked_kind_problems(
     """``kind_of_checked`` names the kind of each asked move (of ``kind``) that
     ``check_move`` lets through."""
     problems: list[str] = []
-    definition = engine.definition
-    check_move, kind_of_checked = definition.check_move, definition.kind_of_checked
+    definition = engine.running
+    check_move, kind_of_checked = definition.check_move, definition.fast.kind_of_checked
     assert check_move is not None and kind_of_checked is not None
     for move in asked:
         try:
@@ -159,7 +159,7 @@ def _member_problems(
     """``kind.member`` answers exactly membership in the enumeration, for each
     asked move that ``check_move`` lets through (a refused one never reaches it)."""
     problems: list[str] = []
-    check_move = engine.definition.check_move
+    check_move = engine.running.check_move
     member = kind.member
     assert member is not None
     for move in asked:
@@ -228,9 +228,9 @@ def enum_refusal_problems(
     """For a definition declaring ``check_move_refuses_enums``: ``check_move``
     raises InvalidMoveError for each of ``moves`` (e.g. the legal moves) with an
     undeclared enum value planted in it. Empty for other definitions."""
-    definition = engine.definition
+    definition = engine.running
     check_move = definition.check_move
-    if not definition.check_move_refuses_enums or check_move is None:
+    if not definition.fast.check_move_refuses_enums or check_move is None:
         return []
     problems: list[str] = []
     for move in moves:

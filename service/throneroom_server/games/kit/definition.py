@@ -4,7 +4,7 @@
 the conformance suite and the golden files need to know about a game; an
 :class:`~throneroom_server.games.kit.engine.Engine` subclass naming it is the
 game's engine, and one line in ``registry.py`` registers it. See
-docs/adding-a-game.md for a worked example (Nim).
+docs/kit.md for a worked example (Nim).
 """
 
 from __future__ import annotations
@@ -12,13 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 from throneroom.games.messages import GameMessages
 
 from throneroom_server.games.core import GameInfo, OptionSpec, Outcome, Seat, Viewer
+from throneroom_server.games.kit.fast import Fast, memoized_functions
 from throneroom_server.games.kit.messages import (
     Key,
     check_keyable,
@@ -136,18 +137,6 @@ class GameDefinition(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
     invariants: tuple[Callable[[StateT], None], ...]
     """Each raises AssertionError when a law of the state does not hold."""
     redact_event: Callable[[EventT, Viewer], EventT | None] = _public
-    seat_view: Callable[[StateT, Seat, ViewT], None] | None = None
-    """Optional, for speed: turns a spectator's view of a state (``view(state,
-    None)``) into ``seat``'s (``view(state, seat)``), in place, only adding:
-    applied to an empty view it gives what the seat sees beyond a spectator,
-    and that merged into the spectator's view (protobuf's merge: scalars set,
-    repeated entries appended) is the seat's, so the service sends a seat the
-    shared part's bytes followed by its own; and it sets no message field that
-    the spectator's view holds (a parser that does not merge would lose the
-    spectator's part: snapshots.py). The service then
-    builds the part every viewer shares once per version. A promise:
-    ``kit.checks.seat_view_problems`` proves it over states
-    (tests/games/test_kit_fast_paths.py runs it for every game that makes it)."""
     check_options: Callable[[OptionsT, int], None] | None = None
     """Further option checks (raise InvalidOptionsError), after the kit's own."""
     check_move: Callable[[StateT, MoveT], object] | None = None
@@ -155,17 +144,8 @@ class GameDefinition(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
     out of range; run first, on any move (even an empty one). The kit then refuses
     empty moves and undeclared enum values itself. What it returns (e.g. the move
     parsed; usually None) is handed to the kinds' ``MoveKind.member``."""
-    check_move_refuses_enums: bool = False
-    """``check_move`` raises InvalidMoveError for every move holding an enum value
-    its enum does not declare (at any depth), so the kit skips its own walk for
-    them. A promise: ``kit.checks.enum_refusal_problems`` proves it over states
-    (tests/games/test_kit_fast_paths.py runs it for every game that makes it)."""
-    kind_of_checked: Callable[[Any], str] | None = None
-    """The name of the move's kind (its field of the kinds' oneof) from what
-    ``check_move`` returned, when that holds it (e.g. the move parsed with its
-    kind): the checked apply takes the kind from it instead of reading the oneof
-    again. A promise: ``kit.checks.narrowing_problems`` proves it names the field
-    the move sets, for every move it asks about that ``check_move`` lets through."""
+    fast: Fast[StateT, ViewT] = field(default_factory=Fast)
+    """The engine's memo and the speed promises (see kit.fast)."""
     move_key: Callable[[MoveT], Key] = derived_key
     setup_events: Callable[[StateT], list[EventT]] | None = None
     """The public events of a fresh game, for its history (e.g. the deal)."""
@@ -219,11 +199,14 @@ class GameDefinition(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
             {p.name: tuple(self.kinds[k] for k in p.moves) for p in self.phases.phases},
         )
         object.__setattr__(self, "move_has_enums", has_enums(self.messages.move))
-        refused = self.check_move_refuses_enums
+        refused = self.fast.check_move_refuses_enums
         if refused and self.check_move is None:
             raise PhaseTableError(f"{name}: check_move_refuses_enums needs a check_move")
-        if self.kind_of_checked is not None and self.check_move is None:
+        if self.fast.kind_of_checked is not None and self.check_move is None:
             raise PhaseTableError(f"{name}: kind_of_checked needs a check_move")
+        reading = memoized_functions(self)
+        if reading and self.fast.memo is None:
+            raise PhaseTableError(f"{name}: {', '.join(reading)} read a memo, and fast has none")
         object.__setattr__(self, "walk_enums", self.move_has_enums and not refused)
         object.__setattr__(self, "undeclared_enum", enum_checker(self.messages.move))
         object.__setattr__(self, "_num_seats", attrgetter("num_seats"))

@@ -37,6 +37,7 @@ from throneroom_server.games.core import (
 )
 from throneroom_server.games.kit.chance import Picker, with_picker
 from throneroom_server.games.kit.definition import GameDefinition, Testing
+from throneroom_server.games.kit.fast import bound
 from throneroom_server.games.kit.messages import Key
 from throneroom_server.games.kit.phases import MoveKind, Phase, PhaseTransitionError
 
@@ -66,6 +67,29 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         if isinstance(definition, GameDefinition) and "info" not in cls.__dict__:
             cls.info = definition.info
 
+    memo: object
+    """The memo this engine object owns (``definition.fast.memo``; None for a
+    definition without one): it only saves work."""
+    running: GameDefinition[OptionsT, StateT, MoveT, EventT, ViewT]
+    """The definition as this engine runs it: ``definition`` with its
+    ``memoized`` functions bound to ``memo`` (kit.fast.bound); the definition
+    itself when it reads no memo. Plain instance attributes, set when the
+    engine is built and again when ``definition`` or ``memo`` is set (no
+    descriptor: the hot paths read them at every call)."""
+
+    def __init__(self, memo: object | None = None) -> None:
+        """``memo``: the engine's memo (``definition.fast.memo``), a fresh one by
+        default; a test may hand one in (e.g. one that verifies itself)."""
+        if memo is None:
+            factory = self.definition.fast.memo
+            memo = factory() if factory is not None else None
+        self.memo = memo
+
+    def __setattr__(self, name: str, value: object) -> None:
+        object.__setattr__(self, name, value)
+        if name in ("definition", "memo") and "memo" in self.__dict__:
+            object.__setattr__(self, "running", bound(self.definition, self.memo))
+
     # -- what the game is ---------------------------------------------------------------
 
     @property
@@ -74,25 +98,25 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
 
     @property
     def messages(self) -> GameMessages[OptionsT, StateT, MoveT, EventT, ViewT]:
-        return self.definition.messages
+        return self.running.messages
 
     @property
     def testing(self) -> Testing:
-        return self.definition.testing
+        return self.running.testing
 
     @property
     def fixture(self) -> bool:
-        return self.definition.fixture
+        return self.running.fixture
 
     # -- options and setup ------------------------------------------------------------------
 
     def default_options(self) -> OptionsT:
         options = self.messages.options()
-        options.CopyFrom(self.definition.default_options)
+        options.CopyFrom(self.running.default_options)
         return options
 
     def validate_options(self, options: OptionsT, num_seats: int) -> None:
-        d = self.definition
+        d = self.running
         if not d.min_seats <= num_seats <= d.max_seats:
             raise InvalidOptionsError(
                 f"{d.title} is played by {d.min_seats} to {d.max_seats} seats, not {num_seats}"
@@ -119,13 +143,13 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         """The initial state; ``chance`` (kit.chance) chooses the setup's chance
         steps (deals, shuffles, initiative dice), the seeded RNG by default."""
         self.validate_options(options, num_seats)
-        setup = self.definition.setup
+        setup = self.running.setup
         if chance is None:
             state = setup(options, num_seats, seed)
         else:
             state = with_picker(chance, lambda: setup(options, num_seats, seed))
-        start = self.definition.phases.current(state)
-        if start.name not in self.definition.phases.start:
+        start = self.running.phases.current(state)
+        if start.name not in self.running.phases.start:
             raise PhaseTransitionError(
                 f"setup left the game in phase {start.name!r}, not a start phase of the table"
             )
@@ -138,20 +162,20 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
 
     def setup_events(self, state: StateT) -> list[EventT]:
         """The public events of a fresh game (for its history)."""
-        events = self.definition.setup_events
+        events = self.running.setup_events
         return events(state) if events is not None else []
 
     def max_decisions(self, options: OptionsT, num_seats: int) -> int:
-        return self.definition.max_decisions(options, num_seats)
+        return self.running.max_decisions(options, num_seats)
 
     # -- who acts, what they may do -----------------------------------------------------------
 
     def phase(self, state: StateT) -> Phase[StateT]:
         """The row of the phase table the state is in."""
-        return self.definition.phases.current(state)
+        return self.running.phases.current(state)
 
     def to_act(self, state: StateT) -> tuple[Seat, ...]:
-        d = self.definition
+        d = self.running
         turn_seat = d.turn_seat
         if turn_seat is not None:
             # Every acting phase is a turn of the same seat (``one_turn``): the phase
@@ -174,7 +198,7 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         return (phase.name, phase.epoch(state) if phase.epoch is not None else 0)
 
     def legal_moves(self, state: StateT, seat: Seat) -> Sequence[MoveT]:
-        d = self.definition
+        d = self.running
         turn_seat = d.turn_seat
         phase = d.one_turn  # see to_act
         if turn_seat is not None and phase is not None:
@@ -212,7 +236,7 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         return moves
 
     def move_key(self, move: MoveT) -> Key:
-        return self.definition.move_key(move)
+        return self.running.move_key(move)
 
     # -- the one checked apply ------------------------------------------------------------------
 
@@ -226,11 +250,11 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         self, state: StateT, seat: Seat, move: MoveT, phase: Phase[StateT]
     ) -> tuple[MoveKind[StateT, MoveT, EventT], MoveT]:
         """The move's kind and the enumeration's own copy of the move (equal to it)."""
-        d = self.definition
+        d = self.running
         # First, so that the game's own words come first; what it returns (e.g. the
         # move parsed) is handed to the kind's ``member``.
         checked = d.check_move(state, move) if d.check_move is not None else None
-        kind_of_checked = d.kind_of_checked
+        kind_of_checked = d.fast.kind_of_checked
         if kind_of_checked is not None:  # the kind check_move read (a promise, kit.checks)
             kind = d.kinds.get(kind_of_checked(checked))
         else:
@@ -314,7 +338,7 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         the phase table (``apply_into`` with a new message). ``chance``
         (kit.chance) chooses the move's chance steps, the in-state RNG by
         default; a ``ChanceNeeded`` it raises leaves ``state`` unchanged."""
-        new = self.definition.messages.state()
+        new = self.running.messages.state()
         if chance is None:
             return new, self.apply_into(state, seat, move, new)
         return new, with_picker(chance, lambda: self.apply_into(state, seat, move, new))
@@ -322,7 +346,7 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
     @property
     def max_chance_outcomes(self) -> int:
         """The most outcomes one chance step of the game lists (0: no chance)."""
-        return self.definition.max_chance_outcomes
+        return self.running.max_chance_outcomes
 
     def apply_into(self, state: StateT, seat: Seat, move: MoveT, new: StateT) -> list[EventT]:
         """``apply`` played into ``new``, an empty message of the state's type
@@ -330,7 +354,7 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         copy of its own): ``new`` becomes the new state and the events are
         returned. A refused move leaves ``new`` as it was (the checks come
         before the copy)."""
-        d = self.definition
+        d = self.running
         table = d.phases
         phase_key = table.phase_key
         by_key = table.phase_by_key
@@ -365,29 +389,29 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
     # -- outcome, views, checks -------------------------------------------------------------------
 
     def outcome(self, state: StateT) -> Outcome | None:
-        return self.definition.outcome_of(state)
+        return self.running.outcome_of(state)
 
     def view(self, state: StateT, viewer: Viewer) -> ViewT:
-        return self.definition.view(state, viewer)
+        return self.running.view(state, viewer)
 
     def redact_event(self, event: EventT, viewer: Viewer) -> EventT | None:
-        return self.definition.redact_event(event, viewer)
+        return self.running.redact_event(event, viewer)
 
     @property
     def seat_view(self) -> Callable[[StateT, Seat, ViewT], None] | None:
         """The definition's ``seat_view`` (None: a seat's view is built whole)."""
-        return self.definition.seat_view
+        return self.running.fast.seat_view
 
     def check_invariants(self, state: StateT) -> None:
-        table = self.definition.phases
+        table = self.running.phases
         phase = table.current(state)
-        if phase.over != (self.definition.outcome_of(state) is not None):
+        if phase.over != (self.running.outcome_of(state) is not None):
             raise AssertionError(f"phase {phase.name!r} and the outcome disagree")
-        for invariant in self.definition.invariants:
+        for invariant in self.running.invariants:
             invariant(state)
 
     def randomize_hidden(self, state: StateT, viewer: Viewer, seed: int) -> StateT:
-        return self.definition.randomize_hidden(state, viewer, seed)
+        return self.running.randomize_hidden(state, viewer, seed)
 
 
 def _not_your_turn(title: str, phase: Phase[StateT], acting: Sequence[Seat], seat: Seat) -> str:

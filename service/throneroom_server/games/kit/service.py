@@ -65,7 +65,7 @@ class KitGame(Game[OptionsT, StateT, MoveT, EventT, ViewT], Protocol):
     @property
     def seat_view(self) -> Callable[[StateT, Seat, ViewT], None] | None:
         """Turns a spectator's view into a seat's, in place (None: views are
-        built whole); see ``GameDefinition.seat_view``."""
+        built whole); see ``kit.fast.Fast.seat_view``."""
         ...
 
 

@@ -172,103 +172,160 @@ def attack_worth(
     spec = UNITS[unit.type].attack
     side = sit.combat_side(unit)
     bonus = knight_bonus(sit, side, coord, unit.id)
-    board = sit.board
+    ahead = coord.step(facing)
+    options = [*_structure_worths(sit, unit, coord, ahead, side)]
+    if spec.kind in (AttackKind.MELEE, AttackKind.SPEAR):
+        options.append(_close_worth(sit, unit, coord, level, facing, bonus, climbing=climbing))
+    elif spec.kind is AttackKind.VOLLEY:
+        options.extend(_volley_worths(sit, unit, coord, level, facing, bonus))
+    elif spec.kind is AttackKind.CROSS:
+        options.extend(_cross_worths(sit, unit, coord, facing, bonus, side))
+    elif spec.kind is AttackKind.BOLT:
+        options.append(_bolt_worth(sit, unit, coord, facing, bonus))
     best = 0.0
-
-    def consider(value: float, square: Coord) -> None:
-        nonlocal best
+    for value, square in options:
         if target is None or square == target:
             best = max(best, value)
-
-    ahead = coord.step(facing)
-    attacker_side = side is Side.ATTACKER
-    # The King's Door and the gate, adjacent to the front.
-    if attacker_side and board.contains(ahead):
-        terrain = board.space(*ahead).terrain
-        manned = unit.type is not UnitType.BATTERING_RAM or sit.crew_of(unit) is not None
-        if (
-            terrain is Terrain.DOOR
-            and ahead in sit.doors
-            and UNITS[unit.type].may_attack_door
-            and spec.kind not in (AttackKind.VOLLEY, AttackKind.CROSS, AttackKind.BOLT)
-            and manned
-        ):
-            consider(door_value(sit, unit, coord), ahead)
-        if (
-            terrain is Terrain.GATE
-            and spec.kind is AttackKind.RAM
-            and not sit.gate_open_at(ahead)
-            and manned
-        ):
-            p = chance(spec.value_at(1) or 3) * (1.0 - chance(GATE_DEFENCE))
-            consider(p * GATE_WORTH, ahead)
-    if spec.kind in (AttackKind.MELEE, AttackKind.SPEAR):
-        distances = (1, 2) if spec.kind is AttackKind.SPEAR else (1,)
-        total = 0.0
-        for distance in distances:
-            square = coord.step(facing, distance)
-            if not board.contains(square):
-                break
-            if distance == 2 and level is not Level.WALL and board.space(*ahead).is_wall:
-                break
-            value = (spec.value_at(distance) or 0) + bonus + (CLIMBING_PENALTY if climbing else 0)
-            enemy = _enemy_on(sit, unit, square, level)
-            if enemy is not None:
-                total += _kill(sit, unit, value, enemy, facing)
-        consider(total, ahead)
-    elif spec.kind is AttackKind.VOLLEY:
-        for distance in (1, 2, 3, 4):
-            square = coord.step(facing, distance)
-            if not board.contains(square):
-                break
-            enemy = _enemy_on(sit, unit, square, level)
-            if enemy is None or not UNITS[enemy.type].archers_may_attack:
-                continue
-            if distance == 1:
-                if level is not Level.WALL or enemy.level is not Level.GROUND:
-                    continue
-                value = ARCHER_FROM_WALL_VALUE
-            else:
-                value = spec.value_at(distance) or 0
-                if level is Level.GROUND and enemy.level is Level.WALL:
-                    value += AT_WALL_TOP_PENALTY
-                if level is Level.GROUND and board.walls_between(coord, square):
-                    value += OVER_WALL_PENALTY
-            consider(_kill(sit, unit, value + bonus, enemy, facing), square)
-    elif spec.kind is AttackKind.CROSS:
-        for distance in spec.distances:
-            centre = coord.step(facing, distance)
-            if not board.contains(centre) or centre not in sit.in_play:
-                continue
-            over = OVER_WALL_PENALTY if board.walls_between(coord, centre) else 0
-            total = 0.0
-            if board.space(*centre).is_wall and attacker_side:
-                p_wall = chance(5 + over + bonus + WALL_TARGET_PENALTY)
-                defence = (
-                    GATE_DEFENCE if board.space(*centre).terrain is Terrain.GATE else (WALL_DEFENCE)
-                )
-                broken = p_wall * (1.0 - chance(defence))
-                gate = board.space(*centre).terrain is Terrain.GATE
-                closed = gate and not sit.gate_open_at(centre)
-                total += broken * (GATE_WORTH if closed else WALL_WORTH)
-                for standing in _targets_on(sit, centre):
-                    gain = worth(sit, standing)
-                    friend = standing.side is side
-                    total += broken * (-gain * FRIENDLY_FIRE if friend else gain)
-            for square in board.cross(centre):
-                value = (5 if square == centre else 4) + over + bonus
-                for hit in _targets_on(sit, square):
-                    if hit.level is not Level.WALL:
-                        total += _kill(sit, unit, value, hit, facing)
-            consider(total, centre)
-    elif spec.kind is AttackKind.BOLT:
-        total = 0.0
-        for distance in spec.distances:
-            square = coord.step(facing, distance)
-            if not board.contains(square):
-                break
-            enemy = _enemy_on(sit, unit, square, Level.STAIRS)
-            if enemy is not None:
-                total += _kill(sit, unit, 3 + bonus, enemy, facing)
-        consider(total, coord.step(facing, spec.distances[0]) if spec.distances else ahead)
     return best
+
+
+Worth = tuple[float, Coord]
+"""An attack's expected worth and the square its move names."""
+
+
+def _structure_worths(
+    sit: Situation, unit: Piece, coord: Coord, ahead: Coord, side: Side
+) -> list[Worth]:
+    """The King's Door and the gate, adjacent to the front (the attackers')."""
+    board = sit.board
+    if side is not Side.ATTACKER or not board.contains(ahead):
+        return []
+    spec = UNITS[unit.type].attack
+    terrain = board.space(*ahead).terrain
+    manned = unit.type is not UnitType.BATTERING_RAM or sit.crew_of(unit) is not None
+    found: list[Worth] = []
+    if (
+        terrain is Terrain.DOOR
+        and ahead in sit.doors
+        and UNITS[unit.type].may_attack_door
+        and spec.kind not in (AttackKind.VOLLEY, AttackKind.CROSS, AttackKind.BOLT)
+        and manned
+    ):
+        found.append((door_value(sit, unit, coord), ahead))
+    if (
+        terrain is Terrain.GATE
+        and spec.kind is AttackKind.RAM
+        and not sit.gate_open_at(ahead)
+        and manned
+    ):
+        p = chance(spec.value_at(1) or 3) * (1.0 - chance(GATE_DEFENCE))
+        found.append((p * GATE_WORTH, ahead))
+    return found
+
+
+def _close_worth(  # noqa: PLR0917 (the attack's position, then the bonus)
+    sit: Situation,
+    unit: Piece,
+    coord: Coord,
+    level: Level,
+    facing: Direction,
+    bonus: int,
+    *,
+    climbing: bool,
+) -> Worth:
+    """Melee and spear: the enemies ahead (the spear's two spaces), summed."""
+    spec = UNITS[unit.type].attack
+    board = sit.board
+    ahead = coord.step(facing)
+    distances = (1, 2) if spec.kind is AttackKind.SPEAR else (1,)
+    total = 0.0
+    for distance in distances:
+        square = coord.step(facing, distance)
+        if not board.contains(square):
+            break
+        if distance == 2 and level is not Level.WALL and board.space(*ahead).is_wall:
+            break
+        value = (spec.value_at(distance) or 0) + bonus + (CLIMBING_PENALTY if climbing else 0)
+        enemy = _enemy_on(sit, unit, square, level)
+        if enemy is not None:
+            total += _kill(sit, unit, value, enemy, facing)
+    return total, ahead
+
+
+def _volley_worths(  # noqa: PLR0917 (the attack's position, then the bonus)
+    sit: Situation, unit: Piece, coord: Coord, level: Level, facing: Direction, bonus: int
+) -> list[Worth]:
+    """The Archer's volley: each enemy it may shoot at distance 1 to 4."""
+    spec = UNITS[unit.type].attack
+    board = sit.board
+    found: list[Worth] = []
+    for distance in (1, 2, 3, 4):
+        square = coord.step(facing, distance)
+        if not board.contains(square):
+            break
+        enemy = _enemy_on(sit, unit, square, level)
+        if enemy is None or not UNITS[enemy.type].archers_may_attack:
+            continue
+        if distance == 1:
+            if level is not Level.WALL or enemy.level is not Level.GROUND:
+                continue
+            value = ARCHER_FROM_WALL_VALUE
+        else:
+            value = spec.value_at(distance) or 0
+            if level is Level.GROUND and enemy.level is Level.WALL:
+                value += AT_WALL_TOP_PENALTY
+            if level is Level.GROUND and board.walls_between(coord, square):
+                value += OVER_WALL_PENALTY
+        found.append((_kill(sit, unit, value + bonus, enemy, facing), square))
+    return found
+
+
+def _cross_worths(  # noqa: PLR0917 (the attack's position, then the bonus and side)
+    sit: Situation, unit: Piece, coord: Coord, facing: Direction, bonus: int, side: Side
+) -> list[Worth]:
+    """The Catapult's cross: each centre in play, a wall or the gate broken
+    (the attackers') and every unit in the cross hit."""
+    spec = UNITS[unit.type].attack
+    board = sit.board
+    found: list[Worth] = []
+    for distance in spec.distances:
+        centre = coord.step(facing, distance)
+        if not board.contains(centre) or centre not in sit.in_play:
+            continue
+        over = OVER_WALL_PENALTY if board.walls_between(coord, centre) else 0
+        total = 0.0
+        if board.space(*centre).is_wall and side is Side.ATTACKER:
+            p_wall = chance(5 + over + bonus + WALL_TARGET_PENALTY)
+            defence = (
+                GATE_DEFENCE if board.space(*centre).terrain is Terrain.GATE else (WALL_DEFENCE)
+            )
+            broken = p_wall * (1.0 - chance(defence))
+            gate = board.space(*centre).terrain is Terrain.GATE
+            closed = gate and not sit.gate_open_at(centre)
+            total += broken * (GATE_WORTH if closed else WALL_WORTH)
+            for standing in _targets_on(sit, centre):
+                gain = worth(sit, standing)
+                friend = standing.side is side
+                total += broken * (-gain * FRIENDLY_FIRE if friend else gain)
+        for square in board.cross(centre):
+            value = (5 if square == centre else 4) + over + bonus
+            for hit in _targets_on(sit, square):
+                if hit.level is not Level.WALL:
+                    total += _kill(sit, unit, value, hit, facing)
+        found.append((total, centre))
+    return found
+
+
+def _bolt_worth(sit: Situation, unit: Piece, coord: Coord, facing: Direction, bonus: int) -> Worth:
+    """The Ballista's bolt: every enemy along its line, summed."""
+    spec = UNITS[unit.type].attack
+    board = sit.board
+    total = 0.0
+    for distance in spec.distances:
+        square = coord.step(facing, distance)
+        if not board.contains(square):
+            break
+        enemy = _enemy_on(sit, unit, square, Level.STAIRS)
+        if enemy is not None:
+            total += _kill(sit, unit, 3 + bonus, enemy, facing)
+    return total, coord.step(facing, spec.distances[0]) if spec.distances else coord.step(facing)
