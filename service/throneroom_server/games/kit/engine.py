@@ -87,7 +87,9 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
 
     def __setattr__(self, name: str, value: object) -> None:
         object.__setattr__(self, name, value)
-        if name in ("definition", "memo") and "memo" in self.__dict__:
+        # hasattr, not ``self.__dict__``: reading the instance's ``__dict__`` makes
+        # CPython 3.11 look up every attribute of the object the slow way.
+        if name in ("definition", "memo") and hasattr(self, "memo"):
             object.__setattr__(self, "running", bound(self.definition, self.memo))
 
     # -- what the game is ---------------------------------------------------------------
@@ -254,7 +256,7 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         # First, so that the game's own words come first; what it returns (e.g. the
         # move parsed) is handed to the kind's ``member``.
         checked = d.check_move(state, move) if d.check_move is not None else None
-        kind_of_checked = d.fast.kind_of_checked
+        kind_of_checked = d.kind_of_checked
         if kind_of_checked is not None:  # the kind check_move read (a promise, kit.checks)
             kind = d.kinds.get(kind_of_checked(checked))
         else:

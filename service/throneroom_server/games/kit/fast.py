@@ -6,7 +6,9 @@ search's tables). Every function of the definition that reads it is declared
 where it belongs (a phase's ``generate``, a kind's ``play``, ``member``,
 ``narrow``, ``explain`` or ``generate``, the definition's ``check_move``) as
 ``memoized(function)``, the function taking the memo first. An engine binds
-each to its own memo (:func:`bound`: one ``functools.partial`` per function),
+each to its own memo (:func:`bound`: one bound method per function, which
+the interpreter calls as it calls the function itself; a ``functools.partial``
+for a declared partial),
 so the definition a game exports is the one its engine runs, and the engine
 stays pure: a memo only saves work (the same state, the same answer), and one
 object may serve any number of games.
@@ -21,6 +23,7 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
+from types import FunctionType, MethodType
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 
 from google.protobuf.message import Message
@@ -123,7 +126,7 @@ def bound(definition: DefinitionT, memo: object) -> DefinitionT:
             return function
         found = binds.get(id(function))
         if found is None:
-            found = binds[id(function)] = partial(function.function, memo)
+            found = binds[id(function)] = _bound_to(function.function, memo)
         return found
 
     table = declared.phases
@@ -139,3 +142,12 @@ def bound(definition: DefinitionT, memo: object) -> DefinitionT:
         check_move=bind(declared.check_move),
     )
     return running
+
+
+def _bound_to(function: Callable[..., Any], memo: object) -> Callable[..., Any]:
+    """``function`` with ``memo`` as its first argument: a bound method for a
+    plain function (a call the interpreter inlines, no C call in between),
+    else a partial (one partial of a partial: ``functools`` flattens it)."""
+    if type(function) is FunctionType:
+        return MethodType(function, memo)
+    return partial(function, memo)
