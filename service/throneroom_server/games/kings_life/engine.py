@@ -27,7 +27,15 @@ from throneroom_server.games.kings_life.data import (
 )
 from throneroom_server.games.kings_life.phases import DECISIONS, TABLE
 from throneroom_server.games.kings_life.table import NO_SEAT, State
-from throneroom_server.games.kit import Engine, GameDefinition, Golden, Testing, Variant, chance
+from throneroom_server.games.kit import (
+    Engine,
+    Fast,
+    GameDefinition,
+    Golden,
+    Testing,
+    Variant,
+    chance,
+)
 from throneroom_server.games.rng import Rng, seed_rng
 
 Options = pb.KingsLifeOptions
@@ -151,6 +159,8 @@ KINGS_LIFE: GameDefinition[Options, State, Move, Event, View] = GameDefinition(
     phases=TABLE,
     moves=tuple(decision.move_kind() for decision in DECISIONS),
     check_move=check_move,
+    # shapes.check refuses every undeclared enum value (kit.checks proves it)
+    fast=Fast(check_move_refuses_enums=True),
     move_key=move_key,
     view=views.view,
     redact_event=views.redact_event,
