@@ -8,6 +8,8 @@ and ``running`` differs from it only by those bindings.
 from __future__ import annotations
 
 import dataclasses
+from functools import partial
+from types import MethodType
 from typing import Any
 
 import pytest
@@ -52,7 +54,15 @@ def test_the_engine_runs_the_exported_definition(
             wanted = getattr(kind, name)
             got = getattr(ran, name)
             if isinstance(wanted, Memoized):
-                assert got.func is getattr(wanted.function, "func", wanted.function)
+                # A plain function is bound as a method of the memo, a declared
+                # partial as a partial: either way, the declared function on
+                # this engine's memo.
+                if isinstance(got, MethodType):
+                    assert got.__func__ is wanted.function and got.__self__ is engine.memo
+                else:
+                    before = getattr(wanted.function, "args", ())  # a declared partial's own
+                    assert isinstance(got, partial) and got.args[len(before)] is engine.memo
+                    assert got.func is getattr(wanted.function, "func", wanted.function)
             else:
                 assert got is wanted, (kind.name, name)
     assert memoized_functions(running) == []
