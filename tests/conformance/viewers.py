@@ -9,11 +9,13 @@ provides the game, the viewers, the chooser, the stats and the shared checks
 
 from __future__ import annotations
 
+import inspect
 import random
 from typing import TYPE_CHECKING, NoReturn
 
 from google.protobuf.message import Message
 from throneroom_server.games.core import GameError, Viewer
+from throneroom_server.games.kit.chance import Recorder, RngPicker, Scripted
 from throneroom_server.games.registry import AnyGame
 
 from .messages import (
@@ -142,7 +144,7 @@ class ViewerChecks:
         else:
             return  # the move is not legal in the worlds drawn: nothing to compare
         try:
-            world_after, world_events = self.game.apply(world, step.seat, step.move)
+            world_after, world_events = self._apply_with_the_same_chance(step, world)
         except GameError as error:
             self.fail(
                 "5 legal moves",
@@ -165,6 +167,30 @@ class ViewerChecks:
             )
         if here:
             self.stats.event_comparisons += 1
+
+    def _apply_with_the_same_chance(
+        self, step: Step, world: Message
+    ) -> tuple[Message, list[Message]]:
+        """The step's move applied in ``world`` with the chance outcomes it had in
+        the real state (kit.chance: the same dice, draws and shuffles), so that
+        what differs between the two worlds' events is hidden information, not
+        luck: two worlds' generators differ (the viewer cannot know the next
+        die), and a die can change the events of a move whose end the viewer
+        sees alike (an elephant's panic, then its death). Where the world's chance
+        steps do not take the real ones' outcomes (another step there), its own
+        generator decides, as without the script."""
+        if "chance" not in inspect.signature(self.game.apply).parameters:
+            # A game (or a planted defect's apply) that takes no picker lists no chance.
+            after, events = self.game.apply(world, step.seat, step.move)
+            return after, list(events)
+        recorder = Recorder(RngPicker())
+        self.game.apply(step.state, step.seat, step.move, chance=recorder)
+        script = Scripted([choice for _, choice in recorder.steps], then=RngPicker())
+        try:
+            after, events = self.game.apply(world, step.seat, step.move, chance=script)
+        except ValueError:  # an outcome the world's step does not have
+            after, events = self.game.apply(world, step.seat, step.move)
+        return after, list(events)
 
     def _comparable(self, events: list[Message]) -> list[str]:
         """The events as 9d compares them: event-only reveals left out, unordered
