@@ -40,3 +40,14 @@ def test_random_playouts_keep_the_engine_contract(case: Case) -> None:
         assert stats.steps > 0, "the game ended at setup"
 
     playout()
+
+
+@pytest.mark.slow
+def test_a_die_that_changes_a_moves_events_but_not_its_end_is_no_leak() -> None:
+    """A Kill the King advanced playout where an elephant panics (a die picks
+    its direction) and then dies with its Beastmaster: in a redrawn world with
+    another generator it would panic the other way, and check 9d compared luck
+    until the redrawn world took the real state's chance outcomes."""
+    case = next(c for c in CASES if c.id == "kill_the_king-2p-advanced")
+    stats = Playout.of(case, 954, 15450).run()
+    assert stats.event_comparisons > 0
