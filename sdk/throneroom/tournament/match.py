@@ -92,13 +92,21 @@ class _Seats:
         ]
         self.seen = [handles[-1].version] * len(handles)
         self.events: list[list[game_pb2.Event]] = [[] for _ in handles]
+        # The newest update each seat's stream has given, so that a version
+        # already read is not waited for again (the next update may be the
+        # service's timeout of the very decision the seat is asked to make).
+        self.latest: list[service_pb2.GameUpdate | None] = [None] * len(handles)
 
     def read_until(self, seat: int, version: int) -> service_pb2.GameUpdate:
         """The seat's update at ``version`` (or the first after it)."""
+        latest = self.latest[seat]
+        if latest is not None and latest.version >= version:
+            return latest
         for update in self.streams[seat]:
             if update.version > self.seen[seat]:
                 self.events[seat].extend(update.events)
                 self.seen[seat] = update.version
+            self.latest[seat] = update
             if update.version >= version:
                 return update
         raise ThroneroomError(f"seat {seat}'s watch ended before version {version}")

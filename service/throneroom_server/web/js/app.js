@@ -31,21 +31,29 @@ function parse(hash) {
   return { name: "lobby" };
 }
 
+let routed = 0;
+
 async function route() {
   page?.destroy();
   page = null;
   delete document.body.dataset.ready;
+  // Each route draws into an element of its own: a page left while it is
+  // still loading (its start() awaiting the server) goes on drawing into an
+  // element no longer shown, never over the page that replaced it.
+  const root = document.createElement("div");
+  main.replaceChildren(root);
+  const mine = ++routed;
   const where = parse(location.hash);
   if (where.name === "game") {
-    page = new GamePage(main, { gameId: where.gameId, seat: where.seat, joinSeat: where.join, go });
+    page = new GamePage(root, { gameId: where.gameId, seat: where.seat, joinSeat: where.join, go });
     await page.start();
   } else if (where.name === "record") {
-    page = new RecordPage(main, { go });
+    page = new RecordPage(root, { go });
     await page.start();
   } else {
-    await showLobby(main, { go });
+    await showLobby(root, { go });
   }
-  document.body.dataset.ready = where.name;
+  if (mine === routed) document.body.dataset.ready = where.name;
 }
 
 /** The page's frame (header, footer) in the chosen language. */

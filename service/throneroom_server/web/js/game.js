@@ -70,10 +70,14 @@ export class GamePage {
     this.board = await boardFor(this.snapshot.gameType);
     addTexts(this.board.texts);
     this.data = this.board.dataName ? await loadData(this.board.dataName) : null;
+    // Left while loading (the reader went elsewhere): start nothing more.
+    if (this.controller.signal.aborted) return;
     this.layout();
     if (this.wanted !== null && this.wanted !== undefined && this.seat === null) await this.join(this.wanted);
+    if (this.controller.signal.aborted) return;
     this.resumeBots();
     await this.loadHistory();
+    if (this.controller.signal.aborted) return;
     this.watch();
     this.render();
     this.waitForPlayers();

@@ -99,6 +99,7 @@ export class RecordPage {
     this.board = await boardFor(first.gameType);
     addTexts(this.board.texts);
     this.data = this.board.dataName ? await loadData(this.board.dataName) : null;
+    if (this.controller.signal.aborted) return; // left while loading
     this.layout();
     document.addEventListener("keydown", this.onKey);
     this.render();
