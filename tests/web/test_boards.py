@@ -221,6 +221,9 @@ def test_kill_the_king_unit_then_square(tab: Tab, server: Server) -> None:
     row = unit_view["square"].get("row", 0) + d_row
     col = unit_view["square"].get("col", 0) + d_col
     page.click(f"#board .cell.clickable[data-row='{row}'][data-col='{col}']")
+    # Two clicks made the move: the page says it in words and waits for Confirm.
+    assert "→" not in page.inner_text("#confirm-words")
+    page.click("#confirm-move")
     wait_version(tab, version + 1)
     events = game.server.call("GET", f"/v1/games/{game.game_id}/history?fromVersion={version}")[
         "entries"

@@ -80,6 +80,7 @@ def test_a_game_page_on_a_phone_zooms_and_plays(phone: Tab, server: Server) -> N
     page.click(f"#board .cell.clickable[data-row='{row}'][data-col='{col}']")
     page.wait_for_timeout(300)
     page.click(f"#board .face-arrow.clickable[data-key='face:{place['facing']}']")
+    page.click("#confirm-move")
     wait_version(phone, version + 1)
     assert cell() >= 44  # the zoom stays across the redraw
     phone.shot("phone-game")

@@ -91,11 +91,19 @@ def click_a_move(page: Any, rng: random.Random, version: int) -> str:
             """(v) => {
                 const svg = document.querySelector('#board svg.board');
                 const m = /version (\\d+)/.exec(svg.getAttribute('aria-label'));
-                return Number(m[1]) > v || document.querySelector('#clear-pick');
+                return Number(m[1]) > v || document.querySelector('#clear-pick')
+                    || document.querySelector('#confirm-move');
             }""",
             arg=version,
         )
         if shown_version_of(page) > version:
+            return "board"
+        if page.locator("#confirm-move:enabled").count():
+            # A move of several clicks: the page shows it in words and waits for Confirm.
+            try:
+                page.click("#confirm-move", timeout=2_000)
+            except PlaywrightError:  # redrawn meanwhile: look again
+                continue
             return "board"
     moves = page.locator("#move-list button.move:enabled")
     count = moves.count()

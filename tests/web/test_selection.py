@@ -86,6 +86,7 @@ def test_a_placement_half_made_survives_the_other_seats_move(tab: Tab, server: S
     assert page.locator("#clear-pick").count() == 1
     facing = place["facing"]
     page.click(f"#board .face-arrow.clickable[data-key='face:{facing}']")
+    page.click("#confirm-move")
     wait_version(tab, version + 2)
     placed = next(u for u in game.view(0)["units"] if u["id"] == place["unit"])
     assert placed["status"] == "STATUS_ON_FIELD"

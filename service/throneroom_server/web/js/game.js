@@ -34,6 +34,7 @@ export class GamePage {
     }
     this.lang = lang();
     this.policy = preference("botPolicy", "random");
+    this.confirming = preference("confirmMoves", true) !== false;
     this.controller = new AbortController();
     this.bots = new Map();
     this.log = [];
@@ -185,11 +186,21 @@ export class GamePage {
           "div",
           { class: "side-col" },
           this.seatsBox,
-          h("section", { class: "panel moves-panel", "aria-labelledby": "moves-title" }, h("h2", { id: "moves-title" }, this.seat === null ? t("moves") : t("yourMoves")), this.errorBox, skip("log-section", t("skipMoves"), "skip-moves"), filter, this.movesBox),
+          h("section", { class: "panel moves-panel", "aria-labelledby": "moves-title" }, h("h2", { id: "moves-title" }, this.seat === null ? t("moves") : t("yourMoves")), this.errorBox, skip("log-section", t("skipMoves"), "skip-moves"), filter, this.confirmToggle(), this.movesBox),
           h("section", { class: "panel log-panel", "aria-labelledby": "log-title", id: "log-section", tabindex: "-1" }, h("h2", { id: "log-title" }, t("log")), this.logBox),
         ),
       ),
     );
+  }
+
+  /** Whether moves made by several clicks on the board wait for Confirm (kept in this browser). */
+  confirmToggle() {
+    if (this.seat === null) return null;
+    const box = h("input", { type: "checkbox", id: "confirm-toggle", checked: this.confirming, onchange: (event) => {
+      this.confirming = event.target.checked;
+      setPreference("confirmMoves", this.confirming);
+    } });
+    return h("div", { class: "field inline confirm-toggle" }, box, h("label", { for: "confirm-toggle" }, t("confirmToggle")));
   }
 
   noticeBox() {
@@ -390,7 +401,12 @@ export class GamePage {
     }
     if (this.pendingMove) this.movesBox.append(h("p", { class: "pending", id: "pending-move" }, this.online ? t("pending") : t("pendingOffline"), " ", this.pendingMove));
     else if (!this.online) this.movesBox.append(h("p", { class: "offline", id: "offline-moves" }, t("offlineMoves")));
-    if (this.picker.selected.length) {
+    const made = this.picker.selected.length > 1 ? this.picker.complete() : null;
+    if (made !== null) {
+      const box = this.confirmBox(made);
+      for (const button of box.querySelectorAll("button")) button.disabled = !enabled && button.id === "confirm-move";
+      this.movesBox.append(box);
+    } else if (this.picker.selected.length) {
       this.movesBox.append(h("p", { class: "picked" }, t("picked", { keys: this.picker.selected.map((k) => this.keyName(k)).join(" → ") }), h("button", { type: "button", id: "clear-pick", onclick: () => { this.picker.clear(); this.render(); } }, t("clear"))));
     }
     if (!features.describe && features.describe !== null) {
@@ -558,10 +574,38 @@ export class GamePage {
 
   // -- acting ----------------------------------------------------------------------------
 
+  /**
+   * Click a board key. A move made by one click is sent at once; a move made
+   * by several (a unit, then a square, then a facing) waits for Confirm (or
+   * Cancel) unless the player turned confirming off.
+   */
   pick(key) {
     const index = this.picker.pick(key);
-    if (index !== null) this.send(index);
+    if (index !== null && (this.picker.selected.length < 2 || !this.confirming)) this.send(index);
     else this.render();
+  }
+
+  /** The confirm step of a move made on the board: its words, Confirm and Cancel. */
+  confirmBox(index) {
+    const described = this.legal.descriptions?.[index];
+    const words = described ? `${described.notation ? `${described.notation}: ` : ""}${described.text}` : summarizeMove(this.legal.moves[index]);
+    const cancel = () => { this.picker.clear(); this.render(); };
+    const confirm = h("button", { type: "button", id: "confirm-move", class: "primary", onclick: () => this.send(index) }, t("confirmMove"));
+    const box = h(
+      "div",
+      { class: "confirm", id: "confirm-box", role: "group", "aria-label": t("confirmLabel"), onkeydown: (event) => { if (event.key === "Escape") cancel(); } },
+      h("p", {}, t("confirmAsk"), " ", h("strong", { id: "confirm-words" }, words)),
+      confirm,
+      " ",
+      h("button", { type: "button", id: "cancel-move", onclick: cancel }, t("cancelMove")),
+    );
+    // Enter confirms: the button takes the focus when the box first shows this move.
+    const shown = `${this.legal.version}:${this.picker.selected.join(" ")}`;
+    if (this.confirmShown !== shown) {
+      this.confirmShown = shown;
+      queueMicrotask(() => { if (confirm.isConnected && !confirm.disabled) confirm.focus({ preventScroll: true }); });
+    }
+    return box;
   }
 
   async send(index) {

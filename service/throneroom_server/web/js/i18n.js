@@ -105,6 +105,11 @@ define("spectatorsNoMoves", "Spectators have no moves: join a free seat to play.
 define("noMoveNow", "No move to make now.", "Ahora no hay jugada que hacer.", "Agora não há jogada a fazer.");
 define("picked", "Picked on the board: {keys} ", "Elegido en el tablero: {keys} ", "Escolhido no tabuleiro: {keys} ");
 define("clear", "Clear", "Borrar", "Limpar");
+define("confirmAsk", "Your move:", "Tu jugada:", "A tua jogada:");
+define("confirmMove", "Confirm", "Confirmar", "Confirmar");
+define("cancelMove", "Cancel", "Cancelar", "Cancelar");
+define("confirmLabel", "Confirm the move", "Confirmar la jugada", "Confirmar a jogada");
+define("confirmToggle", "Confirm moves made with several clicks", "Confirmar las jugadas de varios clics", "Confirmar as jogadas de vários cliques");
 define("noDescriptions", "This server gives no move descriptions: moves are shown as data.", "Este servidor no da descripciones de jugadas: se muestran como datos.", "Este servidor não dá descrições das jogadas: são mostradas como dados.");
 define("botName", "Bot {seat}", "Bot {seat}", "Bot {seat}");
 define("botForSeat", "Bot for seat {seat}: {error}", "Bot del asiento {seat}: {error}", "Bot do lugar {seat}: {error}");

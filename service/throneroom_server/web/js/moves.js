@@ -105,9 +105,15 @@ export class Picker {
       this.selected = [key].filter(() => this.paths.some((p) => p[0] === key));
       return null;
     }
+    return this.complete();
+  }
+
+  /** The move the selection makes: its index when the selection completes exactly one move's path, else null. */
+  complete() {
+    if (!this.selected.length) return null;
+    const matching = this.matching();
     const complete = matching.filter((i) => this.paths[i].length === this.selected.length);
-    if (complete.length === 1 && matching.length === 1) return complete[0];
-    return null;
+    return complete.length === 1 && matching.length === 1 ? complete[0] : null;
   }
 
   clear() {
