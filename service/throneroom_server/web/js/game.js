@@ -403,9 +403,7 @@ export class GamePage {
     else if (!this.online) this.movesBox.append(h("p", { class: "offline", id: "offline-moves" }, t("offlineMoves")));
     const made = this.picker.selected.length > 1 ? this.picker.complete() : null;
     if (made !== null) {
-      const box = this.confirmBox(made);
-      for (const button of box.querySelectorAll("button")) button.disabled = !enabled && button.id === "confirm-move";
-      this.movesBox.append(box);
+      this.movesBox.append(this.confirmBox(made, enabled));
     } else if (this.picker.selected.length) {
       this.movesBox.append(h("p", { class: "picked" }, t("picked", { keys: this.picker.selected.map((k) => this.keyName(k)).join(" → ") }), h("button", { type: "button", id: "clear-pick", onclick: () => { this.picker.clear(); this.render(); } }, t("clear"))));
     }
@@ -586,15 +584,13 @@ export class GamePage {
   }
 
   /** The confirm step of a move made on the board: its words, Confirm and Cancel. */
-  confirmBox(index) {
-    const described = this.legal.descriptions?.[index];
-    const words = described ? `${described.notation ? `${described.notation}: ` : ""}${described.text}` : summarizeMove(this.legal.moves[index]);
+  confirmBox(index, enabled) {
     const cancel = () => { this.picker.clear(); this.render(); };
-    const confirm = h("button", { type: "button", id: "confirm-move", class: "primary", onclick: () => this.send(index) }, t("confirmMove"));
+    const confirm = h("button", { type: "button", id: "confirm-move", class: "primary", disabled: !enabled, onclick: () => this.send(index) }, t("confirmMove"));
     const box = h(
       "div",
       { class: "confirm", id: "confirm-box", role: "group", "aria-label": t("confirmLabel"), onkeydown: (event) => { if (event.key === "Escape") cancel(); } },
-      h("p", {}, t("confirmAsk"), " ", h("strong", { id: "confirm-words" }, words)),
+      h("p", {}, t("confirmAsk"), " ", h("strong", { id: "confirm-words" }, this.moveWords(index))),
       confirm,
       " ",
       h("button", { type: "button", id: "cancel-move", onclick: cancel }, t("cancelMove")),
@@ -608,12 +604,17 @@ export class GamePage {
     return box;
   }
 
+  /** A legal move in words: its notation and sentence, else a summary of its data. */
+  moveWords(index) {
+    const described = this.legal.descriptions?.[index];
+    return described ? `${described.notation ? `${described.notation}: ` : ""}${described.text}` : summarizeMove(this.legal.moves[index]);
+  }
+
   async send(index) {
     if (this.sending) return;
     const move = this.legal.moves[index];
     this.sending = true;
-    const described = this.legal.descriptions?.[index];
-    this.pendingMove = described ? `${described.notation ? `${described.notation}: ` : ""}${described.text}` : summarizeMove(move);
+    this.pendingMove = this.moveWords(index);
     this.errorBox.textContent = "";
     const version = this.legal.version;
     this.render();
