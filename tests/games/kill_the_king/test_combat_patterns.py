@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from throneroom.games.kill_the_king.board import Coord
 from throneroom.games.kill_the_king.data import Face, Level, Mode, UnitType
+from throneroom.games.kill_the_king.rules import Save, Scene, Strike, strikes_of
 from throneroom.v1 import kill_the_king_pb2 as pb
 from throneroom_server.games.kill_the_king.combat import attack_moves
-from throneroom_server.games.kill_the_king.combat_scene import Save, Scene, Strike
-from throneroom_server.games.kill_the_king.combat_units import strikes_of
 
 from tests.games.kill_the_king.combat_positions import (
     DOOR,
@@ -426,7 +425,7 @@ def test_attack_and_defense_plays_on_the_green_field_only() -> None:
 
 def test_climbing_attack_value() -> None:
     """KK-44: the adjacent attack value -1, the Knight's +1; Archers have none."""
-    from throneroom_server.games.kill_the_king.combat_strikes import climb_strike
+    from throneroom.games.kill_the_king.rules import climb_strike
 
     state = position(
         unit(SPEARMEN, A, 8, 3, E),  # 0: facing along the wall: climbs whatever its facing

@@ -8,9 +8,9 @@ from __future__ import annotations
 from throneroom.games.kill_the_king.board import Coord
 from throneroom.games.kill_the_king.data import Mode, Side, UnitType
 from throneroom.games.kill_the_king.field import setup_squares
+from throneroom.games.kill_the_king.rules import Scene, knight_bonus
 from throneroom.v1 import kill_the_king_pb2 as pb
 from throneroom_server.games.kill_the_king.combat import apply_attack, attack_moves
-from throneroom_server.games.kill_the_king.combat_scene import Scene, knight_bonus
 
 from tests.games.kill_the_king.combat_positions import (
     Dice,

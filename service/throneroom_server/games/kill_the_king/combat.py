@@ -15,7 +15,8 @@ The engine calls (docs/rules/kill_the_king.md sections 4, 6-12; KK-n):
 Every function takes ``board``, the mode's field with ``state.ruins`` applied,
 changes the working copy of the state it is given, appends events, and draws
 dice only from ``rng`` through :func:`.dice.roll` (every die an event, KK-37).
-Which attacks exist, and how hard they strike, is :mod:`.combat_strikes`; this
+Which attacks exist, and how hard they strike, is
+:mod:`throneroom.games.kill_the_king.rules` (shared with the bots); this
 module rolls the dice and carries out the results.
 """
 
@@ -27,14 +28,22 @@ from throneroom.games.kill_the_king.board import Board, Coord, Position
 from throneroom.games.kill_the_king.data import (
     DOOR_DEFENCE,
     GATE_DEFENCE,
-    LEADERS,
-    UNITS,
     WALL_DEFENCE,
     Direction,
     Face,
     Level,
     Side,
     UnitType,
+)
+from throneroom.games.kill_the_king.rules import (
+    Roll,
+    Save,
+    Scene,
+    Strike,
+    climb_strike,
+    defence_value,
+    second_charge,
+    strikes_of,
 )
 from throneroom.v1 import kill_the_king_pb2 as pb
 
@@ -45,9 +54,6 @@ from throneroom_server.games.kill_the_king.combat_deaths import (
     kill_unit,
     panic,
 )
-from throneroom_server.games.kill_the_king.combat_scene import Roll, Save, Scene, Strike
-from throneroom_server.games.kill_the_king.combat_strikes import climb_strike
-from throneroom_server.games.kill_the_king.combat_units import second_charge, strikes_of
 from throneroom_server.games.kill_the_king.elephants import is_elephant
 from throneroom_server.games.kill_the_king.keys import ATTACK as ATTACK_KIND
 from throneroom_server.games.kill_the_king.keys import Key
@@ -345,19 +351,6 @@ def _roll(state: State, attacker: Unit, roll: Roll, rng: Rng, events: list[Event
         fail_save(state, attacker, unit(state, roll.target), events, rng)
     else:
         _structure_save(state, attacker, roll, rng, events)
-
-
-def defence_value(state: State, attacker: Unit, defender: Unit, face: Face, *, crew: bool) -> int:
-    """The value ``defender`` saves on when hit on ``face`` (KK-35): its chart
-    value for that face (Spearmen 5 in front against Cavalry, not as a Ram's crew,
-    KK-73), -1 on every face while its side's Knight's death penalty lasts
-    (KK-107), never below 0."""
-    spec = UNITS[UnitType(defender.type)]
-    cavalry = UnitType(attacker.type) is UnitType.CAVALRY and not crew
-    value = spec.defence.against(face, cavalry=cavalry)
-    if defender.side in state.defence_penalty:
-        value += LEADERS[UnitType.KNIGHT].death_defence_penalty
-    return max(0, value)
 
 
 def _unit_save(state: State, attacker: Unit, roll: Roll, rng: Rng, events: list[Event]) -> None:

@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 from throneroom.games.kill_the_king.board import Board
 from throneroom.games.kill_the_king.data import UNITS, Direction, Mode
+from throneroom.games.kill_the_king.rules import table as tb
 from throneroom.v1 import kill_the_king_pb2 as pb
 
 from throneroom_server.games.kill_the_king import state as st
@@ -70,9 +71,9 @@ _AROUND = ((1, 0), (0, 1), (-1, 0), (0, -1))
 
 @lru_cache(maxsize=128)
 def _tables(mode: Mode, ruins: frozenset[tuple[int, int]]) -> Tables:
-    board = st._field(mode, ruins)  # the same caches as st.terrain's
+    board = tb.field_of(mode, ruins)  # the same caches as st.terrain's
     steps, walls = st._terrain(mode, ruins)
-    in_play = st._in_play(mode)
+    in_play = tb.in_play_of(mode)
     climbs = st._climbs(mode, ruins)
 
     def pos(p: tuple[tuple[int, int], int]) -> int:
@@ -115,4 +116,4 @@ def _within(steps: st.StepTable, reach: int) -> dict[int, tuple[int, ...]]:
 
 
 def tables(state: State) -> Tables:
-    return _tables(st._MODES[state.mode], st._ruins(state))
+    return _tables(st._MODES[state.mode], tb.ruins(state))

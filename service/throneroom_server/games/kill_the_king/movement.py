@@ -24,6 +24,7 @@ from throneroom.games.kill_the_king.data import (
     Side,
     UnitType,
 )
+from throneroom.games.kill_the_king.rules.table import top_of
 from throneroom.v1 import kill_the_king_pb2 as pb
 
 from throneroom_server.games.kill_the_king import combat_deaths, listing, pigs, towers
@@ -355,7 +356,7 @@ def _tower_exit_keys(scene: Scene, seat: int, only: int | None) -> Iterator[Key]
     for tower_id, crew in scene.crews.items():
         if state.units[tower_id].type != TOWER:
             continue
-        top = towers.top_of(crew)
+        top = top_of(crew)
         if top is None or top.seat != seat or only not in (None, top.id):
             continue
         if finished(state, top) or scene.points_left(top) < 1:

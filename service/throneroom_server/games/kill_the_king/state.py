@@ -13,10 +13,56 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import lru_cache
 
-from throneroom.games.kill_the_king.board import Board, Coord, Position
-from throneroom.games.kill_the_king.data import MODES, Direction, Level, Mode, Side, UnitType
-from throneroom.games.kill_the_king.field import field_for
+from throneroom.games.kill_the_king.board import Coord, Position
+from throneroom.games.kill_the_king.data import Direction, Level, Mode, Side, UnitType
+from throneroom.games.kill_the_king.rules.table import coord, crew_of, field, in_play
+from throneroom.games.kill_the_king.rules.table import field_of as _field
+from throneroom.games.kill_the_king.rules.table import in_play_of as _in_play
+from throneroom.games.kill_the_king.rules.table import ruins as _ruins
 from throneroom.v1 import kill_the_king_pb2 as pb
+
+__all__ = [
+    "DEAD",
+    "LEADER_TYPES",
+    "ONTO_WALL",
+    "ON_FIELD",
+    "OPEN",
+    "PASSAGE",
+    "RESERVE",
+    "Climbs",
+    "State",
+    "StepTable",
+    "Unit",
+    "alive",
+    "climbs",
+    "coord",
+    "counter_type",
+    "counters",
+    "counts_by_counter",
+    "crew_of",
+    "enemy",
+    "facing",
+    "field",
+    "in_play",
+    "is_crew",
+    "is_leader",
+    "new_unit",
+    "next_of_team",
+    "occupancy",
+    "occupant",
+    "occupies",
+    "on_field",
+    "position",
+    "put",
+    "reinforcement_edge",
+    "seat_of_side",
+    "side_of",
+    "standing",
+    "team_seats",
+    "terrain",
+    "unit",
+    "units_at",
+]
 
 State = pb.KillTheKingState
 Unit = pb.KillTheKingUnit
@@ -40,10 +86,6 @@ def unit(state: State, uid: int) -> Unit:
     if not 0 <= uid < len(state.units):
         raise KeyError(f"no unit {uid}")
     return state.units[uid]
-
-
-def coord(u: Unit) -> Coord:
-    return Coord(u.square.row, u.square.col)
 
 
 _LEVELS = {int(level): level for level in Level}
@@ -103,13 +145,6 @@ def is_crew(u: Unit) -> bool:
     return u.carried_by >= 0
 
 
-def crew_of(state: State, engine: int) -> list[Unit]:
-    """The units manning a Battering Ram (or inside a Siege Tower), by stack."""
-    crew = [u for u in on_field(state) if u.carried_by == engine]
-    crew.sort(key=lambda u: (u.stack, u.id))
-    return crew
-
-
 def standing(state: State) -> Iterator[Unit]:
     """Units on the field that occupy their space (not crews)."""
     return (u for u in state.units if u.status == ON_FIELD and u.carried_by < 0)
@@ -164,26 +199,6 @@ def new_unit(state: State, kind: UnitType, seat: int, *, free: bool = False) -> 
     return u
 
 
-@lru_cache(maxsize=128)
-def _field(mode: Mode, ruins: frozenset[tuple[int, int]]) -> Board:
-    return field_for(mode).ruined(ruins)
-
-
-_NO_RUINS: frozenset[tuple[int, int]] = frozenset()
-
-
-def _ruins(state: State) -> frozenset[tuple[int, int]]:
-    ruins = state.ruins
-    if not ruins:
-        return _NO_RUINS  # most states: nothing destroyed yet
-    return frozenset((r.square.row, r.square.col) for r in ruins)
-
-
-def field(state: State) -> Board:
-    """The mode's field with the destroyed wall and gate spaces as rubble (KK-6)."""
-    return _field(_MODES[state.mode], _ruins(state))
-
-
 Climbs = dict[Coord, tuple[tuple[Direction, Coord], ...]]
 
 
@@ -226,16 +241,6 @@ def terrain(state: State) -> tuple[StepTable, frozenset[Coord]]:
     each with what it enters), and the intact wall and gate spaces, of the
     current field; cached."""
     return _terrain(_MODES[state.mode], _ruins(state))
-
-
-@lru_cache(maxsize=8)
-def _in_play(mode: Mode) -> frozenset[Coord]:
-    return field_for(mode).in_play(MODES[mode].zone_layer)
-
-
-def in_play(state: State) -> frozenset[Coord]:
-    """The spaces the mode uses (KK-8)."""
-    return _in_play(_MODES[state.mode])
 
 
 def counter_type(u: Unit) -> UnitType:

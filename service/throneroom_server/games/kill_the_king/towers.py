@@ -26,6 +26,7 @@ from collections.abc import Iterator
 
 from throneroom.games.kill_the_king.board import Board, Coord, Position
 from throneroom.games.kill_the_king.data import UNITS, Direction, Level, UnitType
+from throneroom.games.kill_the_king.rules.table import top_of
 from throneroom.v1 import kill_the_king_pb2 as pb
 
 from throneroom_server.games.kill_the_king import state as st
@@ -47,11 +48,6 @@ def may_board(u: Unit) -> bool:
 
 def has_room(crew: list[Unit] | None) -> bool:
     return len(crew or ()) < CAPACITY
-
-
-def top_of(crew: list[Unit]) -> Unit | None:
-    """The unit on top of a stack (the highest ``stack``)."""
-    return max(crew, key=lambda u: (u.stack, u.id)) if crew else None
 
 
 def next_to_wall(board: Board, in_play: frozenset[Coord], where: Coord) -> bool:

@@ -3,7 +3,7 @@ stands where, on which level, for which side), the attack plan (``Strike``:
 its chart value, modifiers and dice, each ``Roll`` with how its target
 defends, ``Save``) and the leaders' bonuses next to a unit (the Knight's,
 KK-80; the Engineer's, KK-81). The patterns that make strikes are
-:mod:`.combat_strikes`.
+:mod:`.strikes`.
 """
 
 from __future__ import annotations
@@ -22,11 +22,9 @@ from throneroom.games.kill_the_king.data import (
     UnitType,
     mode_of,
 )
+from throneroom.games.kill_the_king.rules import table as tb
+from throneroom.games.kill_the_king.rules.table import Table, Unit, crew_of, top_of
 from throneroom.v1 import kill_the_king_pb2 as pb
-
-from throneroom_server.games.kill_the_king import state as st
-from throneroom_server.games.kill_the_king.state import State, Unit, crew_of
-from throneroom_server.games.kill_the_king.towers import top_of
 
 _TOWER = int(UnitType.SIEGE_TOWER)
 
@@ -103,7 +101,7 @@ class Scene:
     in play in the mode and who stands where. Built once per question; never
     kept across a change of the state."""
 
-    state: State
+    state: Table
     board: Board
     mode: ModeSpec
     in_play: frozenset[Coord]
@@ -116,7 +114,7 @@ class Scene:
     standing units (by id)."""
 
     @classmethod
-    def of(cls, state: State, board: Board) -> Scene:
+    def of(cls, state: Table, board: Board) -> Scene:
         mode = mode_of(state.mode)
         squares: dict[tuple[int, int], list[Unit]] = {}
         leaders: dict[tuple[int, int], list[Unit]] = {}
@@ -133,7 +131,7 @@ class Scene:
                 leaders.setdefault((u.side, u.type), []).append(u)
         # The spaces in play: the mode's (cached) on the state's own field, whose
         # ruins keep the zones; any other board's own.
-        in_play = st.in_play(state) if board is st.field(state) else board.in_play(mode.zone_layer)
+        in_play = tb.in_play(state) if board is tb.field(state) else board.in_play(mode.zone_layer)
         return cls(
             state,
             board,
@@ -161,11 +159,11 @@ class Scene:
         return self.board.space(*square).is_wall
 
 
-def _standing_and_exposed(state: State) -> tuple[Unit, ...]:
+def _standing_and_exposed(state: Table) -> tuple[Unit, ...]:
     """``(*towers.exposed_crews(state), *standing(state))`` from one look at
     the units: the unit on top of each Siege Tower at a wall (by tower id),
     then the units standing on the field (by id)."""
-    on_field = st.ON_FIELD
+    on_field = tb.ON_FIELD
     standing_units: list[Unit] = []
     carried: list[Unit] = []
     settled: set[int] = set()
@@ -188,7 +186,7 @@ def _standing_and_exposed(state: State) -> tuple[Unit, ...]:
     return (*(top for top in tops if top is not None), *standing_units)
 
 
-def allegiance(state: State, u: Unit) -> Side:
+def allegiance(state: Table, u: Unit) -> Side:
     """The side a counter fights for: its own, except that a manned Battering Ram
     is attacked as its crew (KK-92 reading: an enemy crew makes it a target for
     the Ram's own side, and a friendly one for the other)."""
@@ -199,7 +197,7 @@ def allegiance(state: State, u: Unit) -> Side:
     return _SIDES[u.side]
 
 
-def hostile(state: State, attacker: Unit, target: Unit) -> bool:
+def hostile(state: Table, attacker: Unit, target: Unit) -> bool:
     if _RAM not in (attacker.type, target.type):
         return attacker.side != target.side
     return allegiance(state, attacker) is not allegiance(state, target)

@@ -1,5 +1,5 @@
 """What each unit can attack, and how hard: attacks as plans (``Strike``, with
-the scene an attack sees: :mod:`.combat_scene`).
+the scene an attack sees: :mod:`.scene`).
 
 A :class:`Strike` is one legal attack of one unit worked out in full before a
 die is rolled: the square it names (``attack.target``), the chart value, each
@@ -50,9 +50,7 @@ from throneroom.games.kill_the_king.data import (
     Victory,
     face_hit,
 )
-from throneroom.v1 import kill_the_king_pb2 as pb
-
-from throneroom_server.games.kill_the_king.combat_scene import (
+from throneroom.games.kill_the_king.rules.scene import (
     Modifier,
     Roll,
     Save,
@@ -63,7 +61,8 @@ from throneroom_server.games.kill_the_king.combat_scene import (
     hostile,
     knight_bonus,
 )
-from throneroom_server.games.kill_the_king.state import Unit, coord, crew_of
+from throneroom.games.kill_the_king.rules.table import Unit, coord, crew_of
+from throneroom.v1 import kill_the_king_pb2 as pb
 
 
 def _knight(scene: Scene, u: Unit) -> tuple[tuple[Modifier, int], ...]:

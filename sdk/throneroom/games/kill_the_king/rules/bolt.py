@@ -29,9 +29,7 @@ from throneroom.games.kill_the_king.data import (
     UnitType,
     face_hit,
 )
-from throneroom.v1 import kill_the_king_pb2 as pb
-
-from throneroom_server.games.kill_the_king.combat_scene import (
+from throneroom.games.kill_the_king.rules.scene import (
     Modifier,
     Roll,
     Save,
@@ -42,7 +40,8 @@ from throneroom_server.games.kill_the_king.combat_scene import (
     hostile,
     knight_bonus,
 )
-from throneroom_server.games.kill_the_king.state import Unit, coord, crew_of
+from throneroom.games.kill_the_king.rules.table import Unit, coord, crew_of
+from throneroom.v1 import kill_the_king_pb2 as pb
 
 NO_SAVE_AGAINST_ENGINES = frozenset({UnitType.WAR_ELEPHANT, UnitType.SIEGE_TOWER}) | (
     {UnitType.CAVALRY} if UnitType.BALLISTA in CAVALRY_KILLED_OUTRIGHT_BY else frozenset()

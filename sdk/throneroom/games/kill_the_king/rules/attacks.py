@@ -1,19 +1,24 @@
 """Every attack of a unit, by its chart's pattern (KK-34): the one dispatch
 the attack phase, the climbing attacks and the Cavalry's second charge use.
 
-The patterns themselves are in :mod:`.combat_strikes` (melee, spear, volley,
+The patterns themselves are in :mod:`.strikes` (melee, spear, volley,
 cross, ram, the door, climbing) and in the modules of the units that have
-their own (:mod:`.ballista`).
+their own (:mod:`.bolt`).
 """
 
 from __future__ import annotations
 
-from throneroom.games.kill_the_king.data import SECOND_CHARGE_PENALTY, UNITS, AttackKind
-from throneroom.v1 import kill_the_king_pb2 as pb
-
-from throneroom_server.games.kill_the_king.ballista import bolt_strikes
-from throneroom_server.games.kill_the_king.combat_scene import Scene, Strike
-from throneroom_server.games.kill_the_king.combat_strikes import (
+from throneroom.games.kill_the_king.data import (
+    LEADERS,
+    SECOND_CHARGE_PENALTY,
+    UNITS,
+    AttackKind,
+    Face,
+    UnitType,
+)
+from throneroom.games.kill_the_king.rules.bolt import bolt_strikes
+from throneroom.games.kill_the_king.rules.scene import Scene, Strike
+from throneroom.games.kill_the_king.rules.strikes import (
     cross_strikes,
     melee_strikes,
     prepared_climb_strikes,
@@ -21,7 +26,8 @@ from throneroom_server.games.kill_the_king.combat_strikes import (
     spear_strikes,
     volley_strikes,
 )
-from throneroom_server.games.kill_the_king.state import Unit
+from throneroom.games.kill_the_king.rules.table import Table, Unit
+from throneroom.v1 import kill_the_king_pb2 as pb
 
 _KINDS = {int(t): UNITS[t].attack.kind for t in UNITS}
 
@@ -56,3 +62,16 @@ def second_charge(scene: Scene, u: Unit) -> Strike | None:
     extra = ((pb.ATTACK_MODIFIER_SECOND_CHARGE, SECOND_CHARGE_PENALTY),)
     strikes = [s for s in melee_strikes(scene, u, extra=extra, door=False) if s.can_hit]
     return strikes[0] if strikes else None
+
+
+def defence_value(state: Table, attacker: Unit, defender: Unit, face: Face, *, crew: bool) -> int:
+    """The value ``defender`` saves on when hit on ``face`` (KK-35): its chart
+    value for that face (Spearmen 5 in front against Cavalry, not as a Ram's crew,
+    KK-73), -1 on every face while its side's Knight's death penalty lasts
+    (KK-107), never below 0."""
+    spec = UNITS[UnitType(defender.type)]
+    cavalry = UnitType(attacker.type) is UnitType.CAVALRY and not crew
+    value = spec.defence.against(face, cavalry=cavalry)
+    if defender.side in state.defence_penalty:
+        value += LEADERS[UnitType.KNIGHT].death_defence_penalty
+    return max(0, value)
