@@ -281,12 +281,6 @@ def attack_value(sit: Situation, move: Move) -> float | None:
     if unit is None:
         return None
     target = Coord(attack.target.row, attack.target.col)
-    climb = sit.units[unit.id].climb if sit.units[unit.id].HasField("climb") else 0
-    if climb and unit.coord.step(Direction(climb)) == target:
-        worth = attack_worth(
-            sit, unit, unit.coord, Level.WALL, Direction(climb), target=target, climbing=True
-        )
-        return max(worth, 1.0 if (Position(target, Level.WALL) not in sit.at) else 0.0)
     return attack_worth(sit, unit, unit.coord, unit.level, unit.facing, target=target)
 
 

@@ -1,15 +1,17 @@
 """What an attack is worth: the bot's estimate of each attack's expected value.
 
-An attack's value is the chance it kills (or destroys) times what that is
-worth to the side attacking, summed over what it affects (a Spearmen's two
-spaces, a Catapult's cross, with friends in the cross counted against it).
-The chances follow the chart (``throneroom.games.kill_the_king.data``): hit on
-a die <= the attack value after the modifiers the bot can see (the Knight,
-climbing, over a wall, at a wall top, a wall target), then the target's save
-on the face hit (none against a Catapult, nor for a Cavalry hit by a Ballista
-or a War Elephant, which dies outright rather than flipping: KK-77). The
-same estimate chooses the attack among the legal ones and the facing a unit
-turns to before the attack phase.
+The attacks themselves are the engine's: :func:`throneroom.games.kill_the_king.rules.strikes_of`
+on the bot's own view lists every strike a unit has, with each die's value
+needed after every modifier (the Knight, climbing, over a wall, at a wall
+top, a wall target, the door's support) and how its target defends. This
+module only prices them: a strike is worth the sum over its dice of the
+chance the die hits and the target fails its save (the engine's
+:func:`defence_value`, a Ram's crew for the Ram; a structure's own value),
+times what the kill or the break is worth to the side attacking (a friend
+hit counts against it). The same estimate chooses the attack among the legal
+ones and the facing a unit turns to before the attack phase; a position the
+unit is not in yet (after a Cavalry's advance, or another facing) is priced
+on a copy of its counter put there.
 """
 
 from __future__ import annotations
@@ -19,27 +21,29 @@ from dataclasses import replace
 from throneroom.games.kill_the_king.board import Coord, Terrain
 from throneroom.games.kill_the_king.bot.model import Piece, Situation
 from throneroom.games.kill_the_king.data import (
-    ARCHER_FROM_WALL_VALUE,
-    AT_WALL_TOP_PENALTY,
     CAVALRY_KILLED_OUTRIGHT_BY,
-    CLIMBING_PENALTY,
     DIE_SIDES,
     DOOR_DEFENCE,
-    DOOR_SUPPORT_MAX,
     GATE_DEFENCE,
-    KNIGHT_BONUS,
-    OVER_WALL_PENALTY,
     UNITS,
     WALL_DEFENCE,
-    WALL_TARGET_PENALTY,
-    AttackKind,
     Direction,
     Level,
     Side,
     UnitType,
     Victory,
-    face_hit,
 )
+from throneroom.games.kill_the_king.rules import (
+    Roll,
+    Save,
+    Scene,
+    Strike,
+    allegiance,
+    crew_of,
+    defence_value,
+    strikes_of,
+)
+from throneroom.v1 import kill_the_king_pb2 as pb
 
 DOOR_WORTH = 1000.0
 """Breaking the King's Door wins the game."""
@@ -53,19 +57,12 @@ RAM_WORTH = 14.0
 FRIENDLY_FIRE = 1.5
 """A friend hit by my own Catapult counts this much more than an enemy."""
 
+_STRUCTURE_DEFENCE = {Save.WALL: WALL_DEFENCE, Save.GATE: GATE_DEFENCE, Save.DOOR: DOOR_DEFENCE}
+
 
 def chance(value: int) -> float:
     """A d6 rolled <= value."""
     return min(max(value, 0), DIE_SIDES) / DIE_SIDES
-
-
-def can_reach(attacker: Level, target: Level, *, archer: bool = False) -> bool:
-    """Whether a unit on ``attacker`` level attacks one on ``target`` level (KK-65)."""
-    if Level.STAIRS in (attacker, target):
-        return True
-    if attacker is Level.WALL and target is Level.GROUND:
-        return archer
-    return attacker == target
 
 
 def worth(sit: Situation, target: Piece, by: UnitType | None = None) -> float:
@@ -86,76 +83,6 @@ def worth(sit: Situation, target: Piece, by: UnitType | None = None) -> float:
     return value
 
 
-def knight_bonus(sit: Situation, side: Side, coord: Coord, attacker_id: int) -> int:
-    knight = next(
-        (
-            p
-            for p in sit.pieces
-            if p.side is side and p.type is UnitType.KNIGHT and p.carried_by < 0
-        ),
-        None,
-    )
-    if knight is None or knight.id == attacker_id:
-        return 0
-    return KNIGHT_BONUS if knight.coord in sit.board.around(coord) else 0
-
-
-def save_chance(sit: Situation, target: Piece, attack_from: Direction, attacker: UnitType) -> float:
-    if attacker is UnitType.CATAPULT:
-        return 0.0
-    if target.type is UnitType.CAVALRY and attacker in CAVALRY_KILLED_OUTRIGHT_BY:
-        return 0.0  # removed on the hit (KK-77)
-    defender = target
-    if target.type is UnitType.BATTERING_RAM:
-        crew = sit.crew_of(target)
-        if crew is None or attacker is UnitType.BALLISTA:
-            return 0.0
-        defender = replace(crew, facing=target.facing)
-    face = face_hit(defender.facing, attack_from)
-    value = UNITS[defender.type].defence.against(face, cavalry=attacker is UnitType.CAVALRY)
-    if sit.enemy_side in [Side(s) for s in sit.view.defence_penalty]:
-        value -= 1
-    return chance(value)
-
-
-def _kill(sit: Situation, unit: Piece, value: int, target: Piece, direction: Direction) -> float:
-    """Expected worth of one roll of ``unit`` (facing ``direction``) at ``target``."""
-    side = sit.combat_side(unit)
-    p = chance(value) * (1.0 - save_chance(sit, target, direction.opposite, unit.type))
-    gain = worth(sit, target, unit.type)
-    return p * gain if sit.combat_side(target) is not side else -p * gain * FRIENDLY_FIRE
-
-
-def _targets_on(sit: Situation, coord: Coord) -> list[Piece]:
-    return list(sit.on_coord.get(coord, []))
-
-
-def _enemy_on(sit: Situation, unit: Piece, coord: Coord, level: Level) -> Piece | None:
-    side = sit.combat_side(unit)
-    archer = unit.type is UnitType.ARCHER
-    for target in _targets_on(sit, coord):
-        if sit.combat_side(target) is not side and can_reach(level, target.level, archer=archer):
-            return target
-    return None
-
-
-def door_value(sit: Situation, unit: Piece, coord: Coord) -> float:
-    base = UNITS[unit.type].attack.door_value
-    stairs = set(sit.king_stairs(sit.half_of(coord)))
-    support = sum(
-        1
-        for n in sit.board.around(coord)
-        if n in stairs
-        and any(
-            p.side is Side.ATTACKER and p.type is not UnitType.BATTERING_RAM
-            for p in sit.on_coord.get(n, [])
-        )
-    )
-    support += knight_bonus(sit, Side.ATTACKER, coord, unit.id)
-    value = base + min(support, DOOR_SUPPORT_MAX)
-    return chance(value) * (1.0 - chance(DOOR_DEFENCE)) * DOOR_WORTH
-
-
 def attack_worth(
     sit: Situation,
     unit: Piece,
@@ -164,168 +91,115 @@ def attack_worth(
     facing: Direction,
     *,
     target: Coord | None = None,
-    climbing: bool = False,
 ) -> float:
     """The expected worth of ``unit``'s attack from ``coord``/``level`` facing
-    ``facing``: at ``target`` (a square as an attack move names it), or the best
-    target there is when ``target`` is None."""
-    spec = UNITS[unit.type].attack
-    side = sit.combat_side(unit)
-    bonus = knight_bonus(sit, side, coord, unit.id)
-    ahead = coord.step(facing)
-    options = [*_structure_worths(sit, unit, coord, ahead, side)]
-    if spec.kind in (AttackKind.MELEE, AttackKind.SPEAR):
-        options.append(_close_worth(sit, unit, coord, level, facing, bonus, climbing=climbing))
-    elif spec.kind is AttackKind.VOLLEY:
-        options.extend(_volley_worths(sit, unit, coord, level, facing, bonus))
-    elif spec.kind is AttackKind.CROSS:
-        options.extend(_cross_worths(sit, unit, coord, facing, bonus, side))
-    elif spec.kind is AttackKind.BOLT:
-        options.append(_bolt_worth(sit, unit, coord, facing, bonus))
+    ``facing`` (its own place, or one it could take): at ``target`` (a square as
+    an attack move names it), or the best it has when ``target`` is None."""
+    counter = sit.units[unit.id]
+    scene = sit.scene
+    if (coord, level, facing) != (unit.coord, unit.level, unit.facing):
+        counter = _placed(counter, coord, level, facing)
+        scene = _with(scene, counter)
     best = 0.0
-    for value, square in options:
-        if target is None or square == target:
-            best = max(best, value)
+    for strike in strikes_of(scene, counter):
+        if target is None or strike.target == target:
+            best = max(best, strike_worth(sit, scene, counter, strike))
     return best
 
 
-Worth = tuple[float, Coord]
-"""An attack's expected worth and the square its move names."""
-
-
-def _structure_worths(
-    sit: Situation, unit: Piece, coord: Coord, ahead: Coord, side: Side
-) -> list[Worth]:
-    """The King's Door and the gate, adjacent to the front (the attackers')."""
-    board = sit.board
-    if side is not Side.ATTACKER or not board.contains(ahead):
-        return []
-    spec = UNITS[unit.type].attack
-    terrain = board.space(*ahead).terrain
-    manned = unit.type is not UnitType.BATTERING_RAM or sit.crew_of(unit) is not None
-    found: list[Worth] = []
-    if (
-        terrain is Terrain.DOOR
-        and ahead in sit.doors
-        and UNITS[unit.type].may_attack_door
-        and spec.kind not in (AttackKind.VOLLEY, AttackKind.CROSS, AttackKind.BOLT)
-        and manned
-    ):
-        found.append((door_value(sit, unit, coord), ahead))
-    if (
-        terrain is Terrain.GATE
-        and spec.kind is AttackKind.RAM
-        and not sit.gate_open_at(ahead)
-        and manned
-    ):
-        p = chance(spec.value_at(1) or 3) * (1.0 - chance(GATE_DEFENCE))
-        found.append((p * GATE_WORTH, ahead))
-    return found
-
-
-def _close_worth(  # noqa: PLR0917 (the attack's position, then the bonus)
-    sit: Situation,
-    unit: Piece,
-    coord: Coord,
-    level: Level,
-    facing: Direction,
-    bonus: int,
-    *,
-    climbing: bool,
-) -> Worth:
-    """Melee and spear: the enemies ahead (the spear's two spaces), summed."""
-    spec = UNITS[unit.type].attack
-    board = sit.board
-    ahead = coord.step(facing)
-    distances = (1, 2) if spec.kind is AttackKind.SPEAR else (1,)
+def strike_worth(
+    sit: Situation, scene: Scene, attacker: pb.KillTheKingUnit, strike: Strike
+) -> float:
+    """The expected worth of one strike of ``attacker``: its dice summed."""
+    if strike.onto_wall:
+        return 1.0  # a prepared climb onto a wall space emptied meanwhile (KK-45)
+    side = allegiance(scene.state, attacker)
+    by = UnitType(attacker.type)
     total = 0.0
-    for distance in distances:
-        square = coord.step(facing, distance)
-        if not board.contains(square):
-            break
-        if distance == 2 and level is not Level.WALL and board.space(*ahead).is_wall:
-            break
-        value = (spec.value_at(distance) or 0) + bonus + (CLIMBING_PENALTY if climbing else 0)
-        enemy = _enemy_on(sit, unit, square, level)
-        if enemy is not None:
-            total += _kill(sit, unit, value, enemy, facing)
-    return total, ahead
-
-
-def _volley_worths(  # noqa: PLR0917 (the attack's position, then the bonus)
-    sit: Situation, unit: Piece, coord: Coord, level: Level, facing: Direction, bonus: int
-) -> list[Worth]:
-    """The Archer's volley: each enemy it may shoot at distance 1 to 4."""
-    spec = UNITS[unit.type].attack
-    board = sit.board
-    found: list[Worth] = []
-    for distance in (1, 2, 3, 4):
-        square = coord.step(facing, distance)
-        if not board.contains(square):
-            break
-        enemy = _enemy_on(sit, unit, square, level)
-        if enemy is None or not UNITS[enemy.type].archers_may_attack:
-            continue
-        if distance == 1:
-            if level is not Level.WALL or enemy.level is not Level.GROUND:
-                continue
-            value = ARCHER_FROM_WALL_VALUE
+    for roll in strike.rolls:
+        if roll.target >= 0:
+            total += _unit_worth(sit, scene, attacker, roll, side, by)
         else:
-            value = spec.value_at(distance) or 0
-            if level is Level.GROUND and enemy.level is Level.WALL:
-                value += AT_WALL_TOP_PENALTY
-            if level is Level.GROUND and board.walls_between(coord, square):
-                value += OVER_WALL_PENALTY
-        found.append((_kill(sit, unit, value + bonus, enemy, facing), square))
-    return found
+            total += _structure_worth(sit, scene, roll, side)
+    return total
 
 
-def _cross_worths(  # noqa: PLR0917 (the attack's position, then the bonus and side)
-    sit: Situation, unit: Piece, coord: Coord, facing: Direction, bonus: int, side: Side
-) -> list[Worth]:
-    """The Catapult's cross: each centre in play, a wall or the gate broken
-    (the attackers') and every unit in the cross hit."""
-    spec = UNITS[unit.type].attack
-    board = sit.board
-    found: list[Worth] = []
-    for distance in spec.distances:
-        centre = coord.step(facing, distance)
-        if not board.contains(centre) or centre not in sit.in_play:
+def _unit_worth(  # noqa: PLR0917 (the roll, then what the attacker is)
+    sit: Situation,
+    scene: Scene,
+    attacker: pb.KillTheKingUnit,
+    roll: Roll,
+    side: Side,
+    by: UnitType,
+) -> float:
+    target = sit.units[roll.target]
+    p = chance(roll.needed) * (1.0 - _save_chance(scene, attacker, target, roll))
+    piece = sit.by_id.get(target.id)
+    if piece is None:
+        return 0.0
+    gain = worth(sit, piece, by)
+    if allegiance(scene.state, target) is side:
+        return -p * gain * FRIENDLY_FIRE
+    return p * gain
+
+
+def _save_chance(
+    scene: Scene, attacker: pb.KillTheKingUnit, target: pb.KillTheKingUnit, roll: Roll
+) -> float:
+    """The chance the unit hit saves: the engine's defence value for the face hit
+    (a manned Ram's crew saves for it), none when the strike allows no save."""
+    if roll.save is not Save.UNIT or roll.face is None:
+        return 0.0
+    crew = (
+        crew_of(scene.state, target.id) if UnitType(target.type) is UnitType.BATTERING_RAM else []
+    )
+    defender = crew[-1] if crew else target
+    return chance(defence_value(scene.state, attacker, defender, roll.face, crew=bool(crew)))
+
+
+def _structure_worth(sit: Situation, scene: Scene, roll: Roll, side: Side) -> float:
+    """A die at the King's Door, the gate or a wall: the chance it breaks times
+    what that is worth, with the units standing on a wall or gate that falls."""
+    broken = chance(roll.needed) * (1.0 - chance(_STRUCTURE_DEFENCE[roll.save]))
+    if roll.save is Save.DOOR:
+        return broken * DOOR_WORTH
+    square = roll.square
+    closed = sit.board.space(*square).terrain is Terrain.GATE and not sit.gate_open_at(square)
+    total = broken * (GATE_WORTH if closed else WALL_WORTH)
+    for standing in scene.at(square):
+        piece = sit.by_id.get(standing.id)
+        if piece is None:
             continue
-        over = OVER_WALL_PENALTY if board.walls_between(coord, centre) else 0
-        total = 0.0
-        if board.space(*centre).is_wall and side is Side.ATTACKER:
-            p_wall = chance(5 + over + bonus + WALL_TARGET_PENALTY)
-            defence = (
-                GATE_DEFENCE if board.space(*centre).terrain is Terrain.GATE else (WALL_DEFENCE)
-            )
-            broken = p_wall * (1.0 - chance(defence))
-            gate = board.space(*centre).terrain is Terrain.GATE
-            closed = gate and not sit.gate_open_at(centre)
-            total += broken * (GATE_WORTH if closed else WALL_WORTH)
-            for standing in _targets_on(sit, centre):
-                gain = worth(sit, standing)
-                friend = standing.side is side
-                total += broken * (-gain * FRIENDLY_FIRE if friend else gain)
-        for square in board.cross(centre):
-            value = (5 if square == centre else 4) + over + bonus
-            for hit in _targets_on(sit, square):
-                if hit.level is not Level.WALL:
-                    total += _kill(sit, unit, value, hit, facing)
-        found.append((total, centre))
-    return found
+        gain = worth(sit, piece)
+        friend = allegiance(scene.state, standing) is side
+        total += broken * (-gain * FRIENDLY_FIRE if friend else gain)
+    return total
 
 
-def _bolt_worth(sit: Situation, unit: Piece, coord: Coord, facing: Direction, bonus: int) -> Worth:
-    """The Ballista's bolt: every enemy along its line, summed."""
-    spec = UNITS[unit.type].attack
-    board = sit.board
-    total = 0.0
-    for distance in spec.distances:
-        square = coord.step(facing, distance)
-        if not board.contains(square):
-            break
-        enemy = _enemy_on(sit, unit, square, Level.STAIRS)
-        if enemy is not None:
-            total += _kill(sit, unit, 3 + bonus, enemy, facing)
-    return total, coord.step(facing, spec.distances[0]) if spec.distances else coord.step(facing)
+def _placed(
+    counter: pb.KillTheKingUnit, coord: Coord, level: Level, facing: Direction
+) -> pb.KillTheKingUnit:
+    """A copy of ``counter`` standing at ``coord``/``level``, facing ``facing``."""
+    moved = pb.KillTheKingUnit()
+    moved.CopyFrom(counter)
+    moved.square.row, moved.square.col = coord
+    moved.level = pb.Level.ValueType(level)
+    moved.facing = pb.Direction.ValueType(facing)
+    return moved
+
+
+def _with(scene: Scene, counter: pb.KillTheKingUnit) -> Scene:
+    """``scene`` with ``counter`` in place of the unit of its id."""
+    key = (counter.square.row, counter.square.col)
+    by_square: dict[tuple[int, int], tuple[pb.KillTheKingUnit, ...]] = {}
+    for square, units in scene.by_square.items():
+        kept = tuple(u for u in units if u.id != counter.id)
+        if kept:
+            by_square[square] = kept
+    by_square[key] = (*by_square.get(key, ()), counter)
+    leaders = {
+        kind: tuple(counter if u.id == counter.id else u for u in units)
+        for kind, units in scene.leaders.items()
+    }
+    units = tuple(counter if u.id == counter.id else u for u in scene.units)
+    return replace(scene, by_square=by_square, leaders=leaders, units=units)

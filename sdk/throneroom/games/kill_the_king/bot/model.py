@@ -19,7 +19,6 @@ from typing import Any
 
 from throneroom.games.kill_the_king.board import Board, Coord, Position, Terrain
 from throneroom.games.kill_the_king.data import (
-    INFANTRY,
     MODES,
     UNITS,
     Direction,
@@ -31,6 +30,8 @@ from throneroom.games.kill_the_king.data import (
     UnitType,
 )
 from throneroom.games.kill_the_king.field import field_for
+from throneroom.games.kill_the_king.rules import Scene
+from throneroom.games.kill_the_king.rules import table as tb
 from throneroom.v1 import kill_the_king_pb2 as pb
 
 Phase = pb.KillTheKingState.Phase
@@ -137,16 +138,13 @@ class Situation:
     def crew_of(self, engine: Piece) -> Piece | None:
         return next((p for p in self.pieces if p.carried_by == engine.id), None)
 
-    def combat_side(self, piece: Piece) -> Side:
-        """A manned Ram fights on its crew's side (KK-92)."""
-        if piece.type is UnitType.BATTERING_RAM:
-            crew = self.crew_of(piece)
-            if crew is not None:
-                return crew.side
-        return piece.side
-
     def alive(self, side: Side, unit: UnitType) -> bool:
         return any(p.side is side and p.type is unit for p in self.pieces)
+
+    @cached_property
+    def scene(self) -> Scene:
+        """The attack rules' scene of the view (who stands where, for which side)."""
+        return Scene.of(self.view, self.board)
 
     # -- the castle -------------------------------------------------------------------------
 
@@ -312,15 +310,14 @@ class _Distances(Mapping[Position, int]):
         return sum(1 for d in self._dist if d < UNREACHABLE)
 
 
-@lru_cache(maxsize=64)
 def field_of(mode: Mode, ruins: tuple[tuple[int, int], ...]) -> Board:
-    """The field of a mode with these wall and gate spaces in ruins (KK-6)."""
-    return field_for(mode).ruined(ruins)
+    """The field of a mode with these wall and gate spaces in ruins (KK-6): the
+    engine's, from the same cache."""
+    return tb.field_of(mode, frozenset(ruins))
 
 
-@lru_cache(maxsize=8)
 def _in_play(mode: Mode) -> frozenset[Coord]:
-    return field_for(mode).in_play(MODES[mode].zone_layer)
+    return tb.in_play_of(mode)
 
 
 @lru_cache(maxsize=8)
@@ -390,7 +387,3 @@ def _graph(
                 if j is not None:
                     preds[j].append(i)
     return Graph(nodes, MappingProxyType(index), tuple(tuple(p) for p in preds))
-
-
-def is_infantry(unit: UnitType) -> bool:
-    return unit in INFANTRY
