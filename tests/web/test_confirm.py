@@ -133,7 +133,7 @@ def expect_applied(tab: Tab, game: Game, version: int, words: str) -> None:
     wait_version(tab, version)
     assert shown_version(tab) == version
     assert int(game.snapshot()["version"]) == version
-    square = words.split(":")[0].split()[2]  # "place u2 b10 n: ..." -> b10
+    square = words.split(":", 1)[0].split()[2]  # "place u2 b10 n: ..." -> b10
     log = tab.page.locator("#event-log li")
     expect(log).to_have_count(version)
     expect(log.last).to_contain_text(square)
