@@ -245,29 +245,36 @@ class Tab:
         return path
 
 
-@pytest.fixture
-def tab(browser: Any) -> Iterator[Tab]:
-    """A fresh browser context (empty localStorage) and page; the test fails if
-    the page logged a console error or threw."""
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
-    opened = Tab(page, errors)
-    try:
-        yield opened
-    finally:
-        context.close()
-    assert not opened.unexpected_errors(), opened.errors
-
-
-def new_tab(browser: Any) -> Tab:
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+def new_tab(browser: Any, *, width: int = 1400, height: int = 1000, touch: bool = False) -> Tab:
+    """A page in a fresh browser context (empty localStorage) of the given
+    viewport (``touch``: a touch screen), recording its console errors and
+    page errors; the caller closes its context."""
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch)
     page = context.new_page()
     page.set_default_timeout(20_000)
     errors: list[str] = []
     page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
     return Tab(page, errors)
+
+
+@contextmanager
+def opened_tab(
+    browser: Any, *, width: int = 1400, height: int = 1000, touch: bool = False
+) -> Iterator[Tab]:
+    """``new_tab`` for a block: its context closed after, and the block fails
+    if the page logged a console error or threw (beyond those allowed)."""
+    opened = new_tab(browser, width=width, height=height, touch=touch)
+    try:
+        yield opened
+    finally:
+        opened.page.context.close()
+    assert not opened.unexpected_errors(), opened.errors
+
+
+@pytest.fixture
+def tab(browser: Any) -> Iterator[Tab]:
+    """A fresh browser context (empty localStorage) and page; the test fails if
+    the page logged a console error or threw."""
+    with opened_tab(browser) as opened:
+        yield opened

@@ -12,6 +12,12 @@ from tests.web.conftest import Server, Tab
 from tests.web.helpers import new_game, open_as
 
 GIGA = "KILL_THE_KING_MODE_ATTACK_AND_DEFENSE_GIGA"
+# True once the lobby lists the game; until then each poll asks for the list again.
+REFRESHED_UNTIL_LISTED = """(id) => {
+    if (document.querySelector(`#game-list .game-row[data-game-id='${id}']`)) return true;
+    document.querySelector('#list-refresh')?.click();
+    return false;
+}"""
 
 
 def seat_choices(tab: Tab) -> list[str]:
@@ -46,12 +52,8 @@ def test_modes_by_name_and_seats_by_mode(tab: Tab, server: Server) -> None:
     page.evaluate("location.hash = '#/'")
     row = page.locator(f"#game-list .game-row[data-game-id='{game_id}']")
     page.wait_for_selector("#game-list .game-row, #game-list p")
-    for _ in range(20):  # the lobby's index may take a moment to list it
-        if row.count():
-            break
-        page.click("#list-refresh")
-        page.wait_for_timeout(300)
-    row.wait_for()
+    # The lobby's index may take a moment to list it: refresh until it does.
+    page.wait_for_function(REFRESHED_UNTIL_LISTED, arg=game_id, polling=500)
     text = row.inner_text()
     assert "Attack and Defense Giga" in text and GIGA not in text
     assert "1/3 seats" in text and "just now" in text

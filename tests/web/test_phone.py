@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import Server, Tab
+from tests.web.conftest import Server, Tab, opened_tab
 from tests.web.helpers import new_game, open_as, shown_version, wait_version
 
 SMALL_TARGETS = """() => [...document.querySelectorAll('main button, main select, main input')]
@@ -21,18 +21,8 @@ SMALL_TARGETS = """() => [...document.querySelectorAll('main button, main select
 
 @pytest.fixture
 def phone(browser: Any) -> Iterator[Tab]:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
-    tab = Tab(page, errors)
-    try:
+    with opened_tab(browser, width=390, height=844, touch=True) as tab:
         yield tab
-    finally:
-        context.close()
-    assert not tab.unexpected_errors(), tab.errors
 
 
 def test_the_lobby_fits_a_phone(phone: Tab, server: Server) -> None:
@@ -74,11 +64,9 @@ def test_a_game_page_on_a_phone_zooms_and_plays(phone: Tab, server: Server) -> N
     version = shown_version(phone)
     page.click(f"#board [data-key='reserve:{place['unit']}'].clickable")
     page.wait_for_selector("#clear-pick")
-    page.wait_for_timeout(300)
     square = place.get("square", {})
     row, col = square.get("row", 0), square.get("col", 0)
     page.click(f"#board .cell.clickable[data-row='{row}'][data-col='{col}']")
-    page.wait_for_timeout(300)
     page.click(f"#board .face-arrow.clickable[data-key='face:{place['facing']}']")
     page.click("#confirm-move")
     wait_version(phone, version + 1)

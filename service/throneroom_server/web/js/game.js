@@ -402,6 +402,7 @@ export class GamePage {
     if (this.pendingMove) this.movesBox.append(h("p", { class: "pending", id: "pending-move" }, this.online ? t("pending") : t("pendingOffline"), " ", this.pendingMove));
     else if (!this.online) this.movesBox.append(h("p", { class: "offline", id: "offline-moves" }, t("offlineMoves")));
     const made = this.picker.selected.length > 1 ? this.picker.complete() : null;
+    if (made === null) this.confirmShown = null; // the same move made again takes the focus again
     if (made !== null) {
       this.movesBox.append(this.confirmBox(made, enabled));
     } else if (this.picker.selected.length) {
