@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 from throneroom.games.kill_the_king.board import Coord, Position
 from throneroom.games.kill_the_king.data import LEADERS, UNITS, Direction, Side, UnitType
+from throneroom.games.kill_the_king.rules.gates import gate_side
 from throneroom.v1 import kill_the_king_pb2 as pb
 
 from throneroom_server.games.kill_the_king import combat, pigs
@@ -43,7 +44,7 @@ from throneroom_server.games.kill_the_king.keys import (
     STEP,
     Key,
 )
-from throneroom_server.games.kill_the_king.sequence import gate_side, may_turn, movement_over
+from throneroom_server.games.kill_the_king.sequence import may_turn, movement_over
 
 State = pb.KillTheKingState
 Unit = pb.KillTheKingUnit
@@ -159,7 +160,7 @@ class Field:
 
     def gate_open(self, side: int, space: int) -> bool:
         """Defenders pass the gate; attackers only while they control it (KK-55),
-        as the next unit to move sees it (``sequence.gate_side``, KK-56)."""
+        as the next unit to move sees it (``rules.gates.gate_side``, KK-56)."""
         if side == DEFENDER:
             return True
         gates = self.gates
@@ -491,7 +492,7 @@ def after_step(
     and once the side has moved no crew steps off its Ram (KK-90); the units
     turned before it have their rotations again (it is another move, KK-31);
     the other units' keys are those of ``before``. Nothing else changes: no gate's
-    control (an event; the gate's side for the next unit, ``sequence.gate_side``,
+    control (an event; the gate's side for the next unit, ``rules.gates.gate_side``,
     changes with the active unit on or off the space above the gate, and the
     units next to that space are listed again), no crew (an event), no death
     (an event); ``end_phase``

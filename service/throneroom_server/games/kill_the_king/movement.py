@@ -15,15 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from throneroom.games.kill_the_king.board import Board, Coord, Position
+from throneroom.games.kill_the_king.board import Board, Position
 from throneroom.games.kill_the_king.data import (
     LEADERS,
     UNITS,
     Direction,
     Level,
-    Side,
     UnitType,
 )
+from throneroom.games.kill_the_king.rules.gates import gate_open_for
 from throneroom.games.kill_the_king.rules.table import top_of
 from throneroom.v1 import kill_the_king_pb2 as pb
 
@@ -39,7 +39,6 @@ from throneroom_server.games.kill_the_king.keys import (
     move_key,
 )
 from throneroom_server.games.kill_the_king.sequence import (
-    gate_side,
     may_turn,
     movement_over,
     other_move,
@@ -198,17 +197,6 @@ def _passage_unit(state: State, board: Board) -> Unit | None:
 # --- steps ------------------------------------------------------------------------------------
 
 
-def _gate_open_for(state: State, side: int, coord: Coord) -> bool:
-    """Defenders pass the gate; attackers only while they control it (KK-55),
-    as the next unit to move sees it (:func:`.sequence.gate_side`, KK-56)."""
-    if side == int(Side.DEFENDER):
-        return True
-    for g in state.gates:
-        if (g.square.row, g.square.col) == coord:
-            return gate_side(state, g) == int(Side.ATTACKER)
-    return False
-
-
 class _Mover:
     """Where one unit may step now (shared by the generator and the effect)."""
 
@@ -228,7 +216,7 @@ class _Mover:
         if p.level is Level.WALL and not self.chart.may_stand_on_wall:
             return False
         if p.level is Level.GROUND and p.coord in self.walls:
-            return _gate_open_for(self.state, self.side, p.coord)
+            return gate_open_for(self.state, self.side, p.coord)
         return True
 
     def targets(
@@ -256,7 +244,7 @@ class _Mover:
                 else:
                     ram = held
             elif kind == st.PASSAGE and not (
-                _gate_open_for(self.state, self.side, p.coord) and self._may_pass(origin, p, left)
+                gate_open_for(self.state, self.side, p.coord) and self._may_pass(origin, p, left)
             ):
                 continue
             last = d

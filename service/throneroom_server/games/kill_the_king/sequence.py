@@ -7,9 +7,10 @@ The unit moving is the state's ``active_unit``; moving another unit completes
 it (:func:`start`, :func:`complete`), and from then on it moves no more this
 turn (:func:`movement_over`). Completing a movement that ends above the outer
 gate takes the gate (KK-56), so the gate's side for the next unit to move is
-the one :func:`gate_side` gives, before that unit's step completes the
-movement. The listing (:mod:`.listing`), the rules' reference
-(:mod:`.movement`, :mod:`.climbing`) and the effects ask here.
+the one ``gate_side`` gives (:mod:`throneroom.games.kill_the_king.rules.gates`),
+before that unit's step completes the movement. The listing (:mod:`.listing`),
+the rules' reference (:mod:`.movement`, :mod:`.climbing`) and the effects ask
+here.
 
 "You can rotate any unit, as many times as you want during the player's
 movement phase. Rotating the unit is a free action, and does not consume
@@ -69,21 +70,6 @@ def complete(state: State, events: list[Event]) -> None:
         take_gate(state, u, events)
     if u.status == ON_FIELD and u.type == TOWER:
         towers.settle(state, u, st.field(state), st.in_play(state))
-
-
-def gate_side(state: State, gate: Gate) -> int:
-    """The side controlling ``gate`` for the next unit to move (KK-56): the
-    active unit standing above it completes its movement, taking the gate,
-    before another unit moves (as :func:`complete` does); else the side that
-    controls it."""
-    active = state.active_unit
-    if active >= 0 and not gate.destroyed:
-        u = state.units[active]
-        if u.status == ON_FIELD and u.level == WALL:
-            square = u.square
-            if square.row == gate.square.row and square.col == gate.square.col:
-                return u.side
-    return gate.controlled_by
 
 
 def take_gate(state: State, u: Unit, events: list[Event]) -> None:

@@ -32,6 +32,7 @@ from throneroom.games.kill_the_king.data import (
 from throneroom.games.kill_the_king.field import field_for
 from throneroom.games.kill_the_king.rules import Scene
 from throneroom.games.kill_the_king.rules import table as tb
+from throneroom.games.kill_the_king.rules.gates import gate_open_for
 from throneroom.v1 import kill_the_king_pb2 as pb
 
 Phase = pb.KillTheKingState.Phase
@@ -169,9 +170,9 @@ class Situation:
     def gate_open(self, half: int = 0) -> bool:
         """Whether my units may use the passage of the half's gate (KK-55)."""
         gate = self.gate_in(half)
-        if gate is None or gate.destroyed or self.side is Side.DEFENDER:
-            return True
-        return gate.controlled_by == int(self.side)
+        if gate is None or gate.destroyed:
+            return True  # rubble: open ground
+        return gate_open_for(self.view, int(self.side), Coord(gate.square.row, gate.square.col))
 
     @property
     def gate_open_to_me(self) -> bool:

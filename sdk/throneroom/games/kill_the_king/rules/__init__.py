@@ -10,10 +10,11 @@ heuristic bot (``throneroom.games.kill_the_king.bot``) plan with the same
 code. Modules: :mod:`.scene` (what an attack sees, the plan's types, the
 leaders' bonuses), :mod:`.strikes` (the patterns), :mod:`.bolt` (the
 Ballista), :mod:`.attacks` (the dispatch by pattern, the second charge and
-the defence value).
+the defence value), :mod:`.gates` (who passes the outer gate, KK-55, KK-56).
 """
 
 from throneroom.games.kill_the_king.rules.attacks import defence_value, second_charge, strikes_of
+from throneroom.games.kill_the_king.rules.gates import gate_open_for, gate_side
 from throneroom.games.kill_the_king.rules.scene import (
     Roll,
     Save,
@@ -37,6 +38,8 @@ __all__ = [
     "crew_of",
     "defence_value",
     "field",
+    "gate_open_for",
+    "gate_side",
     "hostile",
     "in_play",
     "knight_bonus",
