@@ -96,7 +96,7 @@ def games(text: str) -> list[Game]:
         if match is None:
             raise GameProtoError(
                 f"game.proto:{index + 1}: {lines[index]!r} is not a game line"
-                " ('//   <name> <Prefix> <number>', e.g. '//   nim Nim 15')"
+                " ('//   <name> <Prefix> <number>', e.g. '//   chess Chess 16')"
             )
         found.append(Game(match[1], match[2], int(match[3]), index + 1))
     if not found:
