@@ -1,9 +1,14 @@
-"""Regenerate the Python modules of the contract from proto/ into sdk/throneroom/v1/.
+"""Regenerate game.proto's per-game lines from its games block, then the Python
+modules of the contract from proto/ into sdk/throneroom/v1/.
 
 Usage: python scripts/gen_proto.py [--check]
 
---check regenerates into a temporary folder and fails when the committed files
-differ (CI uses it so stale generated code cannot land).
+game.proto names each game on one line of its games block; its imports and
+envelope entries are written from that block (throneroom_dev/game_proto.py
+says how). --check changes nothing: it fails when game.proto's generated lines
+differ from its block, or when the committed modules differ from what protoc
+writes into a temporary folder (make lint and CI use it so stale generated
+code cannot land).
 """
 
 from __future__ import annotations
@@ -18,7 +23,12 @@ from pathlib import Path
 from grpc_tools import protoc  # type: ignore[import-untyped]
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # run as a script from a checkout: throneroom_dev is there
+
+from throneroom_dev.game_proto import GameProtoError, render, stale  # noqa: E402
+
 PROTO_ROOT = ROOT / "proto"
+GAME_PROTO = PROTO_ROOT / "throneroom" / "v1" / "game.proto"
 OUT_PACKAGE = ROOT / "sdk"
 GENERATED = OUT_PACKAGE / "throneroom" / "v1"
 
@@ -57,6 +67,18 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--check", action="store_true", help="fail if generated files are stale")
     ns = parser.parse_args()
+    text = GAME_PROTO.read_text()
+    try:
+        if ns.check:
+            problems = stale(text)
+            if problems:
+                print(*problems, "run `make proto` and commit", sep="\n", file=sys.stderr)
+                return 1
+        elif (fresh_text := render(text)) != text:
+            GAME_PROTO.write_text(fresh_text)
+    except GameProtoError as e:
+        print(f"{GAME_PROTO.relative_to(ROOT)}: {e}", file=sys.stderr)
+        return 1
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
         _generate(out)

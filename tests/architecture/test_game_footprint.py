@@ -2,12 +2,13 @@
 
 Every file of the tree whose code names Nim (tests/architecture/game_names.py
 says what "names" means: code, not prose) is one of: its ``.proto`` (and the
-messages generated from it), ``game.proto`` (its import and its one entry in
-each envelope, and what is generated from it), ONE line of the registry, its
-server package, its SDK package, the tests and the docs (prose, ``*.md``);
-plus the benchmarks that load the service with Nim games as a workload
-(test_game_names.KNOWN_NAMINGS says why each). The check is proven on a
-planted tree.
+messages generated from it), ONE line of ``game.proto``'s games block (its
+import and envelope entries there are generated from that line, and must be
+what the block generates: throneroom_dev/game_proto.py), ONE line of the
+registry, its server package, its SDK package, the tests and the docs (prose,
+``*.md``); plus the benchmarks that load the service with Nim games as a
+workload (test_game_names.KNOWN_NAMINGS says why each). The check is proven on
+a planted tree.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from pathlib import Path
 
 from throneroom.v1 import game_pb2
 
-from tests.architecture.game_names import Naming, python_namings, text_namings
+from tests.architecture.game_names import Naming, games_in, python_namings, text_namings
 from tests.architecture.test_game_names import KNOWN_NAMINGS
+from throneroom_dev import game_proto
+from throneroom_dev.game_proto import GameProtoError
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "nim"
@@ -104,23 +107,37 @@ def footprint(root: Path, game: str = GAME) -> list[str]:
             continue
         found = namings_in(root, relative, game)
         lines = sorted({n.line for n in found})
-        if not found:
+        if relative == GAME_PROTO:
+            wrong += game_proto_footprint(root, found, game)
+        elif not found:
             continue
-        if relative == REGISTRY:
+        elif relative == REGISTRY:
             if len(lines) != 1:
                 wrong.append(f"{relative}: {len(lines)} lines name {game} (one allowed): {lines}")
-        elif relative == GAME_PROTO:
-            text = (root / relative).read_text().splitlines()
-            entries = [n for n in lines if not text[n - 1].lstrip().startswith("import ")]
-            imports = len(lines) - len(entries)
-            if imports != 1 or len(entries) != len(ENVELOPES):
-                wrong.append(
-                    f"{relative}: {imports} import(s) and {len(entries)} entries name {game}"
-                    f" (one import, one entry in each of {len(ENVELOPES)} envelopes allowed)"
-                )
         else:
             wrong += [str(n) for n in found]
     return wrong
+
+
+def game_proto_footprint(root: Path, found: list[Naming], game: str) -> list[str]:
+    """What is wrong with ``game``'s lines of game.proto: it may be named by one
+    line of the games block (a comment, so not among ``found``, the namings of
+    code) and by the generated lines, which must be what the block generates;
+    by no other line."""
+    text = (root / GAME_PROTO).read_text()
+    # The generator's sentences say "game.proto"; these say where it is.
+    try:
+        listed, regions = game_proto.checked_games(text)
+    except GameProtoError as e:
+        return [str(e).replace("game.proto", GAME_PROTO, 1)]
+    wrong = [problem.replace("game.proto", GAME_PROTO, 1) for problem in game_proto.stale(text)]
+    block = [g.line for g in listed if games_in(f"{g.name} {g.prefix}", (game,))]
+    if len(block) != 1:
+        wrong.append(
+            f"{GAME_PROTO}: {len(block)} lines of its games block name {game} (one allowed)"
+        )
+    generated = {i + 1 for region in regions for i in range(region.begin + 1, region.end)}
+    return wrong + [str(n) for n in found if n.line not in generated]
 
 
 def test_nim_touches_exactly_its_own_places() -> None:
@@ -147,8 +164,39 @@ def _plant(root: Path, files: dict[str, str]) -> None:
         path.write_text(textwrap.dedent(text))
 
 
+def planted_game_proto(block: str, extra: str = "") -> str:
+    """A game.proto with the games block ``block``, its generated lines written
+    (by game_proto.render), then ``extra``."""
+    envelopes = "".join(
+        f"message {e} {{\n  oneof game {{  {game_proto.BEGIN}\n  }}  {game_proto.END}\n}}\n"
+        for e in ENVELOPES
+    )
+    return game_proto.render(
+        f"{game_proto.BLOCK_START}\n{block}{game_proto.BLOCK_END}\n"
+        f"{game_proto.BEGIN}\n{game_proto.END}\n{envelopes}{extra}"
+    )
+
+
+def test_the_envelopes_are_the_generators() -> None:
+    """The footprint's envelopes (game_pb2's) are those game_proto.py writes."""
+    assert tuple(game_proto.ENVELOPES) == ENVELOPES
+
+
+def test_game_proto_names_a_game_on_one_hand_written_line(tmp_path: Path) -> None:
+    block = "//   duel Duel 15\n//   chess Chess 16\n"
+    _plant(tmp_path, {GAME_PROTO: planted_game_proto(block)})
+    assert footprint(tmp_path, "duel") == []
+    assert footprint(tmp_path, "checkers") == [
+        f"{GAME_PROTO}: 0 lines of its games block name checkers (one allowed)"
+    ]
+
+
 def test_the_footprint_catches_planted_places(tmp_path: Path) -> None:
-    envelopes = "".join(f"message {e} {{ oneof game {{ DuelX duel = 15; }} }}\n" for e in ENVELOPES)
+    # game.proto: two lines of the block name duel, a hand-written line does,
+    # and View's generated entries are not the block's.
+    proto = planted_game_proto(
+        "//   duel Duel 15\n//   duel_more DuelMore 16\n", "message Extra { DuelX duel = 1; }\n"
+    ).replace("    DuelMoreView duel_more = 16;\n", "")
     _plant(
         tmp_path,
         {
@@ -160,11 +208,7 @@ def test_the_footprint_catches_planted_places(tmp_path: Path) -> None:
             "tests/games/test_duel.py": 'GAME = "duel"\n',
             "docs/adding-a-game.md": "duel is the example\n",
             "sdk/throneroom/cli.py": '"""throneroom new duel"""\n',
-            # game.proto: one import too many and one entry too many.
-            GAME_PROTO: 'import "throneroom/v1/duel.proto";\n'
-            'import "throneroom/v1/duel_more.proto";\n'
-            + envelopes
-            + "message Extra { DuelX duel = 1; }\n",
+            GAME_PROTO: proto,
             # The registry: two lines.
             REGISTRY: 'ENGINES = ("games.duel:Duel",)\nDUEL = "duel"\n',
             # Anywhere else.
@@ -176,8 +220,9 @@ def test_the_footprint_catches_planted_places(tmp_path: Path) -> None:
     wrong = footprint(tmp_path, "duel")
     assert wrong == [
         "Makefile:2: names duel (text: 'python scripts/bot_eval.py duel')",
-        f"{GAME_PROTO}: 2 import(s) and 6 entries name duel"
-        " (one import, one entry in each of 5 envelopes allowed)",
+        f"{GAME_PROTO}:34: View's entries differ from the games block",
+        f"{GAME_PROTO}: 2 lines of its games block name duel (one allowed)",
+        f"{GAME_PROTO}:38: names duel (text: 'message Extra {{ DuelX duel = 1; }}')",
         """pyproject.toml:1: names duel (text: '"throneroom_server" = ["games/duel/board.js"]')""",
         "service/throneroom_server/api/web.py:1: names duel (a string: 'duel')",
         "service/throneroom_server/api/web.py:1: names duel (a string: 'duel.js')",
