@@ -14,6 +14,7 @@ callgrind's slowness would spread over a few dozen moves).
     python bench/server_cost.py --base ../base             # and another tree, side by side
     python bench/server_cost.py --redis-url redis://127.0.0.1:6379/0 --moves 500
     python bench/server_cost.py --websocket        # the sessions on WebSockets (GET /v1/play)
+    python bench/server_cost.py --unary            # WatchGame streams + one ApplyMove per move
 
 Each tree's server runs with ``PYTHONPATH`` set to its ``service`` and
 ``sdk``; the load is this tree's ``bench/peer.py``. Slow: a server under
@@ -42,7 +43,13 @@ from throneroom_dev.processes import free_port, wait_for_port  # noqa: E402
 
 
 def measure(
-    tree: Path, redis_url: str | None, matches: int, moves: int, websocket: bool = False
+    tree: Path,
+    redis_url: str | None,
+    matches: int,
+    moves: int,
+    *,
+    websocket: bool = False,
+    unary: bool = False,
 ) -> dict[str, Any]:
     port, http_port = free_port(), free_port()
     env = dict(
@@ -77,7 +84,7 @@ def measure(
                 wait_for_port(http_port, timeout=900, proc=proc)  # type: ignore[arg-type]
                 socket = f"127.0.0.1:{http_port}"
             load = peer.ThroneroomLoad(
-                address, [proc.pid], None, seed=matches, play=True, websocket=socket
+                address, [proc.pid], None, seed=matches, play=not unary, websocket=socket
             )
             asyncio.run(load.run(matches, 1, warmup_rounds=0))  # warm-up: one round
             control = ["callgrind_control", "-i"]
@@ -103,16 +110,32 @@ def main() -> int:
     parser.add_argument(
         "--websocket", action="store_true", help="play on WebSockets (GET /v1/play), not gRPC"
     )
+    parser.add_argument(
+        "--unary",
+        action="store_true",
+        help="WatchGame streams and one ApplyMove call per move (bench/peer.py --apis unary)",
+    )
     args = parser.parse_args()
+    if args.unary and args.websocket:
+        parser.error("--unary and --websocket are two different faces: choose one")
     trees = {"this tree": HERE} | ({"base": args.base.resolve()} if args.base else {})
     with ThreadPoolExecutor(len(trees)) as pool:
         rows = pool.map(
-            lambda tree: measure(tree, args.redis_url, args.matches, args.moves, args.websocket),
+            lambda tree: measure(
+                tree,
+                args.redis_url,
+                args.matches,
+                args.moves,
+                websocket=args.websocket,
+                unary=args.unary,
+            ),
             trees.values(),
         )
         results = dict(zip(trees, rows, strict=True))
     store = "Redis" if args.redis_url else "memory store"
-    transport = "WebSockets" if args.websocket else "gRPC"
+    transport = (
+        "WebSockets" if args.websocket else "gRPC WatchGame + ApplyMove" if args.unary else "gRPC"
+    )
     print(f"# server instructions per move (callgrind), M={args.matches}, {store}, {transport}")
     for name, row in results.items():
         print(f"  {name:<10} {row['per_move']:12,.0f}  ({row['moves']} moves)")

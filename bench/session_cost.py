@@ -12,6 +12,13 @@ transport: grpc.aio's own cost (``bench/peer.py --floor``).
     python bench/session_cost.py --redis-url redis://127.0.0.1:6379/0
     python bench/session_cost.py --base ../base --runs 3          # two trees, alternating
     python bench/session_cost.py --base ../base --callgrind       # instructions per move
+    python bench/session_cost.py --unary --callgrind   # WatchGame streams + ApplyMove calls
+
+With ``--unary`` each seat watches on its own stream (``updates.watch``, as
+WatchGame: ``with_legal_moves``, ``include_current``, each item serialized as
+the servicer's serializer does) and each move is one ApplyMove call
+(``calls.apply_move``, its request decoded from bytes and its response
+serialized), as ``bench/peer.py --apis unary`` plays.
 
 Time is the process's CPU time per move (the bots included, each reading the
 bytes the transport would send as a client does: a few percent).
@@ -60,17 +67,20 @@ class _Requests:
         return self.decode(data)
 
 
-async def _play(store: Any, matches: int, min_moves: int, seed: int) -> int:
+async def _play(store: Any, matches: int, min_moves: int, seed: int, unary: bool = False) -> int:
     """Rounds of ``matches`` concurrent games until ``min_moves`` moves; the moves."""
     from throneroom.v1 import service_pb2  # noqa: PLC0415
     from throneroom_server.api import play  # noqa: PLC0415
     from throneroom_server.api.servicer import decoder  # noqa: PLC0415
+    from throneroom_server.app import calls  # noqa: PLC0415
     from throneroom_server.app.access import LOCAL  # noqa: PLC0415
     from throneroom_server.app.service import App  # noqa: PLC0415
+    from throneroom_server.app.updates import serialized  # noqa: PLC0415
     from throneroom_server.games.registry import service_games  # noqa: PLC0415
 
     app = App(store, service_games())
     decode = decoder(service_pb2.PlayRequest)
+    decode_apply = decoder(service_pb2.ApplyMoveRequest)
     options = app.games["king_is_dead"].game_type().default_options
     rng = random.Random(seed)
     moves = 0
@@ -91,6 +101,16 @@ async def _play(store: Any, matches: int, min_moves: int, seed: int) -> int:
                 include_current=True,
                 heartbeat_seconds=30,
             )
+            if unary:
+                watching = calls.watch_game(app, opened, caller=LOCAL)
+                async for item in watching:
+                    watched = service_pb2.WatchGameResponse.FromString(serialized(item))
+                    if watched.HasField("update"):
+                        updates[s] = watched.update
+                        changed.set()
+                        if watched.update.snapshot.finished:
+                            return
+                return
             requests[s].queue.put_nowait(service_pb2.PlayRequest(open=opened).SerializeToString())
             async for sent in play.session(app, requests[s], LOCAL):
                 # What the transport sends, read as the client reads it.
@@ -114,6 +134,20 @@ async def _play(store: Any, matches: int, min_moves: int, seed: int) -> int:
             if snapshot.finished:
                 break
             mover, version = snapshot.to_act[0], updates[0].version
+            if unary:
+                applied = service_pb2.ApplyMoveRequest(
+                    game_id=game_id,
+                    seat_token=tokens[mover],
+                    expected_version=version,
+                    move=rng.choice(updates[mover].legal_moves),
+                    idempotency_key=f"{game_id}-{version}",
+                )
+                request = decode_apply(applied.SerializeToString())
+                assert isinstance(request, service_pb2.ApplyMoveRequest)
+                response = await calls.apply_move(app, request, caller=LOCAL)
+                response.SerializeToString()
+                moves += 1
+                continue
             move = service_pb2.PlayMove(
                 expected_version=version,
                 move=rng.choice(updates[mover].legal_moves),
@@ -141,17 +175,19 @@ def _store(redis_url: str | None) -> Any:
     return MemoryStore()
 
 
-async def _timed(redis_url: str | None, matches: int, min_moves: int) -> tuple[int, float]:
+async def _timed(
+    redis_url: str | None, matches: int, min_moves: int, unary: bool
+) -> tuple[int, float]:
     store = _store(redis_url)
     try:
         start = time.process_time()
-        moves = await _play(store, matches, min_moves, seed=2)
+        moves = await _play(store, matches, min_moves, seed=2, unary=unary)
         return moves, time.process_time() - start
     finally:
         await store.close()
 
 
-def worker(redis_url: str | None, matches: int, min_moves: int) -> None:
+def worker(redis_url: str | None, matches: int, min_moves: int, unary: bool) -> None:
     """One measurement in this process: a warm-up, then the timed games."""
     from throneroom_server.runtime.logs import configure_logging  # noqa: PLC0415
 
@@ -159,11 +195,11 @@ def worker(redis_url: str | None, matches: int, min_moves: int) -> None:
 
     async def warm_up() -> None:
         store = _store(redis_url)
-        await _play(store, matches, 1, seed=1)
+        await _play(store, matches, 1, seed=1, unary=unary)
         await store.close()
 
     asyncio.run(warm_up())
-    moves, seconds = operator.call(asyncio.run, _timed(redis_url, matches, min_moves))
+    moves, seconds = operator.call(asyncio.run, _timed(redis_url, matches, min_moves, unary))
     import throneroom_server  # noqa: PLC0415
 
     print(json.dumps({"tree": throneroom_server.__file__, "moves": moves, "cpu_s": seconds}))
@@ -175,6 +211,8 @@ def measure(tree: Path, args: argparse.Namespace) -> dict[str, Any]:
     command += ["--min-moves", str(args.min_moves)]
     if args.redis_url:
         command += ["--redis-url", args.redis_url]
+    if args.unary:
+        command.append("--unary")
     with tempfile.TemporaryDirectory() as scratch:
         out_file = Path(scratch) / "callgrind.out"
         if args.callgrind:
@@ -205,16 +243,20 @@ def main() -> int:
     parser.add_argument("--min-moves", type=int, default=0, help="default 3000 (callgrind 300)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--callgrind", action="store_true", help="count instructions instead")
+    parser.add_argument(
+        "--unary", action="store_true", help="WatchGame streams and ApplyMove calls, not Play"
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     args.min_moves = args.min_moves or (300 if args.callgrind else 3000)
     if args.worker:
-        worker(args.redis_url, args.matches, args.min_moves)
+        worker(args.redis_url, args.matches, args.min_moves, args.unary)
         return 0
     trees = {"this tree": HERE} | ({"base": args.base.resolve()} if args.base else {})
     unit = "instructions per move" if args.callgrind else "CPU ms per move"
     print(
         f"# {unit}, M={args.matches}, {'Redis' if args.redis_url else 'memory store'}, "
+        f"{'WatchGame + ApplyMove' if args.unary else 'Play sessions'}, "
         f"load average {os.getloadavg()[0]:.1f}",
         flush=True,
     )
