@@ -36,7 +36,9 @@ def faults(game: str, words: Mapping[str, Mapping[str, str]]) -> list[str]:
         if table is None:
             found.append(f"{game}: no {lang} words")
             continue
-        found.extend(f"{game}: {lang} has {key!r}, English has not" for key in set(table) - set(english))
+        found.extend(
+            f"{game}: {lang} has {key!r}, English has not" for key in set(table) - set(english)
+        )
         for key, text in english.items():
             other = table.get(key)
             if other is None:

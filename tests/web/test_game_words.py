@@ -11,7 +11,6 @@ from importlib import resources
 from pathlib import Path
 
 from throneroom.games.protocol import game_client
-
 from throneroom_server.api.web import game_boards
 
 I18N = resources.files("throneroom_server") / "web" / "js" / "i18n.js"

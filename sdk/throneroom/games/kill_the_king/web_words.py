@@ -8,7 +8,7 @@ in the lobby's choices and rows, ``modeName.*`` on the board), the options
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Final
+from typing import Any, Final
 
 from throneroom.games.kill_the_king import words as w
 from throneroom.games.kill_the_king.enums import Mode
@@ -23,6 +23,11 @@ def _w(en: str, es: str, pt: str) -> Words:
     return {"en": en, "es": es, "pt": pt}
 
 
+def _name(enum: Any, value: int) -> str:
+    """The proto name of an enum value (``SIDE_ATTACKER``), as views spell it in JSON."""
+    return str(enum.Name(value))
+
+
 _GIGA_NOTE: Final = _w(
     " (two boards, 2-4 players in two teams)",
     " (dos tableros, 2-4 jugadores en dos equipos)",
@@ -35,7 +40,7 @@ def _modes() -> dict[str, Words]:
     ``modeName.<MODE>`` (the board's title)."""
     out: dict[str, Words] = {}
     for mode, name in w.MODES.items():
-        proto = pb.KillTheKingMode.Name(mode)
+        proto = _name(pb.KillTheKingMode, mode)
         giga = MODE_SPECS[Mode(mode)].giga
         out[f"mode.{proto}"] = {
             lang: name[lang] + (_GIGA_NOTE[lang] if giga else "") for lang in LANGUAGES
@@ -46,7 +51,7 @@ def _modes() -> dict[str, Words]:
 
 WEB_WORDS: Final[Mapping[str, Words]] = {
     **{f"end.{termination}": words for termination, words in w.ENDINGS.items()},
-    **{f"side.{pb.Side.Name(side)}": words for side, words in w.SIDES.items()},
+    **{f"side.{_name(pb.Side, side)}": words for side, words in w.SIDES.items()},
     **_modes(),
     "opt.mode": _w("mode", "modo", "modo"),
     "opt.advanced": _w("advanced units", "unidades avanzadas", "unidades avançadas"),
