@@ -51,28 +51,22 @@ def test_every_key_has_spanish_and_portuguese_words(tab: Tab, server: Server) ->
     assert len(same) < len(english) // 10, same
 
 
-BOARD_TEXTS = """async (games) => {
-    const { boardFor } = await import('/web/js/boards/index.js');
-    const out = {};
-    for (const game of games) out[game] = (await boardFor(game)).texts ?? null;
-    return out;
-}"""
-
-
-def test_every_games_own_words_are_in_three_languages(tab: Tab, server: Server) -> None:
-    """A board module's ``texts`` (its modes' names), added to the page's
-    words when its board loads: the same keys in en, es and pt."""
-    tab.page.goto(server.base + "/")
-    types = [t["name"] for t in server.call("GET", "/v1/game-types")["gameTypes"]]
-    texts = tab.page.evaluate(BOARD_TEXTS, types)
-    assert texts.get("kill_the_king"), texts
-    for game, tables in texts.items():
-        if tables is None:
-            continue
-        assert set(tables) == {"en", "es", "pt"}, game
-        for lang in ("es", "pt"):
-            assert set(tables[lang]) == set(tables["en"]), (game, lang)
-            assert all(v.strip() for v in tables[lang].values()), (game, lang)
+def test_the_lobby_speaks_a_games_own_words_in_the_readers_language(
+    tab: Tab, server: Server
+) -> None:
+    """A game's option and mode names come from its web data's ``words`` (its
+    SDK package), in the page's language."""
+    words = server.call("GET", "/web/data/kill_the_king.json")["words"]
+    set_language(tab, server, "es")
+    page = tab.page
+    page.reload()
+    page.wait_for_selector("#create-form")
+    page.select_option("#create-type", "kill_the_king")
+    assert page.inner_text("label[for='opt-killTheKing-mode']") == words["es"]["opt.mode"]
+    labels = page.locator("#opt-killTheKing-mode option").all_inner_texts()
+    mode = "KILL_THE_KING_MODE_ATTACK_AND_DEFENSE"
+    assert words["es"][f"mode.{mode}"] in labels, labels
+    assert words["en"][f"mode.{mode}"] not in labels, labels
 
 
 def set_language(tab: Tab, server: Server, lang: str) -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.web.conftest import Server, Tab
 from tests.web.helpers import new_game, open_as
 
@@ -59,14 +61,20 @@ def test_modes_by_name_and_seats_by_mode(tab: Tab, server: Server) -> None:
     assert "1/3 seats" in text and "just now" in text
 
 
-def test_the_outcome_in_words(tab: Tab, server: Server) -> None:
-    game = new_game(server, "king_is_dead", 2, seed=13)
-    game.play_random(400, seed=13)
+@pytest.mark.parametrize(("game_type", "seats"), [("king_is_dead", 2), ("kings_life", 4)])
+def test_the_outcome_in_words(tab: Tab, server: Server, game_type: str, seats: int) -> None:
+    """How the game ended and its tie-breaks, in the game's own words (its
+    web data's ``words``, from its SDK package)."""
+    game = new_game(server, game_type, seats, seed=13)
+    game.play_random(1000, seed=13)
     snapshot = game.snapshot()
     assert snapshot["finished"]
+    words = server.call("GET", f"/web/data/{game_type}.json")["words"]["en"]
     open_as(tab, game, None)
     ended = tab.page.inner_text("#outcome-end")
     termination = snapshot["outcome"]["termination"]
-    assert "_" not in ended and termination not in ended.split(), ended
+    assert "_" not in ended, ended
+    assert words[f"end.{termination}"] in ended, ended
     for tiebreak in snapshot["outcome"].get("tiebreaks", []):
         assert tiebreak not in ended
+        assert words[f"tb.{tiebreak}"] in ended, ended

@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-__all__ = ["LANGUAGES", "Reader", "Words", "language"]
+__all__ = ["LANGUAGES", "Reader", "Words", "by_language", "language"]
 
 LANGUAGES: Final = ("en", "es", "pt")
 """The languages the product speaks, English first."""
@@ -66,6 +66,17 @@ _MARKS: Final[Mapping[tuple[str, str], Mapping[str, str]]] = {
 def language(lang: str) -> str:
     """``lang`` when the product speaks it, else English."""
     return lang if lang in LANGUAGES else "en"
+
+
+def by_language(table: Mapping[str, Words]) -> dict[str, dict[str, str]]:
+    """A table of words by key (``{"b.court": {"en": "Court", ...}}``) turned
+    into one table per language (``{"en": {"b.court": "Court"}, ...}``), as a
+    game's web data carries its words::
+
+        >>> by_language({"b.court": {"en": "Court", "es": "Corte", "pt": "Corte"}})["es"]
+        {'b.court': 'Corte'}
+    """
+    return {lang: {key: words[lang] for key, words in table.items()} for lang in LANGUAGES}
 
 
 def capital(text: str) -> str:

@@ -13,6 +13,8 @@ from throneroom.games.kill_the_king.field import field_for
 from throneroom.games.kill_the_king.modes import MODES
 from throneroom.games.kill_the_king.squares import square_name_at
 from throneroom.games.kill_the_king.units import UNITS
+from throneroom.games.kill_the_king.web_words import WEB_WORDS
+from throneroom.games.reader import by_language
 from throneroom.v1 import kill_the_king_pb2 as ktk_pb
 
 Json = dict[str, Any]
@@ -92,4 +94,5 @@ def web_data() -> Json:
             for d in Direction
         },
         "sides": {_name(ktk_pb.Side, int(s)): s.name.lower() for s in Side},
+        "words": by_language(WEB_WORDS),
     }

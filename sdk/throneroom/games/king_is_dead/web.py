@@ -9,6 +9,8 @@ from typing import Any
 from throneroom.games import king_is_dead as kid_texts
 from throneroom.games.king_is_dead import data as kid
 from throneroom.games.king_is_dead.names import SAXONS
+from throneroom.games.king_is_dead.web_words import WEB_WORDS
+from throneroom.games.reader import by_language
 from throneroom.v1 import king_is_dead_pb2 as kid_pb
 
 Json = dict[str, Any]
@@ -71,4 +73,5 @@ def web_data() -> Json:
         "followersPerFaction": kid.FOLLOWERS_PER_FACTION,
         "loyalistFollowers": kid.LOYALIST_FOLLOWERS,
         "teamSeats": kid.TEAM_SEATS,
+        "words": by_language(WEB_WORDS),
     }

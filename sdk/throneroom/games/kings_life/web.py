@@ -8,6 +8,8 @@ from typing import Any
 
 from throneroom.games.kings_life import data as kl
 from throneroom.games.kings_life import texts as kl_texts
+from throneroom.games.kings_life.web_words import WEB_WORDS
+from throneroom.games.reader import by_language
 from throneroom.v1 import kings_life_pb2 as kl_pb
 
 Json = dict[str, Any]
@@ -61,4 +63,5 @@ def web_data() -> Json:
         ],
         "preferencePositions": kl.PREFERENCE_POSITIONS,
         "topBonus": kl.TOP_BONUS,
+        "words": by_language(WEB_WORDS),
     }

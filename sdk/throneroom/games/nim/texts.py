@@ -15,7 +15,15 @@ from collections.abc import Mapping, Sequence
 from throneroom.games.reader import Reader, Words
 from throneroom.v1.nim_pb2 import NimEvent, NimMove, NimView
 
-__all__ = ["BOARD", "STONE_NOUNS", "board_lines", "describe_event", "describe_move", "stones"]
+__all__ = [
+    "BOARD",
+    "PAGE",
+    "STONE_NOUNS",
+    "board_lines",
+    "describe_event",
+    "describe_move",
+    "stones",
+]
 
 STONE_NOUNS: Mapping[str, tuple[str, str]] = {
     "en": ("stone", "stones"),
@@ -76,6 +84,22 @@ BOARD: Mapping[str, Words] = {
     "secret": {"en": "Your secret: {x}", "es": "Tu secreto: {x}", "pt": "Seu segredo: {x}"},
 }
 """The board's words (the terminal's and, through ``web_data``, the web's)."""
+
+PAGE: Mapping[str, Words] = {
+    "end.last_stone": {
+        "en": "the last stone taken",
+        "es": "la última piedra tomada",
+        "pt": "a última pedra tirada",
+    },
+    "opt.pile": {"en": "pile", "es": "montón", "pt": "monte"},
+    "opt.max_take": {
+        "en": "most stones taken at once",
+        "es": "máximo de piedras por vez",
+        "pt": "máximo de pedras de cada vez",
+    },
+}
+"""The web pages' other words of Nim (through ``web_data``): how a game ends
+(``end.<termination>``, the outcome's) and the options' names (``opt.<option>``)."""
 
 
 def stones(number: int, lang: str = "en") -> str:

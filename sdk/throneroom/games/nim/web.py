@@ -1,6 +1,6 @@
-"""Nim's data for the web client (``/web/data/nim.json``): the board's words in
-every language (from :mod:`.texts`, the one text source), so that the web board
-speaks the reader's language."""
+"""Nim's data for the web client (``/web/data/nim.json``): the board's and the
+pages' words in every language (from :mod:`.texts`, the one text source), so
+that the web board, the lobby and the outcome speak the reader's language."""
 
 from __future__ import annotations
 
@@ -14,13 +14,15 @@ Json = dict[str, Any]
 
 def web_data() -> Json:
     """``{"game": "nim", "words": {lang: {"pile": "Pile: {n}", "limit": ...,
-    "stone": ..., "stones": ...}}}``: templates with ``{n}``
-    (a count of stones, with its noun), ``{m}`` (the limit) and ``{x}`` (a secret)."""
+    "stone": ..., "stones": ..., "end.last_stone": ..., "opt.pile": ...}}}``:
+    templates with ``{n}`` (a count of stones, with its noun), ``{m}`` (the
+    limit) and ``{x}`` (a secret)."""
     words: Json = {}
     for lang in LANGUAGES:
         one, many = texts.STONE_NOUNS[lang]
         words[lang] = {
             **{key: template[lang] for key, template in texts.BOARD.items()},
+            **{key: template[lang] for key, template in texts.PAGE.items()},
             "stone": one,
             "stones": many,
         }

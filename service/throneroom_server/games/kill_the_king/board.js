@@ -6,7 +6,11 @@
 // shown. Row 0 (the attacker's edge) is drawn at the bottom, the castle on top.
 
 import { enumWords, s, svgRoot, tip } from "../dom.js";
-import { t as tr, words } from "../i18n.js";
+import { gameWords } from "../i18n.js";
+
+// The page's words of this game (labels, sides, modes), from its SDK package
+// (throneroom.games.kill_the_king.web_words) through /web/data/kill_the_king.json.
+const tr = gameWords("kill_the_king");
 
 const TERRAIN_CLASS = {
   ".": "grass",
@@ -24,41 +28,6 @@ const DIRECTIONS = ["DIRECTION_NORTH", "DIRECTION_EAST", "DIRECTION_SOUTH", "DIR
 // Degrees clockwise from "up" on screen: north (towards the castle) is up.
 const ANGLE = { DIRECTION_NORTH: 0, DIRECTION_EAST: 90, DIRECTION_SOUTH: 180, DIRECTION_WEST: 270 };
 const PANEL_W = 330;
-
-// This game's words for the page (web/js/i18n.js addTexts): its modes' names,
-// in the lobby's choices and rows and on the board.
-const TEXTS = {
-  en: {
-    "mode.KILL_THE_KING_MODE_KILL_THE_KING": "Kill the King",
-    "mode.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE": "Attack and Defense",
-    "mode.KILL_THE_KING_MODE_KILL_THE_KING_GIGA": "Kill the King Giga (two boards, 2–4 players in two teams)",
-    "mode.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE_GIGA": "Attack and Defense Giga (two boards, 2–4 players in two teams)",
-    "modeName.KILL_THE_KING_MODE_KILL_THE_KING": "Kill the King",
-    "modeName.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE": "Attack and Defense",
-    "modeName.KILL_THE_KING_MODE_KILL_THE_KING_GIGA": "Kill the King (giga)",
-    "modeName.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE_GIGA": "Attack and Defense (giga)",
-  },
-  es: {
-    "mode.KILL_THE_KING_MODE_KILL_THE_KING": "Kill the King",
-    "mode.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE": "Ataque y defensa",
-    "mode.KILL_THE_KING_MODE_KILL_THE_KING_GIGA": "Kill the King Giga (dos tableros, 2–4 jugadores en dos equipos)",
-    "mode.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE_GIGA": "Ataque y defensa Giga (dos tableros, 2–4 jugadores en dos equipos)",
-    "modeName.KILL_THE_KING_MODE_KILL_THE_KING": "Kill the King",
-    "modeName.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE": "Ataque y defensa",
-    "modeName.KILL_THE_KING_MODE_KILL_THE_KING_GIGA": "Kill the King (giga)",
-    "modeName.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE_GIGA": "Ataque y defensa (giga)",
-  },
-  pt: {
-    "mode.KILL_THE_KING_MODE_KILL_THE_KING": "Kill the King",
-    "mode.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE": "Ataque e defesa",
-    "mode.KILL_THE_KING_MODE_KILL_THE_KING_GIGA": "Kill the King Giga (dois tabuleiros, 2–4 jogadores em duas equipas)",
-    "mode.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE_GIGA": "Ataque e defesa Giga (dois tabuleiros, 2–4 jogadores em duas equipas)",
-    "modeName.KILL_THE_KING_MODE_KILL_THE_KING": "Kill the King",
-    "modeName.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE": "Ataque e defesa",
-    "modeName.KILL_THE_KING_MODE_KILL_THE_KING_GIGA": "Kill the King (giga)",
-    "modeName.KILL_THE_KING_MODE_ATTACK_AND_DEFENSE_GIGA": "Ataque e defesa (giga)",
-  },
-};
 
 const key = (sq) => `sq:${sq.row ?? 0},${sq.col ?? 0}`;
 
@@ -201,7 +170,7 @@ function drawPanel(view, data, modeInfo, ctx, x0, height) {
     panel.append(s("text", { x: x0, y, class: cls }, text));
     y += 18;
   };
-  line(`${words("modeName", view.mode, modeInfo.name)}${view.advanced ? tr("b.advanced") : ""}`, "left title");
+  line(`${tr(`modeName.${view.mode}`, {}, modeInfo.name)}${view.advanced ? tr("b.advanced") : ""}`, "left title");
   line(tr("b.round", { round: view.round, rounds: modeInfo.rounds, phase }));
   if (view.turnSide && view.turnSide !== "SIDE_UNSPECIFIED") line(tr("b.turn", { side: tr(`side.${view.turnSide}`) }));
   // Giga (KK-123): two teams, seat % 2; a team's coins are on each of its seats.
@@ -248,7 +217,6 @@ function drawPanel(view, data, modeInfo, ctx, x0, height) {
 export default {
   title: "Kill the King",
   dataName: "kill_the_king",
-  texts: TEXTS,
 
   render(snapshot, ctx) {
     const view = snapshot.view.killTheKing;

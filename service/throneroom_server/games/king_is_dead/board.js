@@ -9,7 +9,11 @@
 // map is not in the rulebook's text, so this is a schematic map.
 
 import { s, svgRoot, tip } from "../dom.js";
-import { t as tr } from "../i18n.js";
+import { gameWords } from "../i18n.js";
+
+// The page's words of this game (its board's labels), from its SDK package
+// (throneroom.games.king_is_dead.web_words) through /web/data/king_is_dead.json.
+const tr = gameWords("king_is_dead");
 
 const WIDTH = 1060;
 const HEIGHT = 700;

@@ -5,7 +5,11 @@
 // /web/data/kings_life.json (throneroom.games.kings_life).
 
 import { s, svgRoot, tip } from "../dom.js";
-import { t as tr } from "../i18n.js";
+import { gameWords } from "../i18n.js";
+
+// The page's words of this game (its board's labels), from its SDK package
+// (throneroom.games.kings_life.web_words) through /web/data/kings_life.json.
+const tr = gameWords("kings_life");
 
 const WIDTH = 1060;
 const CARD_W = 44;

@@ -12,7 +12,7 @@ import { moveList, Picker, summarizeMove } from "./moves.js";
 import { eventTexts, historyPanel, logPanel, outcomePanel, replace, seatName, seatsPanel } from "./panels.js";
 import { joinSeat } from "./seats.js";
 import { preference, rememberGame, seatsOf, setPreference, forgetGame, forgetSeat } from "./storage.js";
-import { addTexts, lang, setLang, t } from "./i18n.js";
+import { addGameWords, lang, setLang, t } from "./i18n.js";
 
 const MAX_LOG = 5000;
 const MAX_CACHED = 300;
@@ -69,7 +69,8 @@ export class GamePage {
     }
     rememberGame(this.gameId, this.snapshot.gameType);
     this.board = await boardFor(this.snapshot.gameType);
-    addTexts(this.board.texts);
+    // The game's own words (board labels, endings), from its SDK package.
+    addGameWords(this.snapshot.gameType, (await loadData(this.snapshot.gameType))?.words);
     this.data = this.board.dataName ? await loadData(this.board.dataName) : null;
     // Left while loading (the reader went elsewhere): start nothing more.
     if (this.controller.signal.aborted) return;

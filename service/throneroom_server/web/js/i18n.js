@@ -1,7 +1,10 @@
-// The page's own words (status line, panels, lobby, board labels) in English,
+// The page's own words (status line, panels, lobby, record page) in English,
 // Spanish and Portuguese: one table per language, every key in each (a test
-// checks). The moves' and events' sentences come from the server
-// (describe_language), from each game's text source.
+// checks). Nothing here belongs to one game: a game's words (its board's
+// labels, modes, options, endings, tie-breaks, sides) come from its SDK
+// package in its web data (/web/data/<game>.json, `words`), added with
+// addGameWords and looked up with gameWord. The moves' and events' sentences
+// come from the server (describe_language), from each game's text source.
 
 import { preference, setPreference } from "./storage.js";
 
@@ -26,19 +29,44 @@ export function setLang(code) {
   window.dispatchEvent(new Event("throneroom-language"));
 }
 
-/** The words of `key` in the page's language, `{name}` filled from `params`. */
-export function t(key, params = {}) {
-  const text = TABLES[lang()][key] ?? en[key] ?? key;
+function fill(text, params) {
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
 }
 
+/** The words of `key` in the page's language, `{name}` filled from `params`. */
+export function t(key, params = {}) {
+  return fill(TABLES[lang()][key] ?? en[key] ?? key, params);
+}
+
+// Each game's own words by its registered name: {en: {key: words}, es, pt}.
+const GAME_WORDS = new Map();
+
 /**
- * A game's own words (its board module's `texts`: {en: {key: words}, es, pt},
- * e.g. its modes' names as "mode.<MODE>"), added when its board is loaded, so
- * that this table names no game.
+ * Add game `gameType`'s words (its web data's `words`, from its SDK package:
+ * "b.<label>", "mode.<MODE>", "opt.<option>", "end.<termination>", ...), so
+ * that a page shows them without naming the game.
  */
-export function addTexts(texts) {
-  for (const [code, table] of Object.entries(texts || {})) if (code in TABLES) Object.assign(TABLES[code], table);
+export function addGameWords(gameType, words) {
+  if (words) GAME_WORDS.set(gameType, words);
+}
+
+/**
+ * `key` in game `gameType`'s words in the page's language (else English),
+ * `{name}` filled from `params`; else the page's own entry for `key` (words
+ * every game shares, such as "end.timeout"); else `fallback`; else the id after
+ * the key's prefix, in words ("end.last_stone" -> "last stone").
+ */
+export function gameWord(gameType, key, params = {}, fallback = null) {
+  const table = GAME_WORDS.get(gameType);
+  const text = table?.[lang()]?.[key] ?? table?.en?.[key];
+  if (text !== undefined) return fill(text, params);
+  if (key in en) return t(key, params);
+  return fallback ?? key.slice(key.indexOf(".") + 1).replace(/[_:]+/g, " ");
+}
+
+/** gameWord for one game: a board module's `t`. */
+export function gameWords(gameType) {
+  return (key, params = {}, fallback = null) => gameWord(gameType, key, params, fallback);
 }
 
 /** Add words: define("key", "English", "Español", "Português"). */
@@ -150,26 +178,10 @@ define("noWinner", "No winner.", "Sin ganador.", "Sem vencedor.");
 define("endedBy", "Ended by: {how}", "Terminada por: {how}", "Terminado por: {how}");
 define("tiebreaks", "; tie-breaks: {list}", "; desempates: {list}", "; desempates: {list}");
 
-// -- how a game ended (Outcome.termination, Outcome.tiebreaks), in words
-define("end.control", "control of the regions", "control de las regiones", "controlo das regiões");
-define("end.invasion", "the Saxon invasion", "la invasión sajona", "a invasão saxã");
-define("end.loyalist", "Mordred's loyalists", "los leales a Mordred", "os lealistas de Mordred");
-define("end.points", "victory points", "puntos de victoria", "pontos de vitória");
-define("end.door", "the attacker destroyed the King's Door", "el atacante destruyó la Puerta del Rey", "o atacante destruiu a Porta do Rei");
-define("end.king_survived", "the King survived the last round", "el Rey sobrevivió a la última ronda", "o Rei sobreviveu à última ronda");
-define("end.leader_and_breakthrough", "the attacker killed the defender's leader and broke through", "el atacante mató al líder del defensor y rompió sus líneas", "o atacante matou o líder do defensor e rompeu as linhas");
-define("end.breakthrough_failed", "the attacker did not break through in time", "el atacante no rompió las líneas a tiempo", "o atacante não rompeu as linhas a tempo");
-define("end.annihilation", "the other side has no unit left on the field", "el otro bando no tiene unidades en el campo", "o outro lado não tem unidades no campo");
-define("end.last_stone", "the last stone taken", "la última piedra tomada", "a última pedra tirada");
+// -- how a game ended, whatever the game (a game's own endings and tie-breaks
+// are its words: gameWord)
 define("end.timeout", "a player ran out of time", "un jugador se quedó sin tiempo", "um jogador ficou sem tempo");
 define("end.forfeit:crash", "a player's program stopped (forfeit)", "el programa de un jugador se detuvo (abandono)", "o programa de um jogador parou (desistência)");
-define("tb.faction_recency", "the tied faction that won a power struggle most recently rules", "gobierna la facción empatada que ganó más recientemente una lucha de poder", "governa a facção empatada que mais recentemente venceu uma luta pelo poder");
-define("tb.second_faction", "the faction second in regions decided", "decidió la facción con la siguiente mayor cantidad de regiones", "decidiu a facção com o próximo maior número de regiões");
-define("tb.second_faction_recency", "the second faction was chosen by the most recent win", "la segunda facción se eligió por la victoria más reciente", "a segunda facção foi escolhida pela vitória mais recente");
-define("tb.last_card_played", "who played an action card last", "quién jugó una carta de acción por última vez", "quem jogou uma carta de ação por último");
-define("tb.court_total", "the most followers at court", "el mayor número de seguidores en la corte", "o maior número de seguidores na corte");
-define("tb.support_points", "the most support points", "más puntos de apoyo", "mais pontos de apoio");
-define("tb.shared_victory", "still tied: a shared victory", "sigue el empate: victoria compartida", "ainda empatados: vitória partilhada");
 
 /** An identifier the server sends (a termination, a tie-break) in words: its entry, else its words. */
 export function words(prefix, id, fallback = null) {
@@ -220,11 +232,6 @@ define("ageNow", "just now", "ahora mismo", "agora mesmo");
 define("ageMinutes", "{n} min ago", "hace {n} min", "há {n} min");
 define("ageHours", "{n} h ago", "hace {n} h", "há {n} h");
 define("ageDays", "{n} days ago", "hace {n} días", "há {n} dias");
-define("opt.mode", "mode", "modo", "modo");
-define("opt.advanced", "advanced units", "unidades avanzadas", "unidades avançadas");
-define("opt.mordred", "Mordred variant", "variante de Mordred", "variante de Mordred");
-define("opt.pile", "pile", "montón", "monte");
-define("opt.max_take", "most stones taken at once", "máximo de piedras por vez", "máximo de pedras de cada vez");
 define("yes", "yes", "sí", "sim");
 
 // -- the record page
@@ -246,70 +253,6 @@ define("spectatorView", "A spectator's view.", "La vista de un espectador.", "A 
 define("seatView", "{seat}'s view.", "La vista de {seat}.", "A vista de {seat}.");
 define("versionOfCap", "Version {version} of {last}", "Versión {version} de {last}", "Versão {version} de {last}");
 
-// -- board labels
-define("b.regionCards", "Region cards", "Cartas de región", "Cartas de região");
-define("b.crownOf", "{name}: crown token of {seat}", "{name}: corona de {seat}", "{name}: coroa de {seat}");
-define("b.team", " · team {team}", " · equipo {team}", " · equipa {team}");
-define("b.court", "Court", "Corte", "Corte");
-define("b.played", "Played {count} (top: {top}) · in hand {hand}", "Jugadas {count} (arriba: {top}) · en mano {hand}", "Jogadas {count} (topo: {top}) · na mão {hand}");
-define("b.yourHand", "Your hand", "Tu mano", "A tua mão");
-define("b.pass", "Pass", "Pasar", "Passar");
-define("b.supply", "Supply", "Reserva", "Reserva");
-define("b.saxons", "Saxon tokens {count}/{max}", "Fichas sajonas {count}/{max}", "Fichas saxãs {count}/{max}");
-define("b.loyalists", " · Loyalist pool {count}", " · reserva de leales {count}", " · reserva de lealistas {count}");
-define("b.passes", " · passes in a row {count}", " · pases seguidos {count}", " · passes seguidos {count}");
-define("b.resolving", "Resolving {card}", "Resolviendo {card}", "A resolver {card}");
-define("b.toPlace", " · {count} to place", " · {count} por colocar", " · {count} por colocar");
-define("b.kingsWill", "The king's will", "La voluntad del rey", "A vontade do rei");
-define("b.second", "2nd", "2.º", "2.º");
-define("b.third", "3rd", "3.º", "3.º");
-define("b.hidden", "hidden", "oculta", "oculta");
-define("b.days", "Days and support tokens", "Días y fichas de apoyo", "Dias e fichas de apoio");
-define("b.vp", "{count} VP", "{count} PV", "{count} PV");
-define("b.today", "today", "hoy", "hoje");
-define("b.wonBy", "won: {seat}", "ganado: {seat}", "ganho: {seat}");
-define("b.duke", " (Duke)", " (Duque)", " (Duque)");
-define("b.token", "token {value}", "ficha {value}", "ficha {value}");
-define("b.deck", "deck", "mazo", "baralho");
-define("b.discard", "discard {count}", "descarte {count}", "descarte {count}");
-define("b.first", "first", "primero", "primeiro");
-define("b.passed", "passed", "pasó", "passou");
-define("b.supportedBy", "supported by {seat}", "apoyado por {seat}", "apoiado por {seat}");
-define("b.supports", "supports {seat}", "apoya a {seat}", "apoia {seat}");
-define("b.handSize", " · hand {count}", " · mano {count}", " · mão {count}");
-define("b.none", "none", "ninguno", "nenhum");
-define("b.score", " · score {score} (+{support} support)", " · puntos {score} (+{support} de apoyo)", " · pontos {score} (+{support} de apoio)");
-define("b.program", "program: {program}", "programa: {program}", "programa: {program}");
-define("b.daysWon", " · days: {days}", " · días: {days}", " · dias: {days}");
-define("b.kept", " · kept {count}", " · guardadas {count}", " · guardadas {count}");
-define("b.committed", "committed", "comprometida", "comprometida");
-define("b.passNoSupport", "Pass without support", "Pasar sin apoyo", "Passar sem apoio");
-define("b.phase", "Phase: {phase}", "Fase: {phase}", "Fase: {phase}");
-define("b.queenWindow", " · Queen window: {window}", " · ventana de la Reina: {window}", " · janela da Rainha: {window}");
-define("b.cardInPlay", " · card in play: {card}", " · carta en juego: {card}", " · carta em jogo: {card}");
-define("b.advanced", " (advanced)", " (avanzado)", " (avançado)");
-define("b.round", "Round {round} of {rounds} · {phase}", "Ronda {round} de {rounds} · {phase}", "Ronda {round} de {rounds} · {phase}");
-define("b.turn", "Turn: {side}", "Turno: {side}", "Vez: {side}");
-define("b.noSide", "side not chosen", "bando sin elegir", "lado por escolher");
-define("b.teamOf", " (team {team})", " (equipo {team})", " (equipa {team})");
-define("b.coins", " · {count} coins", " · {count} monedas", " · {count} moedas");
-define("b.locked", " · movement locked", " · movimiento bloqueado", " · movimento bloqueado");
-define("b.gate", "Gate{which}: {state}", "Puerta{which}: {state}", "Portão{which}: {state}");
-define("b.destroyed", "destroyed", "destruida", "destruído");
-define("b.heldBy", "held by the {side}", "en manos del {side}", "nas mãos do {side}");
-define("b.door", "King's Door: {state}", "Puerta del Rey: {state}", "Porta do Rei: {state}");
-define("b.doors", "King's Doors: {state}", "Puertas del Rey: {state}", "Portas do Rei: {state}");
-define("b.standing", "standing", "en pie", "de pé");
-define("b.units", "Units on the field {count} · dead {dead}", "Unidades en el campo {count} · muertas {dead}", "Unidades no campo {count} · mortas {dead}");
-define("b.reserves", "Reserves", "Reservas", "Reservas");
-define("b.hiddenUnit", "hidden unit", "unidad oculta", "unidade oculta");
-define("b.yourTeams", " (your team's)", " (de tu equipo)", " (da tua equipa)");
-define("b.yours", " (yours)", " (tuya)", " (tua)");
-define("b.dice", "Dice of this move", "Dados de esta jugada", "Dados desta jogada");
-define("b.noDice", "No dice this move", "Sin dados en esta jugada", "Sem dados nesta jogada");
-define("b.inReserve", "{name} #{id} in reserve", "{name} #{id} en reserva", "{name} #{id} na reserva");
-define("side.SIDE_ATTACKER", "attacker", "atacante", "atacante");
-define("side.SIDE_DEFENDER", "defender", "defensor", "defensor");
 
 // -- the end of a game, the record, attention
 define("scoreTable", "Result", "Resultado", "Resultado");

@@ -7,8 +7,7 @@ import { clear, h } from "./dom.js";
 import { loadData } from "./gamedata.js";
 import { recordFileInput } from "./record.js";
 import { knownGames, rememberGame } from "./storage.js";
-import { addTexts, t, words } from "./i18n.js";
-import { boardFor } from "./boards/index.js";
+import { addGameWords, gameWord, t, words } from "./i18n.js";
 
 const STATUS_FILTERS = [
   ["GAME_STATUS_FILTER_OPEN", "filterOpen"],
@@ -72,8 +71,8 @@ export async function showLobby(main, { go, notice }) {
     ),
   );
   const optionData = (await loadData("options"))?.options ?? {};
-  // Each game's own words (its modes' names) come with its board module.
-  for (const type of types) addTexts((await boardFor(type.name)).texts);
+  // Each game's own words (its options' and modes' names) come in its web data.
+  await Promise.all(types.map(async (type) => addGameWords(type.name, (await loadData(type.name))?.words)));
   createSection.append(createForm(types, optionData, go));
   await showList(listSection, types, go);
 }
@@ -84,18 +83,18 @@ function jsonName(name) {
   return name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
 }
 
-function optionInput(gameKey, info, defaults, spec) {
+function optionInput(gameType, gameKey, info, defaults, spec) {
   const key = jsonName(info.name);
   const id = `opt-${gameKey}-${key}`;
   const current = defaults?.[key];
-  const label = h("label", { for: id }, words("opt", info.name));
+  const label = h("label", { for: id }, gameWord(gameType, `opt.${info.name}`));
   let input;
   const kind = spec?.kind ?? (typeof current === "boolean" || info.defaultValue === "false" || info.defaultValue === "true" ? "bool" : "number");
   if (kind === "bool") {
     input = h("input", { type: "checkbox", id, checked: current === true || info.defaultValue === "true" });
   } else if (kind === "enum") {
     const chosen = current ?? spec.values[0];
-    input = h("select", { id }, spec.values.map((v) => h("option", { value: v, selected: v === chosen }, optionValue(info.name, v))));
+    input = h("select", { id }, spec.values.map((v) => h("option", { value: v, selected: v === chosen }, optionValue(gameType, v))));
   } else if (kind === "number") {
     input = h("input", { type: "number", id, value: current ?? info.defaultValue ?? "" });
   } else {
@@ -156,7 +155,7 @@ function createForm(types, optionData, go) {
     const defaults = type.defaultOptions?.[gameKey] ?? {};
     const specs = optionData[gameKey]?.fields ?? {};
     if (!type.options?.length) optionsBox.append(h("p", { class: "muted" }, t("noOptions")));
-    for (const info of type.options || []) optionsBox.append(optionInput(gameKey, info, defaults, specs[jsonName(info.name)]));
+    for (const info of type.options || []) optionsBox.append(optionInput(type.name, gameKey, info, defaults, specs[jsonName(info.name)]));
     optionsBox.dataset.game = gameKey;
     seatChoices();
   };
@@ -247,21 +246,21 @@ async function showList(section, types, go) {
 }
 
 /** A game's options in words ("mode: Attack and Defense · advanced units"), defaults left out. */
-function optionWords(options) {
+function optionWords(gameType, options) {
   const fields = Object.values(options || {})[0] || {};
   const parts = [];
   for (const [key, value] of Object.entries(fields)) {
     const name = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
     if (value === false || value === "" || value === 0) continue;
-    if (value === true) parts.push(words("opt", name));
-    else parts.push(`${words("opt", name)}: ${optionValue(name, value)}`);
+    if (value === true) parts.push(gameWord(gameType, `opt.${name}`));
+    else parts.push(`${gameWord(gameType, `opt.${name}`)}: ${optionValue(gameType, value)}`);
   }
   return parts.join(" · ");
 }
 
-/** An option's value in words: a mode's name, else the value. */
-function optionValue(name, value) {
-  return typeof value === "string" && /^[A-Z][A-Z0-9_]+$/.test(value) ? words("mode", value) : String(value);
+/** An option's value in words: a mode's name (the game's "mode.<VALUE>"), else the value. */
+function optionValue(gameType, value) {
+  return typeof value === "string" && /^[A-Z][A-Z0-9_]+$/.test(value) ? gameWord(gameType, `mode.${value}`) : String(value);
 }
 
 /** How long ago, in words. */
@@ -276,7 +275,7 @@ function age(unixMs) {
 function gameRow(g, titleOf, go) {
   const open = g.openSeats || [];
   const status = words("st", (g.status || "").replace(/^GAME_STATUS_/, "").toLowerCase());
-  const options = optionWords(g.options);
+  const options = optionWords(g.gameType, g.options);
   return h(
     "li",
     { class: "game-row", dataset: { gameId: g.gameId } },

@@ -4,7 +4,7 @@
 
 import { clear, h } from "./dom.js";
 import { POLICIES } from "./bot.js";
-import { t, words } from "./i18n.js";
+import { gameWord, t } from "./i18n.js";
 
 export function seatName(snapshot, seat) {
   const info = snapshot?.seats?.find((s) => s.seat === seat);
@@ -157,7 +157,7 @@ export function outcomePanel(snapshot, actions = null) {
     h("h2", {}, t("gameOverTitle")),
     h("p", {}, winners.length ? t("wonBy", { winners: winners.join(t("and")) }) : t("noWinner")),
     outcome.summary ? h("p", {}, outcome.summary) : null,
-    outcome.termination ? h("p", { class: "muted", id: "outcome-end" }, `${t("endedBy", { how: words("end", outcome.termination) })}${outcome.tiebreaks?.length ? t("tiebreaks", { list: outcome.tiebreaks.map((tb) => words("tb", tb)).join(", ") }) : ""}`) : null,
+    outcome.termination ? h("p", { class: "muted", id: "outcome-end" }, `${t("endedBy", { how: gameWord(snapshot.gameType, `end.${outcome.termination}`) })}${outcome.tiebreaks?.length ? t("tiebreaks", { list: outcome.tiebreaks.map((tb) => gameWord(snapshot.gameType, `tb.${tb}`)).join(", ") }) : ""}`) : null,
     scoreTable(snapshot),
     actions,
   );

@@ -9,7 +9,7 @@ import { boardFor } from "./boards/index.js";
 import { clear, h } from "./dom.js";
 import { loadData } from "./gamedata.js";
 import { eventTexts, logPanel, outcomePanel, replace, seatName } from "./panels.js";
-import { addTexts, lang, setLang, t } from "./i18n.js";
+import { addGameWords, lang, setLang, t } from "./i18n.js";
 
 const PAGE = 1000;
 
@@ -97,7 +97,8 @@ export class RecordPage {
     }
     const first = this.updates[0].snapshot;
     this.board = await boardFor(first.gameType);
-    addTexts(this.board.texts);
+    // The game's own words (board labels, endings), from its SDK package.
+    addGameWords(first.gameType, (await loadData(first.gameType))?.words);
     this.data = this.board.dataName ? await loadData(this.board.dataName) : null;
     if (this.controller.signal.aborted) return; // left while loading
     this.layout();
