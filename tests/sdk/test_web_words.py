@@ -11,14 +11,14 @@ import re
 from collections.abc import Mapping
 
 import pytest
+from throneroom.games.king_is_dead.names import TERMINATIONS
+from throneroom.games.king_is_dead.web_words import WEB_WORDS
 from throneroom.games.protocol import game_client, game_names
 from throneroom.games.reader import LANGUAGES, by_language
 
 # (game, language, key) whose words are the English ones, rightly: the same
 # word in that language.
-SAME_AS_ENGLISH = {
-    ("king_is_dead", "es", "end.control"),  # "Control" is Spanish too
-}
+SAME_AS_ENGLISH: frozenset[tuple[str, str, str]] = frozenset()
 
 _MARK = re.compile(r"\{(\w+)\}")
 
@@ -100,3 +100,8 @@ def test_the_check_finds_a_planted_fault(
     assert faults("game", GOOD) == []
     found = faults("game", planted)
     assert len(found) == 1 and fault in found[0], found
+
+
+def test_the_king_is_dead_has_a_phrase_for_every_ending() -> None:
+    endings = {key.removeprefix("end.") for key in WEB_WORDS if key.startswith("end.")}
+    assert endings == set(TERMINATIONS)

@@ -1,15 +1,17 @@
 """The King Is Dead's words on the web pages, in English, Spanish and
 Portuguese: the board's labels (``b.*``), the option (``opt.mordred``), the
-endings (``end.*``) and the tie-breaks (``tb.*``). Endings and tie-breaks are
-those of :mod:`.names` (the sentences' words), keyed as the web client looks
-them up; :mod:`.web` puts them in ``/web/data/king_is_dead.json`` as ``words``."""
+endings (``end.*``: the outcome panel's "Ended by: ...", a phrase where the
+sentences name the ending in a word, :data:`.names.TERMINATIONS`) and the
+tie-breaks (``tb.*``: those of :mod:`.names`, the sentences' words), keyed as
+the web client looks them up; :mod:`.web` puts them in
+``/web/data/king_is_dead.json`` as ``words``."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Final
 
-from throneroom.games.king_is_dead.names import TERMINATIONS, TIEBREAKS
+from throneroom.games.king_is_dead.names import TIEBREAKS
 from throneroom.games.reader import Words
 
 __all__ = ["WEB_WORDS"]
@@ -19,8 +21,15 @@ def _w(en: str, es: str, pt: str) -> Words:
     return {"en": en, "es": es, "pt": pt}
 
 
+_ENDINGS: Final[Mapping[str, Words]] = {
+    "control": _w("control of the regions", "control de las regiones", "controlo das regiões"),
+    "invasion": _w("the Saxon invasion", "la invasión sajona", "a invasão saxã"),
+    "loyalist": _w("Mordred's loyalists", "los leales a Mordred", "os lealistas de Mordred"),
+}
+"""How a game ended, as a phrase: one for each of :data:`.names.TERMINATIONS`."""
+
 WEB_WORDS: Final[Mapping[str, Words]] = {
-    **{f"end.{termination}": words for termination, words in TERMINATIONS.items()},
+    **{f"end.{termination}": words for termination, words in _ENDINGS.items()},
     **{f"tb.{tiebreak}": words for tiebreak, words in TIEBREAKS.items()},
     "opt.mordred": _w("Mordred variant", "variante de Mordred", "variante de Mordred"),
     "b.court": _w("Court", "Corte", "Corte"),
