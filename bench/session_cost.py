@@ -67,20 +67,55 @@ class _Requests:
         return self.decode(data)
 
 
+async def _watching(
+    app: Any, opened: Any, updates: list[Any], seat: int, changed: asyncio.Event
+) -> None:
+    """A seat's WatchGame stream (``--unary``), each item read as the client reads it."""
+    from throneroom.v1 import service_pb2  # noqa: PLC0415
+    from throneroom_server.app import calls  # noqa: PLC0415
+    from throneroom_server.app.access import LOCAL  # noqa: PLC0415
+    from throneroom_server.app.updates import serialized  # noqa: PLC0415
+
+    async for item in calls.watch_game(app, opened, caller=LOCAL):
+        watched = service_pb2.WatchGameResponse.FromString(serialized(item))
+        if watched.HasField("update"):
+            updates[seat] = watched.update
+            changed.set()
+            if watched.update.snapshot.finished:
+                return
+
+
+async def _apply(app: Any, game_id: str, token: str, version: int, move: Any, key: str) -> None:  # noqa: PLR0917
+    """One ApplyMove call (``--unary``): the request decoded from bytes, the response serialized."""
+    from throneroom.v1 import service_pb2  # noqa: PLC0415
+    from throneroom_server.api.servicer import decoder  # noqa: PLC0415
+    from throneroom_server.app import calls  # noqa: PLC0415
+    from throneroom_server.app.access import LOCAL  # noqa: PLC0415
+
+    applied = service_pb2.ApplyMoveRequest(
+        game_id=game_id,
+        seat_token=token,
+        expected_version=version,
+        move=move,
+        idempotency_key=key,
+    )
+    request = decoder(service_pb2.ApplyMoveRequest)(applied.SerializeToString())
+    assert isinstance(request, service_pb2.ApplyMoveRequest)
+    response = await calls.apply_move(app, request, caller=LOCAL)
+    response.SerializeToString()
+
+
 async def _play(store: Any, matches: int, min_moves: int, seed: int, unary: bool = False) -> int:
     """Rounds of ``matches`` concurrent games until ``min_moves`` moves; the moves."""
     from throneroom.v1 import service_pb2  # noqa: PLC0415
     from throneroom_server.api import play  # noqa: PLC0415
     from throneroom_server.api.servicer import decoder  # noqa: PLC0415
-    from throneroom_server.app import calls  # noqa: PLC0415
     from throneroom_server.app.access import LOCAL  # noqa: PLC0415
     from throneroom_server.app.service import App  # noqa: PLC0415
-    from throneroom_server.app.updates import serialized  # noqa: PLC0415
     from throneroom_server.games.registry import service_games  # noqa: PLC0415
 
     app = App(store, service_games())
     decode = decoder(service_pb2.PlayRequest)
-    decode_apply = decoder(service_pb2.ApplyMoveRequest)
     options = app.games["king_is_dead"].game_type().default_options
     rng = random.Random(seed)
     moves = 0
@@ -102,14 +137,7 @@ async def _play(store: Any, matches: int, min_moves: int, seed: int, unary: bool
                 heartbeat_seconds=30,
             )
             if unary:
-                watching = calls.watch_game(app, opened, caller=LOCAL)
-                async for item in watching:
-                    watched = service_pb2.WatchGameResponse.FromString(serialized(item))
-                    if watched.HasField("update"):
-                        updates[s] = watched.update
-                        changed.set()
-                        if watched.update.snapshot.finished:
-                            return
+                await _watching(app, opened, updates, s, changed)
                 return
             requests[s].queue.put_nowait(service_pb2.PlayRequest(open=opened).SerializeToString())
             async for sent in play.session(app, requests[s], LOCAL):
@@ -134,27 +162,15 @@ async def _play(store: Any, matches: int, min_moves: int, seed: int, unary: bool
             if snapshot.finished:
                 break
             mover, version = snapshot.to_act[0], updates[0].version
-            if unary:
-                applied = service_pb2.ApplyMoveRequest(
-                    game_id=game_id,
-                    seat_token=tokens[mover],
-                    expected_version=version,
-                    move=rng.choice(updates[mover].legal_moves),
-                    idempotency_key=f"{game_id}-{version}",
-                )
-                request = decode_apply(applied.SerializeToString())
-                assert isinstance(request, service_pb2.ApplyMoveRequest)
-                response = await calls.apply_move(app, request, caller=LOCAL)
-                response.SerializeToString()
-                moves += 1
-                continue
-            move = service_pb2.PlayMove(
-                expected_version=version,
-                move=rng.choice(updates[mover].legal_moves),
-                idempotency_key=f"{game_id}-{version}",
-            )
-            requests[mover].queue.put_nowait(service_pb2.PlayRequest(move=move).SerializeToString())
+            move, key = rng.choice(updates[mover].legal_moves), f"{game_id}-{version}"
             moves += 1
+            if unary:
+                await _apply(app, game_id, tokens[mover], version, move, key)
+                continue
+            played = service_pb2.PlayMove(expected_version=version, move=move, idempotency_key=key)
+            requests[mover].queue.put_nowait(
+                service_pb2.PlayRequest(move=played).SerializeToString()
+            )
         for r in requests:
             r.queue.put_nowait(None)
         await asyncio.gather(*readers)

@@ -10,6 +10,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from google.protobuf import json_format
+from throneroom.games.protocol import game_client
+from throneroom.terminal.texts import seat_names
+from throneroom.v1 import service_pb2
+
 from tests.web.conftest import Server, Tab
 
 ENVELOPES = {
@@ -33,6 +38,16 @@ class Game:
             "snapshot"
         ]
         return result
+
+    def outcome_text(self, seat: int | None, lang: str = "en") -> str:
+        """The finished game's outcome in words as ``seat`` reads it (the
+        page's outcome line: the game's own words, ``describe_outcome``)."""
+        snapshot = json_format.ParseDict(
+            self.snapshot(seat), service_pb2.GameSnapshot(), ignore_unknown_fields=True
+        )
+        return game_client(self.game_type).describe_outcome(
+            snapshot.outcome, lang=lang, viewer=seat, names=seat_names(snapshot)
+        )
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
         result: dict[str, Any] = self.snapshot(seat)["view"][ENVELOPES[self.game_type]]

@@ -126,3 +126,25 @@ def test_the_lobby_and_a_game_page_show_no_english_words(
     page.select_option("#language", "en")
     page.wait_for_function("() => document.querySelector('#seats-title')?.textContent === 'Seats'")
     assert page.evaluate("document.documentElement.lang") == "en"
+
+
+@pytest.mark.parametrize(
+    ("lang", "game_type", "seats"), [("es", "king_is_dead", 2), ("pt", "kings_life", 4)]
+)
+def test_a_finished_games_outcome_in_the_readers_language(
+    tab: Tab, server: Server, lang: str, game_type: str, seats: int
+) -> None:
+    """The outcome panel: the winners ("you"), the ending and the tie-breaks in
+    the reader's language (the update's outcome_text), not the server's English
+    summary."""
+    game = new_game(server, game_type, seats, seed=21)
+    game.play_random(2000, seed=21)
+    snapshot = game.snapshot()
+    assert snapshot["finished"]
+    set_language(tab, server, lang)
+    open_as(tab, game, 0)
+    tab.page.wait_for_selector("#outcome-text")
+    shown = tab.page.inner_text("#outcome-text")
+    assert shown == game.outcome_text(0, lang)
+    assert snapshot["outcome"]["summary"] not in tab.page.inner_text("#outcome")
+    assert english_words(tab.page.inner_text("#outcome")) == []

@@ -39,7 +39,9 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from google.protobuf.message import Message
 
 from throneroom.games.messages import game_types_of
-from throneroom.v1 import game_pb2
+from throneroom.games.outcomes import outcome_sentence
+from throneroom.games.reader import Reader, Words
+from throneroom.v1 import common_pb2, game_pb2
 
 if TYPE_CHECKING:
     from throneroom.bots import Bot
@@ -212,6 +214,19 @@ class GameClient(Protocol):
         from the game's own view message."""
         ...
 
+    def describe_outcome(
+        self,
+        outcome: common_pb2.Outcome,
+        *,
+        lang: str = "en",
+        viewer: int | None = None,
+        names: Sequence[str] = (),
+    ) -> str:
+        """A finished game's outcome as a sentence for ``viewer`` (None: a
+        spectator): the winners ("you", names), the ending and the tie-breaks,
+        in ``lang`` (``throneroom.games.outcomes``)."""
+        ...
+
     def terminal_board(
         self, view: Message, *, viewer: int | None, lang: str = "en"
     ) -> list[Any] | None:
@@ -303,6 +318,21 @@ class BasicGameClient:
         names: Sequence[str] = (),
     ) -> str | None:
         return None
+
+    def outcome_words(self) -> Mapping[str, Words]:
+        """The game's ``end.<termination>`` and ``tb.<tie-break>`` words
+        (``describe_outcome``; none: the ids are written as words)."""
+        return {}
+
+    def describe_outcome(
+        self,
+        outcome: common_pb2.Outcome,
+        *,
+        lang: str = "en",
+        viewer: int | None = None,
+        names: Sequence[str] = (),
+    ) -> str:
+        return outcome_sentence(outcome, Reader(lang, viewer, names), self.outcome_words())
 
     def terminal_board(
         self, view: Message, *, viewer: int | None, lang: str = "en"

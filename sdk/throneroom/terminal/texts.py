@@ -88,19 +88,22 @@ def _seat_name(snapshot: service_pb2.GameSnapshot, seat: int) -> str:
     return f"seat {seat}"
 
 
+_GAME_OVER = {"en": "Game over.", "es": "Fin de la partida.", "pt": "Fim do jogo."}
+
+
 def pending_sentence(snapshot: service_pb2.GameSnapshot, lang: str = "en") -> str:
     """Who must decide what, in words: the game's state as one sentence."""
+    viewer = snapshot.viewer_seat if snapshot.HasField("viewer_seat") else None
     if snapshot.finished:
-        winners = ", ".join(_seat_name(snapshot, w) for w in snapshot.outcome.winners)
-        verb = "wins" if len(snapshot.outcome.winners) == 1 else "win"
-        text = f"Game over: {winners or 'nobody'} {verb}"
-        return text + (f" ({snapshot.outcome.summary})" if snapshot.outcome.summary else "")
+        outcome = game_client(snapshot.game_type).describe_outcome(
+            snapshot.outcome, lang=lang, viewer=viewer, names=seat_names(snapshot)
+        )
+        return f"{_GAME_OVER.get(lang, _GAME_OVER['en'])} {outcome}"
     if not snapshot.started:
         free = [str(s.seat) for s in snapshot.seats if not s.taken]
         return f"Waiting for every seat to be taken (free: seat {', '.join(free)})"
     who = " and ".join(_seat_name(snapshot, s) for s in snapshot.to_act)
     view = unwrap(snapshot.view) if game_type_of(snapshot.view) else None
-    viewer = snapshot.viewer_seat if snapshot.HasField("viewer_seat") else None
     task = None
     if view is not None:
         task = game_client(snapshot.game_type).task(view, lang=lang, viewer=viewer)

@@ -87,7 +87,9 @@ class Outcome(_message.Message):
     "loyalist", "points".
     """
     summary: _builtins.str
-    """One English sentence explaining the result (tie-breaks included)."""
+    """One English sentence explaining the result (tie-breaks included), for
+    records and logs; in a reader's language: GameUpdate.outcome_text.
+    """
     @_builtins.property
     def winners(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """Seats sharing the victory (several for teams or shared victories)."""

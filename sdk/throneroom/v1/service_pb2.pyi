@@ -672,11 +672,17 @@ class GameUpdate(_message.Message):
     LEGAL_MOVE_DESCRIPTIONS_FIELD_NUMBER: _builtins.int
     MOVE_DESCRIPTION_FIELD_NUMBER: _builtins.int
     EVENT_TEXTS_FIELD_NUMBER: _builtins.int
+    OUTCOME_TEXT_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     seat: _builtins.int
     """The seat whose move made this version (-1 for version 0: no move)."""
     timeout: _builtins.bool
     """The service made this version because `seat` ran out of time."""
+    outcome_text: _builtins.str
+    """With describe_language, on a finished game's update: its outcome in
+    words for the update's viewer (the winners, "you" among them, the ending
+    and the tie-breaks); Outcome.summary stays one English sentence.
+    """
     @_builtins.property
     def snapshot(self) -> Global___GameSnapshot: ...
     @_builtins.property
@@ -713,10 +719,11 @@ class GameUpdate(_message.Message):
         legal_move_descriptions: _abc.Iterable[Global___MoveDescription] | None = ...,
         move_description: Global___MoveDescription | None = ...,
         event_texts: _abc.Iterable[_builtins.str] | None = ...,
+        outcome_text: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["move_description", b"move_description", "snapshot", b"snapshot"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["event_texts", b"event_texts", "events", b"events", "legal_move_descriptions", b"legal_move_descriptions", "legal_moves", b"legal_moves", "move_description", b"move_description", "seat", b"seat", "snapshot", b"snapshot", "timeout", b"timeout", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["event_texts", b"event_texts", "events", b"events", "legal_move_descriptions", b"legal_move_descriptions", "legal_moves", b"legal_moves", "move_description", b"move_description", "outcome_text", b"outcome_text", "seat", b"seat", "snapshot", b"snapshot", "timeout", b"timeout", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

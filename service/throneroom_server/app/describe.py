@@ -106,7 +106,8 @@ class Describer:
         """Add the descriptions to an update or a history entry, read by
         ``viewer`` (an update's own viewer seat when it has one): its events'
         sentences, its move's (``move``: None when the viewer may not see it
-        or no move made this version) and, on an update, its legal moves'."""
+        or no move made this version) and, on an update, its legal moves'
+        and (a finished game) its outcome's."""
         if isinstance(target, service_pb2.GameUpdate) and target.snapshot.HasField("viewer_seat"):
             viewer = target.snapshot.viewer_seat
         target.event_texts.extend(self.events(target.events, viewer))
@@ -114,6 +115,10 @@ class Describer:
             target.move_description.CopyFrom(self.move(move, mover, viewer))
         if isinstance(target, service_pb2.GameUpdate):
             target.legal_move_descriptions.extend(self.moves(target.legal_moves, viewer))
+            if target.snapshot.finished and target.snapshot.HasField("outcome"):
+                target.outcome_text = self._client().describe_outcome(
+                    target.snapshot.outcome, lang=self.lang, viewer=viewer, names=self.names
+                )
 
     def annotate_entry(
         self,

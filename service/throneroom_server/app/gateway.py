@@ -158,11 +158,7 @@ class Gateway:
         loaded = await self.load(game_id)
         viewer = await self.authenticate(loaded, token, caller, required=False)
         game = self.game_of(loaded)
-        names = [
-            loaded.seats[s].display_name if s in loaded.seats else ""
-            for s in range(loaded.meta.num_seats)
-        ]
-        return loaded, viewer, game, describer(game, lang, names)
+        return loaded, viewer, game, describer(game, lang, display_names(loaded))
 
     # -- what a viewer is shown ------------------------------------------------------
 
@@ -240,3 +236,9 @@ def store_error(exc: StoreError) -> AppError:
     if isinstance(exc, StoreNotReplicated):
         return not_replicated(str(exc))
     return store_unavailable(str(exc))
+
+
+def display_names(loaded: LoadedGame) -> tuple[str, ...]:
+    """The players' names by seat ("" for a free seat or one without a name)."""
+    seats = loaded.seats
+    return tuple(seats[s].display_name if s in seats else "" for s in range(loaded.meta.num_seats))

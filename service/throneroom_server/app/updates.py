@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncGenerator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from throneroom.v1 import game_pb2, service_pb2, storage_pb2
 
@@ -28,7 +28,7 @@ from throneroom_server.app import records
 from throneroom_server.app.access import LOCAL, Caller
 from throneroom_server.app.describe import Describer
 from throneroom_server.app.errors import AppError, ErrorKind, exhausted
-from throneroom_server.app.gateway import Viewer, store_error
+from throneroom_server.app.gateway import Viewer, display_names, store_error
 from throneroom_server.app.moves import KnownGame, request_hash, same_request
 from throneroom_server.app.service import DEFAULT_PAGE, App
 from throneroom_server.app.watch import Subscription, TooManyStreams, WatcherTooSlow
@@ -270,7 +270,7 @@ async def stream(
                 continue
             if len(loaded.seats) < loaded.meta.num_seats:
                 # Seats were free when the watch began: show who has joined since.
-                loaded = await gateway.load(game_id)
+                loaded, reader = await _joined(app, game_id, reader)
             for entry in entries:
                 if outbox is not None and _rides(outbox, entry, viewer):
                     await outbox.settled(SETTLE_SECONDS)  # this seat's move: its result rides
@@ -289,6 +289,14 @@ async def stream(
                 yield None, loose
     finally:
         app.watch_hub.unsubscribe(sub)
+
+
+async def _joined(app: App, game_id: str, reader: _Reader) -> tuple[LoadedGame, _Reader]:
+    """The game loaded again (seats were free), and the reader naming its players."""
+    loaded = await app.gateway.load(game_id)
+    if reader.words is not None:
+        reader = replace(reader, words=replace(reader.words, names=display_names(loaded)))
+    return loaded, reader
 
 
 def _heartbeat(app: App, asked_seconds: float) -> float:

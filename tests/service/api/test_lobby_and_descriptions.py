@@ -320,3 +320,77 @@ async def test_watch_over_grpc_describes_updates(service: Service) -> None:
 
 def update_move(take: int) -> nim_pb2.NimMove:
     return nim_move(take).nim
+
+
+async def test_a_finished_games_update_tells_its_outcome_in_the_readers_words(
+    service: Service,
+) -> None:
+    stub = service.stub
+    gid, players = await new_nim(stub, pile=4)
+    for version, (seat, take) in enumerate([(0, 3), (1, 1)]):  # seat 1 takes the last stone
+        await stub.ApplyMove(
+            service_pb2.ApplyMoveRequest(
+                game_id=gid,
+                seat_token=players[seat].token,
+                expected_version=version,
+                move=nim_move(take),
+                idempotency_key=f"k{version}",
+            )
+        )
+
+    async def updates(token: str, lang: str) -> list[service_pb2.GameUpdate]:
+        stream = stub.WatchGame(
+            service_pb2.WatchGameRequest(game_id=gid, seat_token=token, describe_language=lang)
+        )
+        return [item.update async for item in stream if item.HasField("update")]
+
+    winner = await updates(players[1].token, "es")
+    assert [u.version for u in winner] == [1, 2]
+    assert winner[0].outcome_text == ""  # not finished there
+    assert winner[-1].outcome_text == "Victoria para ti: la última piedra tomada."
+    loser = await updates(players[0].token, "pt")
+    assert loser[-1].outcome_text == "Vitória para p1: a última pedra tirada."
+    spectator = await updates("", "en")
+    assert spectator[-1].outcome_text == "Victory for p1: the last stone taken."
+    plain = await updates(players[1].token, "")
+    assert plain[-1].outcome_text == "" and plain[-1].snapshot.outcome.summary
+
+
+async def test_a_watch_opened_before_a_seat_was_taken_names_its_player(
+    service: Service,
+) -> None:
+    stub = service.stub
+    created = await stub.CreateGame(
+        service_pb2.CreateGameRequest(
+            options=game_pb2.GameOptions(nim=nim_pb2.NimOptions(pile=4, max_take=3)),
+            num_seats=2,
+            seed=1,
+        )
+    )
+    gid = created.game_id
+    first = await stub.JoinGame(service_pb2.JoinGameRequest(game_id=gid, display_name="Ann"))
+    stream = stub.WatchGame(
+        service_pb2.WatchGameRequest(
+            game_id=gid, seat_token=first.seat_token, describe_language="en", include_current=True
+        )
+    )
+    opened = await stream.read()
+    assert isinstance(opened, service_pb2.WatchGameResponse) and not opened.update.snapshot.started
+    second = await stub.JoinGame(service_pb2.JoinGameRequest(game_id=gid, display_name="Zed"))
+    for version, (token, take) in enumerate([(first.seat_token, 3), (second.seat_token, 1)]):
+        await stub.ApplyMove(
+            service_pb2.ApplyMoveRequest(
+                game_id=gid,
+                seat_token=token,
+                expected_version=version,
+                move=nim_move(take),
+                idempotency_key=f"k{version}",
+            )
+        )
+    last = opened.update
+    while not last.snapshot.finished:
+        item = await stream.read()
+        assert isinstance(item, service_pb2.WatchGameResponse)
+        if item.HasField("update"):
+            last = item.update
+    assert last.outcome_text == "Victory for Zed: the last stone taken."

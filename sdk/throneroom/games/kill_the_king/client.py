@@ -12,7 +12,7 @@ from google.protobuf.message import Message
 from throneroom.games.kill_the_king import tasks, texts
 from throneroom.games.kill_the_king.notation import KillTheKingNotation
 from throneroom.games.protocol import BasicGameClient, BotTrial, SearchKnowledge
-from throneroom.games.reader import LANGUAGES
+from throneroom.games.reader import LANGUAGES, Words
 
 if TYPE_CHECKING:
     from throneroom.games.codec import ActionCodec
@@ -67,6 +67,11 @@ class KillTheKingClient(BasicGameClient):
         from throneroom.games.kill_the_king.terminal import kill_the_king_board  # noqa: PLC0415 - needs rich
 
         return kill_the_king_board(view, viewer)  # type: ignore[arg-type]
+
+    def outcome_words(self) -> Mapping[str, Words]:
+        from throneroom.games.kill_the_king.web_words import WEB_WORDS  # noqa: PLC0415 - read when an outcome is described
+
+        return WEB_WORDS
 
     def web_data(self) -> dict[str, Any]:
         from throneroom.games.kill_the_king.web import web_data  # noqa: PLC0415 - only the web asks

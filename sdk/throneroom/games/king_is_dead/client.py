@@ -13,6 +13,7 @@ from throneroom.games import king_is_dead as texts
 from throneroom.games.king_is_dead.notation import KingIsDeadNotation
 from throneroom.games.king_is_dead.tasks import task as _task
 from throneroom.games.protocol import BasicGameClient, BotTrial, SearchKnowledge
+from throneroom.games.reader import Words
 
 if TYPE_CHECKING:
     from throneroom.games.codec import ActionCodec
@@ -62,6 +63,11 @@ class KingIsDeadClient(BasicGameClient):
         from throneroom.games.king_is_dead.terminal import king_is_dead_board  # noqa: PLC0415 - needs rich
 
         return king_is_dead_board(view, viewer, lang)  # type: ignore[arg-type]
+
+    def outcome_words(self) -> Mapping[str, Words]:
+        from throneroom.games.king_is_dead.web_words import WEB_WORDS  # noqa: PLC0415 - read when an outcome is described
+
+        return WEB_WORDS
 
     def web_data(self) -> dict[str, Any]:
         from throneroom.games.king_is_dead.web import web_data  # noqa: PLC0415 - only the web asks

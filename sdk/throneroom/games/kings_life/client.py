@@ -13,7 +13,7 @@ from throneroom.games.kings_life import texts
 from throneroom.games.kings_life.notation import KingsLifeNotation
 from throneroom.games.kings_life.tasks import task as _task
 from throneroom.games.protocol import BasicGameClient, BotTrial, SearchKnowledge
-from throneroom.games.reader import LANGUAGES
+from throneroom.games.reader import LANGUAGES, Words
 
 if TYPE_CHECKING:
     from throneroom.games.codec import ActionCodec
@@ -63,6 +63,11 @@ class KingsLifeClient(BasicGameClient):
         from throneroom.games.kings_life.terminal import kings_life_board  # noqa: PLC0415 - needs rich
 
         return kings_life_board(view, viewer)  # type: ignore[arg-type]
+
+    def outcome_words(self) -> Mapping[str, Words]:
+        from throneroom.games.kings_life.web_words import WEB_WORDS  # noqa: PLC0415 - read when an outcome is described
+
+        return WEB_WORDS
 
     def web_data(self) -> dict[str, Any]:
         from throneroom.games.kings_life.web import web_data  # noqa: PLC0415 - only the web asks

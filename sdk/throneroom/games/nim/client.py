@@ -3,7 +3,7 @@ terminal board, the web data and the bot."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -12,7 +12,7 @@ from google.protobuf.message import Message
 from throneroom.games.nim import texts
 from throneroom.games.nim.notation import NimNotation
 from throneroom.games.protocol import BasicGameClient, BotTrial
-from throneroom.games.reader import LANGUAGES
+from throneroom.games.reader import LANGUAGES, Words
 
 if TYPE_CHECKING:
     from throneroom.games.nim.bot import NimBot
@@ -50,6 +50,11 @@ class NimClient(BasicGameClient):
         from throneroom.games.nim.terminal import nim_board  # noqa: PLC0415 - needs rich
 
         return nim_board(view, viewer, lang)  # type: ignore[arg-type]
+
+    def outcome_words(self) -> Mapping[str, Words]:
+        from throneroom.games.nim.texts import PAGE  # noqa: PLC0415 - read when an outcome is described
+
+        return PAGE
 
     def web_data(self) -> dict[str, Any]:
         from throneroom.games.nim.web import web_data  # noqa: PLC0415 - only the web asks

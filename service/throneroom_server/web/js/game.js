@@ -46,6 +46,7 @@ export class GamePage {
     this.minVersion = 1;
     this.online = true; // the stream or play session is up
     this.pendingMove = null; // the move sent and not yet answered
+    this.outcomeText = ""; // a finished game's outcome in words, from its update
     this.pageTitle = document.title;
   }
 
@@ -287,7 +288,7 @@ export class GamePage {
     // Attention: the tab's title says when this seat must act.
     const title = `${this.board.title} · ${this.pageTitle}`;
     document.title = mine && this.online && !this.pendingMove ? `● ${t("yourTurnTitle")} · ${title}` : title;
-    replace(this.outcomeBox, outcomePanel(this.snapshot, this.endActions()));
+    replace(this.outcomeBox, outcomePanel(this.snapshot, this.endActions(), this.outcomeText));
     replace(
       this.historyBox,
       historyPanel({ minVersion: this.minVersion, liveVersion: this.liveVersion, shown: this.shown, onChange: (v, done) => this.showVersion(v, done), onLive: () => this.showVersion(null, true) }),
@@ -510,6 +511,7 @@ export class GamePage {
     const isNew = version > this.liveVersion || !this.log.some((e) => e.version === version);
     this.snapshot = update.snapshot;
     this.liveVersion = version;
+    if (update.outcomeText) this.outcomeText = update.outcomeText;
     if (version > 0 && isNew && !this.log.some((e) => e.version === version)) {
       this.log.push(this.logEntry(update));
       if (this.log.length > MAX_LOG) this.log.shift();
@@ -565,6 +567,7 @@ export class GamePage {
     setLang(code);
     this.lang = lang();
     this.past.clear();
+    this.outcomeText = ""; // the stream brings it again in the new language
     this.layout();
     await this.loadHistory();
     if (this.seat !== null && (this.snapshot.toAct || []).includes(this.seat)) await this.fetchLegal();

@@ -4,7 +4,7 @@
 
 import { clear, h } from "./dom.js";
 import { POLICIES } from "./bot.js";
-import { gameWord, t } from "./i18n.js";
+import { gameWord, lang, t } from "./i18n.js";
 
 export function seatName(snapshot, seat) {
   const info = snapshot?.seats?.find((s) => s.seat === seat);
@@ -146,17 +146,23 @@ function scoreTable(snapshot) {
   );
 }
 
-/** The outcome, once the game is over; `actions` (links, buttons) below it. */
-export function outcomePanel(snapshot, actions = null) {
+/**
+ * The outcome, once the game is over; `actions` (links, buttons) below it.
+ * `text`: the outcome in the page's language for this viewer (an update's
+ * outcomeText, from the game's own words); without it the server's English
+ * summary is shown to English readers only.
+ */
+export function outcomePanel(snapshot, actions = null, text = "") {
   if (!snapshot.finished) return null;
   const outcome = snapshot.outcome || {};
+  const sentence = text || (lang() === "en" ? outcome.summary : "");
   const winners = (outcome.winners || []).map((w) => seatName(snapshot, w));
   return h(
     "section",
     { class: "panel outcome", id: "outcome", role: "status" },
     h("h2", {}, t("gameOverTitle")),
     h("p", {}, winners.length ? t("wonBy", { winners: winners.join(t("and")) }) : t("noWinner")),
-    outcome.summary ? h("p", {}, outcome.summary) : null,
+    sentence ? h("p", { id: "outcome-text" }, sentence) : null,
     outcome.termination ? h("p", { class: "muted", id: "outcome-end" }, `${t("endedBy", { how: gameWord(snapshot.gameType, `end.${outcome.termination}`) })}${outcome.tiebreaks?.length ? t("tiebreaks", { list: outcome.tiebreaks.map((tb) => gameWord(snapshot.gameType, `tb.${tb}`)).join(", ") }) : ""}`) : null,
     scoreTable(snapshot),
     actions,

@@ -226,7 +226,7 @@ export class RecordPage {
     for (const [id, disabled] of [["record-first", this.shown === 0], ["record-prev", this.shown === 0], ["record-next", this.shown === this.last], ["record-last", this.shown === this.last]]) {
       this.main.querySelector(`#${id}`).disabled = disabled;
     }
-    replace(this.outcomeBox, outcomePanel(snapshot));
+    replace(this.outcomeBox, outcomePanel(snapshot, null, update.outcomeText || ""));
     const list = logPanel(this.log, { shownVersion: this.shown, snapshot, onVersion: (v) => this.show(v) });
     replace(this.logBox, list);
     list.querySelector("li.current")?.scrollIntoView({ block: "nearest" });
