@@ -24,7 +24,6 @@ object (lastcard.py): the engine's memo (``Memo``, the definition's
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from operator import attrgetter, itemgetter
 from types import MappingProxyType
 
@@ -291,28 +290,28 @@ def summoned(memo: Memo, state: State, seat: Seat, move: Move, events: list[Even
     summon(state, seat, key if key is not None else move_key(move), events)
 
 
-def member(  # noqa: PLR0917 (the memo and what is bound, then the call shape)
+def member_of(
     legal_in_its_phase: Callable[[State, Seat, Key, LastCardSearch], bool],
-    memo: Memo,
-    state: State,
-    seat: Seat,
-    move: Move,
-    checked: Checked,
-) -> Move | None:
-    """The membership test of a kind: the listed move equal to ``move`` (whose
-    key ``check_move`` read), or None. The kit asks it only in a phase allowing
-    the kind, so the pending decision is known: the kind's own test of the key
-    (``legal_in_its_phase``: ``LEGAL_IN_ITS_PHASE``, ``is_legal`` without
-    reading the decision again),
-    then the message of the key compared (a move with unknown fields is not
-    listed)."""
-    key = checked[1]
-    if not legal_in_its_phase(state, seat, key, memo.search):
-        return None
-    listed = memo.listed_by_key.get(key)
-    if listed is None:
-        listed = memo.listed(key)
-    return listed if listed == move else None
+) -> Callable[[Memo, State, Seat, Move, Checked], Move | None]:
+    """The membership test of a kind whose own test of a key is
+    ``legal_in_its_phase`` (``LEGAL_IN_ITS_PHASE``: ``is_legal`` without reading
+    the decision again). A closure rather than a partial: the kit binds it to
+    the engine's memo and calls it directly, with no call in between."""
+
+    def member(memo: Memo, state: State, seat: Seat, move: Move, checked: Checked) -> Move | None:
+        """The listed move equal to ``move`` (whose key ``check_move`` read), or
+        None. The kit asks it only in a phase allowing the kind, so the pending
+        decision is known: the kind's test of the key, then the message of the
+        key compared (a move with unknown fields is not listed)."""
+        key = checked[1]
+        if not legal_in_its_phase(state, seat, key, memo.search):
+            return None
+        listed = memo.listed_by_key.get(key)
+        if listed is None:
+            listed = memo.listed(key)
+        return listed if listed == move else None
+
+    return member
 
 
 def narrow(memo: Memo, state: State, seat: Seat, move: Move) -> tuple[Move, ...]:
@@ -338,7 +337,7 @@ def _kind(
         play=play,
         narrow=memoized(narrow),
         explain=memoized(explain),
-        member=memoized(partial(member, LEGAL_IN_ITS_PHASE[KIND_OF_FIELD[name]])),
+        member=memoized(member_of(LEGAL_IN_ITS_PHASE[KIND_OF_FIELD[name]])),
     )
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from typing import Generic, NoReturn, TypeVar
 
 from google.protobuf import text_format
@@ -149,7 +150,7 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         if chance is None:
             state = setup(options, num_seats, seed)
         else:
-            state = with_picker(chance, lambda: setup(options, num_seats, seed))
+            state = with_picker(chance, partial(setup, options, num_seats, seed))
         start = self.running.phases.current(state)
         if start.name not in self.running.phases.start:
             raise PhaseTransitionError(
@@ -343,7 +344,9 @@ class Engine(Generic[OptionsT, StateT, MoveT, EventT, ViewT]):
         new = self.running.messages.state()
         if chance is None:
             return new, self.apply_into(state, seat, move, new)
-        return new, with_picker(chance, lambda: self.apply_into(state, seat, move, new))
+        # A partial, not a lambda: a lambda would make this hot function's
+        # arguments cells, built on every call (CPython 3.11), chance or not.
+        return new, with_picker(chance, partial(self.apply_into, state, seat, move, new))
 
     @property
     def max_chance_outcomes(self) -> int:
