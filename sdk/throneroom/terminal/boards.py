@@ -86,12 +86,13 @@ def board(
     Given a ``console`` and ``rows``, the fullest of the game's drawings that
     fits in ``rows`` lines of that console (the shortest when none does);
     else the full drawing."""
-    pending = Text(pending_sentence(snapshot, lang), style="bold green")
     drawings = _drawings(snapshot, lang)
     if console is None or rows is None:
+        pending = Text(pending_sentence(snapshot, lang), style="bold green")
         return Group(header(snapshot), *drawings[0], pending)
     drawn = Group()
     for index, drawing in enumerate(drawings):
+        pending = Text(pending_sentence(snapshot, lang, short=index > 0), style="bold green")
         drawn = Group(header(snapshot, short=index > 0), *drawing, pending)
         if height(console, drawn) <= rows:
             break

@@ -88,8 +88,12 @@ def _seat_name(snapshot: service_pb2.GameSnapshot, seat: int) -> str:
     return f"seat {seat}"
 
 
-def pending_sentence(snapshot: service_pb2.GameSnapshot, lang: str = "en") -> str:
-    """Who must decide what, in words: the game's state as one sentence."""
+def pending_sentence(
+    snapshot: service_pb2.GameSnapshot, lang: str = "en", *, short: bool = False
+) -> str:
+    """Who must decide what, in words: the game's state as one sentence
+    (``short``: the seats to act named by their numbers, the viewer's only
+    with its name)."""
     if snapshot.finished:
         winners = ", ".join(_seat_name(snapshot, w) for w in snapshot.outcome.winners)
         verb = "wins" if len(snapshot.outcome.winners) == 1 else "win"
@@ -98,9 +102,11 @@ def pending_sentence(snapshot: service_pb2.GameSnapshot, lang: str = "en") -> st
     if not snapshot.started:
         free = [str(s.seat) for s in snapshot.seats if not s.taken]
         return f"Waiting for every seat to be taken (free: seat {', '.join(free)})"
-    who = " and ".join(_seat_name(snapshot, s) for s in snapshot.to_act)
-    view = unwrap(snapshot.view) if game_type_of(snapshot.view) else None
     viewer = snapshot.viewer_seat if snapshot.HasField("viewer_seat") else None
+    who = " and ".join(
+        f"seat {s}" if short and s != viewer else _seat_name(snapshot, s) for s in snapshot.to_act
+    )
+    view = unwrap(snapshot.view) if game_type_of(snapshot.view) else None
     task = None
     if view is not None:
         task = game_client(snapshot.game_type).task(view, lang=lang, viewer=viewer)
