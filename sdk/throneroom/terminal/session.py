@@ -335,8 +335,9 @@ class Session:
     def _screen(self, player: Seat, legal: Sequence[game_pb2.Move]) -> None:
         """The decision's screen: the board, the moves, the last moves (the
         prompt follows). On a screen of few rows all of it fits: the game's
-        fullest drawing that leaves room for two moves and two lines of the
-        last moves, then as many more of each (one by one) as fit."""
+        fullest drawing that leaves room for two moves and the last moves
+        (``LOG_LINES`` lines of them; else two), then as many more moves and
+        lines (one by one) as fit."""
         snapshot = player.handle.snapshot
         rows = self._screen_rows()
         every = range(len(legal))
@@ -355,11 +356,16 @@ class Session:
         def tall(parts: Sequence[RenderableType]) -> int:
             return sum(height(self.console, part) for part in parts)
 
-        moves, log = FEWEST_MOVES, FEWEST_LOG_LINES
         room = rows - 1  # the prompt's line
+        moves, log = FEWEST_MOVES, LOG_LINES
         drawn = board(
             snapshot, self.lang, console=self.console, rows=room - tall(below(moves, log))
         )
+        if height(self.console, drawn) > room - tall(below(moves, log)):
+            log = FEWEST_LOG_LINES
+            drawn = board(
+                snapshot, self.lang, console=self.console, rows=room - tall(below(moves, log))
+            )
         room -= height(self.console, drawn)
         grown = True
         while grown:
