@@ -54,6 +54,7 @@ __all__ = [
     "LOG_LINES",
     "PASS_KEYBOARD",
     "PROMPT_END",
+    "TALL_ROWS",
     "Seat",
     "Session",
     "make_bot",
@@ -67,6 +68,8 @@ PASS_KEYBOARD = "Pass the keyboard to seat {seat}, then press Enter"
 LOG_LINES = 6
 #: The fewest moves listed and screen lines of the last moves on a short screen.
 FEWEST_MOVES = FEWEST_LOG_LINES = 2
+#: A terminal of this many rows or more shows the full board, however tall.
+TALL_ROWS = 50
 BOT_KINDS = ("heuristic", "random")
 HELP = (
     "Type the number of a move, the move in notation (docs/notation.md), or a part of it "
@@ -125,7 +128,8 @@ class Session:
     read_line: Callable[[str], str] = field(default_factory=line_reader)
     rows: int | None = None
     """The screen's rows that each decision fits in (board, moves, last moves
-    and prompt); None: the console's height when it is a terminal, else no limit."""
+    and prompt); None: the console's height when it is a terminal, else no
+    limit. From ``TALL_ROWS`` rows on, no limit: the full board, however tall."""
     confirm_forced: bool = False
     """Ask even when a decision has exactly one legal move (else it plays itself)."""
     embedded: bool = False
@@ -328,9 +332,11 @@ class Session:
                     return move
 
     def _screen_rows(self) -> int | None:
-        if self.rows is not None:
-            return self.rows
-        return self.console.height if self.console.is_terminal else None
+        """The rows a decision's screen must fit in (None: any number)."""
+        rows = self.rows
+        if rows is None and self.console.is_terminal:
+            rows = self.console.height
+        return rows if rows is not None and rows < TALL_ROWS else None
 
     def _screen(self, player: Seat, legal: Sequence[game_pb2.Move]) -> None:
         """The decision's screen: the board, the moves, the last moves (the
