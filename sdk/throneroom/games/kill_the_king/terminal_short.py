@@ -14,7 +14,7 @@ of every counter on the field is left out (``details``: the session's 'd').
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from rich.console import RenderableType
 from rich.table import Table
@@ -48,7 +48,7 @@ __all__ = ["SHORT_LEGEND", "TURNED_ARROWS", "kill_the_king_details", "kill_the_k
 State = pb.KillTheKingState
 
 #: The facing arrows on the field turned a quarter round (north to the right).
-TURNED_ARROWS = {
+TURNED_ARROWS: Mapping[pb.Direction.ValueType, str] = {
     pb.DIRECTION_NORTH: ">",
     pb.DIRECTION_EAST: "v",
     pb.DIRECTION_SOUTH: "<",
@@ -62,7 +62,11 @@ SHORT_LEGEND = (
 
 
 def _mark(
-    board: Board, coord: Coord, here: Sequence[Unit], in_play: bool, arrows: dict[int, str]
+    board: Board,
+    coord: Coord,
+    here: Sequence[Unit],
+    in_play: bool,
+    arrows: Mapping[pb.Direction.ValueType, str],
 ) -> Text:
     """One space in two characters."""
     if not in_play:
@@ -101,7 +105,7 @@ def short_field(view: pb.KillTheKingView, *, turned: bool = False) -> Text:
     cols = range(board.cols)
     drawn = Text(no_wrap=True, overflow="crop")
 
-    def mark(row: int, col: int, arrows: dict[int, str]) -> Text:
+    def mark(row: int, col: int, arrows: Mapping[pb.Direction.ValueType, str]) -> Text:
         coord = Coord(row, col)
         return _mark(board, coord, here.get(coord, ()), coord in playing, arrows)
 
