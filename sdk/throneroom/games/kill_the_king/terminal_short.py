@@ -25,7 +25,6 @@ from throneroom.games.kill_the_king.data import Side
 from throneroom.games.kill_the_king.notation.board import ARROWS, unit_letter
 from throneroom.games.kill_the_king.squares import COLUMNS
 from throneroom.games.kill_the_king.terminal import (
-    LEGEND,
     OUT_OF_PLAY,
     SIDE_NAMES,
     SIDE_STYLES,
@@ -213,5 +212,6 @@ def kill_the_king_short_boards(
 
 def kill_the_king_details(view: pb.KillTheKingView, viewer: int | None) -> list[RenderableType]:
     """What the short drawings leave out: every counter on the field with its
-    id, square, facing and state, the seats' lines in full and the legend."""
-    return [*counter_lines(view, viewer), Text(LEGEND, style="dim")]
+    id, square, facing and state, the seats' lines in full and the legend
+    of the short drawings."""
+    return [*counter_lines(view, viewer), Text(SHORT_LEGEND, style="dim")]
