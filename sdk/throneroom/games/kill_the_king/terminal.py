@@ -191,7 +191,9 @@ def field_grid(view: pb.KillTheKingView) -> Table:
     return grid
 
 
-def head(view: pb.KillTheKingView, viewer: int | None) -> Text:
+def head(view: pb.KillTheKingView, viewer: int | None, *, separator: str = "   ") -> Text:
+    """The mode, the round, whose turn and the phase, then (after
+    ``separator``) the viewer's side."""
     _mode, name, rounds, _layer, _castle = spec(view)
     text = Text(name + (" (advanced units)" if view.advanced else ""), style="bold")
     if view.round:
@@ -202,7 +204,7 @@ def head(view: pb.KillTheKingView, viewer: int | None) -> Text:
     text.append(PHASE_WORDS.get(view.phase, "phase ?"))
     if viewer is not None and 0 <= viewer < len(view.seats) and view.seats[viewer].side:
         side = Side(view.seats[viewer].side)
-        text.append("   you: the ")
+        text.append(f"{separator}you: the ")
         text.append(SIDE_NAMES[side], style=SIDE_STYLES[side])
     return text
 

@@ -191,7 +191,7 @@ def kill_the_king_short_boards(
     mode, _name, _rounds, _layer, uses_castle = spec(view)
     board = wrecked_field(mode, view)
     castle = status(view, board, uses_castle, separator="\n")
-    notes: list[Text] = [head(view, viewer)]
+    notes: list[Text] = [head(view, viewer, separator="\n")]
     if castle.plain:
         notes.append(castle)
     if view.phase in (State.PHASE_PURCHASE, State.PHASE_EXTRA_PURCHASE):
