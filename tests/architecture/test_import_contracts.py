@@ -50,10 +50,12 @@ GAMES_ALLOWED = (
 )
 # The client side of the SDK's game packages, which no engine runs: the
 # protocol's module, and in each throneroom.games.<game> its client, bots and
-# terminal board (seeded randomness, rich). They are exempt from (a); a pure
+# terminal boards (seeded randomness, rich). They are exempt from (a); a pure
 # module (an engine's, or the SDK's data, texts and notation) must not import
 # them.
-CLIENT_SIDE_MODULES = frozenset({"client", "bot", "terminal", "mcts", "mcts_memory"})
+# A game's terminal boards: the full drawing, and the short ones for a terminal of few rows.
+GAME_BOARD_MODULES = frozenset({"terminal", "terminal_short"})
+CLIENT_SIDE_MODULES = frozenset({"client", "bot", "mcts", "mcts_memory", *GAME_BOARD_MODULES})
 CLIENT_SIDE_PROTOCOL = "throneroom.games.protocol"
 # Standard-library modules an engine must not touch: clock, event loop and
 # threads, network, processes and signals, files and the process environment,
@@ -187,9 +189,12 @@ def _within(module: str, package: str) -> bool:
 
 def _terminal_module(module: str) -> bool:
     """A module that may import rich: one of the terminal package's (not its
-    __init__), or a game's board, ``throneroom.games.<game>.terminal``."""
+    __init__), or a game's boards, ``throneroom.games.<game>.terminal`` (and
+    ``terminal_short``)."""
     parts = module.split(".")
-    in_game = parts[:2] == ["throneroom", "games"] and len(parts) == 4 and parts[3] == "terminal"
+    in_game = (
+        parts[:2] == ["throneroom", "games"] and len(parts) == 4 and parts[3] in GAME_BOARD_MODULES
+    )
     return in_game or (_within(module, TERMINAL) and module != TERMINAL)
 
 

@@ -6,8 +6,10 @@ afterwards what each bot kept secret from seat 0.
 Each game checks: that no secret of another seat ever reached the screen
 (the sentences of the events that seat 0's redaction changes or drops, and
 the moves that made them), that a decision with one legal move needed no
-keystroke, that the last moves sit right above each prompt and what a
-decision needs fits 24 lines; The King Is Dead also types with the arrow keys.
+keystroke, that the last moves sit right above each prompt and that the
+whole screen of each decision, from the board's first line to the prompt,
+fits 24 lines (Kill the King's Giga on four seats too); The King Is Dead
+also types with the arrow keys.
 """
 
 from __future__ import annotations
@@ -83,6 +85,9 @@ class Played:
     prompts: int
     blocks: list[list[str]]
     """Per prompt: the screen's lines from the pending decision to the prompt."""
+    screens: list[list[str]]
+    """Per prompt: the screen's lines from the board's first (its "game ...
+    version" header) to the prompt: what the decision shows."""
 
 
 def last_move_number(chunk: str) -> int:
@@ -90,6 +95,16 @@ def last_move_number(chunk: str) -> int:
     assert counts, f"no move list before the prompt:\n{chunk[-2000:]}"
     many, one = counts[-1]
     return int(many or one) - 1
+
+
+HEADER = re.compile(r"game [0-9a-f]+ \(\w+\) version \d+ ")
+
+
+def decision_screen(lines: list[str]) -> list[str]:
+    """The lines from the last board's header to the prompt."""
+    headers = [i for i, line in enumerate(lines) if HEADER.match(line)]
+    assert headers, "\n".join(lines[-40:])
+    return lines[headers[-1] :]
 
 
 def play(addr: str, game: str, *args: str, first: str | None = None) -> Played:
@@ -101,7 +116,7 @@ def play(addr: str, game: str, *args: str, first: str | None = None) -> Played:
         cols=COLS,
     )
     prompts = 0
-    blocks = []
+    blocks, screens = [], []
     try:
         chunk = terminal.read_until(PROMPT)
         game_id = re.search(rf"{game} game ([0-9a-f]+):", chunk)
@@ -111,6 +126,7 @@ def play(addr: str, game: str, *args: str, first: str | None = None) -> Played:
             lines = chunk[: chunk.rindex(PROMPT) + len(PROMPT)].split("\n")
             start = max(i for i, line in enumerate(lines) if " must " in line)
             blocks.append(lines[start:])
+            screens.append(decision_screen(lines))
             if first is not None and prompts == 1:
                 terminal.keys(first)
             else:
@@ -123,7 +139,26 @@ def play(addr: str, game: str, *args: str, first: str | None = None) -> Played:
         terminal.close()
     with Client(addr) as client:
         record = client.export_game(game_id.group(1))
-    return Played(screen, record, prompts, blocks)
+    return Played(screen, record, prompts, blocks, screens)
+
+
+def check_screens(played: Played) -> None:
+    """Every decision's whole screen, from the board's header to the prompt,
+    fits the terminal's rows, the last moves right above the prompt."""
+    for number, block in enumerate(played.blocks):
+        shown = "\n".join(block)
+        assert len(block) <= ROWS - 1, shown  # one line to spare for a wrapped "who"
+        headings = [i for i, line in enumerate(block) if line.startswith(LOG_HEADING)]
+        if number == 0 and not headings:
+            continue  # nothing happened before the first decision
+        # The last moves (at least seat 0's own last one) right above the prompt.
+        assert len(headings) == 1, shown
+        log = block[headings[0] + 1 : -1]
+        assert 0 < len(log) <= LOG_LINES, shown
+        assert not any(re.match(r"\d+ legal moves?", line) for line in log), shown
+    for screen in played.screens:
+        assert len(screen) <= ROWS, "\n".join(screen)
+        assert screen[-1] == PROMPT, "\n".join(screen)
 
 
 def check(played: Played, *, min_secrets: int) -> None:
@@ -138,17 +173,7 @@ def check(played: Played, *, min_secrets: int) -> None:
     assert played.prompts == sum(1 for n in choices if n > 1), (played.prompts, choices)
     if 1 in choices:
         assert FORCED in played.screen
-    for number, block in enumerate(played.blocks):
-        shown = "\n".join(block)
-        assert len(block) <= ROWS - 1, shown  # one line to spare for a wrapped "who"
-        headings = [i for i, line in enumerate(block) if line.startswith(LOG_HEADING)]
-        if number == 0 and not headings:
-            continue  # nothing happened before the first decision
-        # The last moves (at least seat 0's own last one) right above the prompt.
-        assert len(headings) == 1, shown
-        log = block[headings[0] + 1 : -1]
-        assert 0 < len(log) <= LOG_LINES, shown
-        assert not any(re.match(r"\d+ legal moves?", line) for line in log), shown
+    check_screens(played)
 
 
 def test_a_whole_kings_life_game_hides_the_bots_hands_exchanges_and_draws(addr: str) -> None:
@@ -163,9 +188,50 @@ def test_a_whole_kill_the_king_game_hides_the_other_sides_placement(addr: str) -
     played = play(addr, "kill_the_king", "--seed", "3")
     check(played, min_secrets=10)
     assert "must place their counters" in played.screen
-    assert re.search(r"\d+ in reserve: [A-Z][A-Za-z ]+ u\d+", flat(played.screen))
-    assert "Prices (coins): Archer 3" in flat(played.screen)
+    # The seats' lines beside the field: the reserve by type with its ids, the prices.
+    assert re.search(r"\d+ in reserve:", played.screen)
+    assert re.search(r"Archer u\d+-u\d+;", played.screen)
+    assert "Prices (coins): Archer 3" in played.screen
     assert "{" not in played.screen  # no protobuf text: sentences only
+
+
+GIGA = "mode=KILL_THE_KING_MODE_KILL_THE_KING_GIGA"
+
+
+def test_kill_the_king_giga_at_four_seats_fits_the_screen(addr: str) -> None:
+    # Two joined boards, four seats (two on each side).
+    played = play(addr, "kill_the_king", "--seats", "4", "--option", GIGA, "--seed", "3")
+    check(played, min_secrets=10)
+    assert "Kill the King (giga)" in played.screen
+    assert "north >" in played.screen  # the field turned a quarter round to fit
+
+
+def test_a_short_screen_redraws_itself_and_shows_what_it_leaves_out(addr: str) -> None:
+    terminal = Terminal(
+        [sys.executable, "-m", "throneroom.cli", "--server", addr, "play-local", "kill_the_king"],
+        rows=ROWS,
+        cols=COLS,
+    )
+    try:
+        first = decision_screen(terminal.read_until(PROMPT).split("\n"))
+        assert len(first) <= ROWS
+        assert "Counters on the field" not in "\n".join(first)
+        terminal.type("d")
+        assert "Counters on the field" in terminal.read_until(PROMPT)
+        terminal.type("b")
+        again = decision_screen(terminal.read_until(PROMPT).split("\n"))
+        assert again[1:] == first[1:]  # the same screen (the header's line aside)
+        terminal.type("b all")
+        full = terminal.read_until(PROMPT)
+        assert "Counters on the field" in full
+        assert "┌───┬" in full  # the full field, with the cells' borders
+        terminal.type("h")
+        assert "'d' shows what a short screen leaves out" in flat(terminal.read_until(PROMPT))
+        terminal.type("q")
+        terminal.read_until("these tokens.", patience=30)
+        assert terminal.process.wait(30) == 0
+    finally:
+        terminal.close()
 
 
 def test_a_whole_king_is_dead_game_typed_with_the_arrow_keys(addr: str) -> None:

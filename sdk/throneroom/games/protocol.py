@@ -233,6 +233,19 @@ class GameClient(Protocol):
         """The view drawn for a terminal: rich renderables (needs the cli extra)."""
         ...
 
+    def terminal_short_boards(
+        self, view: Message, *, viewer: int | None, lang: str = "en"
+    ) -> list[list[Any]]:
+        """Shorter drawings of the view for a terminal of few rows, fullest
+        first (the terminal draws the first that fits; none: the full one)."""
+        ...
+
+    def terminal_details(
+        self, view: Message, *, viewer: int | None, lang: str = "en"
+    ) -> list[Any] | None:
+        """What the short drawings leave out of the full one, drawn on request."""
+        ...
+
     def interchangeable(
         self, view: Message, move: Message, *, viewer: int | None, lang: str = "en"
     ) -> tuple[Message, str] | None:
@@ -335,6 +348,16 @@ class BasicGameClient:
         return outcome_sentence(outcome, Reader(lang, viewer, names), self.outcome_words())
 
     def terminal_board(
+        self, view: Message, *, viewer: int | None, lang: str = "en"
+    ) -> list[Any] | None:
+        return None
+
+    def terminal_short_boards(
+        self, view: Message, *, viewer: int | None, lang: str = "en"
+    ) -> list[list[Any]]:
+        return []
+
+    def terminal_details(
         self, view: Message, *, viewer: int | None, lang: str = "en"
     ) -> list[Any] | None:
         return None

@@ -19,7 +19,7 @@ LIST_LIMIT = 8
 
 
 #: The prompt's own commands (Tab completes them too; session.py's help says what they do).
-COMMANDS = ("h", "help", "m", "moves", "b", "board", "l", "log", "q", "quit")
+COMMANDS = ("h", "help", "m", "moves", "b", "board", "d", "details", "l", "log", "q", "quit")
 
 
 class Completer:

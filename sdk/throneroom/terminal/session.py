@@ -15,9 +15,12 @@ for Enter before the next seat's view is drawn.
 Before each decision the screen holds, from the top: the board as the seat
 sees it (with who must decide what), the legal moves (all of them when
 there are few, else how to narrow them), and the last moves, right above
-the prompt. A decision with exactly one legal move plays itself (told in the
-log) unless ``confirm_forced``. A move is chosen by its number, typed in
-notation, or narrowed by a part of its notation (``u18``, ``m place u18``).
+the prompt. On a terminal of few rows (80x24) all of it fits the screen: the
+game's shorter drawing (what it leaves out: 'd'), fewer moves and fewer
+lines of the last moves (at least two of each). A decision with exactly
+one legal move plays itself (told in the log) unless ``confirm_forced``. A
+move is chosen by its number, typed in notation, or narrowed by a part of
+its notation (``u18``, ``m place u18``).
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from dataclasses import dataclass, field
 
 from google.protobuf.message import Message
 from rich import box
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -39,12 +42,23 @@ from throneroom.envelopes import OptionValue, game_type_of, unwrap, wrap_move
 from throneroom.errors import IllegalMove, InvalidMove, StaleVersion
 from throneroom.games.protocol import game_client
 from throneroom.notation import NotationError
-from throneroom.terminal.boards import board
+from throneroom.terminal.boards import board, details, height
 from throneroom.terminal.prompt import LIST_LIMIT, completer, line_reader, narrow
 from throneroom.terminal.texts import event_sentences, move_notation, move_sentence
 from throneroom.v1 import game_pb2, service_pb2
 
-__all__ = ["BOT_KINDS", "LOG_LINES", "PASS_KEYBOARD", "PROMPT_END", "Seat", "Session", "make_bot"]
+__all__ = [
+    "BOT_KINDS",
+    "FEWEST_LOG_LINES",
+    "FEWEST_MOVES",
+    "LOG_LINES",
+    "PASS_KEYBOARD",
+    "PROMPT_END",
+    "TALL_ROWS",
+    "Seat",
+    "Session",
+    "make_bot",
+]
 
 #: Every prompt for a move ends with this (tests wait for it).
 PROMPT_END = "> "
@@ -52,13 +66,18 @@ PROMPT_END = "> "
 PASS_KEYBOARD = "Pass the keyboard to seat {seat}, then press Enter"
 #: The most screen lines of the last moves kept right above the prompt ('l' shows them all).
 LOG_LINES = 6
+#: The fewest moves listed and screen lines of the last moves on a short screen.
+FEWEST_MOVES = FEWEST_LOG_LINES = 2
+#: A terminal of this many rows or more shows the full board, however tall.
+TALL_ROWS = 50
 BOT_KINDS = ("heuristic", "random")
 HELP = (
     "Type the number of a move, the move in notation (docs/notation.md), or a part of it "
     "to narrow the list ('u18', 'place u18 e'); 'm' lists the moves again ('m TEXT' narrows, "
-    "'m all' lists every one), 'b' redraws the board, 'l' shows everything since your last "
-    "move, 'q' quits. Tab completes a move's next word; the arrow keys edit the line and go "
-    "through what you typed before."
+    "'m all' lists every one), 'b' redraws the screen ('b all': the full board, however "
+    "tall), 'd' shows what a short screen leaves out of the board, 'l' shows everything "
+    "since your last move, 'q' quits. Tab completes a move's next word; the arrow keys "
+    "edit the line and go through what you typed before."
 )
 #: Clears the screen and its scrollback (hot-seat: nothing of the last seat stays).
 CLEAR = "\x1b[H\x1b[2J\x1b[3J"
@@ -107,6 +126,10 @@ class Session:
     lang: str = "en"
     console: Console = field(default_factory=Console)
     read_line: Callable[[str], str] = field(default_factory=line_reader)
+    rows: int | None = None
+    """The screen's rows that each decision fits in (board, moves, last moves
+    and prompt); None: the console's height when it is a terminal, else no
+    limit. From ``TALL_ROWS`` rows on, no limit: the full board, however tall."""
     confirm_forced: bool = False
     """Ask even when a decision has exactly one legal move (else it plays itself)."""
     embedded: bool = False
@@ -240,25 +263,30 @@ class Session:
     def _show_log(self, player: Seat, *, everything: bool = False) -> None:
         """Under "Last moves:", the newest lines of the seat's log that fit in
         ``LOG_LINES`` lines of the screen (all of them with ``everything``)."""
+        for line in self._log_lines(player, None if everything else LOG_LINES):
+            self.console.print(line)
+
+    def _log_lines(self, player: Seat, room: int | None) -> list[Text]:
+        """ "Last moves:" and the newest lines of the seat's log that fit in
+        ``room`` lines of the screen (None: all of them); nothing when the log is empty."""
         log = player.log
         if not log:
-            return
+            return []
         width = self.console.width
         shown: list[Text] = []
-        room = LOG_LINES
+        left = room
         for line in reversed(log):
             height = len(line.wrap(self.console, width))
-            if not everything and height > room:
+            if left is not None and height > left and shown:
                 break
             shown.insert(0, line)
-            room -= height
+            if left is not None:
+                left -= height
         earlier = len(log) - len(shown)
         heading = Text("Last moves:", style="bold")
         if earlier:
             heading.append(f" ({earlier} earlier: 'l' shows them)", style="dim")
-        self.console.print(heading)
-        for line in shown:
-            self.console.print(line)
+        return [heading, *shown]
 
     # -- a person's decision ----------------------------------------------------------------
 
@@ -267,9 +295,7 @@ class Session:
         self._catch_up(player)
         written = [move_notation(self.game_type, unwrap(m)) for m in legal]
         completer().offer(written)
-        self.console.print(board(handle.snapshot, self.lang))
-        self._list(player, legal, range(len(legal)), limit=LIST_LIMIT)
-        self._show_log(player)
+        self._screen(player, legal)
         self.prompts += 1
         while True:
             try:
@@ -284,7 +310,12 @@ class Session:
             if answer in ("h", "help", "?"):
                 self.console.print(HELP)
             elif answer in ("b", "board"):
+                self._screen(player, legal)
+            elif command in ("b", "board") and rest.strip() in ("all", "full"):
                 self.console.print(board(handle.snapshot, self.lang))
+            elif answer in ("d", "details"):
+                shown = details(handle.snapshot, self.lang)
+                self.console.print(shown if shown is not None else "(the board shows everything)")
             elif answer in ("l", "log"):
                 self._show_log(player, everything=True)
             elif command in ("m", "moves"):
@@ -300,6 +331,63 @@ class Session:
                     player.log.clear()
                     return move
 
+    def _screen_rows(self) -> int | None:
+        """The rows a decision's screen must fit in (None: any number)."""
+        rows = self.rows
+        if rows is None and self.console.is_terminal:
+            rows = self.console.height
+        return rows if rows is not None and rows < TALL_ROWS else None
+
+    def _screen(self, player: Seat, legal: Sequence[game_pb2.Move]) -> None:
+        """The decision's screen: the board, the moves, the last moves (the
+        prompt follows). On a screen of few rows all of it fits: the game's
+        fullest drawing that leaves room for two moves and the last moves
+        (``LOG_LINES`` lines of them; else two), then as many more moves and
+        lines (one by one) as fit."""
+        snapshot = player.handle.snapshot
+        rows = self._screen_rows()
+        every = range(len(legal))
+        if rows is None:
+            self.console.print(board(snapshot, self.lang))
+            self.console.print(self._move_list(player, legal, every, limit=LIST_LIMIT))
+            self._show_log(player)
+            return
+
+        def below(moves: int, log: int) -> list[RenderableType]:
+            return [
+                self._move_list(player, legal, every, limit=moves),
+                *self._log_lines(player, log),
+            ]
+
+        def tall(parts: Sequence[RenderableType]) -> int:
+            return sum(height(self.console, part) for part in parts)
+
+        room = rows - 1  # the prompt's line
+        moves, log = FEWEST_MOVES, LOG_LINES
+        drawn = board(
+            snapshot, self.lang, console=self.console, rows=room - tall(below(moves, log))
+        )
+        if height(self.console, drawn) > room - tall(below(moves, log)):
+            log = FEWEST_LOG_LINES
+            drawn = board(
+                snapshot, self.lang, console=self.console, rows=room - tall(below(moves, log))
+            )
+        room -= height(self.console, drawn)
+        grown = True
+        while grown:
+            grown = False
+            for more_moves, more_log in ((1, 0), (0, 1)):
+                if moves + more_moves > min(LIST_LIMIT, max(len(legal), FEWEST_MOVES)):
+                    continue
+                if log + more_log > LOG_LINES:
+                    continue
+                if tall(below(moves + more_moves, log + more_log)) <= room:
+                    moves, log = moves + more_moves, log + more_log
+                    grown = True
+        self.console.print(drawn)
+        for part in below(moves, log):
+            self.console.print(part)
+
     def _list(
         self,
         player: Seat,
@@ -308,6 +396,18 @@ class Session:
         *,
         limit: int | None,
     ) -> None:
+        self.console.print(self._move_list(player, legal, indexes, limit=limit))
+
+    def _move_list(
+        self,
+        player: Seat,
+        legal: Sequence[game_pb2.Move],
+        indexes: Sequence[int],
+        *,
+        limit: int | None,
+    ) -> Group:
+        """The moves of ``indexes`` (the first ``limit`` of them) under a title
+        saying how many there are and how to see the others."""
         count = len(indexes)
         shown = indexes if limit is None or count <= limit else indexes[:limit]
         table = Table(box=box.SIMPLE, show_edge=False, show_header=False, pad_edge=False)
@@ -324,8 +424,7 @@ class Session:
         title = f"{count} legal moves" if count != 1 else "1 legal move"
         if len(shown) < count:
             title += f" (the first {len(shown)}; 'm TEXT' narrows them, 'm all' lists all)"
-        self.console.print(Text(title + ":", style="bold"))
-        self.console.print(table)
+        return Group(Text(title + ":", style="bold"), table)
 
     def _narrowed(
         self, player: Seat, legal: Sequence[game_pb2.Move], written: Sequence[str], text: str
@@ -388,8 +487,14 @@ class Session:
         reader = self.players[at] if at is not None else self.people[0]
         reader.handle.refresh()
         self._catch_up(reader)
-        self.console.print(board(reader.handle.snapshot, self.lang))
-        self._show_log(reader)
+        log = self._log_lines(reader, LOG_LINES)
+        rows = self._screen_rows()
+        room = None if rows is None else rows - 1 - sum(height(self.console, x) for x in log)
+        self.console.print(
+            board(reader.handle.snapshot, self.lang, console=self.console, rows=room)
+        )
+        for line in log:
+            self.console.print(line)
 
     def _quit(self) -> None:
         if self.embedded:

@@ -91,8 +91,12 @@ def _seat_name(snapshot: service_pb2.GameSnapshot, seat: int) -> str:
 _GAME_OVER = {"en": "Game over.", "es": "Fin de la partida.", "pt": "Fim do jogo."}
 
 
-def pending_sentence(snapshot: service_pb2.GameSnapshot, lang: str = "en") -> str:
-    """Who must decide what, in words: the game's state as one sentence."""
+def pending_sentence(
+    snapshot: service_pb2.GameSnapshot, lang: str = "en", *, short: bool = False
+) -> str:
+    """Who must decide what, in words: the game's state as one sentence
+    (``short``: the seats to act named by their numbers, the viewer's only
+    with its name)."""
     viewer = snapshot.viewer_seat if snapshot.HasField("viewer_seat") else None
     if snapshot.finished:
         outcome = game_client(snapshot.game_type).describe_outcome(
@@ -102,7 +106,9 @@ def pending_sentence(snapshot: service_pb2.GameSnapshot, lang: str = "en") -> st
     if not snapshot.started:
         free = [str(s.seat) for s in snapshot.seats if not s.taken]
         return f"Waiting for every seat to be taken (free: seat {', '.join(free)})"
-    who = " and ".join(_seat_name(snapshot, s) for s in snapshot.to_act)
+    who = " and ".join(
+        f"seat {s}" if short and s != viewer else _seat_name(snapshot, s) for s in snapshot.to_act
+    )
     view = unwrap(snapshot.view) if game_type_of(snapshot.view) else None
     task = None
     if view is not None:

@@ -73,6 +73,18 @@ class KillTheKingClient(BasicGameClient):
 
         return WEB_WORDS
 
+    def terminal_short_boards(
+        self, view: Message, *, viewer: int | None, lang: str = "en"
+    ) -> list[list[Any]]:
+        from throneroom.games.kill_the_king.terminal_short import kill_the_king_short_boards  # noqa: PLC0415 - needs rich
+
+        return kill_the_king_short_boards(view, viewer)  # type: ignore[arg-type]
+
+    def terminal_details(self, view: Message, *, viewer: int | None, lang: str = "en") -> list[Any]:
+        from throneroom.games.kill_the_king.terminal_short import kill_the_king_details  # noqa: PLC0415 - needs rich
+
+        return kill_the_king_details(view, viewer)  # type: ignore[arg-type]
+
     def web_data(self) -> dict[str, Any]:
         from throneroom.games.kill_the_king.web import web_data  # noqa: PLC0415 - only the web asks
 

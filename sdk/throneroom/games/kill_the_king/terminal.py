@@ -34,7 +34,20 @@ from throneroom.games.kill_the_king.notation.moves import NO_UNIT, square_text
 from throneroom.games.kill_the_king.squares import COLUMNS
 from throneroom.v1 import kill_the_king_pb2 as pb
 
-__all__ = ["SIDE_STYLES", "TERRAIN_STYLES", "kill_the_king_board"]
+__all__ = [
+    "SIDE_STYLES",
+    "TERRAIN_STYLES",
+    "counter_lines",
+    "counters_by_square",
+    "head",
+    "kill_the_king_board",
+    "on_top",
+    "prices",
+    "spec",
+    "status",
+    "type_name",
+    "wrecked_field",
+]
 
 Unit = pb.KillTheKingUnit
 State = pb.KillTheKingState
@@ -85,7 +98,7 @@ DIRECTION_NAMES = {
 }
 
 
-def _spec(view: pb.KillTheKingView) -> tuple[Mode, str, int, str, bool]:
+def spec(view: pb.KillTheKingView) -> tuple[Mode, str, int, str, bool]:
     try:
         spec = mode_of(view.mode)
     except ValueError:
@@ -93,7 +106,7 @@ def _spec(view: pb.KillTheKingView) -> tuple[Mode, str, int, str, bool]:
     return spec.mode, spec.name, spec.rounds, spec.zone_layer, spec.uses_castle
 
 
-def _field(mode: Mode, view: pb.KillTheKingView) -> Board:
+def wrecked_field(mode: Mode, view: pb.KillTheKingView) -> Board:
     """The mode's field with its destroyed wall and gate spaces as rubble."""
     board = field_for(mode)
     wrecked = [(r.square.row, r.square.col) for r in view.ruins]
@@ -108,14 +121,14 @@ def _side(unit: Unit) -> Side | None:
         return None
 
 
-def _type_name(unit_type: int) -> str:
+def type_name(unit_type: int) -> str:
     try:
         return UNITS[UnitType(unit_type)].name
     except ValueError:
         return f"unit type {unit_type}"
 
 
-def _on_top(units: Sequence[Unit]) -> Unit:
+def on_top(units: Sequence[Unit]) -> Unit:
     """The counter drawn on a space holding several (as the text board)."""
     return max(
         units,
@@ -132,7 +145,7 @@ def _cell(board: Board, coord: Coord, counters: Sequence[Unit], playing: bool) -
         return Text("   ", style=OUT_OF_PLAY)
     if not counters:
         return Text(f" {char} ", style=background)
-    top = _on_top(counters)
+    top = on_top(counters)
     side = _side(top)
     style = SIDE_STYLES.get(side, "bold") if side is not None else "bold"
     if top.level == pb.LEVEL_WALL:
@@ -143,18 +156,24 @@ def _cell(board: Board, coord: Coord, counters: Sequence[Unit], playing: bool) -
     return text
 
 
-def field_grid(view: pb.KillTheKingView) -> Table:
-    """The field, northmost row first (the castle at the top), labelled as the
-    notation's squares: columns a.., rows from 1 at the attacker's edge."""
-    mode, _name, _rounds, layer, _castle = _spec(view)
-    board = _field(mode, view)
-    in_play = board.in_play(layer)
+def counters_by_square(view: pb.KillTheKingView, board: Board) -> dict[Coord, list[Unit]]:
+    """The counters on the field by the space they stand on."""
     here: dict[Coord, list[Unit]] = defaultdict(list)
     for unit in view.units:
         if unit.status == Unit.STATUS_ON_FIELD and unit.HasField("square"):
             coord = Coord(unit.square.row, unit.square.col)
             if board.contains(coord):
                 here[coord].append(unit)
+    return here
+
+
+def field_grid(view: pb.KillTheKingView) -> Table:
+    """The field, northmost row first (the castle at the top), labelled as the
+    notation's squares: columns a.., rows from 1 at the attacker's edge."""
+    mode, _name, _rounds, layer, _castle = spec(view)
+    board = wrecked_field(mode, view)
+    in_play = board.in_play(layer)
+    here = counters_by_square(view, board)
     grid = Table(box=box.SQUARE, show_header=True, padding=0, show_edge=True, pad_edge=False)
     grid.add_column("", justify="right", style="dim")
     for col in range(board.cols):
@@ -172,8 +191,10 @@ def field_grid(view: pb.KillTheKingView) -> Table:
     return grid
 
 
-def _head(view: pb.KillTheKingView, viewer: int | None) -> Text:
-    _mode, name, rounds, _layer, _castle = _spec(view)
+def head(view: pb.KillTheKingView, viewer: int | None, *, separator: str = "   ") -> Text:
+    """The mode, the round, whose turn and the phase, then (after
+    ``separator``) the viewer's side."""
+    _mode, name, rounds, _layer, _castle = spec(view)
     text = Text(name + (" (advanced units)" if view.advanced else ""), style="bold")
     if view.round:
         turn = SIDE_NAMES.get(Side(view.turn_side), "nobody") if view.turn_side else "nobody"
@@ -183,12 +204,16 @@ def _head(view: pb.KillTheKingView, viewer: int | None) -> Text:
     text.append(PHASE_WORDS.get(view.phase, "phase ?"))
     if viewer is not None and 0 <= viewer < len(view.seats) and view.seats[viewer].side:
         side = Side(view.seats[viewer].side)
-        text.append("   you: the ")
+        text.append(f"{separator}you: the ")
         text.append(SIDE_NAMES[side], style=SIDE_STYLES[side])
     return text
 
 
-def _status(view: pb.KillTheKingView, board: Board, uses_castle: bool) -> Text:
+def status(
+    view: pb.KillTheKingView, board: Board, uses_castle: bool, *, separator: str = "   "
+) -> Text:
+    """The gates, the door, the rubble and what the phase waits for, in a line
+    (parts joined by ``separator``)."""
     parts: list[str] = []
     for gate in view.gates:
         if gate.destroyed:
@@ -213,7 +238,7 @@ def _status(view: pb.KillTheKingView, board: Board, uses_castle: bool) -> Text:
         parts.append(f"Cavalry u{view.follow_up.unit} may advance and attack again")
     if view.active_unit != NO_UNIT:
         parts.append(f"moving now: u{view.active_unit}")
-    return Text("   ".join(parts))
+    return Text(separator.join(parts))
 
 
 def _notes(unit: Unit) -> str:
@@ -234,7 +259,7 @@ def _notes(unit: Unit) -> str:
     return ", ".join(notes)
 
 
-def _counters(view: pb.KillTheKingView, viewer: int | None) -> list[RenderableType]:
+def counter_lines(view: pb.KillTheKingView, viewer: int | None) -> list[RenderableType]:
     table = Table(title="Counters on the field", box=box.SIMPLE_HEAD, show_edge=False)
     for column in ("seat", "id", "counter", "square", "facing", "notes"):
         table.add_column(column)
@@ -252,7 +277,7 @@ def _counters(view: pb.KillTheKingView, viewer: int | None) -> list[RenderableTy
             table.add_row(
                 Text(name, style=style),
                 f"u{unit.id}",
-                Text(f"{unit_letter(unit)} {_type_name(unit.type)}", style=style),
+                Text(f"{unit_letter(unit)} {type_name(unit.type)}", style=style),
                 square_text(unit.square),
                 DIRECTION_NAMES.get(unit.facing, "-"),
                 _notes(unit),
@@ -285,12 +310,12 @@ def _reserve(units: Sequence[Unit]) -> str:
     for unit in units:
         by_type[unit.type].append(unit.id)
     return "; ".join(
-        f"{_type_name(kind)} " + " ".join(f"u{i}" for i in sorted(ids))
+        f"{type_name(kind)} " + " ".join(f"u{i}" for i in sorted(ids))
         for kind, ids in sorted(by_type.items(), key=lambda item: min(item[1]))
     )
 
 
-def _prices(view: pb.KillTheKingView) -> Text:
+def prices(view: pb.KillTheKingView) -> Text:
     """What each unit costs, for the purchase phases."""
     priced = [
         spec
@@ -308,14 +333,14 @@ def _prices(view: pb.KillTheKingView) -> Text:
 def kill_the_king_board(view: pb.KillTheKingView, viewer: int | None) -> list[RenderableType]:
     """The drawn board: the head line, the field, the state of the castle and
     every counter on the field."""
-    mode, _name, _rounds, _layer, uses_castle = _spec(view)
-    board = _field(mode, view)
-    parts: list[RenderableType] = [_head(view, viewer), field_grid(view)]
+    mode, _name, _rounds, _layer, uses_castle = spec(view)
+    board = wrecked_field(mode, view)
+    parts: list[RenderableType] = [head(view, viewer), field_grid(view)]
     parts.append(Text(LEGEND, style="dim"))
-    status = _status(view, board, uses_castle)
-    if status.plain:
-        parts.append(status)
+    castle = status(view, board, uses_castle)
+    if castle.plain:
+        parts.append(castle)
     if view.phase in (State.PHASE_PURCHASE, State.PHASE_EXTRA_PURCHASE):
-        parts.append(_prices(view))
-    parts.extend(_counters(view, viewer))
+        parts.append(prices(view))
+    parts.extend(counter_lines(view, viewer))
     return parts

@@ -69,6 +69,18 @@ class KingIsDeadClient(BasicGameClient):
 
         return WEB_WORDS
 
+    def terminal_short_boards(
+        self, view: Message, *, viewer: int | None, lang: str = "en"
+    ) -> list[list[Any]]:
+        from throneroom.games.king_is_dead.terminal_short import king_is_dead_short_boards  # noqa: PLC0415 - needs rich
+
+        return king_is_dead_short_boards(view, viewer, lang)  # type: ignore[arg-type]
+
+    def terminal_details(self, view: Message, *, viewer: int | None, lang: str = "en") -> list[Any]:
+        from throneroom.games.king_is_dead.terminal_short import king_is_dead_details  # noqa: PLC0415 - needs rich
+
+        return king_is_dead_details(view, viewer, lang)  # type: ignore[arg-type]
+
     def web_data(self) -> dict[str, Any]:
         from throneroom.games.king_is_dead.web import web_data  # noqa: PLC0415 - only the web asks
 

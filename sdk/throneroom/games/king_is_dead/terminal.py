@@ -14,7 +14,17 @@ from throneroom.games import king_is_dead as kid
 from throneroom.games.king_is_dead.notation.moves import REGIONS
 from throneroom.v1 import king_is_dead_pb2 as kid_pb
 
-__all__ = ["BORDERS", "MAP", "STYLES", "king_is_dead_board", "king_is_dead_map"]
+__all__ = [
+    "BORDERS",
+    "MAP",
+    "STYLES",
+    "control",
+    "courts_table",
+    "followers",
+    "king_is_dead_board",
+    "king_is_dead_map",
+    "struggles_table",
+]
 
 #: Follower colours as on the table (the rulebook's blue Scots, red Welsh,
 #: yellow Romano-British, black Loyalists).
@@ -70,7 +80,7 @@ BORDERS = frozenset(
 """The borders the map draws (tests check them against the rules engine's)."""
 
 
-def _followers(counts: object, *, loyalists: bool) -> Text:
+def followers(counts: object, *, loyalists: bool) -> Text:
     text = Text()
     fields = COUNT_FIELDS if loyalists else COUNT_FIELDS[:3]
     for i, field in enumerate(fields):
@@ -80,7 +90,7 @@ def _followers(counts: object, *, loyalists: bool) -> Text:
     return text
 
 
-def _control(control: int, lang: str) -> Text:
+def control(control: int, lang: str) -> Text:
     if control == kid_pb.REGION_CONTROL_SAXONS:
         return Text("Saxons", style="bold green")
     return Text(kid.faction_name(control, lang), style=STYLES.get(control, ""))
@@ -92,10 +102,10 @@ def _region_panel(view: kid_pb.KingIsDeadView, region: int, lang: str) -> Panel:
     crowned = next((c for c in view.region_cards if c.region == region), None)
     body = Text()
     if state.control != kid_pb.REGION_CONTROL_UNRESOLVED:
-        body.append_text(_control(state.control, lang))
+        body.append_text(control(state.control, lang))
         body.append(f" rule\n(struggle {state.resolved_order})")
     else:
-        body.append_text(_followers(state, loyalists=view.mordred))
+        body.append_text(followers(state, loyalists=view.mordred))
         body.append(f"\nstruggle {position}")
         if crowned is not None and crowned.HasField("crowned_by"):
             body.append(f" ♛{crowned.crowned_by}", style="bold magenta")
@@ -130,9 +140,8 @@ def king_is_dead_map(view: kid_pb.KingIsDeadView, lang: str = "en") -> Table:
     return grid
 
 
-def _king_is_dead_tables(
-    view: kid_pb.KingIsDeadView, viewer: int | None, lang: str
-) -> list[RenderableType]:
+def struggles_table(view: kid_pb.KingIsDeadView, lang: str) -> Table:
+    """The regions in the order of their power struggles."""
     struggles = Table(title="Power struggles, in order", box=box.SIMPLE_HEAD, show_edge=False)
     struggles.add_column("#", justify="right")
     struggles.add_column("region")
@@ -141,14 +150,18 @@ def _king_is_dead_tables(
     for i, card in enumerate(view.region_cards):
         state = next(r for r in view.regions if r.region == card.region)
         if state.control != kid_pb.REGION_CONTROL_UNRESOLVED:
-            counts: Text = Text("held by ").append_text(_control(state.control, lang))
+            counts: Text = Text("held by ").append_text(control(state.control, lang))
         else:
-            counts = _followers(state, loyalists=view.mordred)
+            counts = followers(state, loyalists=view.mordred)
         note = "◀ now" if view.current_struggle == card.region else ""
         if card.HasField("crowned_by"):
             note += f" crowned by seat {card.crowned_by}"
         struggles.add_row(str(i + 1), kid.region_name(card.region, lang), counts, note.strip())
+    return struggles
 
+
+def courts_table(view: kid_pb.KingIsDeadView, viewer: int | None, lang: str) -> Table:
+    """Each seat's court, cards left, last card played and crown token."""
     seats = Table(title="Courts", box=box.SIMPLE_HEAD, show_edge=False)
     seats.add_column("seat")
     seats.add_column("court")
@@ -162,15 +175,22 @@ def _king_is_dead_tables(
         top = kid.card_name(seat.top_card, lang) if seat.top_card else "-"
         seats.add_row(
             name,
-            _followers(seat.court, loyalists=view.mordred),
+            followers(seat.court, loyalists=view.mordred),
             str(seat.cards_left),
             top,
             "yes" if seat.has_crown_token else "used",
         )
-    supply = Text("Supply: ").append_text(_followers(view.supply, loyalists=False))
+    return seats
+
+
+def _king_is_dead_tables(
+    view: kid_pb.KingIsDeadView, viewer: int | None, lang: str
+) -> list[RenderableType]:
+    supply = Text("Supply: ").append_text(followers(view.supply, loyalists=False))
     if view.mordred:
         supply.append(f"   Loyalist pool: {view.loyalist_pool}")
-    parts: list[RenderableType] = [struggles, seats, supply]
+    parts: list[RenderableType] = [struggles_table(view, lang), courts_table(view, viewer, lang)]
+    parts.append(supply)
     if viewer is not None:
         hand = ", ".join(kid.card_name(c, lang) for c in view.my_hand) or "(empty)"
         parts.append(Text(f"Your hand: {hand}", style="bold"))

@@ -69,6 +69,13 @@ class KingsLifeClient(BasicGameClient):
 
         return WEB_WORDS
 
+    def terminal_short_boards(
+        self, view: Message, *, viewer: int | None, lang: str = "en"
+    ) -> list[list[Any]]:
+        from throneroom.games.kings_life.terminal import kings_life_short_boards  # noqa: PLC0415 - needs rich
+
+        return kings_life_short_boards(view, viewer)  # type: ignore[arg-type]
+
     def web_data(self) -> dict[str, Any]:
         from throneroom.games.kings_life.web import web_data  # noqa: PLC0415 - only the web asks
 
