@@ -2,9 +2,10 @@
 person's pace (``PERSON_PACE_MS`` after each click) while in-page bots play
 the other seats: the page's player picks its language, seats the bots, then
 clicks on the board (a move list button where the board offers nothing, and
-Confirm for a move of several clicks) until the outcome shows; the "Game
-over" panel and its score table must agree with the game, and the page must
-log no console error and throw nothing for the whole game.
+Confirm for a move of several clicks; in Kill the King it also ends a phase
+at ``END_PHASE_CHANCE`` when it may, as a person does) until the outcome
+shows; the "Game over" panel and its score table must agree with the game,
+and the page must log no console error and throw nothing for the whole game.
 
 The matrix: each game/mode of ``CASES`` at both ``SIZES`` (a desktop window,
 1280x800, and a phone, 390x844, touch), in the language ``LANGUAGES[(i + s)
