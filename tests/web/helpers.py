@@ -10,20 +10,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import pytest
 from google.protobuf import json_format
-from playwright.sync_api import Error as PlaywrightError
 from throneroom.games.protocol import game_client
 from throneroom.terminal.texts import seat_names
 from throneroom.v1 import service_pb2
 
 from tests.web.conftest import Server, Tab
-
-#: A person's pause after each click, in ms: the pace of a person playing, on
-#: purpose (what the page must wait for is waited for as a condition).
-PERSON_PACE_MS = 150
-#: The decisions a whole game may ask of the page's player before it fails.
-MAX_DECISIONS = 600
 
 ENVELOPES = {
     "king_is_dead": "kingIsDead",
@@ -173,104 +165,3 @@ def set_slider(tab: Tab, value: int) -> None:
         }""",
         value,
     )
-
-
-class Person:
-    """A player clicking in the page as a person does: on the board's
-    highlighted things, else on a move of the list, and Confirm for a move of
-    several clicks; ``pace_ms`` after each click; every click counted. A
-    player with a purpose (``purpose``: move notations, such as ending a
-    phase, and the chance of choosing one when the list offers it) clicks such
-    a move of the list at that chance before it looks at the board."""
-
-    def __init__(
-        self,
-        tab: Tab,
-        rng: random.Random,
-        pace_ms: int = 0,
-        purpose: tuple[frozenset[str], float] = (frozenset(), 0.0),
-    ) -> None:
-        self.tab = tab
-        self.page = tab.page
-        self.rng = rng
-        self.pace_ms = pace_ms
-        self.purpose = purpose
-        self.clicks = 0
-
-    def click(self, target: Any) -> bool:
-        """Click ``target`` (a locator or a selector); False if it went away
-        meanwhile (the page redrew it as an update came)."""
-        locator = self.page.locator(target) if isinstance(target, str) else target
-        try:
-            locator.click(timeout=2_000)
-        except PlaywrightError:
-            return False
-        self.clicks += 1
-        if self.pace_ms:
-            self.page.wait_for_timeout(self.pace_ms)  # a person's pace, on purpose
-        return True
-
-    def move(self, version: int) -> str:
-        """Make one decision at ``version``: click highlighted things on the
-        board until the move is sent, else (several moves left after the
-        clicks) a move of the narrowed list. How it was made: "board", "list"
-        or "none" (nothing could be clicked)."""
-        page = self.page
-        notations, chance = self.purpose
-        if notations and self.rng.random() < chance:
-            chosen = ", ".join(
-                f"#move-list button.move:enabled[data-notation='{n}']" for n in notations
-            )
-            if page.locator(chosen).count() and self.click(page.locator(chosen).first):
-                return "list"
-        for _ in range(4):  # a move takes at most three clicks on the board
-            clickable = page.locator("#board [data-key].clickable")
-            count = clickable.count()
-            if not count:
-                break
-            if not self.click(clickable.nth(self.rng.randrange(count))):
-                continue  # redrawn meanwhile (an update came): look again
-            page.wait_for_function(
-                """(v) => {
-                    const svg = document.querySelector('#board svg.board');
-                    const m = /version (\\d+)/.exec(svg.getAttribute('aria-label'));
-                    return Number(m[1]) > v || document.querySelector('#clear-pick')
-                        || document.querySelector('#confirm-move');
-                }""",
-                arg=version,
-            )
-            if shown_version(self.tab) > version:
-                return "board"
-            if page.locator("#confirm-move:enabled").count():
-                # A move of several clicks: the page shows it in words and waits for Confirm.
-                if not self.click("#confirm-move"):
-                    continue  # redrawn meanwhile: look again
-                return "board"
-        moves = page.locator("#move-list button.move:enabled")
-        count = moves.count()
-        if count and self.click(moves.nth(self.rng.randrange(count))):
-            return "list"
-        return "none"
-
-    def play_to_the_end(self, name: str, turn_timeout_ms: int = 30_000) -> int:
-        """Make every decision asked of this seat until the outcome shows
-        (waiting up to ``turn_timeout_ms`` for each turn); the decisions made."""
-        page = self.page
-        decisions = 0
-        for _ in range(MAX_DECISIONS):
-            try:
-                page.wait_for_function(
-                    """() => document.querySelector('#outcome') ||
-                             document.querySelector('#move-list button.move:enabled')""",
-                    timeout=turn_timeout_ms,
-                )
-            except PlaywrightError:
-                self.tab.shot(f"{name}-stuck")
-                raise
-            if page.locator("#outcome").count():
-                return decisions
-            version = shown_version(self.tab)
-            if self.move(version) != "none":
-                decisions += 1
-                wait_version(self.tab, version + 1)
-        pytest.fail(f"{name}: the game did not end in {MAX_DECISIONS} decisions")

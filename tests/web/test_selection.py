@@ -8,14 +8,7 @@ start."""
 from __future__ import annotations
 
 from tests.web.conftest import Server, Tab
-from tests.web.helpers import (
-    PERSON_PACE_MS,
-    Game,
-    new_game,
-    open_as,
-    shown_version,
-    wait_version,
-)
+from tests.web.helpers import Game, new_game, open_as, shown_version, wait_version
 
 PICKER = """async () => {
     const { Picker } = await import('/web/js/moves.js');
@@ -67,7 +60,7 @@ def test_a_placement_half_made_survives_the_other_seats_move(tab: Tab, server: S
     # Reserve unit, then square, at a person's pace.
     page.click(f"#board [data-key='reserve:{place['unit']}'].clickable")
     page.wait_for_selector("#clear-pick")
-    page.wait_for_timeout(PERSON_PACE_MS)  # a person's pause between the clicks, on purpose
+    page.wait_for_timeout(300)
     square = place.get("square", {})
     row, col = square.get("row", 0), square.get("col", 0)
     page.click(f"#board .cell.clickable[data-row='{row}'][data-col='{col}']")
@@ -84,13 +77,11 @@ def test_a_placement_half_made_survives_the_other_seats_move(tab: Tab, server: S
         },
         token=game.tokens[1],
     )
-    # The update is drawn, and the legal moves of its version with it (the
-    # list of an older version shows "no moves now" instead): the selection
-    # has been checked against them.
     wait_version(tab, version + 1)
     page.wait_for_function(
-        "() => !document.querySelector('#no-moves') && document.querySelector('#move-list')"
+        "(v) => !document.querySelector('#no-moves') && document.querySelector('#move-list')"
     )
+    page.wait_for_timeout(300)
     # The selection is still there: the facing arrows are offered.
     assert page.locator("#clear-pick").count() == 1
     facing = place["facing"]
