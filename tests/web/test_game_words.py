@@ -10,17 +10,16 @@ import re
 from importlib import resources
 from pathlib import Path
 
-from throneroom.games.protocol import game_client
+from throneroom.games.outcomes import SHARED_ENDINGS
+from throneroom.games.protocol import game_client, game_names
 from throneroom_server.api.web import game_boards
+from throneroom_server.api.web_data import game_data
 
 I18N = resources.files("throneroom_server") / "web" / "js" / "i18n.js"
 
 # Prefixes of a game's own words: its board's labels, options, sides, modes,
 # endings and tie-breaks.
 GAME_PREFIXES = ("b.", "opt.", "side.", "mode.", "modeName.", "tb.", "end.")
-# The endings every game has, told by the service rather than by a game's
-# rules (a player out of time, a player's program stopped): the shared table's.
-SHARED = {"end.timeout", "end.forfeit:crash"}
 
 _DEFINE = re.compile(r'^define\((".*?(?<!\\)"),', re.M)
 # tr("b.dice"), tr("b.round", {...}), tr(giga ? "b.doors" : "b.door", ...)
@@ -32,13 +31,27 @@ def shared_keys(source: str) -> list[str]:
 
 
 def game_owned(keys: list[str]) -> list[str]:
-    return [k for k in keys if k.startswith(GAME_PREFIXES) and k not in SHARED]
+    return [k for k in keys if k.startswith(GAME_PREFIXES)]
 
 
 def test_the_shared_table_holds_no_games_words() -> None:
     keys = shared_keys(I18N.read_text(encoding="utf-8"))
-    assert len(keys) > 150 and "gameOver" in keys and "end.timeout" in keys
+    assert len(keys) > 150 and "gameOver" in keys
     assert game_owned(keys) == []
+
+
+def test_every_games_web_data_tells_the_services_own_endings() -> None:
+    """A timeout and a forfeit, whatever the game, in its web data's words
+    (from the SDK's outcomes.SHARED_ENDINGS), a game's own words first."""
+    for game in game_names():
+        data = game_data(game)
+        for lang in ("en", "es", "pt"):
+            for key, words in SHARED_ENDINGS.items():
+                assert data["words"][lang][key] == words[lang], (game, lang, key)
+    assert (
+        game_data("kill_the_king")["words"]["es"]["end.door"]
+        == (game_client("kill_the_king").web_data()["words"]["es"]["end.door"])
+    )
 
 
 def test_the_check_finds_a_planted_games_word() -> None:

@@ -22,7 +22,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from google.protobuf.descriptor import FieldDescriptor
+from throneroom.games.outcomes import SHARED_ENDINGS
 from throneroom.games.protocol import game_client, game_names
+from throneroom.games.reader import by_language
 from throneroom.v1 import game_pb2
 
 Json = dict[str, Any]
@@ -63,7 +65,18 @@ def _repeated(field: FieldDescriptor) -> bool:
 
 
 def _client_data(game: str) -> Json | None:
-    return game_client(game).web_data()
+    """The game's own data, its ``words`` with the endings the service itself
+    decides for every game (``outcomes.SHARED_ENDINGS``: one text source for
+    them, the SDK's) where the game's words have none of their own."""
+    data = game_client(game).web_data()
+    if data is not None:
+        words = data.setdefault("words", {})
+        for lang, shared in _SHARED_WORDS.items():
+            words[lang] = {**shared, **words.get(lang, {})}
+    return data
+
+
+_SHARED_WORDS = by_language(SHARED_ENDINGS)
 
 
 GAME_DATA: Mapping[str, Callable[[], Json | None]] = {

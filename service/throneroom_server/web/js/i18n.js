@@ -53,7 +53,7 @@ export function addGameWords(gameType, words) {
 /**
  * `key` in game `gameType`'s words in the page's language (else English),
  * `{name}` filled from `params`; else the page's own entry for `key` (words
- * every game shares, such as "end.timeout"); else `fallback`; else the id after
+ * every game shares); else `fallback`; else the id after
  * the key's prefix, in words ("end.last_stone" -> "last stone").
  */
 export function gameWord(gameType, key, params = {}, fallback = null) {
@@ -178,10 +178,9 @@ define("noWinner", "No winner.", "Sin ganador.", "Sem vencedor.");
 define("endedBy", "Ended by: {how}", "Terminada por: {how}", "Terminado por: {how}");
 define("tiebreaks", "; tie-breaks: {list}", "; desempates: {list}", "; desempates: {list}");
 
-// -- how a game ended, whatever the game (a game's own endings and tie-breaks
-// are its words: gameWord)
-define("end.timeout", "a player ran out of time", "un jugador se quedó sin tiempo", "um jogador ficou sem tempo");
-define("end.forfeit:crash", "a player's program stopped (forfeit)", "el programa de un jugador se detuvo (abandono)", "o programa de um jogador parou (desistência)");
+// How a game ended and its tie-breaks are the game's words (gameWord), the
+// endings every game shares (a timeout, a forfeit) among them: the server adds
+// those to each game's web data from the SDK's outcomes.SHARED_ENDINGS.
 
 /** An identifier the server sends (a termination, a tie-break) in words: its entry, else its words. */
 export function words(prefix, id, fallback = null) {
